@@ -1,0 +1,86 @@
+/* bl-cli-export.c — brightlens-cli export FILE --format F [--metric M] [-o OUT]
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "brightlens-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "bl-cli.h"
+
+int
+bl_cli_export (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) loaded = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *metric_name = NULL;
+  g_autofree char *output = NULL;
+  BlMetricId metric;
+  BlProfile *profile;
+  int status;
+  const GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      N_("Output format: folded, speedscope or csv"), N_("FORMAT") },
+    { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric_name,
+      N_("Metric for folded output (cpu, wall, calls, alloc-bytes, …)"), N_("METRIC") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to OUT instead of standard output"), N_("OUT") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("FILE — convert a profile or session"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return bl_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return bl_cli_usage_error (context, _("export takes exactly one FILE."));
+  if (format == NULL)
+    return bl_cli_usage_error (context, _("--format is required."));
+  if (!g_str_equal (format, "folded"))
+    return bl_cli_usage_error (context, _("The format must be folded, speedscope or csv."));
+
+  if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
+    {
+      bl_cli_parse_metric (metric_name, NULL, &status);
+      return status;
+    }
+
+  if (!(loaded = bl_cli_load (argv[1], &status)))
+    return status;
+
+  if (!BL_IS_PROFILE (loaded))
+    {
+      fprintf (stderr, _("brightlens-cli: %s: folded stacks can only be made from a profile.\n"),
+               argv[1]);
+      return BL_CLI_INVALID_INPUT;
+    }
+  profile = BL_PROFILE (loaded);
+
+  metric = bl_cli_parse_metric (metric_name, profile, &status);
+  if (metric == BL_METRIC_INVALID)
+    return status == BL_CLI_OK ? BL_CLI_INVALID_INPUT : status;
+
+  if (!bl_profile_has_metric (profile, metric))
+    fprintf (stderr, _("brightlens-cli: warning: %s has no %s data; the output is empty.\n"),
+             argv[1], bl_metric_get_name (metric));
+
+  if (!(out = bl_cli_open_output (output, &error)) ||
+      !bl_folded_write (profile, metric, out, NULL, &error) ||
+      !bl_cli_close_output (out, &error))
+    {
+      fprintf (stderr, "brightlens-cli: %s\n", error->message);
+      return BL_CLI_INVALID_INPUT;
+    }
+
+  return BL_CLI_OK;
+}

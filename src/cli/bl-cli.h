@@ -1,0 +1,41 @@
+/* bl-cli.h — shared pieces of brightlens-cli
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "bl-model.h"
+
+G_BEGIN_DECLS
+
+enum
+{
+  BL_CLI_OK = 0,
+  BL_CLI_INVALID_INPUT = 1,
+  BL_CLI_USAGE = 2,
+};
+
+/* Each command parses its own options; argv[0] is the command name. */
+int            bl_cli_info         (int            argc,
+                                    char         **argv);
+int            bl_cli_export       (int            argc,
+                                    char         **argv);
+
+int            bl_cli_usage_error  (GOptionContext *context,
+                                    const char     *message);
+GObject       *bl_cli_load         (const char     *path,
+                                    int            *exit_status);
+GOutputStream *bl_cli_open_output  (const char     *path,
+                                    GError        **error);
+gboolean       bl_cli_close_output (GOutputStream  *out,
+                                    GError        **error);
+void           bl_cli_print_json   (JsonNode       *node);
+BlMetricId     bl_cli_parse_metric (const char     *name,
+                                    BlProfile      *profile,
+                                    int            *exit_status);
+
+G_END_DECLS

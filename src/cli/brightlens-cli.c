@@ -1,0 +1,77 @@
+/* brightlens-cli.c — Brightlens for terminals and CI
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "brightlens-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bl-cli.h"
+
+typedef struct
+{
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *synopsis;
+} Command;
+
+static const Command commands[] = {
+  { "info", bl_cli_info, "info FILE [--json]" },
+  { "export", bl_cli_export,
+    "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n", _("Usage: brightlens-cli COMMAND [OPTIONS…]"));
+  fprintf (stream, "\n%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  brightlens-cli %s\n", commands[i].synopsis);
+  fprintf (stream, "\n%s\n", _("Run “brightlens-cli COMMAND --help” for a command’s options."));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return BL_CLI_USAGE;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return BL_CLI_OK;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("brightlens-cli %s\n", PACKAGE_VERSION);
+      return BL_CLI_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, _("brightlens-cli: unknown command “%s”."), argv[1]);
+  fputc ('\n', stderr);
+  print_usage (stderr);
+
+  return BL_CLI_USAGE;
+}

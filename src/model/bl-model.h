@@ -1,0 +1,13 @@
+/* bl-model.h — the GTK-free core of Brightlens
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "bl-metric.h"
+#include "bl-profile.h"
+#include "bl-loader.h"
+#include "formats/bl-format.h"
+#include "formats/bl-bsprof-reader.h"
+#include "formats/bl-folded.h"

@@ -1,0 +1,1169 @@
+/* bl-profile.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-profile"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-profile.h"
+
+/* An open-addressing table from a 96-bit key to an index, used while the
+ * profile is being built: (parent, name, file) → node, (file, line) → line,
+ * (name, file) → function. */
+typedef struct
+{
+  guint64 k1;
+  guint32 k2;
+  guint32 value;   /* index + 1; 0 marks an empty slot */
+} BlSlot;
+
+typedef struct
+{
+  BlSlot *slots;
+  gsize   mask;
+  gsize   used;
+} BlIndexHash;
+
+struct _BlProfile
+{
+  GObject        parent_instance;
+
+  BlProfileInfo  info;
+  gboolean       finished;
+  char          *incomplete_reason;
+  GString       *warning;
+
+  /* strings */
+  GStringChunk  *chunk;
+  GHashTable    *string_ids;  /* const char * → id + 1 */
+  GPtrArray     *strings;     /* id → const char * (in chunk) */
+
+  /* nodes */
+  BlNode        *nodes;
+  gsize          n_nodes;
+  gsize          nodes_cap;
+  BlIndexHash    node_hash;
+  GArray        *threads;     /* guint32 root node per thread */
+
+  guint64       *self[BL_N_METRICS];
+  guint64       *total[BL_N_METRICS];
+  gboolean       has_metric[BL_N_METRICS];
+
+  /* functions (built by finish) */
+  BlFunction    *functions;
+  gsize          n_functions;
+  guint32       *node_function;
+  guint64       *function_self[BL_N_METRICS];
+  guint64       *function_total[BL_N_METRICS];
+
+  /* lines */
+  BlLine        *lines;
+  gsize          n_lines;
+  gsize          lines_cap;
+  BlIndexHash    line_hash;
+  guint64       *line_values[BL_N_METRICS];
+};
+
+G_DEFINE_FINAL_TYPE (BlProfile, bl_profile, G_TYPE_OBJECT)
+
+static inline guint64
+mix64 (guint64 k1,
+       guint32 k2)
+{
+  guint64 h = k1 * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  h ^= (h >> 29) ^ ((guint64) k2 * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9));
+  h ^= h >> 32;
+
+  return h;
+}
+
+static void
+index_hash_init (BlIndexHash *hash)
+{
+  hash->mask = 1023;
+  hash->used = 0;
+  hash->slots = g_new0 (BlSlot, hash->mask + 1);
+}
+
+static void
+index_hash_clear (BlIndexHash *hash)
+{
+  g_clear_pointer (&hash->slots, g_free);
+  hash->mask = 0;
+  hash->used = 0;
+}
+
+static void
+index_hash_grow (BlIndexHash *hash)
+{
+  BlSlot *old = hash->slots;
+  gsize old_size = hash->mask + 1;
+  gsize new_size = old_size * 2;
+
+  hash->slots = g_new0 (BlSlot, new_size);
+  hash->mask = new_size - 1;
+
+  for (gsize i = 0; i < old_size; i++)
+    {
+      if (old[i].value != 0)
+        {
+          gsize pos = mix64 (old[i].k1, old[i].k2) & hash->mask;
+
+          while (hash->slots[pos].value != 0)
+            pos = (pos + 1) & hash->mask;
+          hash->slots[pos] = old[i];
+        }
+    }
+
+  g_free (old);
+}
+
+/* Returns the slot for the key: either the one that holds it or the empty
+ * one where it belongs. */
+static inline BlSlot *
+index_hash_find (BlIndexHash *hash,
+                 guint64      k1,
+                 guint32      k2)
+{
+  gsize pos = mix64 (k1, k2) & hash->mask;
+
+  for (;;)
+    {
+      BlSlot *slot = &hash->slots[pos];
+
+      if (slot->value == 0 || (slot->k1 == k1 && slot->k2 == k2))
+        return slot;
+      pos = (pos + 1) & hash->mask;
+    }
+}
+
+static inline void
+index_hash_insert (BlIndexHash *hash,
+                   BlSlot      *slot,
+                   guint64      k1,
+                   guint32      k2,
+                   guint32      value)
+{
+  slot->k1 = k1;
+  slot->k2 = k2;
+  slot->value = value + 1;
+  hash->used++;
+  if (hash->used * 2 > hash->mask)
+    index_hash_grow (hash);
+}
+
+static void
+bl_profile_finalize (GObject *object)
+{
+  BlProfile *self = (BlProfile *) object;
+
+  g_free (self->info.target);
+  g_free (self->info.supplemental);
+  g_free (self->info.version);
+  g_free (self->info.vendor);
+  g_free (self->info.model);
+  g_free (self->info.firmware);
+  g_free (self->incomplete_reason);
+  g_string_free (self->warning, TRUE);
+
+  g_hash_table_unref (self->string_ids);
+  g_ptr_array_unref (self->strings);
+  g_string_chunk_free (self->chunk);
+
+  g_free (self->nodes);
+  index_hash_clear (&self->node_hash);
+  g_array_unref (self->threads);
+
+  g_free (self->functions);
+  g_free (self->node_function);
+  g_free (self->lines);
+  index_hash_clear (&self->line_hash);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      g_free (self->self[m]);
+      g_free (self->total[m]);
+      g_free (self->function_self[m]);
+      g_free (self->function_total[m]);
+      g_free (self->line_values[m]);
+    }
+
+  G_OBJECT_CLASS (bl_profile_parent_class)->finalize (object);
+}
+
+static void
+bl_profile_class_init (BlProfileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = bl_profile_finalize;
+}
+
+static void
+bl_profile_init (BlProfile *self)
+{
+  self->warning = g_string_new (NULL);
+  self->chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  self->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  index_hash_init (&self->node_hash);
+  index_hash_init (&self->line_hash);
+
+  /* id 0: the empty string, "no string" */
+  g_ptr_array_add (self->strings, (gpointer) "");
+  g_hash_table_insert (self->string_ids, (gpointer) "", GUINT_TO_POINTER (1));
+}
+
+/**
+ * bl_profile_new:
+ * @format: a static string naming the format the profile was read from
+ *
+ * Returns: (transfer full): a new, empty, mutable profile
+ */
+BlProfile *
+bl_profile_new (const char *format)
+{
+  BlProfile *self = g_object_new (BL_TYPE_PROFILE, NULL);
+
+  self->info.format = format;
+
+  return self;
+}
+
+guint32
+bl_profile_intern_len (BlProfile  *self,
+                       const char *str,
+                       gssize      len)
+{
+  g_autofree char *copy = NULL;
+  gpointer found;
+  const char *stored;
+  guint32 id;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  if (str == NULL)
+    return 0;
+
+  if (len >= 0)
+    str = copy = g_strndup (str, len);
+
+  if ((found = g_hash_table_lookup (self->string_ids, str)))
+    return GPOINTER_TO_UINT (found) - 1;
+
+  stored = g_string_chunk_insert (self->chunk, str);
+  id = self->strings->len;
+  g_ptr_array_add (self->strings, (gpointer) stored);
+  g_hash_table_insert (self->string_ids, (gpointer) stored, GUINT_TO_POINTER (id + 1));
+
+  return id;
+}
+
+guint32
+bl_profile_intern (BlProfile  *self,
+                   const char *str)
+{
+  return bl_profile_intern_len (self, str, -1);
+}
+
+static void
+ensure_metric_array (guint64 **array,
+                     gsize     cap)
+{
+  if (*array == NULL)
+    *array = g_new0 (guint64, MAX (cap, 1));
+}
+
+static guint32
+append_node (BlProfile *self,
+             guint32    parent,
+             guint32    name,
+             guint32    file,
+             guint32    line)
+{
+  BlNode *node;
+  guint32 index;
+
+  if (self->n_nodes == self->nodes_cap)
+    {
+      gsize old_cap = self->nodes_cap;
+      gsize new_cap = MAX (1024, old_cap * 2);
+
+      if (new_cap >= BL_NODE_NONE)
+        g_error ("Too many nodes in profile");
+
+      self->nodes = g_renew (BlNode, self->nodes, new_cap);
+      for (guint m = 0; m < BL_N_METRICS; m++)
+        {
+          if (self->self[m] != NULL)
+            {
+              self->self[m] = g_renew (guint64, self->self[m], new_cap);
+              memset (self->self[m] + old_cap, 0, (new_cap - old_cap) * sizeof (guint64));
+            }
+        }
+      self->nodes_cap = new_cap;
+    }
+
+  index = self->n_nodes++;
+  node = &self->nodes[index];
+  node->parent = parent;
+  node->first_child = BL_NODE_NONE;
+  node->next_sibling = BL_NODE_NONE;
+  node->name = name;
+  node->file = file;
+  node->line = line;
+
+  if (parent == BL_NODE_NONE)
+    {
+      node->depth = 0;
+      node->thread = self->threads->len;
+      g_array_append_val (self->threads, index);
+    }
+  else
+    {
+      BlNode *p = &self->nodes[parent];
+
+      node->depth = p->depth + 1;
+      node->thread = p->thread;
+      node->next_sibling = p->first_child;
+      p->first_child = index;
+    }
+
+  return index;
+}
+
+/**
+ * bl_profile_add_thread:
+ * @name: interned thread name
+ *
+ * Finds or creates the root node of the thread called @name.
+ *
+ * Returns: the root node's index
+ */
+guint32
+bl_profile_add_thread (BlProfile *self,
+                       guint32    name)
+{
+  return bl_profile_add_child (self, BL_NODE_NONE, name, 0, 0);
+}
+
+/**
+ * bl_profile_add_child:
+ * @parent: a node index, or %BL_NODE_NONE for a thread root
+ *
+ * Finds or creates the child of @parent for the function @name in @file.
+ * @line (where the function is defined) is recorded by the first caller.
+ *
+ * Returns: the child's node index
+ */
+guint32
+bl_profile_add_child (BlProfile *self,
+                      guint32    parent,
+                      guint32    name,
+                      guint32    file,
+                      guint32    line)
+{
+  guint64 k1 = ((guint64) parent << 32) | name;
+  BlSlot *slot;
+  guint32 index;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+  g_return_val_if_fail (!self->finished, BL_NODE_NONE);
+  g_return_val_if_fail (parent == BL_NODE_NONE || parent < self->n_nodes, BL_NODE_NONE);
+
+  slot = index_hash_find (&self->node_hash, k1, file);
+  if (slot->value != 0)
+    return slot->value - 1;
+
+  index = append_node (self, parent, name, file, line);
+  index_hash_insert (&self->node_hash, slot, k1, file, index);
+
+  return index;
+}
+
+void
+bl_profile_enable_metric (BlProfile  *self,
+                          BlMetricId  metric)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (metric >= 0 && metric < BL_N_METRICS);
+
+  if (self->has_metric[metric])
+    return;
+
+  self->has_metric[metric] = TRUE;
+  ensure_metric_array (&self->self[metric], self->nodes_cap);
+  ensure_metric_array (&self->line_values[metric], self->lines_cap);
+}
+
+void
+bl_profile_add_value (BlProfile  *self,
+                      guint32     node,
+                      BlMetricId  metric,
+                      guint64     value)
+{
+  g_assert (node < self->n_nodes);
+  g_assert (metric >= 0 && metric < BL_N_METRICS);
+
+  if G_UNLIKELY (!self->has_metric[metric])
+    bl_profile_enable_metric (self, metric);
+
+  self->self[metric][node] += value;
+}
+
+void
+bl_profile_sub_value (BlProfile  *self,
+                      guint32     node,
+                      BlMetricId  metric,
+                      guint64     value)
+{
+  g_assert (node < self->n_nodes);
+  g_assert (metric >= 0 && metric < BL_N_METRICS);
+
+  if G_UNLIKELY (!self->has_metric[metric])
+    bl_profile_enable_metric (self, metric);
+
+  if (self->self[metric][node] >= value)
+    self->self[metric][node] -= value;
+  else
+    self->self[metric][node] = 0;
+}
+
+/**
+ * bl_profile_lookup_line:
+ * @file: interned file name
+ * @line: 1-based line number
+ * @function: interned name of the function the line belongs to
+ *
+ * Returns: the index of the per-line record for (@file, @line), created if needed
+ */
+guint32
+bl_profile_lookup_line (BlProfile *self,
+                        guint32    file,
+                        guint32    line,
+                        guint32    function)
+{
+  guint64 k1 = ((guint64) file << 32) | line;
+  BlSlot *slot;
+  guint32 index;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  slot = index_hash_find (&self->line_hash, k1, 0);
+  if (slot->value != 0)
+    return slot->value - 1;
+
+  if (self->n_lines == self->lines_cap)
+    {
+      gsize old_cap = self->lines_cap;
+      gsize new_cap = MAX (256, old_cap * 2);
+
+      self->lines = g_renew (BlLine, self->lines, new_cap);
+      for (guint m = 0; m < BL_N_METRICS; m++)
+        {
+          if (self->line_values[m] != NULL)
+            {
+              self->line_values[m] = g_renew (guint64, self->line_values[m], new_cap);
+              memset (self->line_values[m] + old_cap, 0, (new_cap - old_cap) * sizeof (guint64));
+            }
+        }
+      self->lines_cap = new_cap;
+    }
+
+  index = self->n_lines++;
+  self->lines[index].file = file;
+  self->lines[index].line = line;
+  self->lines[index].function = function;
+  index_hash_insert (&self->line_hash, slot, k1, 0, index);
+
+  return index;
+}
+
+void
+bl_profile_add_line_value (BlProfile  *self,
+                           guint32     line_index,
+                           BlMetricId  metric,
+                           guint64     value)
+{
+  g_assert (line_index < self->n_lines);
+
+  if G_UNLIKELY (!self->has_metric[metric])
+    bl_profile_enable_metric (self, metric);
+
+  self->line_values[metric][line_index] += value;
+}
+
+void
+bl_profile_sub_line_value (BlProfile  *self,
+                           guint32     line_index,
+                           BlMetricId  metric,
+                           guint64     value)
+{
+  g_assert (line_index < self->n_lines);
+
+  if G_UNLIKELY (!self->has_metric[metric])
+    bl_profile_enable_metric (self, metric);
+
+  if (self->line_values[metric][line_index] >= value)
+    self->line_values[metric][line_index] -= value;
+  else
+    self->line_values[metric][line_index] = 0;
+}
+
+BlProfileInfo *
+bl_profile_get_info_mutable (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (!self->finished, NULL);
+
+  return &self->info;
+}
+
+/**
+ * bl_profile_set_incomplete:
+ * @reason: one sentence saying where the data ended
+ *
+ * Marks the profile as holding only part of its stream.
+ */
+void
+bl_profile_set_incomplete (BlProfile  *self,
+                           const char *reason)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+
+  if (self->incomplete_reason == NULL)
+    self->incomplete_reason = g_strdup (reason);
+  bl_profile_add_warning (self, reason);
+}
+
+void
+bl_profile_add_warning (BlProfile  *self,
+                        const char *warning)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (warning != NULL);
+
+  if (self->warning->len > 0)
+    g_string_append_c (self->warning, ' ');
+  g_string_append (self->warning, warning);
+}
+
+static int
+compare_children (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  BlProfile *self = user_data;
+  const BlNode *na = &self->nodes[*(const guint32 *) a];
+  const BlNode *nb = &self->nodes[*(const guint32 *) b];
+  int ret;
+
+  ret = strcmp (self->strings->pdata[na->name], self->strings->pdata[nb->name]);
+  if (ret == 0)
+    ret = strcmp (self->strings->pdata[na->file], self->strings->pdata[nb->file]);
+
+  return ret;
+}
+
+static void
+sort_children (BlProfile *self)
+{
+  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (gsize i = 0; i < self->n_nodes; i++)
+    {
+      BlNode *node = &self->nodes[i];
+
+      if (node->first_child == BL_NODE_NONE)
+        continue;
+
+      g_array_set_size (kids, 0);
+      for (guint32 c = node->first_child; c != BL_NODE_NONE; c = self->nodes[c].next_sibling)
+        g_array_append_val (kids, c);
+
+      if (kids->len > 1)
+        g_array_sort_with_data (kids, compare_children, self);
+
+      node->first_child = g_array_index (kids, guint32, 0);
+      for (guint k = 0; k < kids->len; k++)
+        {
+          guint32 c = g_array_index (kids, guint32, k);
+
+          self->nodes[c].next_sibling = k + 1 < kids->len
+            ? g_array_index (kids, guint32, k + 1)
+            : BL_NODE_NONE;
+        }
+    }
+}
+
+static void
+build_functions (BlProfile *self)
+{
+  BlIndexHash hash;
+  gsize cap = 256;
+  guint32 *on_stack;
+  guint32 *stack;
+  gsize depth = 0;
+
+  index_hash_init (&hash);
+  self->functions = g_new (BlFunction, cap);
+  self->node_function = g_new (guint32, MAX (self->n_nodes, 1));
+
+  for (gsize i = 0; i < self->n_nodes; i++)
+    {
+      const BlNode *node = &self->nodes[i];
+      guint64 k1 = node->parent == BL_NODE_NONE
+        ? G_MAXUINT64                       /* thread roots are functions of their own */
+        : node->name;
+      guint32 k2 = node->parent == BL_NODE_NONE ? node->name : node->file;
+      BlSlot *slot = index_hash_find (&hash, k1, k2);
+
+      if (slot->value == 0)
+        {
+          if (self->n_functions == cap)
+            {
+              cap *= 2;
+              self->functions = g_renew (BlFunction, self->functions, cap);
+            }
+          self->functions[self->n_functions].name = node->name;
+          self->functions[self->n_functions].file = node->file;
+          self->functions[self->n_functions].line = node->line;
+          self->functions[self->n_functions].n_nodes = 0;
+          index_hash_insert (&hash, slot, k1, k2, self->n_functions);
+          self->n_functions++;
+        }
+
+      self->node_function[i] = slot->value - 1;
+      self->functions[slot->value - 1].n_nodes++;
+    }
+
+  index_hash_clear (&hash);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (!self->has_metric[m])
+        continue;
+      self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+      self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+      for (gsize i = 0; i < self->n_nodes; i++)
+        self->function_self[m][self->node_function[i]] += self->self[m][i];
+    }
+
+  /* Totals without double counting recursion: a node counts towards its
+   * function's total only when no ancestor belongs to the same function.
+   * Walk the tree depth first, keeping a count per function of how often it
+   * is on the current path. */
+  on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
+  stack = g_new (guint32, MAX (self->n_nodes, 1));
+
+  for (guint t = 0; t < self->threads->len; t++)
+    {
+      guint32 root = g_array_index (self->threads, guint32, t);
+      guint32 n = root;
+
+      depth = 0;
+      while (n != BL_NODE_NONE)
+        {
+          guint32 f = self->node_function[n];
+
+          /* enter n */
+          if (on_stack[f] == 0)
+            for (guint m = 0; m < BL_N_METRICS; m++)
+              if (self->has_metric[m])
+                self->function_total[m][f] += self->total[m][n];
+          on_stack[f]++;
+          stack[depth++] = n;
+
+          if (self->nodes[n].first_child != BL_NODE_NONE)
+            {
+              n = self->nodes[n].first_child;
+              continue;
+            }
+
+          /* leave nodes until one has a next sibling */
+          for (;;)
+            {
+              guint32 done = stack[--depth];
+
+              on_stack[self->node_function[done]]--;
+              if (depth == 0)
+                {
+                  n = BL_NODE_NONE;
+                  break;
+                }
+              if (self->nodes[done].next_sibling != BL_NODE_NONE)
+                {
+                  n = self->nodes[done].next_sibling;
+                  break;
+                }
+            }
+        }
+    }
+
+  g_free (on_stack);
+  g_free (stack);
+}
+
+/**
+ * bl_profile_finish:
+ *
+ * Sorts children by name, computes totals and the per-function view, and
+ * makes the profile immutable.
+ */
+void
+bl_profile_finish (BlProfile *self)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+
+  if (self->finished)
+    return;
+
+  index_hash_clear (&self->node_hash);
+  index_hash_clear (&self->line_hash);
+
+  sort_children (self);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (!self->has_metric[m])
+        continue;
+
+      self->total[m] = g_new0 (guint64, MAX (self->n_nodes, 1));
+      for (gsize i = self->n_nodes; i-- > 0;)
+        {
+          guint32 parent = self->nodes[i].parent;
+
+          self->total[m][i] += self->self[m][i];
+          if (parent != BL_NODE_NONE)
+            self->total[m][parent] += self->total[m][i];
+        }
+    }
+
+  build_functions (self);
+
+  self->finished = TRUE;
+}
+
+const BlProfileInfo *
+bl_profile_get_info (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+
+  return &self->info;
+}
+
+gboolean
+bl_profile_is_finished (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  return self->finished;
+}
+
+gboolean
+bl_profile_is_incomplete (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  return self->incomplete_reason != NULL;
+}
+
+const char *
+bl_profile_get_incomplete_reason (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+
+  return self->incomplete_reason;
+}
+
+/**
+ * bl_profile_get_warning:
+ *
+ * Returns: (nullable): every warning the reader gave, or %NULL
+ */
+const char *
+bl_profile_get_warning (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+
+  return self->warning->len ? self->warning->str : NULL;
+}
+
+const char *
+bl_profile_get_string (BlProfile *self,
+                       guint32    id)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), "");
+
+  if (id >= self->strings->len)
+    return "";
+
+  return self->strings->pdata[id];
+}
+
+guint
+bl_profile_get_n_strings (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->strings->len;
+}
+
+/**
+ * bl_profile_find_string:
+ *
+ * Returns: the id of @str, or %G_MAXUINT32 if the profile has no such string
+ */
+guint32
+bl_profile_find_string (BlProfile  *self,
+                        const char *str)
+{
+  gpointer found;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), G_MAXUINT32);
+
+  if ((found = g_hash_table_lookup (self->string_ids, str)))
+    return GPOINTER_TO_UINT (found) - 1;
+
+  return G_MAXUINT32;
+}
+
+guint
+bl_profile_get_n_nodes (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->n_nodes;
+}
+
+const BlNode *
+bl_profile_get_node (BlProfile *self,
+                     guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  return &self->nodes[node];
+}
+
+const BlNode *
+bl_profile_get_nodes (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+
+  return self->nodes;
+}
+
+const char *
+bl_profile_get_node_name (BlProfile *self,
+                          guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), "");
+  g_return_val_if_fail (node < self->n_nodes, "");
+
+  return self->strings->pdata[self->nodes[node].name];
+}
+
+const char *
+bl_profile_get_node_file (BlProfile *self,
+                          guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), "");
+  g_return_val_if_fail (node < self->n_nodes, "");
+
+  return self->strings->pdata[self->nodes[node].file];
+}
+
+guint
+bl_profile_get_n_threads (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->threads->len;
+}
+
+guint32
+bl_profile_get_thread_root (BlProfile *self,
+                            guint      thread)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+  g_return_val_if_fail (thread < self->threads->len, BL_NODE_NONE);
+
+  return g_array_index (self->threads, guint32, thread);
+}
+
+const char *
+bl_profile_get_thread_name (BlProfile *self,
+                            guint      thread)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), "");
+  g_return_val_if_fail (thread < self->threads->len, "");
+
+  return bl_profile_get_node_name (self, g_array_index (self->threads, guint32, thread));
+}
+
+gboolean
+bl_profile_has_metric (BlProfile  *self,
+                       BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return FALSE;
+
+  return self->has_metric[metric];
+}
+
+/**
+ * bl_profile_list_metrics:
+ * @metrics: (out caller-allocates) (array fixed-size=BL_N_METRICS): metric ids
+ *
+ * Returns: how many metrics the profile has, written to @metrics in table order
+ */
+guint
+bl_profile_list_metrics (BlProfile  *self,
+                         BlMetricId *metrics)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    if (self->has_metric[m])
+      metrics[n++] = m;
+
+  return n;
+}
+
+BlMetricId
+bl_profile_get_default_metric (BlProfile *self)
+{
+  static const BlMetricId preferred[] = {
+    BL_METRIC_CPU, BL_METRIC_TIME_NS, BL_METRIC_SAMPLES, BL_METRIC_WEIGHT,
+    BL_METRIC_WALL, BL_METRIC_ALLOC_BYTES, BL_METRIC_LIVE_BYTES, BL_METRIC_CALLS,
+  };
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_METRIC_INVALID);
+
+  for (guint i = 0; i < G_N_ELEMENTS (preferred); i++)
+    if (self->has_metric[preferred[i]])
+      return preferred[i];
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    if (self->has_metric[m])
+      return m;
+
+  return BL_METRIC_INVALID;
+}
+
+guint64
+bl_profile_get_self (BlProfile  *self,
+                     BlMetricId  metric,
+                     guint32     node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  return self->self[metric][node];
+}
+
+guint64
+bl_profile_get_total (BlProfile  *self,
+                      BlMetricId  metric,
+                      guint32     node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (self->finished, 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  return self->total[metric][node];
+}
+
+/**
+ * bl_profile_get_self_array:
+ *
+ * Returns: (nullable): self values indexed by node, or %NULL if the profile
+ *   lacks @metric
+ */
+const guint64 *
+bl_profile_get_self_array (BlProfile  *self,
+                           BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return NULL;
+
+  return self->self[metric];
+}
+
+const guint64 *
+bl_profile_get_total_array (BlProfile  *self,
+                            BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return NULL;
+
+  return self->total[metric];
+}
+
+guint64
+bl_profile_get_grand_total (BlProfile  *self,
+                            BlMetricId  metric)
+{
+  guint64 sum = 0;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (self->finished, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  for (guint t = 0; t < self->threads->len; t++)
+    sum += self->total[metric][g_array_index (self->threads, guint32, t)];
+
+  return sum;
+}
+
+guint
+bl_profile_get_n_functions (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->n_functions;
+}
+
+const BlFunction *
+bl_profile_get_function (BlProfile *self,
+                         guint32    function)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (function < self->n_functions, NULL);
+
+  return &self->functions[function];
+}
+
+guint32
+bl_profile_get_node_function (BlProfile *self,
+                              guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (self->finished, 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  return self->node_function[node];
+}
+
+guint64
+bl_profile_get_function_self (BlProfile  *self,
+                              BlMetricId  metric,
+                              guint32     function)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (function < self->n_functions, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  return self->function_self[metric][function];
+}
+
+guint64
+bl_profile_get_function_total (BlProfile  *self,
+                               BlMetricId  metric,
+                               guint32     function)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (function < self->n_functions, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  return self->function_total[metric][function];
+}
+
+guint
+bl_profile_get_n_lines (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->n_lines;
+}
+
+const BlLine *
+bl_profile_get_line (BlProfile *self,
+                     guint32    line_index)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (line_index < self->n_lines, NULL);
+
+  return &self->lines[line_index];
+}
+
+guint64
+bl_profile_get_line_value (BlProfile  *self,
+                           BlMetricId  metric,
+                           guint32     line_index)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (line_index < self->n_lines, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+    return 0;
+
+  return self->line_values[metric][line_index];
+}
+
+/**
+ * bl_profile_dup_stack_string:
+ * @separator: the character between frames, e.g. ';'
+ *
+ * Returns: (transfer full): "thread;f1;…;node" for @node
+ */
+char *
+bl_profile_dup_stack_string (BlProfile *self,
+                             guint32    node,
+                             char       separator)
+{
+  GString *str;
+  guint32 path[1024];
+  guint depth = 0;
+  g_autofree guint32 *heap = NULL;
+  guint32 *frames = path;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  if (self->nodes[node].depth + 1 > G_N_ELEMENTS (path))
+    frames = heap = g_new (guint32, self->nodes[node].depth + 1);
+
+  for (guint32 n = node; n != BL_NODE_NONE; n = self->nodes[n].parent)
+    frames[depth++] = n;
+
+  str = g_string_new (NULL);
+  while (depth-- > 0)
+    {
+      g_string_append (str, self->strings->pdata[self->nodes[frames[depth]].name]);
+      if (depth > 0)
+        g_string_append_c (str, separator);
+    }
+
+  return g_string_free (str, FALSE);
+}

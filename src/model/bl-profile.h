@@ -1,0 +1,187 @@
+/* bl-profile.h — a call tree in flat arrays, with metrics and per-line data
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "bl-metric.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_PROFILE (bl_profile_get_type ())
+
+G_DECLARE_FINAL_TYPE (BlProfile, bl_profile, BL, PROFILE, GObject)
+
+#define BL_NODE_NONE G_MAXUINT32
+
+/* One frame of the call tree. Index-linked; string ids point into the
+ * profile's interned string table (0 is the empty string / "none").
+ * Thread roots have depth 0, parent BL_NODE_NONE and the thread name as name.
+ */
+typedef struct
+{
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint32 name;
+  guint32 file;
+  guint32 line;       /* line where the function is defined, 0 if unknown */
+  guint32 thread;     /* index into the thread list */
+  guint32 depth;
+} BlNode;
+
+/* A function: every node with the same name and file, merged. */
+typedef struct
+{
+  guint32 name;
+  guint32 file;
+  guint32 line;
+  guint32 n_nodes;
+} BlFunction;
+
+/* A source line that has per-line data. */
+typedef struct
+{
+  guint32 file;
+  guint32 line;
+  guint32 function;   /* string id of the function the line belongs to */
+} BlLine;
+
+typedef struct
+{
+  const char *format;        /* "bsprof", "speedscope", … (static string) */
+  guint32     major;
+  guint32     minor;
+  guint32     patch;
+  char       *target;
+  char       *supplemental;
+  char       *version;
+  char       *vendor;
+  char       *model;
+  char       *firmware;
+  guint64     start_ms;
+  guint64     end_ms;
+  double      requested_ratio;
+  double      actual_ratio;
+  gboolean    has_lines;
+  gboolean    has_memory;
+  guint64     unmatched_frees;     /* frees of addresses never allocated */
+  guint64     unmatched_free_bytes;
+} BlProfileInfo;
+
+/* Building (readers and tests). A profile is mutable until
+ * bl_profile_finish(); after that it is immutable and may be shared
+ * between threads. */
+BlProfile          *bl_profile_new               (const char    *format);
+guint32             bl_profile_intern            (BlProfile     *self,
+                                                  const char    *str);
+guint32             bl_profile_intern_len        (BlProfile     *self,
+                                                  const char    *str,
+                                                  gssize         len);
+guint32             bl_profile_add_thread        (BlProfile     *self,
+                                                  guint32        name);
+guint32             bl_profile_add_child         (BlProfile     *self,
+                                                  guint32        parent,
+                                                  guint32        name,
+                                                  guint32        file,
+                                                  guint32        line);
+void                bl_profile_enable_metric     (BlProfile     *self,
+                                                  BlMetricId     metric);
+void                bl_profile_add_value         (BlProfile     *self,
+                                                  guint32        node,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+void                bl_profile_sub_value         (BlProfile     *self,
+                                                  guint32        node,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+guint32             bl_profile_lookup_line       (BlProfile     *self,
+                                                  guint32        file,
+                                                  guint32        line,
+                                                  guint32        function);
+void                bl_profile_add_line_value    (BlProfile     *self,
+                                                  guint32        line_index,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+void                bl_profile_sub_line_value    (BlProfile     *self,
+                                                  guint32        line_index,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+BlProfileInfo      *bl_profile_get_info_mutable  (BlProfile     *self);
+void                bl_profile_set_incomplete    (BlProfile     *self,
+                                                  const char    *reason);
+void                bl_profile_add_warning       (BlProfile     *self,
+                                                  const char    *warning);
+void                bl_profile_finish            (BlProfile     *self);
+
+/* Reading */
+const BlProfileInfo *bl_profile_get_info         (BlProfile     *self);
+gboolean            bl_profile_is_finished       (BlProfile     *self);
+gboolean            bl_profile_is_incomplete     (BlProfile     *self);
+const char         *bl_profile_get_incomplete_reason (BlProfile *self);
+const char         *bl_profile_get_warning       (BlProfile     *self);
+const char         *bl_profile_get_string        (BlProfile     *self,
+                                                  guint32        id);
+guint               bl_profile_get_n_strings     (BlProfile     *self);
+guint32             bl_profile_find_string       (BlProfile     *self,
+                                                  const char    *str);
+
+guint               bl_profile_get_n_nodes       (BlProfile     *self);
+const BlNode       *bl_profile_get_node          (BlProfile     *self,
+                                                  guint32        node);
+const BlNode       *bl_profile_get_nodes         (BlProfile     *self);
+const char         *bl_profile_get_node_name     (BlProfile     *self,
+                                                  guint32        node);
+const char         *bl_profile_get_node_file     (BlProfile     *self,
+                                                  guint32        node);
+guint               bl_profile_get_n_threads     (BlProfile     *self);
+guint32             bl_profile_get_thread_root   (BlProfile     *self,
+                                                  guint          thread);
+const char         *bl_profile_get_thread_name   (BlProfile     *self,
+                                                  guint          thread);
+
+gboolean            bl_profile_has_metric        (BlProfile     *self,
+                                                  BlMetricId     metric);
+guint               bl_profile_list_metrics      (BlProfile     *self,
+                                                  BlMetricId    *metrics);
+BlMetricId          bl_profile_get_default_metric (BlProfile    *self);
+guint64             bl_profile_get_self          (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint32        node);
+guint64             bl_profile_get_total         (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint32        node);
+const guint64      *bl_profile_get_self_array    (BlProfile     *self,
+                                                  BlMetricId     metric);
+const guint64      *bl_profile_get_total_array   (BlProfile     *self,
+                                                  BlMetricId     metric);
+guint64             bl_profile_get_grand_total   (BlProfile     *self,
+                                                  BlMetricId     metric);
+
+guint               bl_profile_get_n_functions   (BlProfile     *self);
+const BlFunction   *bl_profile_get_function      (BlProfile     *self,
+                                                  guint32        function);
+guint32             bl_profile_get_node_function (BlProfile     *self,
+                                                  guint32        node);
+guint64             bl_profile_get_function_self (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint32        function);
+guint64             bl_profile_get_function_total (BlProfile    *self,
+                                                  BlMetricId     metric,
+                                                  guint32        function);
+
+guint               bl_profile_get_n_lines       (BlProfile     *self);
+const BlLine       *bl_profile_get_line          (BlProfile     *self,
+                                                  guint32        line_index);
+guint64             bl_profile_get_line_value    (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint32        line_index);
+
+char               *bl_profile_dup_stack_string  (BlProfile     *self,
+                                                  guint32        node,
+                                                  char           separator);
+
+G_END_DECLS

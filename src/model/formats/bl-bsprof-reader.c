@@ -1,0 +1,1100 @@
+/* bl-bsprof-reader.c — BrightScript profiler (.bsprof) decoder
+ *
+ * The file is a header, a stream of entries (each a varint tag whose low
+ * three bits give its type) ended by a zero tag, and a footer. Entries may
+ * only refer to entries before them, so the decoder resolves every reference
+ * at once and credits metrics straight into the call tree.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-bsprof"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-bsprof-reader.h"
+#include "bl-source-private.h"
+#include "bl-u32-map-private.h"
+
+G_DEFINE_QUARK (bl-bsprof-error-quark, bl_bsprof_error)
+
+enum
+{
+  TAG_STRING = 0,
+  TAG_MODULE = 1,
+  TAG_PATH = 2,
+  TAG_MEMORY = 3,
+  TAG_CPU = 4,
+  TAG_CALLS = 5,
+};
+
+enum
+{
+  MEM_ALLOC = 0,
+  MEM_FREE = 1,
+  MEM_FREE_REALLOC = 2,
+};
+
+typedef enum
+{
+  PARSE_OK,
+  PARSE_MORE,     /* ran past the bytes available */
+  PARSE_END,      /* end-of-entries marker */
+  PARSE_ERROR,
+} ParseResult;
+
+typedef struct
+{
+  guint32 caller_id;   /* 0 for a root */
+  guint32 node;
+  guint32 file;        /* interned */
+  guint32 line;        /* where the function is defined */
+  guint32 function;    /* interned */
+} PathElement;
+
+typedef struct
+{
+  guint64 addr;
+  guint64 size;
+  guint32 node_plus1;  /* 0: empty slot */
+  guint32 line_plus1;  /* 0: no line */
+} LiveAlloc;
+
+typedef struct
+{
+  LiveAlloc *slots;
+  gsize      mask;
+  gsize      used;
+} AddrMap;
+
+typedef struct
+{
+  BlProfile  *profile;
+  BlSource   *src;
+  gboolean    lines;
+  gboolean    memory;
+  BlU32Map    strings;     /* file string id → interned id */
+  BlU32Map    modules;     /* module id → thread root node */
+  BlU32Map    elements;    /* path element id → index into pe */
+  GArray     *pe;
+  AddrMap     live;
+  guint64     entries;
+} Decoder;
+
+/* ---- varints and strings ------------------------------------------------ */
+
+/* Returns 1 on success, 0 if the bytes ran out, -1 if the varint is longer
+ * than the 10 bytes a 64-bit value can take. */
+static inline int
+read_varint (const guint8  *p,
+             const guint8  *end,
+             guint64       *value,
+             const guint8 **after)
+{
+  guint64 result = 0;
+  guint shift = 0;
+
+  if G_LIKELY (p < end && *p < 0x80)
+    {
+      *value = *p;
+      *after = p + 1;
+      return 1;
+    }
+
+  for (guint i = 0; i < 10; i++)
+    {
+      guint8 byte;
+
+      if (p >= end)
+        return 0;
+      byte = *p++;
+      if (i == 9 && byte > 1)
+        return -1;   /* would overflow 64 bits, or continues past 10 bytes */
+      result |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        {
+          *value = result;
+          *after = p;
+          return 1;
+        }
+      shift += 7;
+    }
+
+  return -1;
+}
+
+static gboolean
+set_error (GError      **error,
+           BlBsprofError code,
+           const char   *format,
+           ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+set_error (GError      **error,
+           BlBsprofError code,
+           const char   *format,
+           ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error_literal (error, BL_BSPROF_ERROR, code, message);
+
+  return FALSE;
+}
+
+/* Parse helpers used inside the entry parsers: p and end are locals, and
+ * entry_offset is the input offset of the entry for messages. */
+#define READ_VARINT(var)                                                      \
+  G_STMT_START {                                                              \
+    int r_ = read_varint (p, end, &(var), &p);                                \
+    if G_UNLIKELY (r_ == 0)                                                   \
+      return PARSE_MORE;                                                      \
+    if G_UNLIKELY (r_ < 0)                                                    \
+      {                                                                       \
+        set_error (error, BL_BSPROF_ERROR_BAD_VARINT,                         \
+                   _("Corrupt profile: a number at byte %" G_GUINT64_FORMAT    \
+                     " is longer than 10 bytes."),                            \
+                   bl_source_offset (src, p - src->data));                    \
+        return PARSE_ERROR;                                                   \
+      }                                                                       \
+  } G_STMT_END
+
+#define READ_U32(var, what)                                                   \
+  G_STMT_START {                                                              \
+    guint64 v_;                                                               \
+    READ_VARINT (v_);                                                         \
+    if G_UNLIKELY (v_ > G_MAXUINT32)                                          \
+      {                                                                       \
+        set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,                        \
+                   _("Corrupt profile: the %s of the entry at byte %"         \
+                     G_GUINT64_FORMAT " does not fit in 32 bits."),           \
+                   what, entry_offset);                                       \
+        return PARSE_ERROR;                                                   \
+      }                                                                       \
+    (var) = (guint32) v_;                                                     \
+  } G_STMT_END
+
+static inline const guint8 *
+find_nul (const guint8 *p,
+          const guint8 *end)
+{
+  return memchr (p, 0, end - p);
+}
+
+/* ---- the table of live allocations -------------------------------------- */
+
+static inline gsize
+addr_hash (guint64 addr)
+{
+  guint64 h = addr * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (h ^ (h >> 31));
+}
+
+static void
+addr_map_init (AddrMap *map)
+{
+  map->mask = 1023;
+  map->used = 0;
+  map->slots = g_new0 (LiveAlloc, map->mask + 1);
+}
+
+static LiveAlloc *
+addr_map_find (AddrMap *map,
+               guint64  addr)
+{
+  gsize pos = addr_hash (addr) & map->mask;
+
+  while (map->slots[pos].node_plus1 != 0 && map->slots[pos].addr != addr)
+    pos = (pos + 1) & map->mask;
+
+  return &map->slots[pos];
+}
+
+static void
+addr_map_grow (AddrMap *map)
+{
+  LiveAlloc *old = map->slots;
+  gsize old_size = map->mask + 1;
+
+  map->mask = old_size * 2 - 1;
+  map->slots = g_new0 (LiveAlloc, map->mask + 1);
+  for (gsize i = 0; i < old_size; i++)
+    if (old[i].node_plus1 != 0)
+      *addr_map_find (map, old[i].addr) = old[i];
+  g_free (old);
+}
+
+/* Backward-shift deletion keeps linear probing correct without tombstones. */
+static void
+addr_map_remove (AddrMap   *map,
+                 LiveAlloc *slot)
+{
+  gsize hole = slot - map->slots;
+  gsize pos = hole;
+
+  for (;;)
+    {
+      gsize home;
+
+      pos = (pos + 1) & map->mask;
+      if (map->slots[pos].node_plus1 == 0)
+        break;
+
+      home = addr_hash (map->slots[pos].addr) & map->mask;
+      /* move the entry back if its home is not between hole and pos */
+      if (((pos - home) & map->mask) >= ((pos - hole) & map->mask))
+        {
+          map->slots[hole] = map->slots[pos];
+          hole = pos;
+        }
+    }
+
+  map->slots[hole].node_plus1 = 0;
+  map->used--;
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+static gboolean
+lookup_string (Decoder  *dec,
+               guint32   strid,
+               guint64   entry_offset,
+               guint32  *interned,
+               GError  **error)
+{
+  if (strid == 0)
+    {
+      *interned = 0;
+      return TRUE;
+    }
+
+  if G_UNLIKELY (!bl_u32_map_lookup (&dec->strings, strid, interned))
+    return set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
+                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                        " refers to string %u, which is not defined before it."),
+                      entry_offset, strid);
+
+  return TRUE;
+}
+
+static inline gboolean
+lookup_element (Decoder      *dec,
+                guint32       id,
+                guint64       entry_offset,
+                PathElement **pe,
+                GError      **error)
+{
+  guint32 index;
+
+  if G_UNLIKELY (id == 0)
+    return set_error (error, BL_BSPROF_ERROR_INVALID_ID,
+                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                        " refers to path element 0, which is never valid."),
+                      entry_offset);
+
+  if G_UNLIKELY (!bl_u32_map_lookup (&dec->elements, id, &index))
+    return set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
+                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                        " refers to path element %u, which is not defined before it."),
+                      entry_offset, id);
+
+  *pe = &g_array_index (dec->pe, PathElement, index);
+
+  return TRUE;
+}
+
+/* Per-line data goes to line (definition line + offset − 1) of the function
+ * at the end of the path. Returns the line record + 1, or 0 for none. */
+static inline guint32
+line_for (Decoder     *dec,
+          PathElement *pe,
+          guint32      offset)
+{
+  guint64 line;
+
+  if (!dec->lines || offset == 0)
+    return 0;
+
+  line = (guint64) pe->line + offset - 1;
+  if (line == 0 || line > G_MAXUINT32)
+    return 0;
+
+  return bl_profile_lookup_line (dec->profile, pe->file, (guint32) line, pe->function) + 1;
+}
+
+static ParseResult
+parse_string (Decoder       *dec,
+              const guint8  *p,
+              const guint8  *end,
+              guint64        payload,
+              guint64        entry_offset,
+              GError       **error)
+{
+  BlSource *src = dec->src;
+  const guint8 *nul;
+  guint32 interned;
+
+  if G_UNLIKELY (payload > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
+                 _("Corrupt profile: the string id at byte %" G_GUINT64_FORMAT
+                   " does not fit in 32 bits."), entry_offset);
+      return PARSE_ERROR;
+    }
+
+  if ((nul = find_nul (p, end)) == NULL)
+    return PARSE_MORE;
+
+  if G_LIKELY (g_utf8_validate ((const char *) p, nul - p, NULL))
+    {
+      interned = bl_profile_intern_len (dec->profile, (const char *) p, nul - p);
+    }
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid ((const char *) p, nul - p);
+
+      interned = bl_profile_intern (dec->profile, valid);
+    }
+
+  bl_u32_map_insert (&dec->strings, (guint32) payload, interned);
+  src->pos = nul + 1 - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_module (Decoder       *dec,
+              const guint8  *p,
+              const guint8  *end,
+              guint64        payload,
+              guint64        entry_offset,
+              GError       **error)
+{
+  BlSource *src = dec->src;
+  guint32 strid;
+  guint32 name;
+
+  READ_U32 (strid, _("thread name"));
+
+  if G_UNLIKELY (payload == 0 || payload > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_INVALID_ID,
+                 _("Corrupt profile: the module at byte %" G_GUINT64_FORMAT
+                   " has the invalid id %" G_GUINT64_FORMAT "."),
+                 entry_offset, payload);
+      return PARSE_ERROR;
+    }
+
+  if (!lookup_string (dec, strid, entry_offset, &name, error))
+    return PARSE_ERROR;
+
+  bl_u32_map_insert (&dec->modules, (guint32) payload,
+                     bl_profile_add_thread (dec->profile, name));
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_path (Decoder       *dec,
+            const guint8  *p,
+            const guint8  *end,
+            guint64        payload,
+            guint64        entry_offset,
+            GError       **error)
+{
+  BlSource *src = dec->src;
+  PathElement elem = { 0, };
+  guint32 caller, module = 0, offset = 0, file_id, line, func_id;
+  guint32 index;
+
+  READ_U32 (caller, _("caller"));
+  if (caller == 0)
+    READ_U32 (module, _("module id"));
+  else if (dec->lines)
+    READ_U32 (offset, _("line offset"));
+  READ_U32 (file_id, _("file name"));
+  READ_U32 (line, _("line number"));
+  READ_U32 (func_id, _("function name"));
+
+  if G_UNLIKELY (payload == 0 || payload > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_INVALID_ID,
+                 _("Corrupt profile: the path element at byte %" G_GUINT64_FORMAT
+                   " has the invalid id %" G_GUINT64_FORMAT "."),
+                 entry_offset, payload);
+      return PARSE_ERROR;
+    }
+
+  if (!lookup_string (dec, file_id, entry_offset, &elem.file, error) ||
+      !lookup_string (dec, func_id, entry_offset, &elem.function, error))
+    return PARSE_ERROR;
+
+  elem.caller_id = caller;
+  elem.line = line;
+  (void) offset;   /* the calling line in the caller: not needed for the tree */
+
+  if (caller == 0)
+    {
+      guint32 root;
+
+      if G_UNLIKELY (!bl_u32_map_lookup (&dec->modules, module, &root))
+        {
+          set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
+                     _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                       " refers to module %u, which is not defined before it."),
+                     (guint32) payload, entry_offset, module);
+          return PARSE_ERROR;
+        }
+      elem.node = bl_profile_add_child (dec->profile, root, elem.function, elem.file, line);
+    }
+  else
+    {
+      PathElement *parent = NULL;
+      guint32 hops = 0;
+      guint32 id = caller;
+
+      if G_UNLIKELY (caller == payload)
+        {
+          set_error (error, BL_BSPROF_ERROR_CALLER_CYCLE,
+                     _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                       " is its own caller."),
+                     caller, entry_offset);
+          return PARSE_ERROR;
+        }
+
+      if (!lookup_element (dec, caller, entry_offset, &parent, error))
+        return PARSE_ERROR;
+
+      /* A redefinition could close a loop in the chain of caller ids. */
+      if G_UNLIKELY (bl_u32_map_lookup (&dec->elements, (guint32) payload, &index))
+        {
+          while (id != 0 && hops++ <= dec->pe->len)
+            {
+              PathElement *up;
+
+              if (id == payload)
+                {
+                  set_error (error, BL_BSPROF_ERROR_CALLER_CYCLE,
+                             _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                               " makes its chain of callers loop."),
+                             (guint32) payload, entry_offset);
+                  return PARSE_ERROR;
+                }
+              if (!bl_u32_map_lookup (&dec->elements, id, &index))
+                break;
+              up = &g_array_index (dec->pe, PathElement, index);
+              id = up->caller_id;
+            }
+        }
+
+      elem.node = bl_profile_add_child (dec->profile, parent->node,
+                                        elem.function, elem.file, line);
+    }
+
+  if (bl_u32_map_lookup (&dec->elements, (guint32) payload, &index))
+    {
+      g_array_index (dec->pe, PathElement, index) = elem;
+    }
+  else
+    {
+      bl_u32_map_insert (&dec->elements, (guint32) payload, dec->pe->len);
+      g_array_append_val (dec->pe, elem);
+    }
+
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_memory (Decoder       *dec,
+              const guint8  *p,
+              const guint8  *end,
+              guint64        payload,
+              guint64        entry_offset,
+              GError       **error)
+{
+  BlSource *src = dec->src;
+  BlProfile *profile = dec->profile;
+  PathElement *pe = NULL;
+  guint op = payload & 3;
+  guint64 id = payload >> 2;
+  guint32 offset = 0;
+  guint64 addr, size = 0;
+  LiveAlloc *slot;
+
+  if (dec->lines)
+    READ_U32 (offset, _("line offset"));
+  READ_VARINT (addr);
+  if (op == MEM_ALLOC)
+    READ_VARINT (size);
+
+  if G_UNLIKELY (op > MEM_FREE_REALLOC)
+    {
+      set_error (error, BL_BSPROF_ERROR_UNKNOWN_ENTRY,
+                 _("Corrupt profile: the memory operation at byte %" G_GUINT64_FORMAT
+                   " has the unknown type 3."), entry_offset);
+      return PARSE_ERROR;
+    }
+  if G_UNLIKELY (id > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
+                 _("Corrupt profile: the path element id of the entry at byte %"
+                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
+      return PARSE_ERROR;
+    }
+  if (!lookup_element (dec, (guint32) id, entry_offset, &pe, error))
+    return PARSE_ERROR;
+
+  slot = addr_map_find (&dec->live, addr);
+
+  if (op == MEM_ALLOC)
+    {
+      guint32 line = line_for (dec, pe, offset);
+
+      bl_profile_add_value (profile, pe->node, BL_METRIC_ALLOC_BYTES, size);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_ALLOC_COUNT, 1);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_LIVE_BYTES, size);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_LIVE_COUNT, 1);
+      if (line != 0)
+        {
+          bl_profile_add_line_value (profile, line - 1, BL_METRIC_ALLOC_BYTES, size);
+          bl_profile_add_line_value (profile, line - 1, BL_METRIC_ALLOC_COUNT, 1);
+          bl_profile_add_line_value (profile, line - 1, BL_METRIC_LIVE_BYTES, size);
+          bl_profile_add_line_value (profile, line - 1, BL_METRIC_LIVE_COUNT, 1);
+        }
+
+      /* An address allocated again without a free in between: the earlier
+       * block's free was never recorded, so it stays live. */
+      if (slot->node_plus1 == 0)
+        {
+          dec->live.used++;
+          slot->addr = addr;
+        }
+      slot->size = size;
+      slot->node_plus1 = pe->node + 1;
+      slot->line_plus1 = line;
+      if (dec->live.used * 2 > dec->live.mask)
+        addr_map_grow (&dec->live);
+    }
+  else if (slot->node_plus1 != 0)
+    {
+      guint32 node = slot->node_plus1 - 1;
+
+      /* Frees are credited to the path that allocated. */
+      bl_profile_add_value (profile, node, BL_METRIC_FREE_BYTES, slot->size);
+      bl_profile_add_value (profile, node, BL_METRIC_FREE_COUNT, 1);
+      bl_profile_sub_value (profile, node, BL_METRIC_LIVE_BYTES, slot->size);
+      bl_profile_sub_value (profile, node, BL_METRIC_LIVE_COUNT, 1);
+      if (slot->line_plus1 != 0)
+        {
+          guint32 line = slot->line_plus1 - 1;
+
+          bl_profile_add_line_value (profile, line, BL_METRIC_FREE_BYTES, slot->size);
+          bl_profile_add_line_value (profile, line, BL_METRIC_FREE_COUNT, 1);
+          bl_profile_sub_line_value (profile, line, BL_METRIC_LIVE_BYTES, slot->size);
+          bl_profile_sub_line_value (profile, line, BL_METRIC_LIVE_COUNT, 1);
+        }
+      addr_map_remove (&dec->live, slot);
+    }
+  else
+    {
+      BlProfileInfo *info = bl_profile_get_info_mutable (profile);
+
+      info->unmatched_frees++;
+    }
+
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_cpu (Decoder       *dec,
+           const guint8  *p,
+           const guint8  *end,
+           guint64        payload,
+           guint64        entry_offset,
+           GError       **error)
+{
+  BlSource *src = dec->src;
+  PathElement *pe = NULL;
+  guint32 offset = 0;
+  guint64 cpu, wall;
+  guint32 line;
+
+  if (dec->lines)
+    READ_U32 (offset, _("line offset"));
+  READ_VARINT (cpu);
+  READ_VARINT (wall);
+
+  if G_UNLIKELY (payload > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
+                 _("Corrupt profile: the path element id of the entry at byte %"
+                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
+      return PARSE_ERROR;
+    }
+  if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
+    return PARSE_ERROR;
+
+  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_CPU, cpu);
+  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_WALL, wall);
+  if ((line = line_for (dec, pe, offset)) != 0)
+    {
+      bl_profile_add_line_value (dec->profile, line - 1, BL_METRIC_CPU, cpu);
+      bl_profile_add_line_value (dec->profile, line - 1, BL_METRIC_WALL, wall);
+    }
+
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_calls (Decoder       *dec,
+             const guint8  *p,
+             const guint8  *end,
+             guint64        payload,
+             guint64        entry_offset,
+             GError       **error)
+{
+  BlSource *src = dec->src;
+  PathElement *pe = NULL;
+  guint64 count;
+
+  READ_VARINT (count);
+
+  if G_UNLIKELY (payload > G_MAXUINT32)
+    {
+      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
+                 _("Corrupt profile: the path element id of the entry at byte %"
+                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
+      return PARSE_ERROR;
+    }
+  if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
+    return PARSE_ERROR;
+
+  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_CALLS, count);
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+static ParseResult
+parse_entry (Decoder  *dec,
+             GError  **error)
+{
+  BlSource *src = dec->src;
+  const guint8 *p = src->data + src->pos;
+  const guint8 *end = src->data + src->len;
+  guint64 entry_offset = bl_source_offset (src, src->pos);
+  guint64 tag;
+
+  READ_VARINT (tag);
+
+  switch (tag & 7)
+    {
+    case TAG_STRING:
+      if (tag == 0)
+        {
+          src->pos = p - src->data;
+          return PARSE_END;
+        }
+      return parse_string (dec, p, end, tag >> 3, entry_offset, error);
+    case TAG_MODULE:
+      return parse_module (dec, p, end, tag >> 3, entry_offset, error);
+    case TAG_PATH:
+      return parse_path (dec, p, end, tag >> 3, entry_offset, error);
+    case TAG_MEMORY:
+      return parse_memory (dec, p, end, tag >> 3, entry_offset, error);
+    case TAG_CPU:
+      return parse_cpu (dec, p, end, tag >> 3, entry_offset, error);
+    case TAG_CALLS:
+      return parse_calls (dec, p, end, tag >> 3, entry_offset, error);
+    default:
+      set_error (error, BL_BSPROF_ERROR_UNKNOWN_ENTRY,
+                 _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                   " has the unknown type %u."),
+                 entry_offset, (guint) (tag & 7));
+      return PARSE_ERROR;
+    }
+}
+
+/* ---- header ------------------------------------------------------------- */
+
+static ParseResult
+parse_header (Decoder  *dec,
+              guint64  *header_size_out,
+              GError  **error)
+{
+  BlSource *src = dec->src;
+  BlProfileInfo *info = bl_profile_get_info_mutable (dec->profile);
+  const guint8 *p = src->data + src->pos;
+  const guint8 *end = src->data + src->len;
+  guint64 entry_offset = 0;
+  guint32 major, minor, patch, header_size;
+  guint64 lines, memory, start_ms;
+  float ratios[2];
+  char **strings[] = {
+    &info->target, &info->supplemental, &info->version,
+    &info->vendor, &info->model, &info->firmware,
+  };
+
+  if (src->len < BL_BSPROF_MAGIC_LEN)
+    {
+      if (!src->eof)
+        return PARSE_MORE;
+      if (src->len == 0)
+        {
+          g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_EMPTY,
+                               _("The file is empty."));
+          return PARSE_ERROR;
+        }
+    }
+
+  if (src->len < BL_BSPROF_MAGIC_LEN ||
+      memcmp (p, BL_BSPROF_MAGIC, BL_BSPROF_MAGIC_LEN) != 0)
+    {
+      set_error (error, BL_BSPROF_ERROR_BAD_MAGIC,
+                 _("Not a BrightScript profile: the file does not start with "
+                   "the bsprof signature."));
+      return PARSE_ERROR;
+    }
+  p += BL_BSPROF_MAGIC_LEN;
+
+  READ_U32 (major, _("major version"));
+  READ_U32 (minor, _("minor version"));
+  READ_U32 (patch, _("patch level"));
+  READ_U32 (header_size, _("header size"));
+
+  if (major != 1)
+    {
+      set_error (error, BL_BSPROF_ERROR_UNSUPPORTED_VERSION,
+                 _("This profile uses format version %u.%u.%u; Brightlens reads "
+                   "version 1 files only."),
+                 major, minor, patch);
+      return PARSE_ERROR;
+    }
+
+  for (guint i = 0; i < 2; i++)
+    {
+      guint32 raw;
+
+      if (end - p < 4)
+        return PARSE_MORE;
+      memcpy (&raw, p, 4);
+      raw = GUINT32_FROM_LE (raw);
+      memcpy (&ratios[i], &raw, 4);
+      p += 4;
+    }
+
+  READ_VARINT (lines);
+  READ_VARINT (memory);
+  READ_VARINT (start_ms);
+
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    {
+      const guint8 *nul = find_nul (p, end);
+
+      if (nul == NULL)
+        return PARSE_MORE;
+      g_free (*strings[i]);
+      *strings[i] = g_utf8_make_valid ((const char *) p, nul - p);
+      p = nul + 1;
+    }
+
+  if ((guint64) header_size < (guint64) (p - src->data))
+    {
+      set_error (error, BL_BSPROF_ERROR_BAD_HEADER,
+                 _("Corrupt profile: the header says it is %u bytes long, but its "
+                   "fields take %" G_GSIZE_FORMAT " bytes."),
+                 header_size, (gsize) (p - src->data));
+      return PARSE_ERROR;
+    }
+
+  info->major = major;
+  info->minor = minor;
+  info->patch = patch;
+  info->requested_ratio = ratios[0];
+  info->actual_ratio = ratios[1];
+  info->has_lines = lines != 0;
+  info->has_memory = memory != 0;
+  info->start_ms = start_ms;
+
+  dec->lines = info->has_lines;
+  dec->memory = info->has_memory;
+  *header_size_out = header_size;
+  src->pos = p - src->data;
+
+  return PARSE_OK;
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+static void
+decoder_clear (Decoder *dec)
+{
+  bl_u32_map_clear (&dec->strings);
+  bl_u32_map_clear (&dec->modules);
+  bl_u32_map_clear (&dec->elements);
+  g_clear_pointer (&dec->pe, g_array_unref);
+  g_clear_pointer (&dec->live.slots, g_free);
+}
+
+static BlProfile *
+decode (BlSource       *src,
+        BlBsprofStats  *stats,
+        GError        **error)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("bsprof");
+  Decoder dec = { 0, };
+  guint64 header_size = 0;
+  ParseResult r;
+  gboolean ok = FALSE;
+
+  dec.profile = profile;
+  dec.src = src;
+  bl_u32_map_init (&dec.strings);
+  bl_u32_map_init (&dec.modules);
+  bl_u32_map_init (&dec.elements);
+  dec.pe = g_array_new (FALSE, FALSE, sizeof (PathElement));
+  addr_map_init (&dec.live);
+
+  /* header */
+  while ((r = parse_header (&dec, &header_size, error)) == PARSE_MORE)
+    {
+      if (src->eof)
+        {
+          if (src->len < BL_BSPROF_MAGIC_LEN ||
+              memcmp (src->data, BL_BSPROF_MAGIC, BL_BSPROF_MAGIC_LEN) != 0)
+            set_error (error, BL_BSPROF_ERROR_BAD_MAGIC,
+                       _("Not a BrightScript profile: the file does not start with "
+                         "the bsprof signature."));
+          else
+            set_error (error, BL_BSPROF_ERROR_TRUNCATED_HEADER,
+                       _("Truncated profile: the file ends at byte %" G_GUINT64_FORMAT
+                         ", inside the header."),
+                       bl_source_offset (src, src->len));
+          goto out;
+        }
+      if (!bl_source_fill (src, 0, error))
+        goto out;
+    }
+  if (r == PARSE_ERROR)
+    goto out;
+
+  /* skip the rest of the header (padding, fields of newer minor versions) */
+  while (bl_source_offset (src, src->len) < header_size && !src->eof)
+    {
+      src->pos = src->len;
+      if (!bl_source_fill (src, src->len, error))
+        goto out;
+    }
+  if (bl_source_offset (src, src->len) < header_size)
+    {
+      set_error (error, BL_BSPROF_ERROR_TRUNCATED_HEADER,
+                 _("Truncated profile: the file ends at byte %" G_GUINT64_FORMAT
+                   ", inside the %" G_GUINT64_FORMAT "-byte header."),
+                 bl_source_offset (src, src->len), header_size);
+      goto out;
+    }
+  src->pos = header_size - src->base;
+
+  bl_profile_enable_metric (profile, BL_METRIC_CPU);
+  bl_profile_enable_metric (profile, BL_METRIC_WALL);
+  bl_profile_enable_metric (profile, BL_METRIC_CALLS);
+  if (dec.memory)
+    {
+      bl_profile_enable_metric (profile, BL_METRIC_ALLOC_BYTES);
+      bl_profile_enable_metric (profile, BL_METRIC_ALLOC_COUNT);
+      bl_profile_enable_metric (profile, BL_METRIC_FREE_BYTES);
+      bl_profile_enable_metric (profile, BL_METRIC_FREE_COUNT);
+      bl_profile_enable_metric (profile, BL_METRIC_LIVE_BYTES);
+      bl_profile_enable_metric (profile, BL_METRIC_LIVE_COUNT);
+    }
+
+  /* body */
+  for (;;)
+    {
+      gsize start = src->pos;
+
+      r = parse_entry (&dec, error);
+
+      if G_LIKELY (r == PARSE_OK)
+        {
+          dec.entries++;
+          if G_UNLIKELY (!bl_source_tick (src, error))
+            goto out;
+          continue;
+        }
+      if (r == PARSE_END)
+        break;
+      if (r == PARSE_ERROR)
+        goto out;
+
+      /* PARSE_MORE */
+      if (src->eof)
+        {
+          g_autofree char *reason =
+            g_strdup_printf (_("The profile is incomplete: the data ends at byte %"
+                               G_GUINT64_FORMAT " inside an entry, without the "
+                               "end-of-entries marker; the %" G_GUINT64_FORMAT
+                               " complete entries before it are shown."),
+                             bl_source_offset (src, start), dec.entries);
+
+          bl_profile_set_incomplete (profile, reason);
+          src->pos = start;
+          goto done;
+        }
+      if (!bl_source_fill (src, start, error))
+        goto out;
+    }
+
+  /* footer */
+  for (;;)
+    {
+      const guint8 *p = src->data + src->pos;
+      guint64 end_ms;
+      int res = read_varint (p, src->data + src->len, &end_ms, &p);
+
+      if (res > 0)
+        {
+          bl_profile_get_info_mutable (profile)->end_ms = end_ms;
+          src->pos = p - src->data;
+          break;
+        }
+      if (res < 0)
+        {
+          set_error (error, BL_BSPROF_ERROR_BAD_VARINT,
+                     _("Corrupt profile: the footer at byte %" G_GUINT64_FORMAT
+                       " holds a number longer than 10 bytes."),
+                     bl_source_offset (src, src->pos));
+          goto out;
+        }
+      if (src->eof)
+        {
+          g_autofree char *reason =
+            g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
+                               G_GUINT64_FORMAT " before the footer with the end time."),
+                             bl_source_offset (src, src->pos));
+
+          bl_profile_set_incomplete (profile, reason);
+          goto done;
+        }
+      if (!bl_source_fill (src, src->pos, error))
+        goto out;
+    }
+
+  /* anything after the footer? */
+  if (src->pos == src->len && !src->eof)
+    {
+      if (!bl_source_fill (src, src->pos, error))
+        goto out;
+    }
+  if (src->pos < src->len)
+    {
+      guint64 at = bl_source_offset (src, src->pos);
+      guint64 extra = src->total > at ? src->total - at : src->len - src->pos;
+      g_autofree char *warning =
+        g_strdup_printf (_("%" G_GUINT64_FORMAT " bytes after the footer at byte %"
+                           G_GUINT64_FORMAT " were ignored."),
+                         extra, at);
+
+      bl_profile_add_warning (profile, warning);
+    }
+
+done:
+  if (bl_profile_get_info (profile)->unmatched_frees > 0)
+    {
+      g_autofree char *warning =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" G_GUINT64_FORMAT " free of an address that was "
+                                      "never allocated was ignored.",
+                                      "%" G_GUINT64_FORMAT " frees of addresses that were "
+                                      "never allocated were ignored.",
+                                      bl_profile_get_info (profile)->unmatched_frees),
+                         bl_profile_get_info (profile)->unmatched_frees);
+
+      bl_profile_add_warning (profile, warning);
+    }
+
+  bl_profile_finish (profile);
+  ok = TRUE;
+
+  if (stats != NULL)
+    {
+      stats->entries = dec.entries;
+      stats->bytes = bl_source_offset (src, src->pos);
+    }
+
+out:
+  decoder_clear (&dec);
+
+  return ok ? g_steal_pointer (&profile) : NULL;
+}
+
+/**
+ * bl_bsprof_read_stream:
+ * @total: the size of the input, for progress, or 0
+ *
+ * Decodes a .bsprof from @stream in chunks. A stream that ends early gives
+ * an incomplete profile (see bl_profile_is_incomplete()), not an error.
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_bsprof_read_stream (GInputStream   *stream,
+                       guint64         total,
+                       BlProgressFunc  progress,
+                       gpointer        progress_data,
+                       GCancellable   *cancellable,
+                       BlBsprofStats  *stats,
+                       GError        **error)
+{
+  BlSource src;
+  BlProfile *profile = NULL;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  bl_source_init_stream (&src, stream, total, cancellable, progress, progress_data);
+  if (bl_source_fill (&src, 0, error))
+    profile = decode (&src, stats, error);
+  if (profile != NULL && progress != NULL)
+    progress (bl_source_offset (&src, src.len), total, progress_data);
+  bl_source_clear (&src);
+
+  return profile;
+}
+
+/**
+ * bl_bsprof_read_memory:
+ *
+ * Decodes a .bsprof held in memory (tests, fuzzing).
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_bsprof_read_memory (const guint8  *data,
+                       gsize          len,
+                       GError       **error)
+{
+  BlSource src;
+  BlProfile *profile;
+
+  bl_source_init_memory (&src, data, len);
+  profile = decode (&src, NULL, error);
+  bl_source_clear (&src);
+
+  return profile;
+}

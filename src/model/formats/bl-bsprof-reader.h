@@ -1,0 +1,50 @@
+/* bl-bsprof-reader.h — BrightScript profiler (.bsprof) decoder
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "bl-format.h"
+#include "bl-profile.h"
+
+G_BEGIN_DECLS
+
+#define BL_BSPROF_ERROR (bl_bsprof_error_quark ())
+
+typedef enum
+{
+  BL_BSPROF_ERROR_BAD_MAGIC,
+  BL_BSPROF_ERROR_UNSUPPORTED_VERSION,
+  BL_BSPROF_ERROR_BAD_HEADER,
+  BL_BSPROF_ERROR_TRUNCATED_HEADER,
+  BL_BSPROF_ERROR_BAD_VARINT,
+  BL_BSPROF_ERROR_VALUE_RANGE,
+  BL_BSPROF_ERROR_UNDEFINED_ID,
+  BL_BSPROF_ERROR_INVALID_ID,
+  BL_BSPROF_ERROR_CALLER_CYCLE,
+  BL_BSPROF_ERROR_UNKNOWN_ENTRY,
+} BlBsprofError;
+
+#define BL_BSPROF_MAGIC "bsprof\0\0"
+#define BL_BSPROF_MAGIC_LEN 8
+
+typedef struct
+{
+  guint64 entries;       /* body entries decoded */
+  guint64 bytes;         /* bytes consumed */
+} BlBsprofStats;
+
+GQuark     bl_bsprof_error_quark (void);
+BlProfile *bl_bsprof_read_stream (GInputStream   *stream,
+                                  guint64         total,
+                                  BlProgressFunc  progress,
+                                  gpointer        progress_data,
+                                  GCancellable   *cancellable,
+                                  BlBsprofStats  *stats,
+                                  GError        **error);
+BlProfile *bl_bsprof_read_memory (const guint8   *data,
+                                  gsize           len,
+                                  GError        **error);
+
+G_END_DECLS

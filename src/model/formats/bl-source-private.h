@@ -1,0 +1,62 @@
+/* bl-source-private.h — chunked, bounds-checked input for streaming readers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "bl-format.h"
+
+G_BEGIN_DECLS
+
+/* A window onto the input. Readers parse from data[pos] up to data[len];
+ * when an entry runs past len and !eof, they call bl_source_fill() keeping
+ * the bytes from the entry's start, and parse the entry again.
+ * The file is never slurped: the window grows only to hold one entry. */
+typedef struct
+{
+  GInputStream   *stream;        /* NULL for a memory source */
+  const guint8   *data;
+  gsize           len;
+  gsize           pos;
+  guint64         base;          /* input offset of data[0] */
+  guint64         total;         /* input size, 0 if unknown */
+  gboolean        eof;
+
+  guint8         *buffer;        /* owned window for a stream source */
+  gsize           cap;
+
+  GCancellable   *cancellable;
+  BlProgressFunc  progress;
+  gpointer        progress_data;
+  guint64         next_progress;
+} BlSource;
+
+#define BL_SOURCE_CHUNK (4 * 1024 * 1024)
+
+void     bl_source_init_stream (BlSource        *source,
+                                GInputStream    *stream,
+                                guint64          total,
+                                GCancellable    *cancellable,
+                                BlProgressFunc   progress,
+                                gpointer         progress_data);
+void     bl_source_init_memory (BlSource        *source,
+                                const guint8    *data,
+                                gsize            len);
+void     bl_source_clear       (BlSource        *source);
+gboolean bl_source_fill        (BlSource        *source,
+                                gsize            keep_from,
+                                GError         **error);
+gboolean bl_source_tick        (BlSource        *source,
+                                GError         **error);
+
+static inline guint64
+bl_source_offset (const BlSource *source,
+                  gsize           pos)
+{
+  return source->base + pos;
+}
+
+G_END_DECLS

@@ -1,1 +1,500 @@
-int main (void) { return 77; }
+/* test-bsprof.c — the .bsprof decoder on fixtures from the test writer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "bl-bsprof-writer.h"
+#include "bl-model.h"
+
+/* Finds the node for a stack given as "thread;f1;f2". */
+static guint32
+find_stack (BlProfile  *profile,
+            const char *stack)
+{
+  guint n = bl_profile_get_n_nodes (profile);
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      g_autofree char *s = bl_profile_dup_stack_string (profile, i, ';');
+
+      if (g_str_equal (s, stack))
+        return i;
+    }
+
+  return BL_NODE_NONE;
+}
+
+static BlProfile *
+decode (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  BlProfile *profile;
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  return profile;
+}
+
+static char *
+folded (BlProfile  *profile,
+        BlMetricId  metric)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_folded_write (profile, metric, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, &error));
+  g_output_stream_close (out, NULL, NULL);
+
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+/* A small app: main thread with main → init → loadConfig, plus a Task thread. */
+static BlBsprofWriter *
+small_app (gboolean lines,
+           gboolean memory)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = lines;
+  h.memory = memory;
+  h.target = "Grid App";
+  h.version = "2.3.4";
+  h.supplemental = "dev build";
+  h.requested_ratio = 1.0f;
+  h.actual_ratio = 0.5f;
+  h.start_ms = 1700000000123;
+  w = bl_bsprof_writer_new (&h);
+
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "main");
+  bl_bsprof_writer_string (w, 4, "init");
+  bl_bsprof_writer_string (w, 5, "loadConfig");
+  bl_bsprof_writer_string (w, 6, "FetchTask");
+  bl_bsprof_writer_string (w, 7, "pkg:/components/FetchTask.brs");
+  bl_bsprof_writer_string (w, 8, "fetch");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_module (w, 2, 6);
+  bl_bsprof_writer_root (w, 10, 1, 2, 1, 3);       /* main, defined at line 1 */
+  bl_bsprof_writer_path (w, 11, 10, 5, 2, 20, 4);  /* init at line 20, called from main:5 */
+  bl_bsprof_writer_path (w, 12, 11, 3, 2, 40, 5);  /* loadConfig at 40 */
+  bl_bsprof_writer_root (w, 20, 2, 7, 1, 8);       /* fetch in the task */
+
+  return w;
+}
+
+static void
+test_header (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlBsprofWriter *w = small_app (TRUE, TRUE);
+  const BlProfileInfo *info;
+
+  bl_bsprof_writer_end (w, 1700000009999);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+  info = bl_profile_get_info (profile);
+
+  g_assert_cmpstr (info->format, ==, "bsprof");
+  g_assert_cmpuint (info->major, ==, 1);
+  g_assert_cmpstr (info->target, ==, "Grid App");
+  g_assert_cmpstr (info->version, ==, "2.3.4");
+  g_assert_cmpstr (info->supplemental, ==, "dev build");
+  g_assert_cmpstr (info->vendor, ==, "Roku");
+  g_assert_cmpstr (info->model, ==, "4800X");
+  g_assert_cmpstr (info->firmware, ==, "12.5.0");
+  g_assert_cmpfloat (info->requested_ratio, ==, 1.0);
+  g_assert_cmpfloat (info->actual_ratio, ==, 0.5);
+  g_assert_true (info->has_lines);
+  g_assert_true (info->has_memory);
+  g_assert_cmpuint (info->start_ms, ==, 1700000000123);
+  g_assert_cmpuint (info->end_ms, ==, 1700000009999);
+  g_assert_false (bl_profile_is_incomplete (profile));
+  g_assert_null (bl_profile_get_warning (profile));
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 2);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "Thread main");
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 1), ==, "FetchTask");
+}
+
+static void
+test_cpu_sums (gconstpointer data)
+{
+  gboolean lines = GPOINTER_TO_INT (data);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *text = NULL;
+  BlBsprofWriter *w = small_app (lines, FALSE);
+  guint32 main_node, init_node, load_node;
+
+  /* incremental entries for the same path are summed */
+  bl_bsprof_writer_cpu (w, 12, 2, 100, 150);
+  bl_bsprof_writer_cpu (w, 12, 3, 50, 60);
+  bl_bsprof_writer_cpu (w, 11, 1, 7, 9);
+  bl_bsprof_writer_cpu (w, 10, 1, 3, 4);
+  bl_bsprof_writer_cpu (w, 20, 1, 1000, 5000);
+  bl_bsprof_writer_calls (w, 12, 2);
+  bl_bsprof_writer_calls (w, 12, 3);
+  bl_bsprof_writer_calls (w, 10, 1);
+  bl_bsprof_writer_end (w, 1700000009999);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  g_assert_false (bl_profile_has_metric (profile, BL_METRIC_ALLOC_BYTES));
+  main_node = find_stack (profile, "Thread main;main");
+  init_node = find_stack (profile, "Thread main;main;init");
+  load_node = find_stack (profile, "Thread main;main;init;loadConfig");
+  g_assert_cmpuint (load_node, !=, BL_NODE_NONE);
+
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CPU, load_node), ==, 150);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_WALL, load_node), ==, 210);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CALLS, load_node), ==, 5);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_CPU, init_node), ==, 157);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_CPU, main_node), ==, 160);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 1160);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WALL), ==, 5223);
+
+  text = folded (profile, BL_METRIC_CPU);
+  g_assert_cmpstr (text, ==,
+                   "FetchTask;fetch 1000\n"
+                   "Thread main;main 3\n"
+                   "Thread main;main;init 7\n"
+                   "Thread main;main;init;loadConfig 150\n");
+
+  if (lines)
+    {
+      /* loadConfig is defined at line 40: offsets 2 and 3 → lines 41, 42 */
+      guint n = bl_profile_get_n_lines (profile);
+      guint found = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          const BlLine *l = bl_profile_get_line (profile, i);
+
+          if (l->line == 41)
+            {
+              g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_CPU, i), ==, 100);
+              g_assert_cmpstr (bl_profile_get_string (profile, l->file), ==,
+                               "pkg:/source/main.brs");
+              g_assert_cmpstr (bl_profile_get_string (profile, l->function), ==, "loadConfig");
+              found++;
+            }
+          if (l->line == 42)
+            {
+              g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_WALL, i), ==, 60);
+              found++;
+            }
+        }
+      g_assert_cmpuint (found, ==, 2);
+    }
+  else
+    {
+      g_assert_cmpuint (bl_profile_get_n_lines (profile), ==, 0);
+    }
+}
+
+static void
+test_same_line_merged (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlBsprofWriter *w = small_app (TRUE, FALSE);
+  guint hits = 0;
+
+  /* loadConfig reached through a second path (from main directly) */
+  bl_bsprof_writer_path (w, 13, 10, 8, 2, 40, 5);
+  bl_bsprof_writer_cpu (w, 12, 4, 10, 10);
+  bl_bsprof_writer_cpu (w, 13, 4, 5, 5);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  for (guint i = 0; i < bl_profile_get_n_lines (profile); i++)
+    if (bl_profile_get_line (profile, i)->line == 43)
+      {
+        g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_CPU, i), ==, 15);
+        hits++;
+      }
+  g_assert_cmpuint (hits, ==, 1);
+}
+
+static void
+test_memory (gconstpointer data)
+{
+  gboolean lines = GPOINTER_TO_INT (data);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *live = NULL;
+  BlBsprofWriter *w = small_app (lines, TRUE);
+  guint32 load_node, init_node;
+
+  bl_bsprof_writer_alloc (w, 12, 2, 0x1000, 64);   /* freed below by init's path */
+  bl_bsprof_writer_alloc (w, 12, 2, 0x2000, 100);  /* leaked */
+  bl_bsprof_writer_alloc (w, 11, 1, 0x3000, 8);
+  bl_bsprof_writer_free_op (w, 11, 1, 0x1000, FALSE);  /* credited to loadConfig */
+  bl_bsprof_writer_free_op (w, 11, 1, 0x9999, FALSE);  /* never allocated */
+  /* realloc of 0x3000: free_realloc then alloc at a new address */
+  bl_bsprof_writer_free_op (w, 11, 1, 0x3000, TRUE);
+  bl_bsprof_writer_alloc (w, 11, 1, 0x4000, 16);
+  bl_bsprof_writer_end (w, 2);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  load_node = find_stack (profile, "Thread main;main;init;loadConfig");
+  init_node = find_stack (profile, "Thread main;main;init");
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, load_node), ==, 164);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_COUNT, load_node), ==, 2);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_BYTES, load_node), ==, 64);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_COUNT, load_node), ==, 1);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_BYTES, load_node), ==, 100);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_COUNT, load_node), ==, 1);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, init_node), ==, 24);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_BYTES, init_node), ==, 8);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_BYTES, init_node), ==, 16);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_COUNT, init_node), ==, 1);
+  g_assert_cmpuint (bl_profile_get_info (profile)->unmatched_frees, ==, 1);
+  g_assert_nonnull (bl_profile_get_warning (profile));
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile), "never allocated"));
+
+  live = folded (profile, BL_METRIC_LIVE_BYTES);
+  g_assert_cmpstr (live, ==,
+                   "Thread main;main;init 16\n"
+                   "Thread main;main;init;loadConfig 100\n");
+
+  if (lines)
+    {
+      gboolean seen = FALSE;
+
+      for (guint i = 0; i < bl_profile_get_n_lines (profile); i++)
+        if (bl_profile_get_line (profile, i)->line == 41)
+          {
+            g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_ALLOC_BYTES, i),
+                              ==, 164);
+            g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_LIVE_BYTES, i),
+                              ==, 100);
+            seen = TRUE;
+          }
+      g_assert_true (seen);
+    }
+}
+
+static void
+test_recursion (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  guint32 f = G_MAXUINT32;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/tree.brs");
+  bl_bsprof_writer_string (w, 3, "walk");
+  bl_bsprof_writer_string (w, 4, "main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 4);
+  bl_bsprof_writer_path (w, 2, 1, 0, 2, 10, 3);   /* main → walk */
+  bl_bsprof_writer_path (w, 3, 2, 0, 2, 10, 3);   /* → walk */
+  bl_bsprof_writer_path (w, 4, 3, 0, 2, 10, 3);   /* → walk */
+  bl_bsprof_writer_cpu (w, 2, 0, 10, 10);
+  bl_bsprof_writer_cpu (w, 3, 0, 20, 20);
+  bl_bsprof_writer_cpu (w, 4, 0, 30, 30);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  for (guint i = 0; i < bl_profile_get_n_functions (profile); i++)
+    if (g_str_equal (bl_profile_get_string (profile, bl_profile_get_function (profile, i)->name),
+                     "walk"))
+      f = i;
+  g_assert_cmpuint (f, !=, G_MAXUINT32);
+  g_assert_cmpuint (bl_profile_get_function (profile, f)->n_nodes, ==, 3);
+  g_assert_cmpuint (bl_profile_get_function_self (profile, BL_METRIC_CPU, f), ==, 60);
+  /* total does not count the nested calls twice */
+  g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_CPU, f), ==, 60);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 60);
+}
+
+static void
+test_header_padding_newer_minor (void)
+{
+  static const guint8 future_fields[] = { 0x05, 0x81, 0x01, 'x', 0 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *text = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.minor = 7;
+  h.patch = 3;
+  h.padding = 37;
+  h.extra_header = future_fields;
+  h.extra_header_len = sizeof future_fields;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 0, 1, 2);
+  bl_bsprof_writer_cpu (w, 1, 0, 42, 43);
+  bl_bsprof_writer_end (w, 5);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  g_assert_cmpuint (bl_profile_get_info (profile)->minor, ==, 7);
+  g_assert_cmpuint (bl_profile_get_info (profile)->patch, ==, 3);
+  text = folded (profile, BL_METRIC_CPU);
+  g_assert_cmpstr (text, ==, "Thread main;main 42\n");
+}
+
+static void
+test_sparse_ids_and_identical_stacks (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *text = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 4000000000u, "Thread main");
+  bl_bsprof_writer_string (w, 77, "a.brs");
+  bl_bsprof_writer_string (w, 78, "b.brs");
+  bl_bsprof_writer_string (w, 3000000000u, "draw");
+  bl_bsprof_writer_module (w, 123456789, 4000000000u);
+  bl_bsprof_writer_root (w, 4294967295u, 123456789, 77, 1, 3000000000u);
+  /* the same function name in another file: a distinct node, an identical stack */
+  bl_bsprof_writer_root (w, 5, 123456789, 78, 1, 3000000000u);
+  bl_bsprof_writer_cpu (w, 4294967295u, 0, 1, 1);
+  bl_bsprof_writer_cpu (w, 5, 0, 2, 2);
+  bl_bsprof_writer_end (w, 5);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  text = folded (profile, BL_METRIC_CPU);
+  g_assert_cmpstr (text, ==, "Thread main;draw 3\n");
+}
+
+static void
+test_stream_chunks (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  BlBsprofStats stats = { 0, };
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  char name[64];
+
+  /* more than one 4 MiB window: entries cross the chunk boundaries */
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_module (w, 1, 1);
+  for (guint i = 0; i < 200000; i++)
+    {
+      g_snprintf (name, sizeof name, "function_with_a_long_name_%u", i);
+      bl_bsprof_writer_string (w, i + 2, name);
+      bl_bsprof_writer_root (w, i + 1, 1, 0, i + 1, i + 2);
+      bl_bsprof_writer_cpu (w, i + 1, 1, 1, 2);
+    }
+  bl_bsprof_writer_end (w, 5);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  g_assert_cmpuint (g_bytes_get_size (bytes), >, 2 * (4 * 1024 * 1024));
+
+  stream = g_memory_input_stream_new_from_bytes (bytes);
+  profile = bl_bsprof_read_stream (stream, g_bytes_get_size (bytes), NULL, NULL, NULL,
+                                   &stats, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.entries, ==, 1 + 1 + 3 * 200000);
+  g_assert_cmpuint (stats.bytes, ==, g_bytes_get_size (bytes));
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 200000);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WALL), ==, 400000);
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, 200001);
+}
+
+static void
+progress_cb (guint64  done,
+             guint64  total,
+             gpointer user_data)
+{
+  GCancellable *cancellable = user_data;
+
+  g_assert_cmpuint (done, <=, total);
+  g_cancellable_cancel (cancellable);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  BlProfile *profile;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 0, 1, 1);
+  for (guint i = 0; i < 500000; i++)
+    bl_bsprof_writer_cpu (w, 1, 0, 1, 1);
+  bl_bsprof_writer_end (w, 5);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  stream = g_memory_input_stream_new_from_bytes (bytes);
+  profile = bl_bsprof_read_stream (stream, g_bytes_get_size (bytes), progress_cb, cancellable,
+                                   cancellable, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/model/bsprof/header", test_header);
+  g_test_add_data_func ("/model/bsprof/cpu-sums", GINT_TO_POINTER (FALSE), test_cpu_sums);
+  g_test_add_data_func ("/model/bsprof/cpu-sums-lines", GINT_TO_POINTER (TRUE), test_cpu_sums);
+  g_test_add_func ("/model/bsprof/same-line-merged", test_same_line_merged);
+  g_test_add_data_func ("/model/bsprof/memory", GINT_TO_POINTER (FALSE), test_memory);
+  g_test_add_data_func ("/model/bsprof/memory-lines", GINT_TO_POINTER (TRUE), test_memory);
+  g_test_add_func ("/model/bsprof/recursion", test_recursion);
+  g_test_add_func ("/model/bsprof/header-padding-newer-minor", test_header_padding_newer_minor);
+  g_test_add_func ("/model/bsprof/sparse-ids", test_sparse_ids_and_identical_stacks);
+  g_test_add_func ("/model/bsprof/stream-chunks", test_stream_chunks);
+  g_test_add_func ("/model/bsprof/cancel", test_cancel);
+
+  return g_test_run ();
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bl-bsprof-reader.h"
+#include "bl-folded.h"
 #include "bl-format.h"
 
 G_DEFINE_QUARK (bl-format-error-quark, bl_format_error)
@@ -52,6 +53,10 @@ bl_format_detect (const guint8 *head,
 {
   if (len >= BL_BSPROF_MAGIC_LEN && memcmp (head, BL_BSPROF_MAGIC, BL_BSPROF_MAGIC_LEN) == 0)
     return BL_FORMAT_BSPROF;
+
+  /* text formats after every format with a signature */
+  if (bl_folded_detect (head, len, is_whole_file))
+    return BL_FORMAT_FOLDED;
 
   return BL_FORMAT_UNKNOWN;
 }
@@ -150,12 +155,14 @@ bl_format_load_stream (GInputStream   *stream,
     case BL_FORMAT_BSPROF:
       return (GObject *) bl_bsprof_read_stream (stream, total, progress, progress_data,
                                                 cancellable, NULL, error);
+    case BL_FORMAT_FOLDED:
+      return (GObject *) bl_folded_read_stream (stream, total, progress, progress_data,
+                                                cancellable, error);
     case BL_FORMAT_UNKNOWN:
     case BL_FORMAT_RRM:
     case BL_FORMAT_SPEEDSCOPE:
     case BL_FORMAT_MPATROL:
     case BL_FORMAT_BR:
-    case BL_FORMAT_FOLDED:
     default:
       set_unknown_error (head, len, error);
       return NULL;

@@ -1,0 +1,254 @@
+/* test-folded.c — folded stacks reader
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-model.h"
+
+static char *
+write_folded (BlProfile  *profile,
+              BlMetricId  metric)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_folded_write (profile, metric, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static BlProfile *
+read_text (const char *text,
+           GError    **error)
+{
+  return bl_folded_read_memory ((const guint8 *) text, strlen (text), error);
+}
+
+static void
+test_round_trip (void)
+{
+  const char *input =
+    "main;load;parse 5\n"
+    "main;draw 7\n"
+    "\n"
+    "main;load;parse 3\r\n"
+    "  other thread;run it 1  \n"
+    "main 2\n"
+    "main;load;read file\t4\n"
+    "main;draw 0";
+  const char *expected =
+    "main 2\n"
+    "main;draw 7\n"
+    "main;load;parse 8\n"
+    "main;load;read file 4\n"
+    "other thread;run it 1\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = read_text (input, &error);
+  g_autofree char *output = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  g_assert_cmpstr (bl_profile_get_info (profile)->format, ==, "folded");
+  g_assert_true (bl_profile_has_metric (profile, BL_METRIC_SAMPLES));
+  g_assert_cmpint (bl_profile_get_default_metric (profile), ==, BL_METRIC_SAMPLES);
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 2);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "main");
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), ==, 22);
+  g_assert_false (bl_profile_is_incomplete (profile));
+
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, expected);
+}
+
+static void
+test_profile_round_trip (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  g_autoptr(BlProfile) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  guint32 root, a, b;
+
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "Thread <1>"));
+  a = bl_profile_add_child (profile, root, bl_profile_intern (profile, "f & g"), 0, 0);
+  b = bl_profile_add_child (profile, a, bl_profile_intern (profile, "h;i"), 0, 0);
+  bl_profile_add_value (profile, a, BL_METRIC_CPU, 10);
+  bl_profile_add_value (profile, b, BL_METRIC_CPU, 20);
+  bl_profile_add_value (profile, root, BL_METRIC_CPU, 1);
+  bl_profile_finish (profile);
+
+  first = write_folded (profile, BL_METRIC_CPU);
+  again = read_text (first, &error);
+  g_assert_no_error (error);
+  second = write_folded (again, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (first, ==, second);
+  /* a ';' inside a name splits it into two frames */
+  g_assert_nonnull (strstr (second, "Thread <1>;f & g;h;i 20\n"));
+}
+
+static void
+test_bad_lines (void)
+{
+  static const struct {
+    const char *text;
+    int         code;
+    const char *needle;
+  } cases[] = {
+    { "a;b 1\na;c\n", BL_FOLDED_ERROR_BAD_LINE, "line 2 " },
+    { "a;b 1\n\n\na;c x1\n", BL_FOLDED_ERROR_BAD_LINE, "line 4 " },
+    { "a;b 1.5\n", BL_FOLDED_ERROR_BAD_LINE, "line 1 " },
+    { "a;b -3\n", BL_FOLDED_ERROR_BAD_LINE, "line 1 " },
+    { " 5\n", BL_FOLDED_ERROR_BAD_LINE, "line 1 " },
+    { "a;b 1\na 99999999999999999999999\n", BL_FOLDED_ERROR_BAD_COUNT, "line 2 " },
+    { "\n  \n\n", BL_FOLDED_ERROR_NO_STACKS, "no stack" },
+    { "", BL_FOLDED_ERROR_NO_STACKS, "no stack" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = read_text (cases[i].text, &error);
+
+      g_assert_null (profile);
+      g_assert_error (error, BL_FOLDED_ERROR, cases[i].code);
+      g_assert_nonnull (strstr (error->message, cases[i].needle));
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlProfile) profile =
+      bl_folded_read_memory ((const guint8 *) "a 1\nb\0c 2\n", 10, &error);
+
+    g_assert_null (profile);
+    g_assert_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE);
+    g_assert_nonnull (strstr (error->message, "line 2 "));
+  }
+}
+
+static void
+test_max_count (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = read_text ("a;b 18446744073709551615\n", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), ==, G_MAXUINT64);
+}
+
+static void
+test_detect (void)
+{
+  static const struct {
+    const char *text;
+    gboolean    whole;
+    BlFormatKind kind;
+  } cases[] = {
+    { "main;a 1\nmain;b 2\n", TRUE, BL_FORMAT_FOLDED },
+    { "main;a 1\nmain;b 2", TRUE, BL_FORMAT_FOLDED },
+    { "main;a 1\nmain;b 2\nmain;c", FALSE, BL_FORMAT_FOLDED },   /* cut line not judged */
+    { "main;a 1\nmain;b 2\nmain;c", TRUE, BL_FORMAT_UNKNOWN },
+    { "hello world\n", TRUE, BL_FORMAT_UNKNOWN },
+    { "{\"a\": 1}\n", TRUE, BL_FORMAT_UNKNOWN },
+    { "\n\n", TRUE, BL_FORMAT_UNKNOWN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpint (bl_format_detect ((const guint8 *) cases[i].text, strlen (cases[i].text),
+                                       cases[i].whole), ==, cases[i].kind);
+}
+
+static void
+test_load_and_unknown_text (void)
+{
+  static const char folded[] = "x;y 3\nx;z 4\n";
+  static const char text[] = "Dear diary,\ntoday I profiled.\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (folded, strlen (folded));
+  g_autoptr(GBytes) other = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) loaded = bl_format_load_bytes (bytes, &error);
+  g_autoptr(GObject) none = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (BL_IS_PROFILE (loaded));
+  g_assert_cmpuint (bl_profile_get_grand_total (BL_PROFILE (loaded), BL_METRIC_SAMPLES), ==, 7);
+
+  none = bl_format_load_bytes (other, &error);
+  g_assert_null (none);
+  g_assert_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN);
+  g_assert_nonnull (strstr (error->message, "text file"));
+}
+
+/* Many lines through a stream: the reader refills its window. */
+static void
+test_stream (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 sum = 0;
+  guint n = 0;
+
+  while (text->len < 9 * 1024 * 1024)
+    {
+      g_string_append_printf (text, "thread %u;function number %u;leaf %u %u\n",
+                              n % 3, n % 101, n % 7, n % 13);
+      sum += n % 13;
+      n++;
+    }
+  /* one very long last line without a newline */
+  g_string_append (text, "long");
+  for (guint i = 0; i < 500000; i++)
+    g_string_append (text, ";f");
+  g_string_append (text, " 5");
+  sum += 5;
+
+  in = g_memory_input_stream_new_from_data (text->str, text->len, NULL);
+  profile = bl_folded_read_stream (in, text->len, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), ==, sum);
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 4);
+}
+
+static void
+test_prefixes (void)
+{
+  const char *input = "main;load;parse 5\nmain;draw 7\n\nmain;w\xc3\xa9ird 3\r\n";
+  gsize len = strlen (input);
+
+  for (gsize i = 0; i <= len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = bl_folded_read_memory ((const guint8 *) input, i, &error);
+
+      g_assert_true ((profile != NULL) != (error != NULL));
+      if (error != NULL)
+        g_assert_true (error->domain == BL_FOLDED_ERROR);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/model/folded/round-trip", test_round_trip);
+  g_test_add_func ("/model/folded/profile-round-trip", test_profile_round_trip);
+  g_test_add_func ("/model/folded/bad-lines", test_bad_lines);
+  g_test_add_func ("/model/folded/max-count", test_max_count);
+  g_test_add_func ("/model/folded/detect", test_detect);
+  g_test_add_func ("/model/folded/load", test_load_and_unknown_text);
+  g_test_add_func ("/model/folded/stream", test_stream);
+  g_test_add_func ("/model/folded/prefixes", test_prefixes);
+
+  return g_test_run ();
+}

@@ -1,1 +1,415 @@
-int main (void) { return 77; }
+/* test-bsprof-hostile.c — corrupt, truncated and hostile .bsprof input
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "bl-bsprof-writer.h"
+#include "bl-model.h"
+
+static GBytes *
+sample_bytes (gboolean lines,
+              gboolean memory)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  GBytes *bytes;
+
+  bl_bsprof_header_init (&h);
+  h.lines = lines;
+  h.memory = memory;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "main");
+  bl_bsprof_writer_string (w, 4, "draw");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 4, 2, 30, 4);
+  bl_bsprof_writer_cpu (w, 2, 3, 300, 310);
+  bl_bsprof_writer_calls (w, 2, 3);
+  if (memory)
+    {
+      bl_bsprof_writer_alloc (w, 2, 2, 0xbeef, 128);
+      bl_bsprof_writer_alloc (w, 1, 1, 0xcafe, 64);
+      bl_bsprof_writer_free_op (w, 2, 2, 0xbeef, FALSE);
+    }
+  bl_bsprof_writer_cpu (w, 1, 1, 20, 25);
+  bl_bsprof_writer_end (w, 1700000005000);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  return bytes;
+}
+
+/* Every prefix of a valid file: either a clear error (inside the header) or
+ * a profile that is incomplete and kept only whole entries. */
+static void
+test_every_prefix (gconstpointer data)
+{
+  guint variant = GPOINTER_TO_UINT (data);
+  g_autoptr(GBytes) bytes = sample_bytes (variant & 1, variant & 2);
+  const guint8 *full = g_bytes_get_data (bytes, NULL);
+  gsize len = g_bytes_get_size (bytes);
+  guint errors = 0, partial = 0;
+  guint64 last_cpu = 0;
+
+  for (gsize cut = 0; cut < len; cut++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = NULL;
+      g_autofree guint8 *copy = g_memdup2 (full, cut);   /* exact size: ASan/valgrind catch overreads */
+
+      profile = bl_bsprof_read_memory (copy, cut, &error);
+      if (profile == NULL)
+        {
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == BL_BSPROF_ERROR || error->domain == BL_FORMAT_ERROR);
+          g_assert_nonnull (error->message);
+          errors++;
+          continue;
+        }
+
+      g_assert_no_error (error);
+      g_assert_true (bl_profile_is_incomplete (profile));
+      g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "byte"));
+      /* totals only grow as more of the stream is kept */
+      g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), >=, last_cpu);
+      last_cpu = bl_profile_get_grand_total (profile, BL_METRIC_CPU);
+      g_assert_cmpuint (last_cpu, <=, 320);
+      partial++;
+    }
+
+  g_assert_cmpuint (errors, >, 0);
+  g_assert_cmpuint (partial, >, 0);
+  g_assert_cmpuint (last_cpu, ==, 320);
+}
+
+static void
+test_bit_flips (void)
+{
+  g_autoptr(GBytes) bytes = sample_bytes (TRUE, TRUE);
+  gsize len = g_bytes_get_size (bytes);
+  g_autofree guint8 *copy = g_malloc (len);
+
+  for (gsize i = 0; i < len; i++)
+    for (guint bit = 0; bit < 8; bit++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BlProfile) profile = NULL;
+
+        memcpy (copy, g_bytes_get_data (bytes, NULL), len);
+        copy[i] ^= 1 << bit;
+        profile = bl_bsprof_read_memory (copy, len, &error);
+        g_assert_true ((profile != NULL) != (error != NULL));
+        if (error != NULL)
+          g_assert_true (error->domain == BL_BSPROF_ERROR || error->domain == BL_FORMAT_ERROR);
+      }
+}
+
+static void
+expect_error (GBytes     *bytes,
+              gint        code,
+              const char *needle)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_BSPROF_ERROR, code);
+  if (needle != NULL && strstr (error->message, needle) == NULL)
+    g_error ("message “%s” lacks “%s”", error->message, needle);
+}
+
+static BlBsprofWriter *
+writer_with_thread (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 0, 1, 2);
+
+  return w;
+}
+
+static GBytes *
+finish (BlBsprofWriter *w)
+{
+  GBytes *bytes;
+
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  return bytes;
+}
+
+static void
+test_long_varint (void)
+{
+  static const guint8 eleven[] = { 0x84, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_writer_bytes (w, eleven, sizeof eleven);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_BAD_VARINT, "longer than 10 bytes");
+}
+
+static void
+test_caller_cycle (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  /* 2 → 1, 3 → 2, then 1 redefined as called by 3: the chain loops */
+  bl_bsprof_writer_path (w, 2, 1, 0, 0, 5, 2);
+  bl_bsprof_writer_path (w, 3, 2, 0, 0, 6, 2);
+  bl_bsprof_writer_path (w, 1, 3, 0, 0, 7, 2);
+  bl_bsprof_writer_cpu (w, 1, 0, 1, 1);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_CALLER_CYCLE, "loop");
+}
+
+static void
+test_forward_cycle (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  /* 5 called by 6 and 6 by 5: neither is defined before the other */
+  bl_bsprof_writer_path (w, 5, 6, 0, 0, 5, 2);
+  bl_bsprof_writer_path (w, 6, 5, 0, 0, 6, 2);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_UNDEFINED_ID, "path element 6");
+}
+
+static void
+test_own_caller (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_writer_path (w, 7, 7, 0, 0, 5, 2);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_CALLER_CYCLE, "its own caller");
+}
+
+static void
+test_string_id_max (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_writer_path (w, 2, 1, 0, 0xFFFFFFFFu, 5, 2);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_UNDEFINED_ID, "string 4294967295");
+}
+
+static void
+test_undefined_module (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_writer_root (w, 9, 42, 0, 1, 2);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_UNDEFINED_ID, "module 42");
+}
+
+static void
+test_undefined_element (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  gsize offset;
+
+  offset = bl_bsprof_writer_get_size (w);
+  bl_bsprof_writer_cpu (w, 99, 0, 1, 1);
+  bytes = finish (w);
+  {
+    g_autofree char *needle = g_strdup_printf ("byte %" G_GSIZE_FORMAT, offset);
+
+    expect_error (bytes, BL_BSPROF_ERROR_UNDEFINED_ID, needle);
+  }
+}
+
+static void
+test_header_too_small (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_header_init (&h);
+  h.header_size_delta = -5;
+  w = bl_bsprof_writer_new (&h);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_BAD_HEADER, "header");
+}
+
+static void
+test_header_past_end (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_header_init (&h);
+  h.header_size_delta = 100000;
+  w = bl_bsprof_writer_new (&h);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_TRUNCATED_HEADER, "header");
+}
+
+static void
+test_wrong_magic (void)
+{
+  const char text[] = "{\"not\": \"a profile\"}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+
+  expect_error (bytes, BL_BSPROF_ERROR_BAD_MAGIC, "bsprof");
+}
+
+static void
+test_major_2 (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_header_init (&h);
+  h.major = 2;
+  w = bl_bsprof_writer_new (&h);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_UNSUPPORTED_VERSION, "version 2");
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(GError) error = NULL;
+  BlProfile *profile;
+
+  profile = bl_bsprof_read_memory ((const guint8 *) "", 0, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_EMPTY);
+}
+
+static void
+test_unknown_entry_type (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  bl_bsprof_writer_varint (w, (5 << 3) | 6);
+  bytes = finish (w);
+  expect_error (bytes, BL_BSPROF_ERROR_UNKNOWN_ENTRY, "type 6");
+}
+
+static void
+test_huge_string_length (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 junk[4096];
+
+  /* a string entry whose terminator never comes: incomplete, not a hang
+   * or an allocation beyond the input */
+  memset (junk, 'x', sizeof junk);
+  bl_bsprof_writer_varint (w, (9 << 3) | 0);
+  bl_bsprof_writer_bytes (w, junk, sizeof junk);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (profile));
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 1);
+}
+
+static void
+test_trailing_bytes (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bl_bsprof_writer_end (w, 7);
+  bl_bsprof_writer_bytes (w, "junk", 4);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_false (bl_profile_is_incomplete (profile));
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile), "4 bytes after the footer"));
+}
+
+static void
+test_missing_footer (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bl_bsprof_writer_cpu (w, 1, 0, 5, 5);
+  bl_bsprof_writer_varint (w, 0);   /* end marker, no footer */
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (profile));
+  g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "footer"));
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 5);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_data_func ("/model/bsprof-hostile/prefixes/plain", GUINT_TO_POINTER (0), test_every_prefix);
+  g_test_add_data_func ("/model/bsprof-hostile/prefixes/lines", GUINT_TO_POINTER (1), test_every_prefix);
+  g_test_add_data_func ("/model/bsprof-hostile/prefixes/memory", GUINT_TO_POINTER (2), test_every_prefix);
+  g_test_add_data_func ("/model/bsprof-hostile/prefixes/lines-memory", GUINT_TO_POINTER (3), test_every_prefix);
+  g_test_add_func ("/model/bsprof-hostile/bit-flips", test_bit_flips);
+  g_test_add_func ("/model/bsprof-hostile/long-varint", test_long_varint);
+  g_test_add_func ("/model/bsprof-hostile/caller-cycle", test_caller_cycle);
+  g_test_add_func ("/model/bsprof-hostile/forward-cycle", test_forward_cycle);
+  g_test_add_func ("/model/bsprof-hostile/own-caller", test_own_caller);
+  g_test_add_func ("/model/bsprof-hostile/string-id-max", test_string_id_max);
+  g_test_add_func ("/model/bsprof-hostile/undefined-module", test_undefined_module);
+  g_test_add_func ("/model/bsprof-hostile/undefined-element", test_undefined_element);
+  g_test_add_func ("/model/bsprof-hostile/header-too-small", test_header_too_small);
+  g_test_add_func ("/model/bsprof-hostile/header-past-end", test_header_past_end);
+  g_test_add_func ("/model/bsprof-hostile/wrong-magic", test_wrong_magic);
+  g_test_add_func ("/model/bsprof-hostile/major-2", test_major_2);
+  g_test_add_func ("/model/bsprof-hostile/empty", test_empty);
+  g_test_add_func ("/model/bsprof-hostile/unknown-entry-type", test_unknown_entry_type);
+  g_test_add_func ("/model/bsprof-hostile/unterminated-string", test_huge_string_length);
+  g_test_add_func ("/model/bsprof-hostile/trailing-bytes", test_trailing_bytes);
+  g_test_add_func ("/model/bsprof-hostile/missing-footer", test_missing_footer);
+
+  return g_test_run ();
+}

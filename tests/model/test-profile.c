@@ -1,1 +1,160 @@
-int main (void) { return 77; }
+/* test-profile.c — BlProfile built by hand: totals, functions, lines, metrics
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "bl-model.h"
+
+static void
+test_build_and_totals (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  guint32 t, a, b, c, b2;
+
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  g_assert_cmpuint (bl_profile_add_thread (p, bl_profile_intern (p, "T")), ==, t);
+  a = bl_profile_add_child (p, t, bl_profile_intern (p, "a"), 0, 1);
+  c = bl_profile_add_child (p, a, bl_profile_intern (p, "c"), 0, 1);
+  b = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 1);
+  b2 = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 1);
+  g_assert_cmpuint (b, ==, b2);
+
+  bl_profile_add_value (p, a, BL_METRIC_SAMPLES, 1);
+  bl_profile_add_value (p, b, BL_METRIC_SAMPLES, 2);
+  bl_profile_add_value (p, c, BL_METRIC_SAMPLES, 3);
+  bl_profile_add_value (p, c, BL_METRIC_SAMPLES, 4);
+  bl_profile_finish (p);
+
+  g_assert_true (bl_profile_has_metric (p, BL_METRIC_SAMPLES));
+  g_assert_false (bl_profile_has_metric (p, BL_METRIC_CPU));
+  g_assert_cmpint (bl_profile_get_default_metric (p), ==, BL_METRIC_SAMPLES);
+  g_assert_cmpuint (bl_profile_get_total (p, BL_METRIC_SAMPLES, a), ==, 10);
+  g_assert_cmpuint (bl_profile_get_total (p, BL_METRIC_SAMPLES, t), ==, 10);
+  g_assert_cmpuint (bl_profile_get_self (p, BL_METRIC_SAMPLES, c), ==, 7);
+  g_assert_cmpuint (bl_profile_get_grand_total (p, BL_METRIC_SAMPLES), ==, 10);
+
+  /* children are sorted by name after finish */
+  g_assert_cmpuint (bl_profile_get_node (p, a)->first_child, ==, b);
+  g_assert_cmpuint (bl_profile_get_node (p, b)->next_sibling, ==, c);
+  g_assert_cmpuint (bl_profile_get_node (p, c)->depth, ==, 2);
+}
+
+static void
+test_function_recursion (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  guint32 f = bl_profile_intern (p, "f");
+  guint32 g = bl_profile_intern (p, "g");
+  guint32 t, n1, n2, n3, n4;
+  guint32 ff = G_MAXUINT32, gf = G_MAXUINT32;
+
+  /* T → f → g → f → g, each with self 1 */
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  n1 = bl_profile_add_child (p, t, f, 0, 0);
+  n2 = bl_profile_add_child (p, n1, g, 0, 0);
+  n3 = bl_profile_add_child (p, n2, f, 0, 0);
+  n4 = bl_profile_add_child (p, n3, g, 0, 0);
+  bl_profile_add_value (p, n1, BL_METRIC_CPU, 1);
+  bl_profile_add_value (p, n2, BL_METRIC_CPU, 1);
+  bl_profile_add_value (p, n3, BL_METRIC_CPU, 1);
+  bl_profile_add_value (p, n4, BL_METRIC_CPU, 1);
+  bl_profile_finish (p);
+
+  for (guint i = 0; i < bl_profile_get_n_functions (p); i++)
+    {
+      if (bl_profile_get_function (p, i)->name == f)
+        ff = i;
+      if (bl_profile_get_function (p, i)->name == g)
+        gf = i;
+    }
+  g_assert_cmpuint (bl_profile_get_node_function (p, n3), ==, ff);
+  g_assert_cmpuint (bl_profile_get_function_self (p, BL_METRIC_CPU, ff), ==, 2);
+  g_assert_cmpuint (bl_profile_get_function_total (p, BL_METRIC_CPU, ff), ==, 4);
+  g_assert_cmpuint (bl_profile_get_function_total (p, BL_METRIC_CPU, gf), ==, 3);
+}
+
+static void
+test_stack_string_and_lines (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  guint32 file = bl_profile_intern (p, "pkg:/source/a.brs");
+  guint32 fn = bl_profile_intern (p, "draw");
+  guint32 t, n, l1, l2;
+  g_autofree char *stack = NULL;
+
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  n = bl_profile_add_child (p, t, fn, file, 10);
+  l1 = bl_profile_lookup_line (p, file, 12, fn);
+  l2 = bl_profile_lookup_line (p, file, 12, fn);
+  g_assert_cmpuint (l1, ==, l2);
+  bl_profile_add_line_value (p, l1, BL_METRIC_CPU, 5);
+  bl_profile_add_line_value (p, l2, BL_METRIC_CPU, 6);
+  bl_profile_sub_line_value (p, l2, BL_METRIC_CPU, 100);   /* clamps at zero */
+  bl_profile_add_line_value (p, l2, BL_METRIC_CPU, 3);
+  bl_profile_finish (p);
+
+  stack = bl_profile_dup_stack_string (p, n, ';');
+  g_assert_cmpstr (stack, ==, "Thread main;draw");
+  g_assert_cmpstr (bl_profile_get_node_file (p, n), ==, "pkg:/source/a.brs");
+  g_assert_cmpuint (bl_profile_get_n_lines (p), ==, 1);
+  g_assert_cmpuint (bl_profile_get_line_value (p, BL_METRIC_CPU, l1), ==, 3);
+  g_assert_cmpuint (bl_profile_find_string (p, "draw"), ==, fn);
+  g_assert_cmpuint (bl_profile_find_string (p, "nope"), ==, G_MAXUINT32);
+}
+
+static void
+test_incomplete_and_warnings (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+
+  bl_profile_set_incomplete (p, "Ended at byte 5.");
+  bl_profile_add_warning (p, "Something else.");
+  bl_profile_finish (p);
+
+  g_assert_true (bl_profile_is_incomplete (p));
+  g_assert_cmpstr (bl_profile_get_incomplete_reason (p), ==, "Ended at byte 5.");
+  g_assert_cmpstr (bl_profile_get_warning (p), ==, "Ended at byte 5. Something else.");
+}
+
+static void
+test_metric_table (void)
+{
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      const BlMetricInfo *info = bl_metric_get_info (m);
+
+      g_assert_cmpint (info->id, ==, m);
+      g_assert_cmpint (bl_metric_from_name (info->name), ==, m);
+      g_assert_nonnull (info->display_name);
+    }
+  g_assert_cmpint (bl_metric_from_name ("alloc-bytes"), ==, BL_METRIC_ALLOC_BYTES);
+  g_assert_cmpint (bl_metric_from_name ("live-count"), ==, BL_METRIC_LIVE_COUNT);
+  g_assert_cmpint (bl_metric_from_name ("bogus"), ==, BL_METRIC_INVALID);
+  g_assert_false (bl_metric_get_info (BL_METRIC_CALLS)->additive);
+  g_assert_cmpstr (bl_unit_get_speedscope_name (BL_UNIT_MICROSECONDS), ==, "microseconds");
+
+  {
+    g_autofree char *b = bl_format_bytes (3 * 1024 * 1024);
+    g_autofree char *d = bl_format_duration_us (1500);
+
+    g_assert_cmpstr (b, ==, "3.0 MiB");
+    g_assert_cmpstr (d, ==, "1.50 ms");
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/model/profile/build-and-totals", test_build_and_totals);
+  g_test_add_func ("/model/profile/function-recursion", test_function_recursion);
+  g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
+  g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
+  g_test_add_func ("/model/profile/metric-table", test_metric_table);
+
+  return g_test_run ();
+}

@@ -66,9 +66,14 @@ struct _BlProfile
   gsize          lines_cap;
   BlIndexHash    line_hash;
   guint64       *line_values[BL_N_METRICS];
+
+  /* optional parts (histogram, time order); NULL when the format has none */
+  struct _BlProfileExtras *extras;
 };
 
 G_DEFINE_FINAL_TYPE (BlProfile, bl_profile, G_TYPE_OBJECT)
+
+static void extras_free (struct _BlProfileExtras *extras);
 
 static inline guint64
 mix64 (guint64 k1,
@@ -192,6 +197,8 @@ bl_profile_finalize (GObject *object)
       g_free (self->function_total[m]);
       g_free (self->line_values[m]);
     }
+
+  extras_free (self->extras);
 
   G_OBJECT_CLASS (bl_profile_parent_class)->finalize (object);
 }
@@ -1166,4 +1173,308 @@ bl_profile_dup_stack_string (BlProfile *self,
     }
 
   return g_string_free (str, FALSE);
+}
+
+/* ---- optional parts: histogram and time order --------------------------- */
+
+typedef struct
+{
+  GArray  *spans;       /* BlSpan */
+  guint64  start;
+  guint64  end;
+  gboolean has_range;
+} ThreadTime;
+
+struct _BlProfileExtras
+{
+  BlHistogramBucket *histogram;
+  guint              n_buckets;
+  GPtrArray         *times;      /* ThreadTime * per thread, or NULL */
+};
+
+static void
+thread_time_free (gpointer data)
+{
+  ThreadTime *tt = data;
+
+  if (tt == NULL)
+    return;
+  g_array_unref (tt->spans);
+  g_free (tt);
+}
+
+static void
+extras_free (struct _BlProfileExtras *extras)
+{
+  if (extras == NULL)
+    return;
+  g_free (extras->histogram);
+  g_clear_pointer (&extras->times, g_ptr_array_unref);
+  g_free (extras);
+}
+
+static struct _BlProfileExtras *
+ensure_extras (BlProfile *self)
+{
+  if (self->extras == NULL)
+    self->extras = g_new0 (struct _BlProfileExtras, 1);
+
+  return self->extras;
+}
+
+static ThreadTime *
+ensure_thread_time (BlProfile *self,
+                    guint      thread)
+{
+  struct _BlProfileExtras *extras = ensure_extras (self);
+  ThreadTime *tt;
+
+  if (extras->times == NULL)
+    extras->times = g_ptr_array_new_with_free_func (thread_time_free);
+  if (extras->times->len <= thread)
+    g_ptr_array_set_size (extras->times, thread + 1);
+
+  tt = g_ptr_array_index (extras->times, thread);
+  if (tt == NULL)
+    {
+      tt = g_new0 (ThreadTime, 1);
+      tt->spans = g_array_new (FALSE, FALSE, sizeof (BlSpan));
+      g_ptr_array_index (extras->times, thread) = tt;
+    }
+
+  return tt;
+}
+
+static ThreadTime *
+get_thread_time (BlProfile *self,
+                 guint      thread)
+{
+  if (self->extras == NULL || self->extras->times == NULL ||
+      thread >= self->extras->times->len)
+    return NULL;
+
+  return g_ptr_array_index (self->extras->times, thread);
+}
+
+/**
+ * bl_profile_set_histogram:
+ * @buckets: (array length=n_buckets): the buckets, by increasing size
+ *
+ * Stores an allocation-size histogram (copied).
+ */
+void
+bl_profile_set_histogram (BlProfile               *self,
+                          const BlHistogramBucket *buckets,
+                          guint                    n_buckets)
+{
+  struct _BlProfileExtras *extras;
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (buckets != NULL || n_buckets == 0);
+
+  extras = ensure_extras (self);
+  g_free (extras->histogram);
+  extras->histogram = n_buckets > 0 ? g_memdup2 (buckets, sizeof *buckets * n_buckets) : NULL;
+  extras->n_buckets = n_buckets;
+}
+
+/**
+ * bl_profile_get_histogram:
+ * @n_buckets: (out): the number of buckets
+ *
+ * Returns: (nullable) (array length=n_buckets): the allocation-size
+ *   histogram, or %NULL if the profile has none
+ */
+const BlHistogramBucket *
+bl_profile_get_histogram (BlProfile *self,
+                          guint     *n_buckets)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (n_buckets != NULL, NULL);
+
+  if (self->extras == NULL || self->extras->histogram == NULL)
+    {
+      *n_buckets = 0;
+      return NULL;
+    }
+
+  *n_buckets = self->extras->n_buckets;
+
+  return self->extras->histogram;
+}
+
+/**
+ * bl_profile_add_span:
+ * @thread: the thread @node belongs to
+ * @node: the node entered
+ * @start: when it was entered
+ *
+ * Appends a span to the thread's time order. Spans must be added in the
+ * order they were entered; the end is set by bl_profile_set_span_end()
+ * (until then it equals @start).
+ *
+ * Returns: the span's index within the thread
+ */
+guint
+bl_profile_add_span (BlProfile *self,
+                     guint      thread,
+                     guint32    node,
+                     guint64    start)
+{
+  ThreadTime *tt;
+  BlSpan span;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  g_return_val_if_fail (self->nodes[node].thread == thread, 0);
+
+  tt = ensure_thread_time (self, thread);
+  span.node = node;
+  span.depth = self->nodes[node].depth;
+  span.start = start;
+  span.end = start;
+  g_array_append_val (tt->spans, span);
+
+  return tt->spans->len - 1;
+}
+
+void
+bl_profile_set_span_end (BlProfile *self,
+                         guint      thread,
+                         guint      span,
+                         guint64    end)
+{
+  ThreadTime *tt;
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  tt = get_thread_time (self, thread);
+  g_return_if_fail (tt != NULL && span < tt->spans->len);
+
+  g_array_index (tt->spans, BlSpan, span).end = end;
+}
+
+/**
+ * bl_profile_set_time_range:
+ *
+ * Records the time range a thread's time order covers (speedscope's
+ * startValue and endValue), in the same unit as its spans.
+ */
+void
+bl_profile_set_time_range (BlProfile *self,
+                           guint      thread,
+                           guint64    start,
+                           guint64    end)
+{
+  ThreadTime *tt;
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  tt = ensure_thread_time (self, thread);
+  tt->start = start;
+  tt->end = MAX (start, end);
+  tt->has_range = TRUE;
+}
+
+/**
+ * bl_profile_has_time_order:
+ *
+ * Returns: whether any thread has spans in time order
+ */
+gboolean
+bl_profile_has_time_order (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  if (self->extras == NULL || self->extras->times == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < self->extras->times->len; i++)
+    {
+      ThreadTime *tt = g_ptr_array_index (self->extras->times, i);
+
+      if (tt != NULL && tt->spans->len > 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * bl_profile_get_spans:
+ * @n_spans: (out): the number of spans
+ *
+ * Returns: (nullable) (array length=n_spans): the thread's spans in the
+ *   order they were entered, or %NULL if it has none
+ */
+const BlSpan *
+bl_profile_get_spans (BlProfile *self,
+                      guint      thread,
+                      gsize     *n_spans)
+{
+  ThreadTime *tt;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (n_spans != NULL, NULL);
+
+  tt = get_thread_time (self, thread);
+  if (tt == NULL || tt->spans->len == 0)
+    {
+      *n_spans = 0;
+      return NULL;
+    }
+
+  *n_spans = tt->spans->len;
+
+  return (const BlSpan *) (gpointer) tt->spans->data;
+}
+
+/**
+ * bl_profile_get_time_range:
+ * @start: (out) (optional): the start of the thread's time range
+ * @end: (out) (optional): its end
+ *
+ * The range set by bl_profile_set_time_range(), or else the one its spans
+ * cover.
+ *
+ * Returns: %FALSE if the thread has no time order
+ */
+gboolean
+bl_profile_get_time_range (BlProfile *self,
+                           guint      thread,
+                           guint64   *start,
+                           guint64   *end)
+{
+  ThreadTime *tt;
+  guint64 s = G_MAXUINT64, e = 0;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  tt = get_thread_time (self, thread);
+  if (tt == NULL || (!tt->has_range && tt->spans->len == 0))
+    return FALSE;
+
+  if (tt->has_range)
+    {
+      s = tt->start;
+      e = tt->end;
+    }
+  for (guint i = 0; i < tt->spans->len; i++)
+    {
+      const BlSpan *span = &g_array_index (tt->spans, BlSpan, i);
+
+      s = MIN (s, span->start);
+      e = MAX (e, span->end);
+    }
+
+  if (start != NULL)
+    *start = s;
+  if (end != NULL)
+    *end = e;
+
+  return TRUE;
 }

@@ -184,4 +184,56 @@ char               *bl_profile_dup_stack_string  (BlProfile     *self,
                                                   guint32        node,
                                                   char           separator);
 
+/* Allocation-size histogram (mpatrol's bins): bucket i counts the
+ * allocations and frees whose size lies in [lower, upper] bytes; the last
+ * bucket may be open-ended (upper G_MAXUINT64). */
+typedef struct
+{
+  guint64 lower;
+  guint64 upper;
+  guint64 alloc_count;
+  guint64 alloc_bytes;
+  guint64 free_count;
+  guint64 free_bytes;
+} BlHistogramBucket;
+
+void                bl_profile_set_histogram     (BlProfile              *self,
+                                                  const BlHistogramBucket *buckets,
+                                                  guint                   n_buckets);
+const BlHistogramBucket *bl_profile_get_histogram (BlProfile             *self,
+                                                  guint                  *n_buckets);
+
+/* Time order (speedscope evented profiles): per thread, the spans during
+ * which a node was on the stack, in the order they were entered (by start
+ * time; a parent before its children). Times are in the unit of the
+ * profile's default metric (nanoseconds for time-ns). */
+typedef struct
+{
+  guint32 node;
+  guint32 depth;      /* the node's depth, thread root = 0 */
+  guint64 start;
+  guint64 end;
+} BlSpan;
+
+guint               bl_profile_add_span          (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint32        node,
+                                                  guint64        start);
+void                bl_profile_set_span_end      (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint          span,
+                                                  guint64        end);
+void                bl_profile_set_time_range    (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint64        start,
+                                                  guint64        end);
+gboolean            bl_profile_has_time_order    (BlProfile     *self);
+const BlSpan       *bl_profile_get_spans         (BlProfile     *self,
+                                                  guint          thread,
+                                                  gsize         *n_spans);
+gboolean            bl_profile_get_time_range    (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint64       *start,
+                                                  guint64       *end);
+
 G_END_DECLS

@@ -1,0 +1,684 @@
+/* test-json-reader.c — the streaming JSON pull parser
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-json-reader.h"
+#include "bl-source-private.h"
+
+/* ---- a stream whose reads return one byte at a time --------------------- */
+
+#define TEST_TYPE_ONE_BYTE_STREAM (test_one_byte_stream_get_type ())
+G_DECLARE_FINAL_TYPE (TestOneByteStream, test_one_byte_stream, TEST, ONE_BYTE_STREAM,
+                      GInputStream)
+
+struct _TestOneByteStream
+{
+  GInputStream parent_instance;
+  GBytes      *bytes;
+  gsize        pos;
+  gsize        max_read;
+  guint        reads;
+};
+
+G_DEFINE_FINAL_TYPE (TestOneByteStream, test_one_byte_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+one_byte_read (GInputStream  *stream,
+               void          *buffer,
+               gsize          count,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  TestOneByteStream *self = TEST_ONE_BYTE_STREAM (stream);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (self->bytes, &len);
+
+  self->reads++;
+  count = MIN (count, MIN (self->max_read, len - self->pos));
+  memcpy (buffer, data + self->pos, count);
+  self->pos += count;
+  return count;
+}
+
+static gboolean
+one_byte_close (GInputStream  *stream,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  return TRUE;
+}
+
+static void
+test_one_byte_stream_finalize (GObject *object)
+{
+  g_bytes_unref (TEST_ONE_BYTE_STREAM (object)->bytes);
+  G_OBJECT_CLASS (test_one_byte_stream_parent_class)->finalize (object);
+}
+
+static void
+test_one_byte_stream_class_init (TestOneByteStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_one_byte_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = one_byte_read;
+  G_INPUT_STREAM_CLASS (klass)->close_fn = one_byte_close;
+}
+
+static void
+test_one_byte_stream_init (TestOneByteStream *self)
+{
+}
+
+/* Reads return at most max_read bytes (1 for the tests' one-byte stream). */
+static GInputStream *
+small_read_stream_new (const char *text,
+                       gsize       len,
+                       gsize       max_read)
+{
+  TestOneByteStream *self = g_object_new (TEST_TYPE_ONE_BYTE_STREAM, NULL);
+
+  self->bytes = g_bytes_new (text, len);
+  self->max_read = max_read;
+
+  return G_INPUT_STREAM (self);
+}
+
+static GInputStream *
+one_byte_stream_new (const char *text,
+                     gsize       len)
+{
+  return small_read_stream_new (text, len, 1);
+}
+
+/* ---- traces: every token of a document as text -------------------------- */
+
+static void
+append_escaped (GString    *out,
+                const char *s,
+                gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = s[i];
+
+      if (c < 0x20 || c == '|' || c == '\\')
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_c (out, c);
+    }
+}
+
+/* Returns the trace, or "ERROR:<code>:<message>" at the first error. */
+static char *
+trace_reader (BlJsonReader *reader)
+{
+  GString *out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+
+  while ((token = bl_json_reader_next (reader, &error)) != BL_JSON_TOKEN_END)
+    {
+      const char *s;
+      gsize len;
+
+      switch (token)
+        {
+        case BL_JSON_TOKEN_ERROR:
+          g_string_append_printf (out, "ERROR:%d:%s", error->code, error->message);
+          g_assert_true (error->domain == BL_JSON_ERROR || error->domain == G_IO_ERROR);
+          return g_string_free (out, FALSE);
+        case BL_JSON_TOKEN_BEGIN_OBJECT:
+          g_string_append (out, "{|");
+          break;
+        case BL_JSON_TOKEN_END_OBJECT:
+          g_string_append (out, "}|");
+          break;
+        case BL_JSON_TOKEN_BEGIN_ARRAY:
+          g_string_append (out, "[|");
+          break;
+        case BL_JSON_TOKEN_END_ARRAY:
+          g_string_append (out, "]|");
+          break;
+        case BL_JSON_TOKEN_MEMBER:
+          s = bl_json_reader_get_string (reader, &len);
+          g_string_append (out, "m:");
+          append_escaped (out, s, len);
+          g_string_append_c (out, '|');
+          break;
+        case BL_JSON_TOKEN_STRING:
+          s = bl_json_reader_get_string (reader, &len);
+          g_assert_cmpint (s[len], ==, 0);
+          g_string_append (out, "s:");
+          append_escaped (out, s, len);
+          g_string_append_c (out, '|');
+          break;
+        case BL_JSON_TOKEN_NUMBER:
+          if (bl_json_reader_is_integral (reader))
+            g_string_append_printf (out, "i:%" G_GINT64_FORMAT "|", bl_json_reader_get_int (reader));
+          else
+            {
+              char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+              g_string_append_printf (out, "d:%s|",
+                                      g_ascii_dtostr (buf, sizeof buf,
+                                                      bl_json_reader_get_double (reader)));
+            }
+          break;
+        case BL_JSON_TOKEN_TRUE:
+          g_string_append (out, "t|");
+          break;
+        case BL_JSON_TOKEN_FALSE:
+          g_string_append (out, "f|");
+          break;
+        case BL_JSON_TOKEN_NULL:
+          g_string_append (out, "n|");
+          break;
+        case BL_JSON_TOKEN_END:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  /* END repeats */
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END);
+
+  return g_string_free (out, FALSE);
+}
+
+static char *
+trace_text (const char *text)
+{
+  g_autoptr(BlJsonReader) reader =
+    bl_json_reader_new_for_data ((const guint8 *) text, strlen (text));
+
+  return trace_reader (reader);
+}
+
+static char *
+trace_stream (GInputStream *stream)
+{
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_stream (stream, 0, NULL, NULL, NULL);
+
+  return trace_reader (reader);
+}
+
+static void
+assert_trace (const char *text,
+              const char *expected)
+{
+  g_autofree char *got = trace_text (text);
+  g_autoptr(GInputStream) stream = one_byte_stream_new (text, strlen (text));
+  g_autofree char *got_stream = trace_stream (stream);
+
+  g_assert_cmpstr (got, ==, expected);
+  g_assert_cmpstr (got_stream, ==, expected);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void
+test_tokens (void)
+{
+  assert_trace ("{\"a\": [1, \"x\", true, false, null, {}, []], \"b\": {\"c\": -2.5}}",
+                "{|m:a|[|i:1|s:x|t|f|n|{|}|[|]|]|m:b|{|m:c|d:-2.5|}|}|");
+  assert_trace ("  \"lonely\"  \n", "s:lonely|");
+  assert_trace ("42", "i:42|");
+  assert_trace ("null", "n|");
+  assert_trace ("[]", "[|]|");
+  assert_trace ("{}", "{|}|");
+  assert_trace ("\t\r\n[\n1\r\n,\t2 ]\n", "[|i:1|i:2|]|");
+}
+
+static void
+test_escapes (void)
+{
+  g_autoptr(BlJsonReader) reader = NULL;
+  const char *s;
+  gsize len;
+
+  assert_trace ("\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\"",
+                "s:\" \\x5c / \\x08 \\x0c \\x0a \\x0d \\x09|");
+  /* BMP, a surrogate pair (U+1F600), lone surrogates, mixed case hex */
+  assert_trace ("[\"\\u00e9\\u00E9\", \"\\ud83d\\ude00\", \"\\ud83dx\", \"\\ude00\","
+                " \"\\ud83d\\u0041\", \"caf\xc3\xa9 \xf0\x9f\x98\x80\"]",
+                "[|s:\xc3\xa9\xc3\xa9|s:\xf0\x9f\x98\x80|s:\xef\xbf\xbdx|s:\xef\xbf\xbd|"
+                "s:\xef\xbf\xbd" "A|s:caf\xc3\xa9 \xf0\x9f\x98\x80|]|");
+  /* escaped member names */
+  assert_trace ("{\"a\\u0062\": 1}", "{|m:ab|i:1|}|");
+
+  /* \u0000 keeps its length */
+  reader = bl_json_reader_new_for_data ((const guint8 *) "\"a\\u0000b\"", 10);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_STRING);
+  s = bl_json_reader_get_string (reader, &len);
+  g_assert_cmpuint (len, ==, 3);
+  g_assert_cmpmem (s, 3, "a\0b", 3);
+}
+
+static void
+test_numbers (void)
+{
+  g_autoptr(BlJsonReader) reader = NULL;
+  const char *text = "[0, -0, 123, 1657721930416, -9223372036854775808, 9223372036854775807,"
+                     " 9223372036854775808, 1.5, 1e3, -1.25E-2, 2.0, 0.1, 1E+2]";
+
+  assert_trace (text,
+                "[|i:0|i:0|i:123|i:1657721930416|i:-9223372036854775808|"
+                "i:9223372036854775807|d:9.2233720368547758e+18|d:1.5|d:1000|d:-0.012500000000000001|"
+                "d:2|d:0.10000000000000001|d:100|]|");
+
+  reader = bl_json_reader_new_for_data ((const guint8 *) text, strlen (text));
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_true (bl_json_reader_is_integral (reader));
+  g_assert_cmpint (bl_json_reader_get_int (reader), ==, G_GINT64_CONSTANT (1657721930416));
+  g_assert_cmpfloat (bl_json_reader_get_double (reader), ==, 1657721930416.0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  /* too big for gint64: a double, not integral, clamped int */
+  g_assert_false (bl_json_reader_is_integral (reader));
+  g_assert_cmpint (bl_json_reader_get_int (reader), ==, G_MAXINT64);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_false (bl_json_reader_is_integral (reader));
+  g_assert_cmpfloat (bl_json_reader_get_double (reader), ==, 1.5);
+  g_assert_cmpint (bl_json_reader_get_int (reader), ==, 1);
+}
+
+static void
+test_nesting (void)
+{
+  const char *text = "{\"a\": [0, {\"b c\": [[true]]}], \"d\": {\"e\": null}}";
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_data ((const guint8 *) text,
+                                                                 strlen (text));
+  struct { BlJsonToken token; guint depth; const char *path; } expect[] = {
+    { BL_JSON_TOKEN_BEGIN_OBJECT, 1, "$" },
+    { BL_JSON_TOKEN_MEMBER, 1, "$.a" },
+    { BL_JSON_TOKEN_BEGIN_ARRAY, 2, "$.a" },
+    { BL_JSON_TOKEN_NUMBER, 2, "$.a[0]" },
+    { BL_JSON_TOKEN_BEGIN_OBJECT, 3, "$.a[1]" },
+    { BL_JSON_TOKEN_MEMBER, 3, "$.a[1][\"b c\"]" },
+    { BL_JSON_TOKEN_BEGIN_ARRAY, 4, "$.a[1][\"b c\"]" },
+    { BL_JSON_TOKEN_BEGIN_ARRAY, 5, "$.a[1][\"b c\"][0]" },
+    { BL_JSON_TOKEN_TRUE, 5, "$.a[1][\"b c\"][0][0]" },
+    { BL_JSON_TOKEN_END_ARRAY, 4, "$.a[1][\"b c\"][0]" },
+    { BL_JSON_TOKEN_END_ARRAY, 3, "$.a[1][\"b c\"]" },
+    { BL_JSON_TOKEN_END_OBJECT, 2, "$.a[1]" },
+    { BL_JSON_TOKEN_END_ARRAY, 1, "$.a" },
+    { BL_JSON_TOKEN_MEMBER, 1, "$.d" },
+    { BL_JSON_TOKEN_BEGIN_OBJECT, 2, "$.d" },
+    { BL_JSON_TOKEN_MEMBER, 2, "$.d.e" },
+    { BL_JSON_TOKEN_NULL, 2, "$.d.e" },
+    { BL_JSON_TOKEN_END_OBJECT, 1, "$.d" },
+    { BL_JSON_TOKEN_END_OBJECT, 0, "$" },
+    { BL_JSON_TOKEN_END, 0, "$" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      g_autofree char *path = NULL;
+
+      g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, expect[i].token);
+      g_assert_cmpint (bl_json_reader_get_token (reader), ==, expect[i].token);
+      g_assert_cmpuint (bl_json_reader_get_depth (reader), ==, expect[i].depth);
+      path = bl_json_reader_dup_path (reader);
+      g_assert_cmpstr (path, ==, expect[i].path);
+    }
+}
+
+static void
+test_location (void)
+{
+  const char *text = "{\n  \"a\": [1,\n        22]\n}";
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_data ((const guint8 *) text,
+                                                                 strlen (text));
+  g_autofree char *location = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpint (bl_json_reader_next (reader, NULL), >, BL_JSON_TOKEN_END);
+  g_assert_cmpint (bl_json_reader_get_int (reader), ==, 22);
+  g_assert_cmpuint (bl_json_reader_get_line (reader), ==, 3);
+  g_assert_cmpuint (bl_json_reader_get_column (reader), ==, 9);
+  g_assert_cmpuint (bl_json_reader_get_offset (reader), ==, strstr (text, "22") - text);
+  location = bl_json_reader_dup_location (reader);
+  g_assert_cmpstr (location, ==, "line 3, column 9 ($.a[1])");
+}
+
+static void
+test_skip (void)
+{
+  const char *text = "{\"a\": {\"b\": [1, {\"c\": \"}]\"}], \"x\": {}}, \"d\": 3, \"e\": [[1], 2], "
+                     "\"f\": \"s\"}";
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_data ((const guint8 *) text,
+                                                                 strlen (text));
+
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_OBJECT);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_MEMBER);
+  g_assert_true (bl_json_reader_skip_value (reader, NULL));
+  g_assert_cmpint (bl_json_reader_get_depth (reader), ==, 1);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_MEMBER);
+  g_assert_cmpstr (bl_json_reader_get_string (reader, NULL), ==, "d");
+  g_assert_true (bl_json_reader_skip_value (reader, NULL));
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_MEMBER);
+  g_assert_cmpstr (bl_json_reader_get_string (reader, NULL), ==, "e");
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  /* skipping after BEGIN skips the rest of that container */
+  g_assert_true (bl_json_reader_skip_value (reader, NULL));
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_cmpint (bl_json_reader_get_int (reader), ==, 2);
+  g_assert_true (bl_json_reader_skip_value (reader, NULL));   /* a scalar: nothing */
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_MEMBER);
+  g_assert_cmpstr (bl_json_reader_get_string (reader, NULL), ==, "f");
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_STRING);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END_OBJECT);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END);
+}
+
+static void
+assert_error (const char *text,
+              gsize       len,
+              BlJsonError code,
+              const char *message)
+{
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_data ((const guint8 *) text, len);
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+
+  while ((token = bl_json_reader_next (reader, &error)) > BL_JSON_TOKEN_END)
+    ;
+  g_assert_cmpint (token, ==, BL_JSON_TOKEN_ERROR);
+  g_assert_error (error, BL_JSON_ERROR, (gint) code);
+  g_assert_cmpstr (error->message, ==, message);
+
+  /* the reader stays in error */
+  g_clear_error (&error);
+  g_assert_cmpint (bl_json_reader_next (reader, &error), ==, BL_JSON_TOKEN_ERROR);
+  g_assert_nonnull (error);
+}
+
+#define ERR(text, code, message) assert_error (text, strlen (text), code, message)
+
+static void
+test_errors (void)
+{
+  ERR ("{\n  \"a\": [1, 2,]\n}", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 2, column 14 ($.a[2]): expected a value (a string, number, "
+       "object, array, true, false or null) but found “]”.");
+  ERR ("{\"a\": [1, 2", BL_JSON_ERROR_TRUNCATED,
+       "The JSON ends early at line 1, column 12, inside $.a[1].");
+  ERR ("", BL_JSON_ERROR_TRUNCATED, "The JSON ends early at line 1, column 1, inside $.");
+  ERR ("{\"a\" 1}", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 6 ($.a): expected “:” but found “1”.");
+  ERR ("{\"a\": 1,}", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 9 ($.a): expected a member name but found “}”.");
+  ERR ("{\"a\": 1 \"b\": 2}", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 9 ($.a): expected “,” or “}” but found “\"”.");
+  ERR ("[1 2]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($[0]): expected “,” or “]” but found “2”.");
+  ERR ("{} x", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($): expected the end of the input after the "
+       "document but found “x”.");
+  ERR ("[01]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 3 ($[0]): expected a delimiter after the number but "
+       "found “1”.");
+  ERR ("[1.]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($[0]): expected a digit after the decimal point "
+       "but found “]”.");
+  ERR ("[-]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 3 ($[0]): expected a digit but found “]”.");
+  ERR ("[1e]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($[0]): expected a digit in the exponent but "
+       "found “]”.");
+  ERR ("[trux]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 2 ($[0]): expected a value (a string, number, object, "
+       "array, true, false or null).");
+  ERR ("[nul", BL_JSON_ERROR_TRUNCATED, "The JSON ends early at line 1, column 5, inside $[0].");
+  ERR ("[\"abc", BL_JSON_ERROR_TRUNCATED,
+       "The JSON ends early at line 1, column 6, inside $[0].");
+  ERR ("[\"a\tb\"]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($[0]): a control character must be escaped inside "
+       "a string.");
+  ERR ("[\"a\\xb\"]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 4 ($[0]): “x” cannot follow a backslash.");
+  ERR ("[\"\\u12g4\"]", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 1, column 3 ($[0]): a \\u escape needs four hexadecimal digits.");
+  ERR ("{\"k\": \"ab\xff\"}", BL_JSON_ERROR_ENCODING,
+       "Invalid JSON at line 1, column 10 ($.k): a string is not valid UTF-8.");
+  ERR ("\n\n  @", BL_JSON_ERROR_SYNTAX,
+       "Invalid JSON at line 3, column 3 ($): expected a value (a string, number, object, "
+       "array, true, false or null) but found “@”.");
+  assert_error ("[\"a\0b\"]", 7, BL_JSON_ERROR_SYNTAX,
+                "Invalid JSON at line 1, column 4 ($[0]): a control character must be escaped "
+                "inside a string.");
+}
+
+static void
+test_depth (void)
+{
+  GString *deep = g_string_new (NULL);
+  g_autofree char *trace = NULL;
+  g_autoptr(BlJsonReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+
+  for (guint i = 0; i < BL_JSON_DEFAULT_MAX_DEPTH; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < BL_JSON_DEFAULT_MAX_DEPTH; i++)
+    g_string_append_c (deep, ']');
+
+  /* exactly the maximum is fine */
+  trace = trace_text (deep->str);
+  g_assert_false (g_str_has_prefix (trace, "ERROR"));
+
+  g_string_prepend_c (deep, '[');
+  g_string_append_c (deep, ']');
+  reader = bl_json_reader_new_for_data ((const guint8 *) deep->str, deep->len);
+  while ((token = bl_json_reader_next (reader, &error)) > BL_JSON_TOKEN_END)
+    ;
+  g_assert_error (error, BL_JSON_ERROR, BL_JSON_ERROR_DEPTH);
+  g_assert_true (strstr (error->message, "deeper than 128 levels") != NULL);
+  g_clear_pointer (&reader, bl_json_reader_free);
+  g_clear_error (&error);
+
+  /* a lower limit */
+  reader = bl_json_reader_new_for_data ((const guint8 *) "[[[1]]]", 7);
+  bl_json_reader_set_max_depth (reader, 2);
+  while ((token = bl_json_reader_next (reader, &error)) > BL_JSON_TOKEN_END)
+    ;
+  g_assert_error (error, BL_JSON_ERROR, BL_JSON_ERROR_DEPTH);
+  g_assert_cmpstr (error->message, ==,
+                   "Invalid JSON at line 1, column 3 ($[0][0]): nesting is deeper than 2 levels.");
+
+  g_string_free (deep, TRUE);
+}
+
+/* Every kind of token straddling the boundary between two source windows,
+ * at every split point, read from a stream: the trace must not change.
+ * BlSource fills until it has BL_SOURCE_CHUNK / 2 new bytes, so with reads
+ * of 4 KiB the first window ends exactly there. */
+static const char boundary_snippet[] =
+  "{\"k\\u00e9y\":\"v\\ud83d\\ude00al\\\"ue\",\"n\":-12.5e3,\"t\":true,\"f\":false,"
+  "\"z\":null,\"i\":1234567890123,\"caf\xc3\xa9\":[\"\xf0\x9f\x98\x80\"]}";
+
+static void
+test_chunk_boundaries (void)
+{
+  g_autofree char *snippet_doc = g_strdup_printf ("[%s]", boundary_snippet);
+  g_autofree char *expected = trace_text (snippet_doc);
+  gsize snippet_len = strlen (boundary_snippet);
+  gsize boundary = BL_SOURCE_CHUNK / 2;
+
+  g_assert_false (g_str_has_prefix (expected, "ERROR"));
+
+  for (gsize shift = 0; shift <= snippet_len + 1; shift++)
+    {
+      GString *doc = g_string_sized_new (boundary + 2 * snippet_len);
+      g_autoptr(GInputStream) stream = NULL;
+      g_autofree char *got = NULL;
+
+      /* "[", whitespace lines, then the snippet starting shift bytes
+       * before the boundary */
+      g_string_append_c (doc, '[');
+      while (doc->len < boundary - shift)
+        g_string_append_c (doc, doc->len % 80 == 0 ? '\n' : ' ');
+      g_string_append (doc, boundary_snippet);
+      g_string_append (doc, "\n]");
+
+      stream = small_read_stream_new (doc->str, doc->len, 4096);
+      g_string_free (doc, TRUE);
+      got = trace_stream (stream);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
+/* A document larger than one window, read one byte per read: tokens cross
+ * the window's end, and lines are counted across it. */
+static void
+test_one_byte_reads (void)
+{
+  GString *doc = g_string_new ("[\n");
+  GString *expected = g_string_new ("[|");
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(BlJsonReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+  guint n = 0;
+  guint lines = 2;
+  g_autofree char *got = NULL;
+
+  while (doc->len < BL_SOURCE_CHUNK / 2 + 100000)
+    {
+      g_string_append_printf (doc, "{\"n\": %u, \"s\": \"x\\n%u\", \"d\": %u.5},\n", n, n, n);
+      g_string_append_printf (expected, "{|m:n|i:%u|m:s|s:x\\x0a%u|m:d|d:%u.5|}|", n, n, n);
+      n++;
+      lines++;
+    }
+  g_string_append (doc, "\"end\"]");
+  g_string_append (expected, "s:end|]|");
+
+  stream = one_byte_stream_new (doc->str, doc->len);
+  got = trace_stream (stream);
+  g_assert_cmpstr (got, ==, expected->str);
+  g_assert_cmpuint (TEST_ONE_BYTE_STREAM (stream)->reads, >=, doc->len);
+
+  /* the line of the last token */
+  g_object_unref (stream);
+  stream = one_byte_stream_new (doc->str, doc->len);
+  reader = bl_json_reader_new_for_stream (stream, doc->len, NULL, NULL, NULL);
+  while ((token = bl_json_reader_next (reader, &error)) != BL_JSON_TOKEN_END)
+    {
+      g_assert_no_error (error);
+      if (token == BL_JSON_TOKEN_STRING &&
+          g_str_equal (bl_json_reader_get_string (reader, NULL), "end"))
+        {
+          g_assert_cmpuint (bl_json_reader_get_line (reader), ==, lines);
+          g_assert_cmpuint (bl_json_reader_get_column (reader), ==, 1);
+          g_assert_cmpuint (bl_json_reader_get_offset (reader), ==, doc->len - 6);
+        }
+    }
+
+  g_string_free (doc, TRUE);
+  g_string_free (expected, TRUE);
+}
+
+/* A string longer than a window grows the window. */
+static void
+test_long_string (void)
+{
+  gsize n = BL_SOURCE_CHUNK * 2 + 17;
+  char *doc = g_malloc (n + 4);
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(BlJsonReader) reader = NULL;
+  gsize len = 0;
+
+  doc[0] = '[';
+  doc[1] = '"';
+  memset (doc + 2, 'a', n);
+  doc[n + 2] = '"';
+  doc[n + 3] = ']';
+  stream = g_memory_input_stream_new_from_data (doc, n + 4, g_free);
+  reader = bl_json_reader_new_for_stream (stream, n + 4, NULL, NULL, NULL);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_STRING);
+  bl_json_reader_get_string (reader, &len);
+  g_assert_cmpuint (len, ==, n);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END);
+}
+
+static void
+count_progress (guint64  done,
+                guint64  total,
+                gpointer user_data)
+{
+  guint *calls = user_data;
+
+  g_assert_cmpuint (done, <=, total);
+  (*calls)++;
+}
+
+static void
+test_progress_and_cancel (void)
+{
+  GString *doc = g_string_new ("[");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(BlJsonReader) reader = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+  guint calls = 0;
+  gsize len;
+  char *data;
+
+  while (doc->len < 3 * BL_SOURCE_CHUNK)
+    g_string_append (doc, "123456789,");
+  g_string_append (doc, "0]");
+  len = doc->len;
+  data = g_string_free (doc, FALSE);
+
+  stream = g_memory_input_stream_new_from_data (data, len, NULL);
+  reader = bl_json_reader_new_for_stream (stream, len, NULL, count_progress, &calls);
+  while ((token = bl_json_reader_next (reader, &error)) > BL_JSON_TOKEN_END)
+    ;
+  g_assert_no_error (error);
+  g_assert_cmpint (token, ==, BL_JSON_TOKEN_END);
+  g_assert_cmpuint (calls, >=, 3);
+  g_clear_pointer (&reader, bl_json_reader_free);
+  g_clear_object (&stream);
+
+  g_cancellable_cancel (cancellable);
+  stream = g_memory_input_stream_new_from_data (data, len, NULL);
+  reader = bl_json_reader_new_for_stream (stream, len, cancellable, NULL, NULL);
+  while ((token = bl_json_reader_next (reader, &error)) > BL_JSON_TOKEN_END)
+    ;
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_free (data);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/model/json/tokens", test_tokens);
+  g_test_add_func ("/model/json/escapes", test_escapes);
+  g_test_add_func ("/model/json/numbers", test_numbers);
+  g_test_add_func ("/model/json/nesting", test_nesting);
+  g_test_add_func ("/model/json/location", test_location);
+  g_test_add_func ("/model/json/skip", test_skip);
+  g_test_add_func ("/model/json/errors", test_errors);
+  g_test_add_func ("/model/json/depth", test_depth);
+  g_test_add_func ("/model/json/chunk-boundaries", test_chunk_boundaries);
+  g_test_add_func ("/model/json/one-byte-reads", test_one_byte_reads);
+  g_test_add_func ("/model/json/long-string", test_long_string);
+  g_test_add_func ("/model/json/progress-and-cancel", test_progress_and_cancel);
+
+  return g_test_run ();
+}

@@ -1,0 +1,395 @@
+/* bl-flame-layout.c
+ *
+ * Lays out one thread (or all threads side by side) of a finished profile for
+ * one metric, breadth first, so that the rects come out sorted by depth and,
+ * within a depth, by x: the children of the parents of one level are
+ * appended in the parents' order. Hit-testing is then a binary search within
+ * a level. Nothing here depends on GTK, so the layout runs in a worker.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-flame-layout"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-flame-layout.h"
+
+struct _BlFlameLayout
+{
+  gatomicrefcount  ref_count;
+  BlProfile       *profile;
+  BlMetricId       metric;
+  guint            thread;
+  guint64          total;
+  BlFlameRect     *rects;
+  guint            n_rects;
+  guint           *levels;     /* n_levels + 1 offsets into rects */
+  guint            n_levels;
+  guint32         *node_rect;  /* node → rect index, G_MAXUINT32 if not laid out */
+};
+
+G_DEFINE_BOXED_TYPE (BlFlameLayout, bl_flame_layout, bl_flame_layout_ref, bl_flame_layout_unref)
+
+BlFlameLayout *
+bl_flame_layout_ref (BlFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+void
+bl_flame_layout_unref (BlFlameLayout *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_clear_object (&self->profile);
+  g_free (self->rects);
+  g_free (self->levels);
+  g_free (self->node_rect);
+  g_free (self);
+}
+
+/**
+ * bl_flame_layout_new:
+ * @thread: a thread index or %BL_FLAME_ALL_THREADS
+ *
+ * Returns: (transfer full) (nullable): the layout, or %NULL when cancelled
+ */
+BlFlameLayout *
+bl_flame_layout_new (BlProfile     *profile,
+                     BlMetricId     metric,
+                     guint          thread,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(BlFlameLayout) self = NULL;
+  const BlNode *nodes;
+  const guint64 *total;
+  guint n_nodes;
+  guint n_threads;
+  gsize cap;
+  GArray *levels;
+
+  g_return_val_if_fail (BL_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (bl_profile_is_finished (profile), NULL);
+
+  self = g_new0 (BlFlameLayout, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->profile = g_object_ref (profile);
+  self->metric = metric;
+  self->thread = thread;
+
+  n_nodes = bl_profile_get_n_nodes (profile);
+  n_threads = bl_profile_get_n_threads (profile);
+  nodes = bl_profile_get_nodes (profile);
+  total = bl_profile_get_total_array (profile, metric);
+
+  self->node_rect = g_new (guint32, MAX (n_nodes, 1));
+  memset (self->node_rect, 0xff, sizeof (guint32) * MAX (n_nodes, 1));
+
+  levels = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (total == NULL)
+    {
+      self->levels = g_new0 (guint, 1);
+      g_array_unref (levels);
+      return g_steal_pointer (&self);
+    }
+
+  cap = 1024;
+  self->rects = g_new (BlFlameRect, cap);
+
+  for (guint t = 0; t < n_threads; t++)
+    if (thread == BL_FLAME_ALL_THREADS || thread == t)
+      self->total += total[bl_profile_get_thread_root (profile, t)];
+
+  if (self->total == 0)
+    {
+      self->levels = g_new0 (guint, 1);
+      g_array_unref (levels);
+      return g_steal_pointer (&self);
+    }
+
+  /* level 0: the thread roots */
+  {
+    double x = 0;
+    guint zero = 0;
+
+    g_array_append_val (levels, zero);
+    for (guint t = 0; t < n_threads; t++)
+      {
+        guint32 root;
+        BlFlameRect *r;
+
+        if (thread != BL_FLAME_ALL_THREADS && thread != t)
+          continue;
+        root = bl_profile_get_thread_root (profile, t);
+        if (total[root] == 0)
+          continue;
+        if (self->n_rects == cap)
+          self->rects = g_renew (BlFlameRect, self->rects, cap *= 2);
+        r = &self->rects[self->n_rects];
+        r->x0 = x;
+        x += (double) total[root] / (double) self->total;
+        r->x1 = MIN (x, 1.0);
+        r->node = root;
+        r->depth = 0;
+        r->parent = G_MAXUINT32;
+        r->pad = 0;
+        self->node_rect[root] = self->n_rects++;
+      }
+  }
+
+  for (guint depth = 0;; depth++)
+    {
+      guint begin = g_array_index (levels, guint, depth);
+      guint end = self->n_rects;
+
+      if (begin == end)
+        break;
+
+      g_array_append_val (levels, end);
+
+      for (guint i = begin; i < end; i++)
+        {
+          guint32 parent_node = self->rects[i].node;
+          double x = self->rects[i].x0;
+          double scale = (self->rects[i].x1 - self->rects[i].x0) / (double) total[parent_node];
+
+          if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              g_array_unref (levels);
+              return NULL;
+            }
+
+          for (guint32 c = nodes[parent_node].first_child; c != BL_NODE_NONE;
+               c = nodes[c].next_sibling)
+            {
+              BlFlameRect *r;
+
+              if (total[c] == 0)
+                continue;
+              if (self->n_rects == cap)
+                self->rects = g_renew (BlFlameRect, self->rects, cap *= 2);
+              r = &self->rects[self->n_rects];
+              r->x0 = x;
+              x += (double) total[c] * scale;
+              r->x1 = MIN (x, self->rects[i].x1);
+              r->node = c;
+              r->depth = depth + 1;
+              r->parent = i;
+              r->pad = 0;
+              self->node_rect[c] = self->n_rects++;
+            }
+        }
+    }
+
+  self->n_levels = levels->len - 1;
+  self->levels = (guint *) (gpointer) g_array_free (levels, FALSE);
+  self->rects = g_renew (BlFlameRect, self->rects, MAX (self->n_rects, 1));
+
+  return g_steal_pointer (&self);
+}
+
+typedef struct
+{
+  BlProfile  *profile;
+  BlMetricId  metric;
+  guint       thread;
+} LayoutRequest;
+
+static void
+layout_request_free (gpointer data)
+{
+  LayoutRequest *req = data;
+
+  g_clear_object (&req->profile);
+  g_free (req);
+}
+
+static void
+layout_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  LayoutRequest *req = task_data;
+  GError *error = NULL;
+  BlFlameLayout *layout;
+
+  layout = bl_flame_layout_new (req->profile, req->metric, req->thread, cancellable, &error);
+  if (layout == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, layout, (GDestroyNotify) bl_flame_layout_unref);
+}
+
+void
+bl_flame_layout_new_async (BlProfile           *profile,
+                           BlMetricId           metric,
+                           guint                thread,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LayoutRequest *req;
+
+  g_return_if_fail (BL_IS_PROFILE (profile));
+
+  req = g_new0 (LayoutRequest, 1);
+  req->profile = g_object_ref (profile);
+  req->metric = metric;
+  req->thread = thread;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, bl_flame_layout_new_async);
+  g_task_set_task_data (task, req, layout_request_free);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, layout_worker);
+}
+
+/**
+ * bl_flame_layout_new_finish:
+ *
+ * Returns: (transfer full): the layout
+ */
+BlFlameLayout *
+bl_flame_layout_new_finish (GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+BlProfile *
+bl_flame_layout_get_profile (BlFlameLayout *self)
+{
+  return self->profile;
+}
+
+BlMetricId
+bl_flame_layout_get_metric (BlFlameLayout *self)
+{
+  return self->metric;
+}
+
+guint
+bl_flame_layout_get_thread (BlFlameLayout *self)
+{
+  return self->thread;
+}
+
+guint64
+bl_flame_layout_get_total (BlFlameLayout *self)
+{
+  return self->total;
+}
+
+guint
+bl_flame_layout_get_n_rects (BlFlameLayout *self)
+{
+  return self->n_rects;
+}
+
+const BlFlameRect *
+bl_flame_layout_get_rects (BlFlameLayout *self)
+{
+  return self->rects;
+}
+
+guint
+bl_flame_layout_get_n_levels (BlFlameLayout *self)
+{
+  return self->n_levels;
+}
+
+void
+bl_flame_layout_get_level (BlFlameLayout *self,
+                           guint          depth,
+                           guint         *begin,
+                           guint         *end)
+{
+  if (depth >= self->n_levels)
+    {
+      *begin = *end = self->n_rects;
+      return;
+    }
+
+  *begin = self->levels[depth];
+  *end = self->levels[depth + 1];
+}
+
+/**
+ * bl_flame_layout_find_first:
+ *
+ * Returns: the index of the first rect at @depth whose right edge lies
+ *   beyond @x (the end of the level if none)
+ */
+guint
+bl_flame_layout_find_first (BlFlameLayout *self,
+                            guint          depth,
+                            double         x)
+{
+  guint lo, hi;
+
+  bl_flame_layout_get_level (self, depth, &lo, &hi);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->rects[mid].x1 <= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/**
+ * bl_flame_layout_find_at:
+ *
+ * Returns: the index of the rect at @depth that contains @x, or G_MAXUINT
+ */
+guint
+bl_flame_layout_find_at (BlFlameLayout *self,
+                         guint          depth,
+                         double         x)
+{
+  guint begin, end, i;
+
+  bl_flame_layout_get_level (self, depth, &begin, &end);
+  i = bl_flame_layout_find_first (self, depth, x);
+
+  if (i < end && self->rects[i].x0 <= x)
+    return i;
+
+  return G_MAXUINT;
+}
+
+/**
+ * bl_flame_layout_lookup_node:
+ *
+ * Returns: the rect index of @node, or G_MAXUINT if it has no frame
+ */
+guint
+bl_flame_layout_lookup_node (BlFlameLayout *self,
+                             guint32        node)
+{
+  if (node >= bl_profile_get_n_nodes (self->profile) || self->node_rect[node] == G_MAXUINT32)
+    return G_MAXUINT;
+
+  return self->node_rect[node];
+}

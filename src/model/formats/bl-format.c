@@ -13,6 +13,7 @@
 #include "bl-bsprof-reader.h"
 #include "bl-folded.h"
 #include "bl-format.h"
+#include "bl-mpatrol-reader.h"
 
 G_DEFINE_QUARK (bl-format-error-quark, bl_format_error)
 
@@ -53,6 +54,9 @@ bl_format_detect (const guint8 *head,
 {
   if (len >= BL_BSPROF_MAGIC_LEN && memcmp (head, BL_BSPROF_MAGIC, BL_BSPROF_MAGIC_LEN) == 0)
     return BL_FORMAT_BSPROF;
+
+  if (bl_mpatrol_detect (head, len))
+    return BL_FORMAT_MPATROL;
 
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
@@ -155,13 +159,15 @@ bl_format_load_stream (GInputStream   *stream,
     case BL_FORMAT_BSPROF:
       return (GObject *) bl_bsprof_read_stream (stream, total, progress, progress_data,
                                                 cancellable, NULL, error);
+    case BL_FORMAT_MPATROL:
+      return (GObject *) bl_mpatrol_read_stream (stream, total, progress, progress_data,
+                                                 cancellable, error);
     case BL_FORMAT_FOLDED:
       return (GObject *) bl_folded_read_stream (stream, total, progress, progress_data,
                                                 cancellable, error);
     case BL_FORMAT_UNKNOWN:
     case BL_FORMAT_RRM:
     case BL_FORMAT_SPEEDSCOPE:
-    case BL_FORMAT_MPATROL:
     case BL_FORMAT_BR:
     default:
       set_unknown_error (head, len, error);

@@ -1,0 +1,868 @@
+/* bl-call-tree-view.c
+ *
+ * The call tree as a table, after Sysprof's callgraph view:
+ * GtkTreeListModel → GtkTreeListRowSorter → incremental GtkSortListModel →
+ * GtkSingleSelection → GtkColumnView. Rows are BlProfileNode items, made
+ * lazily when their parent is expanded. The columns are the ones Roku's own
+ * viewer has — self, callees and total per time metric, calls — plus memory
+ * when the profile carries it, each with its share of the thread.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-call-tree-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-call-tree-view.h"
+#include "bl-profile-node.h"
+
+typedef enum
+{
+  COLUMN_SELF,
+  COLUMN_CALLEES,
+  COLUMN_TOTAL,
+} ColumnKind;
+
+struct _BlCallTreeView
+{
+  GtkWidget           parent_instance;
+
+  BlCallTreeMode      mode;
+  BlProfile          *profile;
+  guint               thread;
+  guint32             function;
+  BlMetricId          metric;
+  guint64             denominators[BL_N_METRICS];
+
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+  GtkColumnViewColumn *name_column;
+  GtkSingleSelection *selection;
+  GtkTreeListModel   *tree;
+  GListModel         *roots;
+
+  guint32             selected_node;
+  gboolean            updating;
+};
+
+enum {
+  PROP_0,
+  PROP_SELECTED_NODE,
+  N_PROPS
+};
+
+enum {
+  NODE_ACTIVATED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (BlCallTreeView, bl_call_tree_view, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+is_tree (BlCallTreeView *self)
+{
+  return self->mode != BL_CALL_TREE_FUNCTIONS;
+}
+
+static BlProfileNode *
+item_of (gpointer object)
+{
+  if (GTK_IS_TREE_LIST_ROW (object))
+    {
+      gpointer item = gtk_tree_list_row_get_item (object);
+      BlProfileNode *node = BL_PROFILE_NODE (item);
+
+      g_object_unref (item);
+      return node;
+    }
+
+  return BL_PROFILE_NODE (object);
+}
+
+static guint64
+column_value (BlProfileNode *node,
+              BlMetricId     metric,
+              ColumnKind     kind)
+{
+  guint64 self_value = bl_profile_node_get_self (node, metric);
+  guint64 total = bl_profile_node_get_total (node, metric);
+
+  switch (kind)
+    {
+    case COLUMN_SELF:
+      return self_value;
+    case COLUMN_CALLEES:
+      return total > self_value ? total - self_value : 0;
+    case COLUMN_TOTAL:
+      return total;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* cells                                                                     */
+
+static void
+name_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            BlCallTreeView           *self)
+{
+  GtkWidget *label = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 12);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 40);
+
+  if (is_tree (self))
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (list_item, expander);
+    }
+  else
+    gtk_list_item_set_child (list_item, label);
+}
+
+static void
+name_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           BlCallTreeView           *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  gpointer object = gtk_list_item_get_item (list_item);
+  BlProfileNode *node = item_of (object);
+  GtkWidget *label = child;
+  const char *file;
+  g_autofree char *tooltip = NULL;
+
+  if (GTK_IS_TREE_EXPANDER (child))
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), GTK_TREE_LIST_ROW (object));
+      label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+    }
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
+
+  file = bl_profile_node_get_file (node);
+  if (file != NULL && file[0] != '\0')
+    {
+      guint line = bl_profile_get_node (bl_profile_node_get_profile (node),
+                                        bl_profile_node_get_node (node))->line;
+
+      tooltip = line ? g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, line)
+                     : g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
+    }
+  else
+    tooltip = g_strdup (bl_profile_node_get_name (node));
+  gtk_widget_set_tooltip_text (label, tooltip);
+}
+
+static void
+value_setup (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *value = gtk_label_new (NULL);
+  GtkWidget *pct = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (value), 1);
+  gtk_widget_set_hexpand (value, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (pct), 1);
+  gtk_label_set_width_chars (GTK_LABEL (pct), 6);
+  gtk_widget_add_css_class (pct, "dim-label");
+  gtk_widget_add_css_class (box, "numeric");
+  gtk_box_append (GTK_BOX (box), value);
+  gtk_box_append (GTK_BOX (box), pct);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+value_bind (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            GtkColumnViewColumn      *column)
+{
+  BlCallTreeView *self = g_object_get_data (G_OBJECT (column), "bl-view");
+  BlMetricId metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
+  ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
+  BlProfileNode *node = item_of (gtk_list_item_get_item (list_item));
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *value = gtk_widget_get_first_child (box);
+  GtkWidget *pct = gtk_widget_get_last_child (box);
+  guint64 v = column_value (node, metric, kind);
+  g_autofree char *text = bl_metric_format_value (metric, v);
+  char pct_text[32];
+
+  gtk_label_set_text (GTK_LABEL (value), text);
+  if (self->denominators[metric] > 0)
+    g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * v / self->denominators[metric]);
+  else
+    pct_text[0] = '\0';
+  gtk_label_set_text (GTK_LABEL (pct), pct_text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* sorting                                                                   */
+
+static int
+compare_values (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  GtkColumnViewColumn *column = user_data;
+  BlMetricId metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
+  ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
+  guint64 va = column_value (item_of ((gpointer) a), metric, kind);
+  guint64 vb = column_value (item_of ((gpointer) b), metric, kind);
+
+  return va < vb ? GTK_ORDERING_SMALLER : va > vb ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  int ret = g_strcmp0 (bl_profile_node_get_name (item_of ((gpointer) a)),
+                       bl_profile_node_get_name (item_of ((gpointer) b)));
+
+  return ret < 0 ? GTK_ORDERING_SMALLER : ret > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* columns                                                                   */
+
+static GtkColumnViewColumn *
+add_value_column (BlCallTreeView *self,
+                  BlMetricId      metric,
+                  ColumnKind      kind)
+{
+  const BlMetricInfo *info = bl_metric_get_info (metric);
+  g_autofree char *title = NULL;
+  GtkListItemFactory *factory;
+  GtkColumnViewColumn *column;
+  GtkSorter *sorter;
+
+  switch (kind)
+    {
+    case COLUMN_SELF:
+      /* Translators: a column title, "CPU self" */
+      title = g_strdup_printf (C_("column", "%s self"), _(info->short_name));
+      break;
+    case COLUMN_CALLEES:
+      /* Translators: a column title, "CPU callees": the part spent in functions it called */
+      title = g_strdup_printf (C_("column", "%s callees"), _(info->short_name));
+      break;
+    case COLUMN_TOTAL:
+    default:
+      /* Translators: a column title, "CPU total" */
+      title = g_strdup_printf (C_("column", "%s total"), _(info->short_name));
+      break;
+    }
+  if (metric == BL_METRIC_CALLS)
+    {
+      g_free (title);
+      title = g_strdup (_(info->short_name));
+    }
+
+  factory = gtk_signal_list_item_factory_new ();
+  column = gtk_column_view_column_new (title, factory);
+  g_object_set_data (G_OBJECT (column), "bl-view", self);
+  g_object_set_data (G_OBJECT (column), "bl-metric", GINT_TO_POINTER (metric));
+  g_object_set_data (G_OBJECT (column), "bl-kind", GINT_TO_POINTER (kind));
+  g_signal_connect (factory, "setup", G_CALLBACK (value_setup), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (value_bind), column);
+
+  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_values, column, NULL));
+  gtk_column_view_column_set_sorter (column, sorter);
+  g_object_unref (sorter);
+  gtk_column_view_column_set_resizable (column, TRUE);
+
+  gtk_column_view_append_column (self->column_view, column);
+  g_object_unref (column);
+
+  return column;
+}
+
+static void
+rebuild_columns (BlCallTreeView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  BlMetricId metrics[BL_N_METRICS];
+  GtkColumnViewColumn *sort_column = NULL;
+  guint n;
+
+  while (g_list_model_get_n_items (columns) > 1)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 1);
+
+      gtk_column_view_remove_column (self->column_view, column);
+    }
+
+  if (self->profile == NULL)
+    return;
+
+  n = bl_profile_list_metrics (self->profile, metrics);
+  for (guint i = 0; i < n; i++)
+    {
+      BlMetricId m = metrics[i];
+      GtkColumnViewColumn *total = NULL;
+
+      switch (m)
+        {
+        case BL_METRIC_CPU:
+        case BL_METRIC_WALL:
+        case BL_METRIC_SAMPLES:
+        case BL_METRIC_TIME_NS:
+        case BL_METRIC_WEIGHT:
+          add_value_column (self, m, COLUMN_SELF);
+          add_value_column (self, m, COLUMN_CALLEES);
+          total = add_value_column (self, m, COLUMN_TOTAL);
+          break;
+        case BL_METRIC_CALLS:
+          add_value_column (self, m, COLUMN_SELF);
+          break;
+        case BL_METRIC_ALLOC_BYTES:
+        case BL_METRIC_LIVE_BYTES:
+          add_value_column (self, m, COLUMN_SELF);
+          total = add_value_column (self, m, COLUMN_TOTAL);
+          break;
+        case BL_METRIC_ALLOC_COUNT:
+        case BL_METRIC_FREE_BYTES:
+        case BL_METRIC_FREE_COUNT:
+        case BL_METRIC_LIVE_COUNT:
+        case BL_N_METRICS:
+        case BL_METRIC_INVALID:
+        default:
+          break;
+        }
+
+      if (total != NULL && (m == self->metric || sort_column == NULL))
+        sort_column = total;
+    }
+
+  if (sort_column != NULL)
+    gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
+}
+
+/* ------------------------------------------------------------------------ */
+/* models                                                                    */
+
+static GListModel *
+create_child_model (gpointer item,
+                    gpointer user_data)
+{
+  GListModel *children = bl_profile_node_get_children (BL_PROFILE_NODE (item));
+
+  return children ? g_object_ref (children) : NULL;
+}
+
+static void
+selection_changed (BlCallTreeView *self)
+{
+  gpointer object = gtk_single_selection_get_selected_item (self->selection);
+  guint32 node = object ? bl_profile_node_get_node (item_of (object)) : BL_NODE_NONE;
+
+  if (node == self->selected_node)
+    return;
+
+  self->selected_node = node;
+  if (!self->updating)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+static void
+activate_cb (BlCallTreeView *self,
+             guint           position,
+             GtkColumnView  *column_view)
+{
+  g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  if (object != NULL)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, bl_profile_node_get_node (item_of (object)));
+}
+
+static void
+rebuild_model (BlCallTreeView *self)
+{
+  g_autoptr(GListModel) roots = NULL;
+  GtkSortListModel *sorted;
+  GtkSorter *sorter;
+  GListModel *model;
+
+  g_clear_object (&self->tree);
+  g_clear_object (&self->roots);
+
+  if (self->profile != NULL)
+    {
+      switch (self->mode)
+        {
+        case BL_CALL_TREE_TOP_DOWN:
+          roots = bl_profile_node_list_roots (self->profile, self->thread);
+          break;
+        case BL_CALL_TREE_BOTTOM_UP:
+          roots = bl_profile_node_list_functions (self->profile, self->thread,
+                                                  BL_PROFILE_NODE_CALLERS);
+          break;
+        case BL_CALL_TREE_FUNCTIONS:
+          roots = bl_profile_node_list_functions (self->profile, self->thread,
+                                                  BL_PROFILE_NODE_FUNCTION);
+          break;
+        case BL_CALL_TREE_CALLERS:
+        case BL_CALL_TREE_CALLEES:
+          {
+            GListStore *store = g_list_store_new (BL_TYPE_PROFILE_NODE);
+
+            if (self->function != G_MAXUINT32)
+              {
+                g_autoptr(BlProfileNode) item =
+                  bl_profile_node_new_for_function (self->profile, self->thread, self->function,
+                                                    self->mode == BL_CALL_TREE_CALLERS
+                                                    ? BL_PROFILE_NODE_CALLERS
+                                                    : BL_PROFILE_NODE_CALLEES);
+                if (item != NULL)
+                  g_list_store_append (store, item);
+              }
+            roots = G_LIST_MODEL (store);
+          }
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  else
+    roots = G_LIST_MODEL (g_list_store_new (BL_TYPE_PROFILE_NODE));
+
+  self->roots = g_object_ref (roots);
+
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  if (is_tree (self))
+    {
+      self->tree = gtk_tree_list_model_new (g_object_ref (roots), FALSE, FALSE,
+                                            create_child_model, NULL, NULL);
+      sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree)),
+                                        GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (sorter))));
+    }
+  else
+    sorted = gtk_sort_list_model_new (g_object_ref (roots), g_object_ref (sorter));
+  gtk_sort_list_model_set_incremental (sorted, TRUE);
+  model = G_LIST_MODEL (sorted);
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
+  g_clear_object (&self->selection);
+  self->selection = gtk_single_selection_new (model);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected",
+                            G_CALLBACK (selection_changed), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  /* a single root (one thread, one function) starts open */
+  if (self->tree != NULL && g_list_model_get_n_items (roots) == 1)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, 0);
+
+      if (row != NULL)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+
+  self->updating = TRUE;
+  selection_changed (self);
+  self->updating = FALSE;
+}
+
+static void
+update_denominators (BlCallTreeView *self)
+{
+  memset (self->denominators, 0, sizeof self->denominators);
+
+  if (self->profile == NULL)
+    return;
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (!bl_profile_has_metric (self->profile, m))
+        continue;
+      if (self->thread == G_MAXUINT)
+        self->denominators[m] = bl_profile_get_grand_total (self->profile, m);
+      else if (self->thread < bl_profile_get_n_threads (self->profile))
+        self->denominators[m] =
+          bl_profile_get_total (self->profile, m, bl_profile_get_thread_root (self->profile, self->thread));
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static void
+bl_call_tree_view_dispose (GObject *object)
+{
+  BlCallTreeView *self = (BlCallTreeView *) object;
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
+  g_clear_pointer ((GtkWidget **) &self->scroller, gtk_widget_unparent);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->roots);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (bl_call_tree_view_parent_class)->dispose (object);
+}
+
+static void
+bl_call_tree_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  BlCallTreeView *self = BL_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_NODE:
+      g_value_set_uint (value, self->selected_node);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_call_tree_view_class_init (BlCallTreeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_call_tree_view_dispose;
+  object_class->get_property = bl_call_tree_view_get_property;
+
+  properties[PROP_SELECTED_NODE] =
+    g_param_spec_uint ("selected-node", NULL, NULL,
+                       0, G_MAXUINT32, BL_NODE_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * BlCallTreeView::node-activated:
+   * @node: the node of the activated row (the heaviest one for merged rows)
+   */
+  signals[NODE_ACTIVATED] =
+    g_signal_new ("node-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "calltreeview");
+}
+
+static void
+bl_call_tree_view_init (BlCallTreeView *self)
+{
+  GtkListItemFactory *factory;
+  GtkSorter *sorter;
+
+  self->thread = G_MAXUINT;
+  self->function = G_MAXUINT32;
+  self->metric = BL_METRIC_INVALID;
+  self->selected_node = BL_NODE_NONE;
+
+  self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
+  gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
+
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_reorderable (self->column_view, FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
+  gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->column_view));
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (name_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (name_bind), self);
+  self->name_column = gtk_column_view_column_new (_("Function"), factory);
+  gtk_column_view_column_set_expand (self->name_column, TRUE);
+  gtk_column_view_column_set_resizable (self->name_column, TRUE);
+  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_names, NULL, NULL));
+  gtk_column_view_column_set_sorter (self->name_column, sorter);
+  g_object_unref (sorter);
+  gtk_column_view_append_column (self->column_view, self->name_column);
+  g_object_unref (self->name_column);
+}
+
+GtkWidget *
+bl_call_tree_view_new (BlCallTreeMode mode)
+{
+  BlCallTreeView *self = g_object_new (BL_TYPE_CALL_TREE_VIEW, NULL);
+
+  self->mode = mode;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  mode == BL_CALL_TREE_TOP_DOWN ? _("Top-down call tree")
+                                  : mode == BL_CALL_TREE_BOTTOM_UP ? _("Bottom-up call tree")
+                                  : mode == BL_CALL_TREE_FUNCTIONS ? _("Functions")
+                                  : mode == BL_CALL_TREE_CALLERS ? _("Callers")
+                                  : _("Callees"),
+                                  -1);
+  rebuild_model (self);
+
+  return GTK_WIDGET (self);
+}
+
+BlCallTreeMode
+bl_call_tree_view_get_mode (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), BL_CALL_TREE_TOP_DOWN);
+
+  return self->mode;
+}
+
+/**
+ * bl_call_tree_view_set_profile:
+ * @thread: a thread index, or G_MAXUINT for all threads
+ */
+void
+bl_call_tree_view_set_profile (BlCallTreeView *self,
+                               BlProfile      *profile,
+                               guint           thread)
+{
+  gboolean new_profile;
+
+  g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail (!profile || BL_IS_PROFILE (profile));
+
+  new_profile = g_set_object (&self->profile, profile);
+  if (!new_profile && thread == self->thread)
+    return;
+
+  self->thread = thread;
+  if (new_profile)
+    {
+      self->function = G_MAXUINT32;
+      if (profile != NULL && !bl_profile_has_metric (profile, self->metric))
+        self->metric = bl_profile_get_default_metric (profile);
+      rebuild_columns (self);
+    }
+  update_denominators (self);
+  rebuild_model (self);
+}
+
+void
+bl_call_tree_view_set_function (BlCallTreeView *self,
+                                guint32         function)
+{
+  g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
+
+  if (self->function == function)
+    return;
+
+  self->function = function;
+  rebuild_model (self);
+}
+
+void
+bl_call_tree_view_set_metric (BlCallTreeView *self,
+                              BlMetricId      metric)
+{
+  g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
+
+  if (self->metric == metric)
+    return;
+
+  self->metric = metric;
+  rebuild_columns (self);
+}
+
+guint32
+bl_call_tree_view_get_selected_node (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), BL_NODE_NONE);
+
+  return self->selected_node;
+}
+
+guint32
+bl_call_tree_view_get_selected_function (BlCallTreeView *self)
+{
+  gpointer object;
+
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), G_MAXUINT32);
+
+  object = gtk_single_selection_get_selected_item (self->selection);
+  if (object == NULL)
+    return G_MAXUINT32;
+
+  return bl_profile_node_get_function (item_of (object));
+}
+
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+
+  return NULL;
+}
+
+static gboolean
+select_object (BlCallTreeView *self,
+               gpointer        wanted)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+      if (object == wanted)
+        {
+          GtkWidget *list_view;
+
+          self->updating = TRUE;
+          gtk_single_selection_set_selected (self->selection, i);
+          self->updating = FALSE;
+
+          list_view = find_list_view (GTK_WIDGET (self->column_view));
+          if (list_view != NULL)
+            gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static void
+unselect (BlCallTreeView *self)
+{
+  self->updating = TRUE;
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->updating = FALSE;
+}
+
+/**
+ * bl_call_tree_view_select_node:
+ *
+ * Selects the row for @node without notifying: in the top-down tree the
+ * node's own row (expanding its ancestors), elsewhere the row of its
+ * function.
+ *
+ * Returns: whether a row was selected
+ */
+gboolean
+bl_call_tree_view_select_node (BlCallTreeView *self,
+                               guint32         node)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), FALSE);
+
+  if (self->profile == NULL || node >= bl_profile_get_n_nodes (self->profile))
+    {
+      unselect (self);
+      self->selected_node = BL_NODE_NONE;
+      return FALSE;
+    }
+
+  if (self->mode == BL_CALL_TREE_TOP_DOWN)
+    {
+      g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autoptr(GtkTreeListRow) row = NULL;
+      guint n_roots = g_list_model_get_n_items (self->roots);
+
+      for (guint32 n = node; n != BL_NODE_NONE; n = bl_profile_get_node (self->profile, n)->parent)
+        g_array_prepend_val (path, n);
+
+      for (guint i = 0; i < n_roots && row == NULL; i++)
+        {
+          g_autoptr(GtkTreeListRow) r = gtk_tree_list_model_get_child_row (self->tree, i);
+          g_autoptr(BlProfileNode) item = gtk_tree_list_row_get_item (r);
+
+          if (bl_profile_node_get_node (item) == g_array_index (path, guint32, 0))
+            row = g_steal_pointer (&r);
+        }
+
+      for (guint k = 1; k < path->len && row != NULL; k++)
+        {
+          guint32 want = g_array_index (path, guint32, k);
+          g_autoptr(GtkTreeListRow) next = NULL;
+          GListModel *children;
+
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          children = gtk_tree_list_row_get_children (row);
+          if (children != NULL)
+            for (guint i = 0; i < g_list_model_get_n_items (children) && next == NULL; i++)
+              {
+                g_autoptr(BlProfileNode) item = g_list_model_get_item (children, i);
+
+                if (bl_profile_node_get_node (item) == want)
+                  next = gtk_tree_list_row_get_child_row (row, i);
+              }
+          g_clear_object (&row);
+          row = g_steal_pointer (&next);
+        }
+
+      if (row != NULL && select_object (self, row))
+        {
+          self->selected_node = node;
+          return TRUE;
+        }
+    }
+  else
+    {
+      guint32 function = bl_profile_get_node_function (self->profile, node);
+      GListModel *model = G_LIST_MODEL (self->selection);
+      guint n = g_list_model_get_n_items (model);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+          if (GTK_IS_TREE_LIST_ROW (object) && gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
+            continue;
+          if (bl_profile_node_get_function (item_of (object)) == function)
+            {
+              select_object (self, object);
+              self->selected_node = bl_profile_node_get_node (item_of (object));
+              return TRUE;
+            }
+        }
+    }
+
+  unselect (self);
+  self->selected_node = BL_NODE_NONE;
+  return FALSE;
+}
+
+/**
+ * bl_call_tree_view_get_model:
+ *
+ * Returns: (transfer none): the sorted list of rows the table shows
+ */
+GListModel *
+bl_call_tree_view_get_model (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->selection);
+}
+
+GtkColumnView *
+bl_call_tree_view_get_column_view (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
+
+  return self->column_view;
+}

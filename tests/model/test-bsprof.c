@@ -295,6 +295,24 @@ test_memory (gconstpointer data)
 }
 
 static void
+test_memory_without_flag (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlBsprofWriter *w = small_app (FALSE, FALSE);
+
+  bl_bsprof_writer_alloc (w, 12, 0, 0x10, 40);
+  bl_bsprof_writer_end (w, 2);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  g_assert_true (bl_profile_has_metric (profile, BL_METRIC_LIVE_BYTES));
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_LIVE_BYTES), ==, 40);
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile), "header says"));
+}
+
+static void
 test_recursion (void)
 {
   g_autoptr(GBytes) bytes = NULL;
@@ -490,6 +508,7 @@ main (int    argc,
   g_test_add_func ("/model/bsprof/same-line-merged", test_same_line_merged);
   g_test_add_data_func ("/model/bsprof/memory", GINT_TO_POINTER (FALSE), test_memory);
   g_test_add_data_func ("/model/bsprof/memory-lines", GINT_TO_POINTER (TRUE), test_memory);
+  g_test_add_func ("/model/bsprof/memory-without-flag", test_memory_without_flag);
   g_test_add_func ("/model/bsprof/recursion", test_recursion);
   g_test_add_func ("/model/bsprof/header-padding-newer-minor", test_header_padding_newer_minor);
   g_test_add_func ("/model/bsprof/sparse-ids", test_sparse_ids_and_identical_stacks);

@@ -46,20 +46,62 @@ typedef enum
   PARSE_ERROR,
 } ParseResult;
 
+
+/* Metrics are summed into accumulators kept by the decoder and handed to
+ * the profile at the end. They are laid out for the cache: an entry touches
+ * its path element's 64-byte record (which holds the CPU sums, the links
+ * and a small line cache) and at most one per-line record. Memory sums live
+ * in arrays of their own, used only by memory operations. */
+
 typedef struct
 {
+  guint64 cpu;
+  guint64 wall;
+} CpuAcc;
+
+enum
+{
+  MEM_ALLOC_BYTES,
+  MEM_ALLOC_COUNT,
+  MEM_FREE_BYTES,
+  MEM_FREE_COUNT,
+  MEM_LIVE_BYTES,
+  MEM_LIVE_COUNT,
+  N_MEM
+};
+
+static const BlMetricId mem_metric[N_MEM] = {
+  BL_METRIC_ALLOC_BYTES, BL_METRIC_ALLOC_COUNT,
+  BL_METRIC_FREE_BYTES, BL_METRIC_FREE_COUNT,
+  BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
+};
+
+typedef struct
+{
+  guint64 v[N_MEM];
+} MemAcc;
+
+#define LINE_CACHE 3
+
+typedef struct
+{
+  guint64 cpu;
+  guint64 wall;
+  guint64 calls;
   guint32 caller_id;   /* 0 for a root */
   guint32 node;
   guint32 file;        /* interned */
   guint32 line;        /* where the function is defined */
   guint32 function;    /* interned */
+  guint16 cache_offset[LINE_CACHE];  /* line offset → line record + 1 */
+  guint32 cache_line[LINE_CACHE];
 } PathElement;
 
 typedef struct
 {
   guint64 addr;
   guint64 size;
-  guint32 node_plus1;  /* 0: empty slot */
+  guint32 node_plus1;  /* allocating path element + 1; 0: empty slot */
   guint32 line_plus1;  /* 0: no line */
 } LiveAlloc;
 
@@ -72,15 +114,32 @@ typedef struct
 
 typedef struct
 {
+  guint64 key;         /* file << 32 | line */
+  guint32 index_plus1; /* line record + 1; 0: empty */
+  guint32 pad;
+} LineSlot;
+
+typedef struct
+{
   BlProfile  *profile;
   BlSource   *src;
   gboolean    lines;
   gboolean    memory;
   BlU32Map    strings;     /* file string id → interned id */
   BlU32Map    modules;     /* module id → thread root node */
-  BlU32Map    elements;    /* path element id → index into pe */
+  BlU32Map    elements;    /* sparse path element ids → index into pe */
+  guint32    *dense;       /* small path element ids → index into pe + 1 */
+  gsize       dense_cap;
   GArray     *pe;
   AddrMap     live;
+  MemAcc     *pe_mem;      /* indexed like pe */
+  gsize       pe_mem_cap;
+  CpuAcc     *line_cpu;    /* indexed by line record */
+  MemAcc     *line_mem;
+  gsize       line_cap;
+  LineSlot   *line_slots;
+  gsize       line_mask;
+  gsize       line_used;
   guint64     entries;
 } Decoder;
 
@@ -191,12 +250,25 @@ find_nul (const guint8 *p,
 
 /* ---- the table of live allocations -------------------------------------- */
 
+static inline guint64
+mix64 (guint64 x)
+{
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  x ^= x >> 33;
+
+  return x;
+}
+
+/* Blocks that a program allocates one after the other lie close together;
+ * keeping the low bits of the address (in 16-byte units) as the low bits of
+ * the slot puts them in neighbouring slots, and a mixed hash of the high bits
+ * scatters the 256-slot groups, so strided or clustered addresses still
+ * spread over the table. */
 static inline gsize
 addr_hash (guint64 addr)
 {
-  guint64 h = addr * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-
-  return (gsize) (h ^ (h >> 31));
+  return (gsize) ((mix64 (addr >> 12) << 8) | ((addr >> 4) & 0xff));
 }
 
 static void
@@ -286,6 +358,45 @@ lookup_string (Decoder  *dec,
   return TRUE;
 }
 
+/* Path element ids are looked up for every entry. Ids below a bound that
+ * grows only with the number of elements defined (never with the ids
+ * themselves) go to a direct table; the rest to a hash map. */
+static inline gboolean
+element_index (Decoder *dec,
+               guint32  id,
+               guint32 *index)
+{
+  if (id < dec->dense_cap && dec->dense[id] != 0)
+    {
+      *index = dec->dense[id] - 1;
+      return TRUE;
+    }
+
+  return bl_u32_map_lookup (&dec->elements, id, index);
+}
+
+static void
+element_insert (Decoder *dec,
+                guint32  id,
+                guint32  index)
+{
+  gsize bound = 4 * (gsize) dec->pe->len + 4096;
+
+  if (id >= dec->dense_cap && id < bound)
+    {
+      gsize new_cap = MIN (bound, MAX ((gsize) id + 1, dec->dense_cap * 2));
+
+      dec->dense = g_renew (guint32, dec->dense, new_cap);
+      memset (dec->dense + dec->dense_cap, 0, (new_cap - dec->dense_cap) * sizeof (guint32));
+      dec->dense_cap = new_cap;
+    }
+
+  if (id < dec->dense_cap)
+    dec->dense[id] = index + 1;
+  else
+    bl_u32_map_insert (&dec->elements, id, index);
+}
+
 static inline gboolean
 lookup_element (Decoder      *dec,
                 guint32       id,
@@ -301,7 +412,7 @@ lookup_element (Decoder      *dec,
                         " refers to path element 0, which is never valid."),
                       entry_offset);
 
-  if G_UNLIKELY (!bl_u32_map_lookup (&dec->elements, id, &index))
+  if G_UNLIKELY (!element_index (dec, id, &index))
     return set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
                       _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
                         " refers to path element %u, which is not defined before it."),
@@ -312,6 +423,82 @@ lookup_element (Decoder      *dec,
   return TRUE;
 }
 
+/* Grows a zero-filled array of elem_size records to hold needed of them. */
+static void
+ensure_records (gpointer  *array,
+                gsize     *cap,
+                gsize      needed,
+                gsize      elem_size)
+{
+  gsize new_cap;
+
+  if (needed <= *cap)
+    return;
+
+  new_cap = MAX (needed, MAX (1024, *cap * 2));
+  *array = g_realloc_n (*array, new_cap, elem_size);
+  memset ((guint8 *) *array + *cap * elem_size, 0, (new_cap - *cap) * elem_size);
+  *cap = new_cap;
+}
+
+static void
+ensure_line_records (Decoder *dec,
+                     gsize    needed)
+{
+  gsize cap = dec->line_cap;
+
+  if (needed <= cap)
+    return;
+
+  ensure_records ((gpointer *) &dec->line_cpu, &cap, needed, sizeof (CpuAcc));
+  cap = dec->line_cap;
+  ensure_records ((gpointer *) &dec->line_mem, &cap, needed, sizeof (MemAcc));
+  dec->line_cap = cap;
+}
+
+/* Neighbouring lines of a file go to neighbouring slots (see addr_hash). */
+static inline gsize
+line_hash (guint64 key)
+{
+  return (gsize) ((mix64 (key >> 4) << 4) | (key & 0xf));
+}
+
+static void
+line_map_grow (Decoder *dec)
+{
+  LineSlot *old = dec->line_slots;
+  gsize old_size = dec->line_mask + 1;
+
+  dec->line_mask = old_size * 2 - 1;
+  dec->line_slots = g_new0 (LineSlot, dec->line_mask + 1);
+  for (gsize i = 0; i < old_size; i++)
+    {
+      gsize pos;
+
+      if (old[i].index_plus1 == 0)
+        continue;
+      pos = line_hash (old[i].key) & dec->line_mask;
+      while (dec->line_slots[pos].index_plus1 != 0)
+        pos = (pos + 1) & dec->line_mask;
+      dec->line_slots[pos] = old[i];
+    }
+  g_free (old);
+}
+
+static inline void
+remember_line (PathElement *pe,
+               guint32      offset,
+               guint32      line_plus1)
+{
+  if (offset > G_MAXUINT16)
+    return;
+
+  memmove (pe->cache_offset + 1, pe->cache_offset, (LINE_CACHE - 1) * sizeof (guint16));
+  memmove (pe->cache_line + 1, pe->cache_line, (LINE_CACHE - 1) * sizeof (guint32));
+  pe->cache_offset[0] = offset;
+  pe->cache_line[0] = line_plus1;
+}
+
 /* Per-line data goes to line (definition line + offset − 1) of the function
  * at the end of the path. Returns the line record + 1, or 0 for none. */
 static inline guint32
@@ -319,16 +506,43 @@ line_for (Decoder     *dec,
           PathElement *pe,
           guint32      offset)
 {
-  guint64 line;
+  guint64 line, key;
+  LineSlot *slot;
+  gsize pos;
+  guint32 index;
 
   if (!dec->lines || offset == 0)
     return 0;
+
+  for (guint i = 0; i < LINE_CACHE; i++)
+    if (pe->cache_offset[i] == offset)
+      return pe->cache_line[i];
 
   line = (guint64) pe->line + offset - 1;
   if (line == 0 || line > G_MAXUINT32)
     return 0;
 
-  return bl_profile_lookup_line (dec->profile, pe->file, (guint32) line, pe->function) + 1;
+  key = ((guint64) pe->file << 32) | line;
+  pos = line_hash (key) & dec->line_mask;
+  while ((slot = &dec->line_slots[pos])->index_plus1 != 0)
+    {
+      if (slot->key == key)
+        {
+          remember_line (pe, offset, slot->index_plus1);
+          return slot->index_plus1;
+        }
+      pos = (pos + 1) & dec->line_mask;
+    }
+
+  index = bl_profile_lookup_line (dec->profile, pe->file, (guint32) line, pe->function);
+  slot->key = key;
+  slot->index_plus1 = index + 1;
+  ensure_line_records (dec, (gsize) index + 1);
+  if (++dec->line_used * 2 > dec->line_mask)
+    line_map_grow (dec);
+  remember_line (pe, offset, index + 1);
+
+  return index + 1;
 }
 
 static ParseResult
@@ -476,7 +690,7 @@ parse_path (Decoder       *dec,
         return PARSE_ERROR;
 
       /* A redefinition could close a loop in the chain of caller ids. */
-      if G_UNLIKELY (bl_u32_map_lookup (&dec->elements, (guint32) payload, &index))
+      if G_UNLIKELY (element_index (dec, (guint32) payload, &index))
         {
           while (id != 0 && hops++ <= dec->pe->len)
             {
@@ -490,7 +704,7 @@ parse_path (Decoder       *dec,
                              (guint32) payload, entry_offset);
                   return PARSE_ERROR;
                 }
-              if (!bl_u32_map_lookup (&dec->elements, id, &index))
+              if (!element_index (dec, id, &index))
                 break;
               up = &g_array_index (dec->pe, PathElement, index);
               id = up->caller_id;
@@ -501,15 +715,11 @@ parse_path (Decoder       *dec,
                                         elem.function, elem.file, line);
     }
 
-  if (bl_u32_map_lookup (&dec->elements, (guint32) payload, &index))
-    {
-      g_array_index (dec->pe, PathElement, index) = elem;
-    }
-  else
-    {
-      bl_u32_map_insert (&dec->elements, (guint32) payload, dec->pe->len);
-      g_array_append_val (dec->pe, elem);
-    }
+  /* A redefined id gets a fresh record: the old one keeps its sums and the
+   * live allocations that point at it. */
+  element_insert (dec, (guint32) payload, dec->pe->len);
+  g_array_append_val (dec->pe, elem);
+  ensure_records ((gpointer *) &dec->pe_mem, &dec->pe_mem_cap, dec->pe->len, sizeof (MemAcc));
 
   src->pos = p - src->data;
 
@@ -529,6 +739,7 @@ parse_memory (Decoder       *dec,
   PathElement *pe = NULL;
   guint op = payload & 3;
   guint64 id = payload >> 2;
+  guint32 pe_index;
   guint32 offset = 0;
   guint64 addr, size = 0;
   LiveAlloc *slot;
@@ -555,6 +766,16 @@ parse_memory (Decoder       *dec,
     }
   if (!lookup_element (dec, (guint32) id, entry_offset, &pe, error))
     return PARSE_ERROR;
+  pe_index = pe - &g_array_index (dec->pe, PathElement, 0);
+
+  if G_UNLIKELY (!dec->memory)
+    {
+      dec->memory = TRUE;
+      for (guint m = 0; m < N_MEM; m++)
+        bl_profile_enable_metric (profile, mem_metric[m]);
+      bl_profile_add_warning (profile, _("The profile holds memory operations although its "
+                                         "header says it has none; they are shown."));
+    }
 
   slot = addr_map_find (&dec->live, addr);
 
@@ -562,16 +783,20 @@ parse_memory (Decoder       *dec,
     {
       guint32 line = line_for (dec, pe, offset);
 
-      bl_profile_add_value (profile, pe->node, BL_METRIC_ALLOC_BYTES, size);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_ALLOC_COUNT, 1);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_LIVE_BYTES, size);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_LIVE_COUNT, 1);
+      MemAcc *acc = &dec->pe_mem[pe_index];
+
+      acc->v[MEM_ALLOC_BYTES] += size;
+      acc->v[MEM_ALLOC_COUNT]++;
+      acc->v[MEM_LIVE_BYTES] += size;
+      acc->v[MEM_LIVE_COUNT]++;
       if (line != 0)
         {
-          bl_profile_add_line_value (profile, line - 1, BL_METRIC_ALLOC_BYTES, size);
-          bl_profile_add_line_value (profile, line - 1, BL_METRIC_ALLOC_COUNT, 1);
-          bl_profile_add_line_value (profile, line - 1, BL_METRIC_LIVE_BYTES, size);
-          bl_profile_add_line_value (profile, line - 1, BL_METRIC_LIVE_COUNT, 1);
+          MemAcc *lacc = &dec->line_mem[line - 1];
+
+          lacc->v[MEM_ALLOC_BYTES] += size;
+          lacc->v[MEM_ALLOC_COUNT]++;
+          lacc->v[MEM_LIVE_BYTES] += size;
+          lacc->v[MEM_LIVE_COUNT]++;
         }
 
       /* An address allocated again without a free in between: the earlier
@@ -582,28 +807,29 @@ parse_memory (Decoder       *dec,
           slot->addr = addr;
         }
       slot->size = size;
-      slot->node_plus1 = pe->node + 1;
+      slot->node_plus1 = pe_index + 1;
       slot->line_plus1 = line;
       if (dec->live.used * 2 > dec->live.mask)
         addr_map_grow (&dec->live);
     }
   else if (slot->node_plus1 != 0)
     {
-      guint32 node = slot->node_plus1 - 1;
+      MemAcc *acc = &dec->pe_mem[slot->node_plus1 - 1];
 
-      /* Frees are credited to the path that allocated. */
-      bl_profile_add_value (profile, node, BL_METRIC_FREE_BYTES, slot->size);
-      bl_profile_add_value (profile, node, BL_METRIC_FREE_COUNT, 1);
-      bl_profile_sub_value (profile, node, BL_METRIC_LIVE_BYTES, slot->size);
-      bl_profile_sub_value (profile, node, BL_METRIC_LIVE_COUNT, 1);
+      /* Frees are credited to the path that allocated; the block was
+       * counted live there, so live never goes below zero. */
+      acc->v[MEM_FREE_BYTES] += slot->size;
+      acc->v[MEM_FREE_COUNT]++;
+      acc->v[MEM_LIVE_BYTES] -= slot->size;
+      acc->v[MEM_LIVE_COUNT]--;
       if (slot->line_plus1 != 0)
         {
-          guint32 line = slot->line_plus1 - 1;
+          MemAcc *lacc = &dec->line_mem[slot->line_plus1 - 1];
 
-          bl_profile_add_line_value (profile, line, BL_METRIC_FREE_BYTES, slot->size);
-          bl_profile_add_line_value (profile, line, BL_METRIC_FREE_COUNT, 1);
-          bl_profile_sub_line_value (profile, line, BL_METRIC_LIVE_BYTES, slot->size);
-          bl_profile_sub_line_value (profile, line, BL_METRIC_LIVE_COUNT, 1);
+          lacc->v[MEM_FREE_BYTES] += slot->size;
+          lacc->v[MEM_FREE_COUNT]++;
+          lacc->v[MEM_LIVE_BYTES] -= slot->size;
+          lacc->v[MEM_LIVE_COUNT]--;
         }
       addr_map_remove (&dec->live, slot);
     }
@@ -648,12 +874,12 @@ parse_cpu (Decoder       *dec,
   if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
-  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_CPU, cpu);
-  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_WALL, wall);
+  pe->cpu += cpu;
+  pe->wall += wall;
   if ((line = line_for (dec, pe, offset)) != 0)
     {
-      bl_profile_add_line_value (dec->profile, line - 1, BL_METRIC_CPU, cpu);
-      bl_profile_add_line_value (dec->profile, line - 1, BL_METRIC_WALL, wall);
+      dec->line_cpu[line - 1].cpu += cpu;
+      dec->line_cpu[line - 1].wall += wall;
     }
 
   src->pos = p - src->data;
@@ -685,7 +911,7 @@ parse_calls (Decoder       *dec,
   if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
-  bl_profile_add_value (dec->profile, pe->node, BL_METRIC_CALLS, count);
+  pe->calls += count;
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -850,6 +1076,43 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->elements);
   g_clear_pointer (&dec->pe, g_array_unref);
   g_clear_pointer (&dec->live.slots, g_free);
+  g_clear_pointer (&dec->dense, g_free);
+  g_clear_pointer (&dec->pe_mem, g_free);
+  g_clear_pointer (&dec->line_cpu, g_free);
+  g_clear_pointer (&dec->line_mem, g_free);
+  g_clear_pointer (&dec->line_slots, g_free);
+}
+
+/* Hands the accumulated sums to the profile. */
+static void
+decoder_flush (Decoder *dec)
+{
+  BlProfile *profile = dec->profile;
+  gsize n_lines = MIN (dec->line_cap, bl_profile_get_n_lines (profile));
+
+  for (guint i = 0; i < dec->pe->len; i++)
+    {
+      PathElement *pe = &g_array_index (dec->pe, PathElement, i);
+
+      bl_profile_add_value (profile, pe->node, BL_METRIC_CPU, pe->cpu);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_WALL, pe->wall);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_CALLS, pe->calls);
+      if (dec->memory)
+        for (guint m = 0; m < N_MEM; m++)
+          bl_profile_add_value (profile, pe->node, mem_metric[m], dec->pe_mem[i].v[m]);
+    }
+
+  for (gsize i = 0; i < n_lines; i++)
+    {
+      if (dec->line_cpu[i].cpu != 0)
+        bl_profile_add_line_value (profile, i, BL_METRIC_CPU, dec->line_cpu[i].cpu);
+      if (dec->line_cpu[i].wall != 0)
+        bl_profile_add_line_value (profile, i, BL_METRIC_WALL, dec->line_cpu[i].wall);
+      if (dec->memory)
+        for (guint m = 0; m < N_MEM; m++)
+          if (dec->line_mem[i].v[m] != 0)
+            bl_profile_add_line_value (profile, i, mem_metric[m], dec->line_mem[i].v[m]);
+    }
 }
 
 static BlProfile *
@@ -870,6 +1133,8 @@ decode (BlSource       *src,
   bl_u32_map_init (&dec.elements);
   dec.pe = g_array_new (FALSE, FALSE, sizeof (PathElement));
   addr_map_init (&dec.live);
+  dec.line_mask = 1023;
+  dec.line_slots = g_new0 (LineSlot, dec.line_mask + 1);
 
   /* header */
   while ((r = parse_header (&dec, &header_size, error)) == PARSE_MORE)
@@ -1015,6 +1280,8 @@ decode (BlSource       *src,
     }
 
 done:
+  decoder_flush (&dec);
+
   if (bl_profile_get_info (profile)->unmatched_frees > 0)
     {
       g_autofree char *warning =

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-br-reader.h"
 #include "bl-bsprof-reader.h"
 #include "bl-folded.h"
 #include "bl-format.h"
@@ -61,6 +62,10 @@ bl_format_detect (const guint8 *head,
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
     return BL_FORMAT_FOLDED;
+
+  /* no signature: last, and only if the records parse */
+  if (bl_br_detect (head, len, is_whole_file))
+    return BL_FORMAT_BR;
 
   return BL_FORMAT_UNKNOWN;
 }
@@ -165,10 +170,26 @@ bl_format_load_stream (GInputStream   *stream,
     case BL_FORMAT_FOLDED:
       return (GObject *) bl_folded_read_stream (stream, total, progress, progress_data,
                                                 cancellable, error);
+    case BL_FORMAT_BR:
+      {
+        GError *local_error = NULL;
+        BlProfile *profile = bl_br_read_stream (stream, total, progress, progress_data,
+                                                cancellable, &local_error);
+
+        /* without a signature, a file whose records stop parsing is not one */
+        if (profile == NULL && local_error->domain == BL_BR_ERROR)
+          {
+            g_error_free (local_error);
+            set_unknown_error (head, len, error);
+            return NULL;
+          }
+        if (profile == NULL)
+          g_propagate_error (error, local_error);
+        return (GObject *) profile;
+      }
     case BL_FORMAT_UNKNOWN:
     case BL_FORMAT_RRM:
     case BL_FORMAT_SPEEDSCOPE:
-    case BL_FORMAT_BR:
     default:
       set_unknown_error (head, len, error);
       return NULL;

@@ -51,6 +51,7 @@ struct _BlCallTreeView
 
 enum {
   PROP_0,
+  PROP_MODE,
   PROP_SELECTED_NODE,
   N_PROPS
 };
@@ -530,12 +531,52 @@ bl_call_tree_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_MODE:
+      g_value_set_int (value, self->mode);
+      break;
     case PROP_SELECTED_NODE:
       g_value_set_uint (value, self->selected_node);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+bl_call_tree_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  BlCallTreeView *self = BL_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE:
+      self->mode = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_call_tree_view_constructed (GObject *object)
+{
+  BlCallTreeView *self = BL_CALL_TREE_VIEW (object);
+  BlCallTreeMode mode = self->mode;
+
+  G_OBJECT_CLASS (bl_call_tree_view_parent_class)->constructed (object);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  mode == BL_CALL_TREE_TOP_DOWN ? _("Top-down call tree")
+                                  : mode == BL_CALL_TREE_BOTTOM_UP ? _("Bottom-up call tree")
+                                  : mode == BL_CALL_TREE_FUNCTIONS ? _("Functions")
+                                  : mode == BL_CALL_TREE_CALLERS ? _("Callers")
+                                  : _("Callees"),
+                                  -1);
+  rebuild_model (self);
 }
 
 static void
@@ -546,7 +587,14 @@ bl_call_tree_view_class_init (BlCallTreeViewClass *klass)
 
   object_class->dispose = bl_call_tree_view_dispose;
   object_class->get_property = bl_call_tree_view_get_property;
+  object_class->set_property = bl_call_tree_view_set_property;
+  object_class->constructed = bl_call_tree_view_constructed;
 
+  /* a BlCallTreeMode (an int so that .ui files can set it) */
+  properties[PROP_MODE] =
+    g_param_spec_int ("mode", NULL, NULL,
+                      BL_CALL_TREE_TOP_DOWN, BL_CALL_TREE_CALLEES, BL_CALL_TREE_TOP_DOWN,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SELECTED_NODE] =
     g_param_spec_uint ("selected-node", NULL, NULL,
                        0, G_MAXUINT32, BL_NODE_NONE,
@@ -604,20 +652,7 @@ bl_call_tree_view_init (BlCallTreeView *self)
 GtkWidget *
 bl_call_tree_view_new (BlCallTreeMode mode)
 {
-  BlCallTreeView *self = g_object_new (BL_TYPE_CALL_TREE_VIEW, NULL);
-
-  self->mode = mode;
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  mode == BL_CALL_TREE_TOP_DOWN ? _("Top-down call tree")
-                                  : mode == BL_CALL_TREE_BOTTOM_UP ? _("Bottom-up call tree")
-                                  : mode == BL_CALL_TREE_FUNCTIONS ? _("Functions")
-                                  : mode == BL_CALL_TREE_CALLERS ? _("Callers")
-                                  : _("Callees"),
-                                  -1);
-  rebuild_model (self);
-
-  return GTK_WIDGET (self);
+  return g_object_new (BL_TYPE_CALL_TREE_VIEW, "mode", mode, NULL);
 }
 
 BlCallTreeMode

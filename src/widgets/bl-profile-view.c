@@ -1,0 +1,718 @@
+/* bl-profile-view.c
+ *
+ * What a loaded profile looks like: a header (app, device, run, data), a
+ * banner for an incomplete stream, the thread and metric selectors and the
+ * search, the flame graph with its zoom path, and the tables. A selection in
+ * any table selects the frame in the flame graph, and the flame graph's
+ * selection is shown in every table.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-profile-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bl-profile-view.h"
+
+#if defined(__has_include)
+# if __has_include ("bl-flame-chart.h")
+#  include "bl-flame-chart.h"
+#  define HAVE_FLAME_CHART 1
+# endif
+#endif
+
+#define MAX_CRUMBS 12
+
+struct _BlProfileView
+{
+  GtkWidget        parent_instance;
+
+  BlProfile       *profile;
+  BlMetricId       metrics[BL_N_METRICS];
+  guint            n_metrics;
+  gboolean         syncing;
+  gboolean         building;
+  GtkWidget       *sync_source;
+  GSettings       *settings;
+
+  /* template */
+  GtkLabel        *title_label;
+  GtkLabel        *device_label;
+  GtkLabel        *data_label;
+  GtkRevealer     *banner_revealer;
+  GtkLabel        *banner_label;
+  GtkDropDown     *thread_dropdown;
+  GtkDropDown     *metric_dropdown;
+  GtkSearchEntry  *search_entry;
+  GtkLabel        *match_label;
+  GtkStackSwitcher *graph_switcher;
+  GtkToggleButton *icicle_button;
+  GtkBox          *breadcrumb;
+  GtkStack        *graph_stack;
+  GtkStack        *table_stack;
+  BlFlameGraph    *flame_graph;
+  BlCallTreeView  *top_down;
+  BlCallTreeView  *bottom_up;
+  BlCallTreeView  *functions;
+  BlCallTreeView  *callers;
+  BlCallTreeView  *callees;
+#ifdef HAVE_FLAME_CHART
+  GtkWidget       *flame_chart;
+#endif
+};
+
+G_DEFINE_FINAL_TYPE (BlProfileView, bl_profile_view, GTK_TYPE_WIDGET)
+
+static BlCallTreeView *
+table (BlProfileView *self,
+       guint          i)
+{
+  BlCallTreeView *tables[] = { self->top_down, self->bottom_up, self->functions,
+                               self->callers, self->callees };
+
+  return i < G_N_ELEMENTS (tables) ? tables[i] : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* header                                                                    */
+
+static void
+update_header (BlProfileView *self)
+{
+  const BlProfileInfo *info;
+  g_autoptr(GString) title = g_string_new (NULL);
+  g_autoptr(GString) device = g_string_new (NULL);
+  g_autoptr(GString) data = g_string_new (NULL);
+  g_autoptr(GPtrArray) carries = g_ptr_array_new_with_free_func (g_free);
+  const char *reason;
+
+  if (self->profile == NULL)
+    return;
+
+  info = bl_profile_get_info (self->profile);
+
+  if (info->target != NULL && info->target[0] != '\0')
+    g_string_append (title, info->target);
+  else
+    g_string_append (title, _("Profile"));
+  if (info->version != NULL && info->version[0] != '\0')
+    g_string_append_printf (title, " %s", info->version);
+  gtk_label_set_text (self->title_label, title->str);
+
+  if ((info->vendor && info->vendor[0]) || (info->model && info->model[0]))
+    {
+      g_string_append_printf (device, "%s%s%s",
+                              info->vendor ? info->vendor : "",
+                              info->vendor && info->vendor[0] && info->model && info->model[0] ? " " : "",
+                              info->model ? info->model : "");
+    }
+  if (info->firmware && info->firmware[0])
+    {
+      if (device->len > 0)
+        g_string_append (device, " · ");
+      /* Translators: the device's firmware version */
+      g_string_append_printf (device, _("firmware %s"), info->firmware);
+    }
+  if (info->start_ms > 0)
+    {
+      g_autoptr(GDateTime) start = g_date_time_new_from_unix_local (info->start_ms / 1000);
+      g_autofree char *when = start ? g_date_time_format (start, "%x %X") : NULL;
+
+      if (when != NULL)
+        {
+          if (device->len > 0)
+            g_string_append (device, " · ");
+          /* Translators: when the profile was recorded */
+          g_string_append_printf (device, _("recorded %s"), when);
+        }
+      if (info->end_ms > info->start_ms)
+        {
+          g_autofree char *dur = bl_format_duration_us ((info->end_ms - info->start_ms) * 1000);
+
+          /* Translators: how long the recording ran */
+          g_string_append_printf (device, _(" for %s"), dur);
+        }
+    }
+  if (info->actual_ratio > 0 || info->requested_ratio > 0)
+    {
+      if (device->len > 0)
+        g_string_append (device, " · ");
+      if (info->requested_ratio > 0 && info->requested_ratio != info->actual_ratio)
+        /* Translators: the fraction of calls the profiler sampled */
+        g_string_append_printf (device, _("sample ratio %.3g (requested %.3g)"),
+                                info->actual_ratio, info->requested_ratio);
+      else
+        g_string_append_printf (device, _("sample ratio %.3g"), info->actual_ratio);
+    }
+  if (device->len == 0 && info->format != NULL)
+    /* Translators: the profile's file format, e.g. "speedscope profile" */
+    g_string_append_printf (device, _("%s profile"), info->format);
+  gtk_label_set_text (self->device_label, device->str);
+
+  for (guint i = 0; i < self->n_metrics; i++)
+    g_ptr_array_add (carries, g_strdup (_(bl_metric_get_info (self->metrics[i])->display_name)));
+  if (info->has_lines)
+    g_ptr_array_add (carries, g_strdup (_("per-line data")));
+  if (info->has_memory)
+    g_ptr_array_add (carries, g_strdup (_("memory operations")));
+  g_ptr_array_add (carries, NULL);
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) carries->pdata);
+    guint n_threads = bl_profile_get_n_threads (self->profile);
+
+    g_string_append_printf (data,
+                            g_dngettext (GETTEXT_PACKAGE, "%u thread, %u frames",
+                                         "%u threads, %u frames", n_threads),
+                            n_threads, bl_profile_get_n_nodes (self->profile));
+    g_string_append_c (data, '\n');
+    g_string_append (data, list);
+  }
+  gtk_label_set_text (self->data_label, data->str);
+
+  reason = bl_profile_get_incomplete_reason (self->profile);
+  if (bl_profile_is_incomplete (self->profile))
+    {
+      g_autofree char *text =
+        /* Translators: shown when a profile stream was cut short; %s says where */
+        g_strdup_printf (_("This profile is incomplete: %s. Everything before that point is shown."),
+                         reason ? reason : _("the stream ended early"));
+
+      gtk_label_set_text (self->banner_label, text);
+      gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
+    }
+  else if (bl_profile_get_warning (self->profile) != NULL)
+    {
+      gtk_label_set_text (self->banner_label, bl_profile_get_warning (self->profile));
+      gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
+    }
+  else
+    gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* selectors                                                                 */
+
+static void
+update_selectors (BlProfileView *self)
+{
+  g_autoptr(GtkStringList) threads = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) metrics = gtk_string_list_new (NULL);
+  BlMetricId metric;
+
+  self->n_metrics = 0;
+  if (self->profile == NULL)
+    return;
+
+  gtk_string_list_append (threads, _("All threads"));
+  for (guint t = 0; t < bl_profile_get_n_threads (self->profile); t++)
+    gtk_string_list_append (threads, bl_profile_get_thread_name (self->profile, t));
+
+  /* only the metrics this profile has; counts the tables show anyway */
+  {
+    BlMetricId all[BL_N_METRICS];
+    guint n = bl_profile_list_metrics (self->profile, all);
+
+    for (guint i = 0; i < n; i++)
+      {
+        self->metrics[self->n_metrics++] = all[i];
+        gtk_string_list_append (metrics, _(bl_metric_get_info (all[i])->display_name));
+      }
+  }
+
+  gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (threads));
+  gtk_drop_down_set_model (self->metric_dropdown, G_LIST_MODEL (metrics));
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown),
+                          bl_profile_get_n_threads (self->profile) > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), self->n_metrics > 1);
+
+  metric = bl_profile_get_default_metric (self->profile);
+  if (self->settings != NULL)
+    {
+      g_autofree char *name = g_settings_get_string (self->settings, "default-metric");
+      BlMetricId wanted = bl_metric_from_name (name);
+
+      if (wanted != BL_METRIC_INVALID && bl_profile_has_metric (self->profile, wanted))
+        metric = wanted;
+    }
+  bl_profile_view_set_metric (self, metric);
+
+  /* one thread: show it; several: all of them */
+  gtk_drop_down_set_selected (self->thread_dropdown,
+                              bl_profile_get_n_threads (self->profile) == 1 ? 1 : 0);
+}
+
+static void
+thread_selected_cb (BlProfileView *self)
+{
+  guint thread = bl_profile_view_get_thread (self);
+
+  if (self->profile == NULL || self->building)
+    return;
+
+  bl_flame_graph_set_thread (self->flame_graph, thread);
+  for (guint i = 0; table (self, i) != NULL; i++)
+    bl_call_tree_view_set_profile (table (self, i), self->profile, thread);
+#ifdef HAVE_FLAME_CHART
+  if (self->flame_chart != NULL)
+    bl_flame_chart_set_profile (BL_FLAME_CHART (self->flame_chart), self->profile,
+                                thread == G_MAXUINT ? 0 : thread);
+#endif
+}
+
+static void
+metric_selected_cb (BlProfileView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->metric_dropdown);
+
+  if (i >= self->n_metrics || self->building)
+    return;
+
+  bl_flame_graph_set_metric (self->flame_graph, self->metrics[i]);
+  for (guint k = 0; table (self, k) != NULL; k++)
+    bl_call_tree_view_set_metric (table (self, k), self->metrics[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* search, zoom path                                                         */
+
+static void
+update_match_label (BlProfileView *self)
+{
+  const char *search = bl_flame_graph_get_search (self->flame_graph);
+  BlMetricId metric = bl_flame_graph_get_metric (self->flame_graph);
+  g_autofree char *text = NULL;
+
+  if (search != NULL && metric != BL_METRIC_INVALID)
+    /* Translators: the share of the metric spent in frames matching the search */
+    text = g_strdup_printf (_("Matches %.1f %% of %s"),
+                            100.0 * bl_flame_graph_get_match_fraction (self->flame_graph),
+                            _(bl_metric_get_info (metric)->display_name));
+
+  gtk_label_set_text (self->match_label, text ? text : "");
+}
+
+static void
+search_changed_cb (BlProfileView  *self,
+                   GtkSearchEntry *entry)
+{
+  bl_flame_graph_set_search (self->flame_graph, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  update_match_label (self);
+}
+
+static void
+stop_search_cb (BlProfileView  *self,
+                GtkSearchEntry *entry)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->flame_graph));
+}
+
+static void
+icicle_toggled_cb (BlProfileView   *self,
+                   GtkToggleButton *button)
+{
+  bl_flame_graph_set_inverted (self->flame_graph, gtk_toggle_button_get_active (button));
+}
+
+static void
+reset_zoom_cb (BlProfileView *self)
+{
+  bl_flame_graph_reset_zoom (self->flame_graph);
+}
+
+static void
+crumb_clicked_cb (GtkButton     *button,
+                  BlProfileView *self)
+{
+  guint32 node = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "bl-node"));
+
+  if (node == BL_NODE_NONE)
+    bl_flame_graph_reset_zoom (self->flame_graph);
+  else
+    bl_flame_graph_zoom_to_node (self->flame_graph, node, TRUE);
+}
+
+static void
+add_crumb (BlProfileView *self,
+           const char    *label,
+           guint32        node,
+           gboolean       current)
+{
+  GtkWidget *button;
+
+  if (gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb)) != NULL)
+    {
+      GtkWidget *sep = gtk_label_new ("›");
+
+      gtk_widget_add_css_class (sep, "dim-label");
+      gtk_box_append (self->breadcrumb, sep);
+    }
+
+  button = gtk_button_new_with_label (label);
+  gtk_widget_add_css_class (button, "flat");
+  if (current)
+    gtk_widget_add_css_class (button, "heading");
+  gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 32);
+  gtk_widget_set_tooltip_text (button, label);
+  g_object_set_data (G_OBJECT (button), "bl-node", GUINT_TO_POINTER (node));
+  g_signal_connect (button, "clicked", G_CALLBACK (crumb_clicked_cb), self);
+  gtk_box_append (self->breadcrumb, button);
+}
+
+static void
+update_breadcrumb (BlProfileView *self)
+{
+  GtkWidget *child;
+  guint32 zoom = bl_flame_graph_get_zoom_node (self->flame_graph);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint thread = bl_profile_view_get_thread (self);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb))) != NULL)
+    gtk_box_remove (self->breadcrumb, child);
+
+  if (self->profile == NULL)
+    return;
+
+  add_crumb (self,
+             thread == G_MAXUINT ? _("All threads") : bl_profile_get_thread_name (self->profile, thread),
+             BL_NODE_NONE, zoom == BL_NODE_NONE);
+
+  for (guint32 n = zoom; n != BL_NODE_NONE; n = bl_profile_get_node (self->profile, n)->parent)
+    g_array_prepend_val (path, n);
+
+  /* the thread root is the first crumb already when one thread is shown */
+  for (guint i = thread == G_MAXUINT ? 0 : 1; i < path->len; i++)
+    {
+      guint32 n = g_array_index (path, guint32, i);
+
+      if (path->len > MAX_CRUMBS && i > 0 && i < path->len - MAX_CRUMBS + 1)
+        {
+          if (i == 1)
+            {
+              GtkWidget *more = gtk_label_new ("…");
+
+              gtk_box_append (self->breadcrumb, gtk_label_new ("›"));
+              gtk_box_append (self->breadcrumb, more);
+            }
+          continue;
+        }
+      add_crumb (self, bl_profile_get_node_name (self->profile, n), n, n == zoom);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* selection                                                                 */
+
+static void
+flame_selected_cb (BlProfileView *self)
+{
+  guint32 node = bl_flame_graph_get_selected_node (self->flame_graph);
+
+  self->syncing = TRUE;
+  for (guint i = 0; table (self, i) != NULL; i++)
+    {
+      BlCallTreeView *t = table (self, i);
+
+      if (GTK_WIDGET (t) == self->sync_source)
+        continue;
+      if (t == self->callers || t == self->callees)
+        continue;
+      bl_call_tree_view_select_node (t, node);
+    }
+
+  if (node != BL_NODE_NONE && self->sync_source != GTK_WIDGET (self->callers) &&
+      self->sync_source != GTK_WIDGET (self->callees))
+    {
+      guint32 f = bl_profile_get_node_function (self->profile, node);
+
+      bl_call_tree_view_set_function (self->callers, f);
+      bl_call_tree_view_set_function (self->callees, f);
+    }
+  self->syncing = FALSE;
+}
+
+static void
+table_selected_cb (BlProfileView  *self,
+                   GParamSpec     *pspec,
+                   BlCallTreeView *source)
+{
+  guint32 node;
+
+  if (self->syncing)
+    return;
+
+  node = bl_call_tree_view_get_selected_node (source);
+  if (node == BL_NODE_NONE)
+    return;
+
+  self->sync_source = GTK_WIDGET (source);
+  if (bl_flame_graph_get_selected_node (self->flame_graph) == node)
+    flame_selected_cb (self);
+  else
+    bl_flame_graph_set_selected_node (self->flame_graph, node);
+  self->sync_source = NULL;
+}
+
+static void
+table_activated_cb (BlProfileView  *self,
+                    guint           node,
+                    BlCallTreeView *source)
+{
+  bl_flame_graph_zoom_to_node (self->flame_graph, node, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static void
+bl_profile_view_dispose (GObject *object)
+{
+  BlProfileView *self = (BlProfileView *) object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_VIEW);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (bl_profile_view_parent_class)->dispose (object);
+}
+
+static void
+bl_profile_view_class_init (BlProfileViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_profile_view_dispose;
+
+  g_type_ensure (BL_TYPE_FLAME_GRAPH);
+  g_type_ensure (BL_TYPE_CALL_TREE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE_PATH "/ui/bl-profile-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, device_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, data_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, banner_revealer);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, thread_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, metric_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, match_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_switcher);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, icicle_button);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, breadcrumb);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, top_down);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, bottom_up);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, functions);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, callers);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, callees);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, icicle_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, reset_zoom_cb);
+
+  gtk_widget_class_set_css_name (widget_class, "profileview");
+}
+
+static void
+bl_profile_view_init (BlProfileView *self)
+{
+  GSettingsSchemaSource *source;
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  source = g_settings_schema_source_get_default ();
+  if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)
+    {
+      self->settings = g_settings_new (BASE_ID);
+      if (g_settings_schema_has_key (schema, "flame-orientation"))
+        {
+          g_autofree char *orientation = g_settings_get_string (self->settings, "flame-orientation");
+
+          gtk_toggle_button_set_active (self->icicle_button, g_strcmp0 (orientation, "top-down") == 0);
+        }
+    }
+
+  g_signal_connect_swapped (self->thread_dropdown, "notify::selected",
+                            G_CALLBACK (thread_selected_cb), self);
+  g_signal_connect_swapped (self->metric_dropdown, "notify::selected",
+                            G_CALLBACK (metric_selected_cb), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::selected-node",
+                            G_CALLBACK (flame_selected_cb), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::zoom-node",
+                            G_CALLBACK (update_breadcrumb), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::match-fraction",
+                            G_CALLBACK (update_match_label), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::metric",
+                            G_CALLBACK (update_match_label), self);
+
+  for (guint i = 0; table (self, i) != NULL; i++)
+    {
+      g_signal_connect_object (table (self, i), "notify::selected-node",
+                               G_CALLBACK (table_selected_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (table (self, i), "node-activated",
+                               G_CALLBACK (table_activated_cb), self, G_CONNECT_SWAPPED);
+    }
+
+#ifdef HAVE_FLAME_CHART
+  {
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    GtkStackPage *page;
+
+    self->flame_chart = bl_flame_chart_new ();
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->flame_chart);
+    page = gtk_stack_add_titled (self->graph_stack, scroller, "flame-chart", _("Flame Chart"));
+    gtk_stack_page_set_visible (page, FALSE);
+  }
+#endif
+}
+
+GtkWidget *
+bl_profile_view_new (void)
+{
+  return g_object_new (BL_TYPE_PROFILE_VIEW, NULL);
+}
+
+BlProfile *
+bl_profile_view_get_profile (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  return self->profile;
+}
+
+void
+bl_profile_view_set_profile (BlProfileView *self,
+                             BlProfile     *profile)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (!profile || BL_IS_PROFILE (profile));
+
+  if (!g_set_object (&self->profile, profile))
+    return;
+
+  bl_flame_graph_set_profile (self->flame_graph, profile);
+  self->building = TRUE;
+  update_selectors (self);
+  self->building = FALSE;
+  update_header (self);
+  thread_selected_cb (self);
+  metric_selected_cb (self);
+  update_breadcrumb (self);
+
+#ifdef HAVE_FLAME_CHART
+  {
+    GtkWidget *page_child = gtk_widget_get_parent (self->flame_chart);
+    gboolean timed = profile != NULL && bl_profile_has_time_order (profile);
+
+    while (page_child != NULL && gtk_widget_get_parent (page_child) != GTK_WIDGET (self->graph_stack))
+      page_child = gtk_widget_get_parent (page_child);
+    if (page_child != NULL)
+      gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack, page_child), timed);
+    gtk_widget_set_visible (GTK_WIDGET (self->graph_switcher), timed);
+  }
+#endif
+}
+
+BlFlameGraph *
+bl_profile_view_get_flame_graph (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  return self->flame_graph;
+}
+
+BlCallTreeView *
+bl_profile_view_get_call_tree (BlProfileView  *self,
+                               BlCallTreeMode  mode)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  return table (self, mode);
+}
+
+BlMetricId
+bl_profile_view_get_metric (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), BL_METRIC_INVALID);
+
+  return bl_flame_graph_get_metric (self->flame_graph);
+}
+
+void
+bl_profile_view_set_metric (BlProfileView *self,
+                            BlMetricId     metric)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  for (guint i = 0; i < self->n_metrics; i++)
+    if (self->metrics[i] == metric)
+      {
+        gtk_drop_down_set_selected (self->metric_dropdown, i);
+        metric_selected_cb (self);
+        return;
+      }
+}
+
+/**
+ * bl_profile_view_get_thread:
+ *
+ * Returns: the thread shown, or G_MAXUINT for all threads
+ */
+guint
+bl_profile_view_get_thread (BlProfileView *self)
+{
+  guint i;
+
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), G_MAXUINT);
+
+  i = gtk_drop_down_get_selected (self->thread_dropdown);
+  if (i == 0 || i == GTK_INVALID_LIST_POSITION)
+    return G_MAXUINT;
+
+  return i - 1;
+}
+
+void
+bl_profile_view_set_thread (BlProfileView *self,
+                            guint          thread)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  gtk_drop_down_set_selected (self->thread_dropdown, thread == G_MAXUINT ? 0 : thread + 1);
+}
+
+void
+bl_profile_view_focus_search (BlProfileView *self)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+bl_profile_view_reset_zoom (BlProfileView *self)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  bl_flame_graph_reset_zoom (self->flame_graph);
+}
+
+void
+bl_profile_view_show_table (BlProfileView  *self,
+                            BlCallTreeMode  mode)
+{
+  static const char *pages[] = { "top-down", "bottom-up", "functions", "functions", "functions" };
+
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (mode < G_N_ELEMENTS (pages));
+
+  gtk_stack_set_visible_child_name (self->table_stack, pages[mode]);
+}

@@ -1,0 +1,38 @@
+/* bl-profile-view.h — a loaded profile: header, selectors, flame graph, tables
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-call-tree-view.h"
+#include "bl-flame-graph.h"
+#include "bl-profile.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_PROFILE_VIEW (bl_profile_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (BlProfileView, bl_profile_view, BL, PROFILE_VIEW, GtkWidget)
+
+GtkWidget      *bl_profile_view_new              (void);
+BlProfile      *bl_profile_view_get_profile      (BlProfileView *self);
+void            bl_profile_view_set_profile      (BlProfileView *self,
+                                                  BlProfile     *profile);
+BlFlameGraph   *bl_profile_view_get_flame_graph  (BlProfileView *self);
+BlCallTreeView *bl_profile_view_get_call_tree    (BlProfileView *self,
+                                                  BlCallTreeMode mode);
+BlMetricId      bl_profile_view_get_metric       (BlProfileView *self);
+void            bl_profile_view_set_metric       (BlProfileView *self,
+                                                  BlMetricId     metric);
+guint           bl_profile_view_get_thread       (BlProfileView *self);
+void            bl_profile_view_set_thread       (BlProfileView *self,
+                                                  guint          thread);
+void            bl_profile_view_focus_search     (BlProfileView *self);
+void            bl_profile_view_reset_zoom       (BlProfileView *self);
+void            bl_profile_view_show_table       (BlProfileView *self,
+                                                  BlCallTreeMode mode);
+
+G_END_DECLS

@@ -47,7 +47,8 @@ bl_show_about_window (GtkWindow *parent)
       gtk_window_set_modal (GTK_WINDOW (about), TRUE);
     }
 
-  adw_about_window_set_application_icon (about, APP_ID);
+  /* the release id: the resources carry it, so an uninstalled or .Devel build shows it too */
+  adw_about_window_set_application_icon (about, BASE_ID);
   adw_about_window_set_application_name (about, _("Brightlens"));
   adw_about_window_set_version (about, PACKAGE_VERSION);
   adw_about_window_set_developer_name (about, _("The Brightlens contributors"));

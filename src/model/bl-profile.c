@@ -632,8 +632,13 @@ build_functions (BlProfile *self)
         : node->name;
       guint32 k2 = node->parent == BL_NODE_NONE ? node->name : node->file;
       BlSlot *slot = index_hash_find (&hash, k1, k2);
+      guint32 function;
 
-      if (slot->value == 0)
+      if (slot->value != 0)
+        {
+          function = slot->value - 1;
+        }
+      else
         {
           if (self->n_functions == cap)
             {
@@ -644,12 +649,12 @@ build_functions (BlProfile *self)
           self->functions[self->n_functions].file = node->file;
           self->functions[self->n_functions].line = node->line;
           self->functions[self->n_functions].n_nodes = 0;
-          index_hash_insert (&hash, slot, k1, k2, self->n_functions);
-          self->n_functions++;
+          function = self->n_functions++;
+          index_hash_insert (&hash, slot, k1, k2, function);   /* may move slot */
         }
 
-      self->node_function[i] = slot->value - 1;
-      self->functions[slot->value - 1].n_nodes++;
+      self->node_function[i] = function;
+      self->functions[function].n_nodes++;
     }
 
   index_hash_clear (&hash);

@@ -73,7 +73,7 @@ small_app (gboolean lines,
   h.version = "2.3.4";
   h.supplemental = "dev build";
   h.requested_ratio = 1.0f;
-  h.actual_ratio = 0.5f;
+  h.actual_ratio = 0.1f;
   h.start_ms = 1700000000123;
   w = bl_bsprof_writer_new (&h);
 
@@ -118,7 +118,7 @@ test_header (void)
   g_assert_cmpstr (info->model, ==, "4800X");
   g_assert_cmpstr (info->firmware, ==, "12.5.0");
   g_assert_cmpfloat (info->requested_ratio, ==, 1.0);
-  g_assert_cmpfloat (info->actual_ratio, ==, 0.5);
+  g_assert_cmpfloat (info->actual_ratio, ==, 0.1);
   g_assert_true (info->has_lines);
   g_assert_true (info->has_memory);
   g_assert_cmpuint (info->start_ms, ==, 1700000000123);

@@ -15,6 +15,7 @@
 #include "bl-folded.h"
 #include "bl-format.h"
 #include "bl-mpatrol-reader.h"
+#include "bl-speedscope-reader.h"
 
 G_DEFINE_QUARK (bl-format-error-quark, bl_format_error)
 
@@ -58,6 +59,9 @@ bl_format_detect (const guint8 *head,
 
   if (bl_mpatrol_detect (head, len))
     return BL_FORMAT_MPATROL;
+
+  if (bl_speedscope_detect (head, len))
+    return BL_FORMAT_SPEEDSCOPE;
 
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
@@ -167,6 +171,9 @@ bl_format_load_stream (GInputStream   *stream,
     case BL_FORMAT_MPATROL:
       return (GObject *) bl_mpatrol_read_stream (stream, total, progress, progress_data,
                                                  cancellable, error);
+    case BL_FORMAT_SPEEDSCOPE:
+      return (GObject *) bl_speedscope_read_stream (stream, total, progress, progress_data,
+                                                    cancellable, error);
     case BL_FORMAT_FOLDED:
       return (GObject *) bl_folded_read_stream (stream, total, progress, progress_data,
                                                 cancellable, error);
@@ -189,7 +196,6 @@ bl_format_load_stream (GInputStream   *stream,
       }
     case BL_FORMAT_UNKNOWN:
     case BL_FORMAT_RRM:
-    case BL_FORMAT_SPEEDSCOPE:
     default:
       set_unknown_error (head, len, error);
       return NULL;

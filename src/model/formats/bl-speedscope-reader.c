@@ -1,0 +1,1207 @@
+/* bl-speedscope-reader.c — speedscope's JSON file format
+ *
+ * The document is read token by token (BlJsonReader), never as a tree.
+ * Its members may come in any order, and profiles may come before the
+ * shared frames they index, so each profile is first gathered as a trie
+ * of frame indexes (one node per distinct stack prefix) with a value per
+ * node; when the document is complete, every trie becomes a thread of the
+ * call tree. Consecutive samples usually share most of their stack, so a
+ * sample walks the trie only from where it differs from the one before.
+ *
+ * Units: nanoseconds … seconds become the metric time-ns, bytes become
+ * alloc-bytes, and none becomes samples when every weight is 1, else
+ * weight. Evented profiles keep their time order as spans.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-speedscope"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "bl-json-reader.h"
+#include "bl-speedscope-reader.h"
+
+G_DEFINE_QUARK (bl-speedscope-error-quark, bl_speedscope_error)
+
+typedef enum
+{
+  UNIT_UNSET,
+  UNIT_NONE,
+  UNIT_NANOSECONDS,
+  UNIT_MICROSECONDS,
+  UNIT_MILLISECONDS,
+  UNIT_SECONDS,
+  UNIT_BYTES,
+} Unit;
+
+static const struct {
+  const char *name;
+  Unit        unit;
+  double      factor;   /* to the metric's base unit */
+} units[] = {
+  { "none", UNIT_NONE, 1 },
+  { "nanoseconds", UNIT_NANOSECONDS, 1 },
+  { "microseconds", UNIT_MICROSECONDS, 1e3 },
+  { "milliseconds", UNIT_MILLISECONDS, 1e6 },
+  { "seconds", UNIT_SECONDS, 1e9 },
+  { "bytes", UNIT_BYTES, 1 },
+};
+
+typedef enum
+{
+  KIND_UNSET,
+  KIND_SAMPLED,
+  KIND_EVENTED,
+} Kind;
+
+typedef struct
+{
+  guint32 name;
+  guint32 file;
+  guint32 line;
+  guint32 col;
+} SsFrame;
+
+typedef struct
+{
+  guint32 parent;
+  guint32 frame;
+  guint32 first_use;   /* the sample or event that made it, for messages */
+} TrieNode;
+
+typedef struct
+{
+  double  at;
+  guint32 frame;
+  gboolean open;
+} Event;
+
+typedef struct
+{
+  guint32 node;
+  guint64 start;
+  guint64 end;
+} TrieSpan;
+
+typedef struct
+{
+  guint      index;
+  char      *name;
+  Kind       kind;
+  Unit       unit;
+  double     factor;
+  gboolean   has_start;
+  gboolean   has_end;
+  double     start_value;
+  double     end_value;
+
+  GArray    *nodes;     /* TrieNode; 0 is the root */
+  GArray    *values;    /* guint64 self value per node */
+  guint64   *hash_keys; /* (parent << 32 | frame) + 1; 0: empty */
+  guint32   *hash_values;
+  gsize      hash_mask;
+
+  gboolean   has_samples;
+  gboolean   has_weights;
+  gboolean   has_events;
+  GArray    *leaves;    /* guint32 per sample */
+  GArray    *weights;   /* double per weight */
+  GArray    *events;    /* Event */
+
+  BlMetricId metric;
+  GArray    *spans;     /* TrieSpan */
+  guint64    range_start;
+  guint64    range_end;
+  gboolean   has_range;
+} SsProfile;
+
+typedef struct
+{
+  BlJsonReader *json;
+  BlProfile    *profile;
+  GArray       *frames;          /* SsFrame */
+  gboolean      frames_known;
+  gboolean      has_schema;
+  gboolean      has_profiles;
+  char         *name;
+  char         *exporter;
+  GPtrArray    *profiles;        /* SsProfile */
+
+  /* the previous sample, for prefix reuse */
+  GArray       *prev_frames;
+  GArray       *prev_nodes;
+} Reader;
+
+/* ---- errors ------------------------------------------------------------- */
+
+static gboolean
+fail_at (Reader             *reader,
+         GError            **error,
+         BlSpeedscopeError   code,
+         const char         *format,
+         ...) G_GNUC_PRINTF (4, 5);
+
+/* "Invalid speedscope profile: <what>, at <location>." */
+static gboolean
+fail_at (Reader             *reader,
+         GError            **error,
+         BlSpeedscopeError   code,
+         const char         *format,
+         ...)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *where = bl_json_reader_dup_location (reader->json);
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, BL_SPEEDSCOPE_ERROR, code,
+               _("Invalid speedscope profile: %s, at %s."), what, where);
+
+  return FALSE;
+}
+
+static gboolean
+fail (GError            **error,
+      BlSpeedscopeError   code,
+      const char         *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (GError            **error,
+      BlSpeedscopeError   code,
+      const char         *format,
+      ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, BL_SPEEDSCOPE_ERROR, code, _("Invalid speedscope profile: %s."), what);
+
+  return FALSE;
+}
+
+/* ---- profiles and their tries ------------------------------------------- */
+
+static SsProfile *
+ss_profile_new (guint index)
+{
+  SsProfile *p = g_new0 (SsProfile, 1);
+  TrieNode root = { G_MAXUINT32, G_MAXUINT32, 0 };
+  guint64 zero = 0;
+
+  p->index = index;
+  p->nodes = g_array_new (FALSE, FALSE, sizeof (TrieNode));
+  p->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_append_val (p->nodes, root);
+  g_array_append_val (p->values, zero);
+  p->hash_mask = 255;
+  p->hash_keys = g_new0 (guint64, p->hash_mask + 1);
+  p->hash_values = g_new0 (guint32, p->hash_mask + 1);
+  p->leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p->weights = g_array_new (FALSE, FALSE, sizeof (double));
+  p->events = g_array_new (FALSE, FALSE, sizeof (Event));
+  p->spans = g_array_new (FALSE, FALSE, sizeof (TrieSpan));
+
+  return p;
+}
+
+static void
+ss_profile_free (gpointer data)
+{
+  SsProfile *p = data;
+
+  g_free (p->name);
+  g_array_unref (p->nodes);
+  g_array_unref (p->values);
+  g_free (p->hash_keys);
+  g_free (p->hash_values);
+  g_array_unref (p->leaves);
+  g_array_unref (p->weights);
+  g_array_unref (p->events);
+  g_array_unref (p->spans);
+  g_free (p);
+}
+
+static inline gsize
+trie_hash (guint64 key)
+{
+  key *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (key ^ (key >> 29));
+}
+
+static void
+trie_grow (SsProfile *p)
+{
+  guint64 *old_keys = p->hash_keys;
+  guint32 *old_values = p->hash_values;
+  gsize old_size = p->hash_mask + 1;
+
+  p->hash_mask = old_size * 2 - 1;
+  p->hash_keys = g_new0 (guint64, p->hash_mask + 1);
+  p->hash_values = g_new0 (guint32, p->hash_mask + 1);
+  for (gsize i = 0; i < old_size; i++)
+    if (old_keys[i] != 0)
+      {
+        gsize pos = trie_hash (old_keys[i]) & p->hash_mask;
+
+        while (p->hash_keys[pos] != 0)
+          pos = (pos + 1) & p->hash_mask;
+        p->hash_keys[pos] = old_keys[i];
+        p->hash_values[pos] = old_values[i];
+      }
+  g_free (old_keys);
+  g_free (old_values);
+}
+
+static guint32
+trie_child (SsProfile *p,
+            guint32    parent,
+            guint32    frame,
+            guint32    use)
+{
+  guint64 key = (((guint64) parent << 32) | frame) + 1;
+  gsize pos = trie_hash (key) & p->hash_mask;
+  TrieNode node;
+  guint64 zero = 0;
+
+  while (p->hash_keys[pos] != 0)
+    {
+      if (p->hash_keys[pos] == key)
+        return p->hash_values[pos];
+      pos = (pos + 1) & p->hash_mask;
+    }
+
+  node.parent = parent;
+  node.frame = frame;
+  node.first_use = use;
+  g_array_append_val (p->nodes, node);
+  g_array_append_val (p->values, zero);
+  p->hash_keys[pos] = key;
+  p->hash_values[pos] = p->nodes->len - 1;
+
+  if ((p->nodes->len) * 2 > p->hash_mask)
+    trie_grow (p);
+
+  return p->nodes->len - 1;
+}
+
+/* ---- reading helpers ---------------------------------------------------- */
+
+static gboolean
+next_is (Reader      *reader,
+         BlJsonToken  expected,
+         const char  *what,
+         GError     **error)
+{
+  BlJsonToken token = bl_json_reader_next (reader->json, error);
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != expected)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"), what);
+
+  return TRUE;
+}
+
+static gboolean
+read_string (Reader      *reader,
+             char       **out,
+             GError     **error)
+{
+  gsize len;
+  const char *str;
+
+  if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+    return FALSE;
+  str = bl_json_reader_get_string (reader->json, &len);
+  g_free (*out);
+  *out = g_strndup (str, len);
+
+  return TRUE;
+}
+
+static gboolean
+read_number (Reader   *reader,
+             double   *out,
+             GError  **error)
+{
+  if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a number"), error))
+    return FALSE;
+  *out = bl_json_reader_get_double (reader->json);
+
+  return TRUE;
+}
+
+/* A frame index at the current NUMBER token. */
+static gboolean
+get_frame_index (Reader   *reader,
+                 guint32  *out,
+                 GError  **error)
+{
+  gint64 v;
+
+  if (!bl_json_reader_is_integral (reader->json) ||
+      (v = bl_json_reader_get_int (reader->json)) < 0 || v >= G_MAXUINT32)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                    _("a frame index must be a whole number from 0"));
+
+  if (reader->frames_known && (guint64) v >= reader->frames->len)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
+                    _("frame index %" G_GINT64_FORMAT " is out of range (the file has %u "
+                      "frames)"), v, reader->frames->len);
+
+  *out = (guint32) v;
+
+  return TRUE;
+}
+
+/* ---- shared.frames ------------------------------------------------------ */
+
+static gboolean
+read_frame (Reader  *reader,
+            GError **error)
+{
+  SsFrame frame = { 0, 0, 0, 0 };
+  gboolean has_name = FALSE;
+  BlJsonToken token;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *member = bl_json_reader_get_string (reader->json, NULL);
+
+      if (g_str_equal (member, "name") || g_str_equal (member, "file"))
+        {
+          gboolean is_name = member[0] == 'n';
+          const char *str;
+          gsize len;
+
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+            return FALSE;
+          str = bl_json_reader_get_string (reader->json, &len);
+          if (is_name)
+            {
+              frame.name = bl_profile_intern_len (reader->profile, str, len);
+              has_name = TRUE;
+            }
+          else
+            frame.file = bl_profile_intern_len (reader->profile, str, len);
+        }
+      else if (g_str_equal (member, "line") || g_str_equal (member, "col"))
+        {
+          gboolean is_line = member[0] == 'l';
+          double v;
+
+          if (!read_number (reader, &v, error))
+            return FALSE;
+          if (v >= 1 && v <= G_MAXUINT32)
+            {
+              if (is_line)
+                frame.line = (guint32) v;
+              else
+                frame.col = (guint32) v;
+            }
+        }
+      else if (!bl_json_reader_skip_value (reader->json, error))
+        return FALSE;
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (!has_name)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_MISSING,
+                    _("frame %u has no name"), reader->frames->len);
+
+  g_array_append_val (reader->frames, frame);
+
+  return TRUE;
+}
+
+static gboolean
+read_shared (Reader  *reader,
+             GError **error)
+{
+  BlJsonToken token;
+
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_OBJECT, _("an object"), error))
+    return FALSE;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      if (g_str_equal (bl_json_reader_get_string (reader->json, NULL), "frames"))
+        {
+          if (reader->frames_known)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("the frames are given twice"));
+          if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of frames"), error))
+            return FALSE;
+          while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
+            if (!read_frame (reader, error))
+              return FALSE;
+          if (token == BL_JSON_TOKEN_ERROR)
+            return FALSE;
+          if (token != BL_JSON_TOKEN_END_ARRAY)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("expected a frame object"));
+          reader->frames_known = TRUE;
+        }
+      else if (!bl_json_reader_skip_value (reader->json, error))
+        return FALSE;
+    }
+
+  return token != BL_JSON_TOKEN_ERROR;
+}
+
+/* ---- one profile -------------------------------------------------------- */
+
+static gboolean
+read_samples (Reader    *reader,
+              SsProfile *p,
+              GError   **error)
+{
+  BlJsonToken token;
+  guint prev_len = 0;
+
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of samples"), error))
+    return FALSE;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_ARRAY)
+    {
+      guint32 sample = p->leaves->len;
+      guint32 node = 0;
+      guint depth = 0;
+      gboolean same = TRUE;
+
+      while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_NUMBER)
+        {
+          guint32 frame;
+
+          if (!get_frame_index (reader, &frame, error))
+            return FALSE;
+
+          if (same && depth < prev_len &&
+              g_array_index (reader->prev_frames, guint32, depth) == frame)
+            node = g_array_index (reader->prev_nodes, guint32, depth);
+          else
+            {
+              same = FALSE;
+              node = trie_child (p, node, frame, sample);
+              if (depth >= reader->prev_frames->len)
+                {
+                  g_array_set_size (reader->prev_frames, depth + 1);
+                  g_array_set_size (reader->prev_nodes, depth + 1);
+                }
+              g_array_index (reader->prev_frames, guint32, depth) = frame;
+              g_array_index (reader->prev_nodes, guint32, depth) = node;
+            }
+          depth++;
+        }
+      if (token == BL_JSON_TOKEN_ERROR)
+        return FALSE;
+      if (token != BL_JSON_TOKEN_END_ARRAY)
+        return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                        _("expected a frame index"));
+
+      prev_len = depth;
+      g_array_append_val (p->leaves, node);
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_END_ARRAY)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                    _("expected a sample (an array of frame indexes)"));
+
+  p->has_samples = TRUE;
+
+  return TRUE;
+}
+
+static gboolean
+read_weights (Reader    *reader,
+              SsProfile *p,
+              GError   **error)
+{
+  BlJsonToken token;
+
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of weights"), error))
+    return FALSE;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_NUMBER)
+    {
+      double w = bl_json_reader_get_double (reader->json);
+
+      if (!(w >= 0))
+        return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                        _("a weight must not be negative"));
+      g_array_append_val (p->weights, w);
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_END_ARRAY)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected a weight"));
+
+  p->has_weights = TRUE;
+
+  return TRUE;
+}
+
+static gboolean
+read_event (Reader    *reader,
+            SsProfile *p,
+            GError   **error)
+{
+  Event event = { 0, 0, FALSE };
+  gboolean has_type = FALSE, has_at = FALSE, has_frame = FALSE;
+  BlJsonToken token;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *member = bl_json_reader_get_string (reader->json, NULL);
+
+      if (g_str_equal (member, "type"))
+        {
+          const char *type;
+
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+            return FALSE;
+          type = bl_json_reader_get_string (reader->json, NULL);
+          if (g_str_equal (type, "O"))
+            event.open = TRUE;
+          else if (g_str_equal (type, "C"))
+            event.open = FALSE;
+          else
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("the event type “%s” is neither “O” nor “C”"), type);
+          has_type = TRUE;
+        }
+      else if (g_str_equal (member, "at"))
+        {
+          if (!read_number (reader, &event.at, error))
+            return FALSE;
+          has_at = TRUE;
+        }
+      else if (g_str_equal (member, "frame"))
+        {
+          if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a frame index"), error) ||
+              !get_frame_index (reader, &event.frame, error))
+            return FALSE;
+          has_frame = TRUE;
+        }
+      else if (!bl_json_reader_skip_value (reader->json, error))
+        return FALSE;
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (!has_type || !has_at || !has_frame)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_MISSING,
+                    _("event %u lacks its %s"), p->events->len,
+                    !has_type ? "type" : !has_at ? "at" : "frame");
+
+  g_array_append_val (p->events, event);
+
+  return TRUE;
+}
+
+static gboolean
+read_events (Reader    *reader,
+             SsProfile *p,
+             GError   **error)
+{
+  BlJsonToken token;
+
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of events"), error))
+    return FALSE;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
+    if (!read_event (reader, p, error))
+      return FALSE;
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_END_ARRAY)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected an event object"));
+
+  p->has_events = TRUE;
+
+  return TRUE;
+}
+
+static gboolean
+to_base (double   value,
+         double   factor,
+         gint64  *out)
+{
+  double v = round (value * factor);
+
+  if (!(v > -9.2e18 && v < 9.2e18))
+    return FALSE;
+  *out = (gint64) v;
+
+  return TRUE;
+}
+
+/* Replays the events of an evented profile: self time goes to the frame on
+ * top of the stack between two events; each open/close pair is a span. */
+static gboolean
+replay_events (SsProfile *p,
+               GError   **error)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  guint64 *values;
+  gint64 origin = 0, last = 0;
+  double last_at = -INFINITY;
+
+  if (p->events->len > 0)
+    {
+      const Event *first = &g_array_index (p->events, Event, 0);
+
+      if (!to_base (first->at, p->factor, &origin))
+        goto range;
+    }
+  if (p->has_start)
+    {
+      gint64 start;
+
+      if (!to_base (p->start_value, p->factor, &start))
+        goto range;
+      if (p->events->len == 0 || start < origin)
+        origin = start;
+    }
+  last = origin;
+
+  for (guint i = 0; i < p->events->len; i++)
+    {
+      const Event *ev = &g_array_index (p->events, Event, i);
+      guint32 *top = stack->len > 0 ? &g_array_index (stack, guint32, 2 * (stack->len - 1)) : NULL;
+      gint64 t;
+
+      if (ev->at < last_at)
+        return fail (error, BL_SPEEDSCOPE_ERROR_TIME_ORDER,
+                     _("event %u of profile %u is at %g, before the event before it (at %g)"),
+                     i, p->index, ev->at, last_at);
+      last_at = ev->at;
+      if (!to_base (ev->at, p->factor, &t))
+        goto range;
+
+      if (top != NULL)
+        {
+          values = (guint64 *) (gpointer) p->values->data;
+          values[top[0]] += (guint64) (t - last);
+        }
+      last = t;
+
+      if (ev->open)
+        {
+          guint32 entry[2];
+          TrieSpan span;
+
+          entry[0] = trie_child (p, top != NULL ? top[0] : 0, ev->frame, i);
+          entry[1] = p->spans->len;
+          span.node = entry[0];
+          span.start = span.end = (guint64) (t - origin);
+          g_array_append_val (p->spans, span);
+          g_array_append_vals (stack, entry, 1);
+        }
+      else
+        {
+          if (top == NULL)
+            return fail (error, BL_SPEEDSCOPE_ERROR_UNBALANCED,
+                         _("event %u of profile %u closes frame %u, but no frame is open"),
+                         i, p->index, ev->frame);
+          if (g_array_index (p->nodes, TrieNode, top[0]).frame != ev->frame)
+            return fail (error, BL_SPEEDSCOPE_ERROR_UNBALANCED,
+                         _("event %u of profile %u closes frame %u, but the innermost open "
+                           "frame is %u"),
+                         i, p->index, ev->frame, g_array_index (p->nodes, TrieNode, top[0]).frame);
+          g_array_index (p->spans, TrieSpan, top[1]).end = (guint64) (t - origin);
+          g_array_set_size (stack, stack->len - 1);
+        }
+    }
+
+  if (stack->len > 0)
+    {
+      guint32 node = g_array_index (stack, guint32, 2 * (stack->len - 1));
+
+      return fail (error, BL_SPEEDSCOPE_ERROR_UNBALANCED,
+                   _("profile %u ends with %u frames still open (the innermost is frame %u, "
+                     "opened by event %u)"),
+                   p->index, stack->len, g_array_index (p->nodes, TrieNode, node).frame,
+                   g_array_index (p->nodes, TrieNode, node).first_use);
+    }
+
+  {
+    gint64 start = origin, end = last;
+
+    if (p->has_start && !to_base (p->start_value, p->factor, &start))
+      goto range;
+    if (p->has_end && !to_base (p->end_value, p->factor, &end))
+      goto range;
+    p->range_start = (guint64) MAX (start - origin, 0);
+    p->range_end = (guint64) MAX (end - origin, (gint64) p->range_start);
+    p->has_range = TRUE;
+  }
+
+  return TRUE;
+
+range:
+  return fail (error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+               _("a time in profile %u is too large to hold in nanoseconds"), p->index);
+}
+
+static gboolean
+finish_profile (Reader    *reader,
+                SsProfile *p,
+                GError   **error)
+{
+  const char *kind = p->kind == KIND_SAMPLED ? "sampled" : "evented";
+
+  if (p->kind == KIND_UNSET)
+    return fail (error, BL_SPEEDSCOPE_ERROR_MISSING, _("profile %u has no type"), p->index);
+  if (p->unit == UNIT_UNSET)
+    return fail (error, BL_SPEEDSCOPE_ERROR_MISSING, _("profile %u has no unit"), p->index);
+
+  if (p->kind == KIND_SAMPLED)
+    {
+      gboolean all_ones = TRUE;
+      guint64 *values;
+
+      if (!p->has_samples || !p->has_weights)
+        return fail (error, BL_SPEEDSCOPE_ERROR_MISSING,
+                     _("the %s profile %u has no %s"), kind, p->index,
+                     !p->has_samples ? "samples" : "weights");
+      if (p->leaves->len != p->weights->len)
+        return fail (error, BL_SPEEDSCOPE_ERROR_LENGTH_MISMATCH,
+                     _("profile %u has %u samples but %u weights"),
+                     p->index, p->leaves->len, p->weights->len);
+
+      values = (guint64 *) (gpointer) p->values->data;
+      for (guint i = 0; i < p->weights->len; i++)
+        {
+          double w = g_array_index (p->weights, double, i);
+          gint64 v;
+
+          if (w != 1)
+            all_ones = FALSE;
+          if (!to_base (w, p->factor, &v))
+            return fail (error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                         _("weight %u of profile %u is too large"), i, p->index);
+          values[g_array_index (p->leaves, guint32, i)] += (guint64) v;
+        }
+
+      if (p->unit == UNIT_NONE)
+        p->metric = all_ones ? BL_METRIC_SAMPLES : BL_METRIC_WEIGHT;
+    }
+  else
+    {
+      if (!p->has_events)
+        return fail (error, BL_SPEEDSCOPE_ERROR_MISSING,
+                     _("the %s profile %u has no events"), kind, p->index);
+      if (!replay_events (p, error))
+        return FALSE;
+      if (p->unit == UNIT_NONE)
+        p->metric = BL_METRIC_WEIGHT;
+    }
+
+  if (p->unit == UNIT_BYTES)
+    p->metric = BL_METRIC_ALLOC_BYTES;
+  else if (p->unit != UNIT_NONE)
+    p->metric = BL_METRIC_TIME_NS;
+
+  /* drop what is no longer needed */
+  g_array_set_size (p->leaves, 0);
+  g_array_set_size (p->weights, 0);
+  g_array_set_size (p->events, 0);
+  g_clear_pointer (&p->hash_keys, g_free);
+  g_clear_pointer (&p->hash_values, g_free);
+  p->hash_keys = g_new0 (guint64, 1);
+  p->hash_values = g_new0 (guint32, 1);
+  p->hash_mask = 0;
+
+  (void) reader;
+
+  return TRUE;
+}
+
+static gboolean
+read_profile (Reader  *reader,
+              GError **error)
+{
+  SsProfile *p = ss_profile_new (reader->profiles->len);
+  BlJsonToken token;
+
+  g_ptr_array_add (reader->profiles, p);
+  g_array_set_size (reader->prev_frames, 0);
+  g_array_set_size (reader->prev_nodes, 0);
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *member = bl_json_reader_get_string (reader->json, NULL);
+
+      if (g_str_equal (member, "type"))
+        {
+          g_autofree char *type = NULL;
+
+          if (!read_string (reader, &type, error))
+            return FALSE;
+          if (g_str_equal (type, "sampled"))
+            p->kind = KIND_SAMPLED;
+          else if (g_str_equal (type, "evented"))
+            p->kind = KIND_EVENTED;
+          else
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("the profile type “%s” is neither “sampled” nor “evented”"), type);
+        }
+      else if (g_str_equal (member, "unit"))
+        {
+          g_autofree char *unit = NULL;
+
+          if (!read_string (reader, &unit, error))
+            return FALSE;
+          for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+            if (g_str_equal (unit, units[i].name))
+              {
+                p->unit = units[i].unit;
+                p->factor = units[i].factor;
+              }
+          if (p->unit == UNIT_UNSET)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("the unit “%s” is not one of none, nanoseconds, microseconds, "
+                              "milliseconds, seconds and bytes"), unit);
+        }
+      else if (g_str_equal (member, "name"))
+        {
+          if (!read_string (reader, &p->name, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "startValue"))
+        {
+          if (!read_number (reader, &p->start_value, error))
+            return FALSE;
+          p->has_start = TRUE;
+        }
+      else if (g_str_equal (member, "endValue"))
+        {
+          if (!read_number (reader, &p->end_value, error))
+            return FALSE;
+          p->has_end = TRUE;
+        }
+      else if (g_str_equal (member, "samples"))
+        {
+          if (!read_samples (reader, p, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "weights"))
+        {
+          if (!read_weights (reader, p, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "events"))
+        {
+          if (!read_events (reader, p, error))
+            return FALSE;
+        }
+      else if (!bl_json_reader_skip_value (reader->json, error))
+        return FALSE;
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+
+  return finish_profile (reader, p, error);
+}
+
+static gboolean
+read_profiles (Reader  *reader,
+               GError **error)
+{
+  BlJsonToken token;
+
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of profiles"), error))
+    return FALSE;
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
+    if (!read_profile (reader, error))
+      return FALSE;
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_END_ARRAY)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected a profile object"));
+
+  reader->has_profiles = TRUE;
+
+  return TRUE;
+}
+
+static gboolean
+is_speedscope_schema (const char *str)
+{
+  return g_str_has_suffix (str, "speedscope.app/file-format-schema.json");
+}
+
+static gboolean
+read_document (Reader  *reader,
+               GError **error)
+{
+  BlJsonToken token;
+
+  token = bl_json_reader_next (reader->json, error);
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return fail (error, BL_SPEEDSCOPE_ERROR_NOT_SPEEDSCOPE,
+                 _("the document is not a JSON object"));
+
+  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *member = bl_json_reader_get_string (reader->json, NULL);
+
+      if (g_str_equal (member, "$schema"))
+        {
+          g_autofree char *schema = NULL;
+
+          if (!read_string (reader, &schema, error))
+            return FALSE;
+          if (!is_speedscope_schema (schema))
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_NOT_SPEEDSCOPE,
+                            _("the $schema “%s” is not speedscope's file format"), schema);
+          reader->has_schema = TRUE;
+        }
+      else if (g_str_equal (member, "shared"))
+        {
+          if (!read_shared (reader, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "profiles"))
+        {
+          if (!read_profiles (reader, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "name"))
+        {
+          if (!read_string (reader, &reader->name, error))
+            return FALSE;
+        }
+      else if (g_str_equal (member, "exporter"))
+        {
+          if (!read_string (reader, &reader->exporter, error))
+            return FALSE;
+        }
+      else if (!bl_json_reader_skip_value (reader->json, error))
+        return FALSE;
+    }
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+
+  if (bl_json_reader_next (reader->json, error) != BL_JSON_TOKEN_END)
+    return FALSE;
+
+  if (!reader->has_schema)
+    return fail (error, BL_SPEEDSCOPE_ERROR_NOT_SPEEDSCOPE,
+                 _("the document has no $schema naming speedscope's file format"));
+  if (!reader->frames_known)
+    return fail (error, BL_SPEEDSCOPE_ERROR_MISSING, _("the document has no shared.frames"));
+  if (!reader->has_profiles)
+    return fail (error, BL_SPEEDSCOPE_ERROR_MISSING, _("the document has no profiles"));
+
+  return TRUE;
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static gboolean
+build_profile (Reader  *reader,
+               GError **error)
+{
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  BlProfileInfo *info = bl_profile_get_info_mutable (reader->profile);
+  const SsFrame *frames = (const SsFrame *) (gpointer) reader->frames->data;
+  guint n_frames = reader->frames->len;
+
+  info->target = g_strdup (reader->name);
+  info->supplemental = g_strdup (reader->exporter);
+
+  for (guint i = 0; i < reader->profiles->len; i++)
+    {
+      SsProfile *p = g_ptr_array_index (reader->profiles, i);
+      const TrieNode *nodes = (const TrieNode *) (gpointer) p->nodes->data;
+      const guint64 *values = (const guint64 *) (gpointer) p->values->data;
+      g_autofree guint32 *map = g_new (guint32, p->nodes->len);
+      g_autofree char *name = NULL;
+      guint thread;
+
+      /* frame indexes seen before the frames were known */
+      for (guint n = 1; n < p->nodes->len; n++)
+        if (nodes[n].frame >= n_frames)
+          return fail (error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
+                       _("frame index %u in %s %u of profile %u is out of range (the file "
+                         "has %u frames)"),
+                       nodes[n].frame, p->kind == KIND_SAMPLED ? "sample" : "event",
+                       nodes[n].first_use, i, n_frames);
+
+      /* one thread per profile, with a distinct name */
+      name = p->name != NULL && p->name[0] != '\0'
+        ? g_strdup (p->name)
+        : g_strdup_printf ("Profile %u", i + 1);
+      for (guint k = 2; g_hash_table_contains (names, name); k++)
+        {
+          g_free (name);
+          name = g_strdup_printf ("%s (%u)", p->name != NULL ? p->name : "Profile", k);
+        }
+      g_hash_table_add (names, g_strdup (name));
+
+      bl_profile_enable_metric (reader->profile, p->metric);
+      map[0] = bl_profile_add_thread (reader->profile, bl_profile_intern (reader->profile, name));
+      thread = bl_profile_get_node (reader->profile, map[0])->thread;
+
+      for (guint n = 1; n < p->nodes->len; n++)
+        {
+          const SsFrame *f = &frames[nodes[n].frame];
+
+          map[n] = bl_profile_add_child (reader->profile, map[nodes[n].parent],
+                                         f->name, f->file, f->line);
+        }
+
+      for (guint n = 0; n < p->nodes->len; n++)
+        {
+          if (values[n] == 0)
+            continue;
+          bl_profile_add_value (reader->profile, map[n], p->metric, values[n]);
+
+          if (n > 0 && frames[nodes[n].frame].line != 0)
+            {
+              const SsFrame *f = &frames[nodes[n].frame];
+              guint32 line = bl_profile_lookup_line (reader->profile, f->file, f->line, f->name);
+
+              bl_profile_add_line_value (reader->profile, line, p->metric, values[n]);
+              info->has_lines = TRUE;
+            }
+        }
+
+      for (guint s = 0; s < p->spans->len; s++)
+        {
+          const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
+          guint index = bl_profile_add_span (reader->profile, thread, map[span->node],
+                                             span->start);
+
+          bl_profile_set_span_end (reader->profile, thread, index, span->end);
+        }
+      if (p->has_range)
+        bl_profile_set_time_range (reader->profile, thread, p->range_start, p->range_end);
+    }
+
+  return TRUE;
+}
+
+static BlProfile *
+read_all (BlJsonReader  *json,
+          GError       **error)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("speedscope");
+  Reader reader = { 0, };
+  gboolean ok;
+
+  reader.json = json;
+  reader.profile = profile;
+  reader.frames = g_array_new (FALSE, FALSE, sizeof (SsFrame));
+  reader.profiles = g_ptr_array_new_with_free_func (ss_profile_free);
+  reader.prev_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  reader.prev_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  ok = read_document (&reader, error) && build_profile (&reader, error);
+
+  g_array_unref (reader.frames);
+  g_ptr_array_unref (reader.profiles);
+  g_array_unref (reader.prev_frames);
+  g_array_unref (reader.prev_nodes);
+  g_free (reader.name);
+  g_free (reader.exporter);
+
+  if (!ok)
+    return NULL;
+
+  bl_profile_finish (profile);
+
+  return g_steal_pointer (&profile);
+}
+
+/**
+ * bl_speedscope_detect:
+ *
+ * Returns: whether @head is the start of a JSON object with a top-level
+ *   "$schema" naming speedscope's file format (before the end of @head)
+ */
+gboolean
+bl_speedscope_detect (const guint8 *head,
+                      gsize         len)
+{
+  g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (head, len);
+  BlJsonToken token;
+
+  if (bl_json_reader_next (json, NULL) != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return FALSE;
+
+  while ((token = bl_json_reader_next (json, NULL)) == BL_JSON_TOKEN_MEMBER)
+    {
+      if (g_str_equal (bl_json_reader_get_string (json, NULL), "$schema"))
+        return bl_json_reader_next (json, NULL) == BL_JSON_TOKEN_STRING &&
+               is_speedscope_schema (bl_json_reader_get_string (json, NULL));
+      if (!bl_json_reader_skip_value (json, NULL))
+        return FALSE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * bl_speedscope_read_stream:
+ * @total: the size of the input, for progress, or 0
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_speedscope_read_stream (GInputStream   *stream,
+                           guint64         total,
+                           BlProgressFunc  progress,
+                           gpointer        progress_data,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
+  g_autoptr(BlJsonReader) json = NULL;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  json = bl_json_reader_new_for_stream (stream, total, cancellable, progress, progress_data);
+
+  return read_all (json, error);
+}
+
+/**
+ * bl_speedscope_read_memory:
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_speedscope_read_memory (const guint8  *data,
+                           gsize          len,
+                           GError       **error)
+{
+  g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (data, len);
+
+  return read_all (json, error);
+}

@@ -1,0 +1,396 @@
+/* test-speedscope.c — speedscope import: speedscope's own samples, units,
+ * time order and structural errors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-model.h"
+#include "bl-speedscope-reader.h"
+
+static char *
+folded (BlProfile  *profile,
+        BlMetricId  metric)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_assert_true (bl_folded_write (profile, metric, out, NULL, NULL));
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static BlProfile *
+load_sample (const char  *name,
+             GError     **error)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GObject *loaded = bl_format_load_file (file, NULL, NULL, NULL, error);
+
+  g_assert_true (loaded == NULL || BL_IS_PROFILE (loaded));
+
+  return (BlProfile *) loaded;
+}
+
+static BlProfile *
+read_json (const char  *json,
+           GError     **error)
+{
+  return bl_speedscope_read_memory ((const guint8 *) json, strlen (json), error);
+}
+
+/* speedscope shows a → b with b's self 5, c 5 (two calls), d 4 */
+static void
+test_sample_evented (void)
+{
+  const char *names[] = {
+    "simple-0.0.1.speedscope.json",
+    "simple-no-pretty-print-0.0.1.speedscope.json",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = load_sample (names[i], &error);
+      g_autofree char *out = NULL;
+      const BlSpan *spans;
+      gsize n_spans;
+      guint64 start, end;
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (bl_profile_get_info (profile)->format, ==, "speedscope");
+      g_assert_cmpint (bl_profile_get_default_metric (profile), ==, BL_METRIC_WEIGHT);
+      out = folded (profile, BL_METRIC_WEIGHT);
+      g_assert_cmpstr (out, ==,
+                       "simple.txt;a;b 5\n"
+                       "simple.txt;a;b;c 5\n"
+                       "simple.txt;a;b;d 4\n");
+      g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WEIGHT), ==, 14);
+
+      g_assert_true (bl_profile_has_time_order (profile));
+      spans = bl_profile_get_spans (profile, 0, &n_spans);
+      g_assert_cmpuint (n_spans, ==, 5);
+      g_assert_cmpstr (bl_profile_get_node_name (profile, spans[0].node), ==, "a");
+      g_assert_cmpuint (spans[0].depth, ==, 1);
+      g_assert_cmpuint (spans[0].start, ==, 0);
+      g_assert_cmpuint (spans[0].end, ==, 14);
+      g_assert_cmpstr (bl_profile_get_node_name (profile, spans[2].node), ==, "c");
+      g_assert_cmpuint (spans[2].depth, ==, 3);
+      g_assert_cmpuint (spans[2].end, ==, 2);
+      g_assert_cmpstr (bl_profile_get_node_name (profile, spans[3].node), ==, "d");
+      g_assert_cmpuint (spans[3].start, ==, 2);
+      g_assert_cmpuint (spans[3].end, ==, 6);
+      g_assert_cmpstr (bl_profile_get_node_name (profile, spans[4].node), ==, "c");
+      g_assert_cmpuint (spans[4].start, ==, 6);
+      g_assert_cmpuint (spans[4].end, ==, 9);
+      g_assert_true (bl_profile_get_time_range (profile, 0, &start, &end));
+      g_assert_cmpuint (start, ==, 0);
+      g_assert_cmpuint (end, ==, 14);
+    }
+}
+
+static void
+test_sample_sampled (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) one = load_sample ("simple-sampled-0.1.2.speedscope.json", &error);
+  g_autoptr(BlProfile) two = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *out2 = NULL;
+
+  g_assert_no_error (error);
+  g_assert_false (bl_profile_has_time_order (one));
+  out = folded (one, BL_METRIC_TIME_NS);
+  g_assert_cmpstr (out, ==,
+                   "simple.speedscope.json;a;b 5000000000\n"
+                   "simple.speedscope.json;a;b;c 5000000000\n"
+                   "simple.speedscope.json;a;b;d 4000000000\n");
+
+  two = load_sample ("two-sampled-0.6.0.speedscope.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_n_threads (two), ==, 2);
+  g_assert_cmpstr (bl_profile_get_thread_name (two, 0), ==, "one");
+  g_assert_cmpstr (bl_profile_get_thread_name (two, 1), ==, "two");
+  g_assert_cmpstr (bl_profile_get_info (two)->target, ==, "Two Samples");
+  g_assert_cmpstr (bl_profile_get_info (two)->supplemental, ==, "speedscope@0.6.0");
+  out2 = folded (two, BL_METRIC_TIME_NS);
+  g_assert_cmpstr (out2, ==,
+                   "one;a;b 5000000000\n"
+                   "one;a;b;c 5000000000\n"
+                   "one;a;b;d 4000000000\n"
+                   "two;a;b 5000000000\n"
+                   "two;a;b;c 5000000000\n"
+                   "two;a;b;d 4000000000\n");
+}
+
+static void
+test_sample_invalid (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) incomplete = load_sample ("incomplete-trace.json", &error);
+  g_autoptr(BlProfile) order = NULL;
+
+  g_assert_null (incomplete);
+  g_assert_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_UNBALANCED);
+  g_assert_nonnull (strstr (error->message, "still open"));
+  g_clear_error (&error);
+
+  order = load_sample ("out-of-order-events.json", &error);
+  g_assert_null (order);
+  g_assert_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_UNBALANCED);
+  g_assert_nonnull (strstr (error->message, "event 6 of profile 0 closes frame 1, but the "
+                                            "innermost open frame is 0"));
+}
+
+#define HEAD "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+
+static void
+test_units (void)
+{
+  static const struct {
+    const char *json;
+    BlMetricId  metric;
+    const char *expected;
+  } cases[] = {
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+      "{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"milliseconds\",\"startValue\":1.5,"
+      "\"endValue\":4,\"events\":[{\"type\":\"O\",\"frame\":0,\"at\":1.5},"
+      "{\"type\":\"O\",\"frame\":1,\"at\":2.25},{\"type\":\"C\",\"frame\":1,\"at\":3.0},"
+      "{\"type\":\"C\",\"frame\":0,\"at\":4}]}]}",
+      BL_METRIC_TIME_NS, "t;f 1750000\nt;f;g 750000\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"microseconds\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0],[0]],\"weights\":[1.5,2]}]}",
+      BL_METRIC_TIME_NS, "t;f 3500\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"nanoseconds\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0],[]],\"weights\":[7,2]}]}",
+      BL_METRIC_TIME_NS, "t 2\nt;f 7\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"seconds\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0]],\"weights\":[0.25]}]}",
+      BL_METRIC_TIME_NS, "t;f 250000000\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"malloc\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"heap\",\"unit\":\"bytes\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0],[0]],\"weights\":[100,28]}]}",
+      BL_METRIC_ALLOC_BYTES, "heap;malloc 128\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"none\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0],[0],[0]],\"weights\":[1,1,1]}]}",
+      BL_METRIC_SAMPLES, "t;f 3\n" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+      "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"none\",\"startValue\":0,"
+      "\"endValue\":4,\"samples\":[[0],[0]],\"weights\":[1,5]}]}",
+      BL_METRIC_WEIGHT, "t;f 6\n" },
+    /* profiles before frames, members in any order */
+    { "{\"profiles\":[{\"weights\":[2],\"samples\":[[1,0]],\"unit\":\"none\",\"type\":"
+      "\"sampled\",\"name\":\"late\"}],\"shared\":{\"frames\":[{\"name\":\"x\"},"
+      "{\"name\":\"y\"}]},\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"}",
+      BL_METRIC_WEIGHT, "late;y;x 2\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = read_json (cases[i].json, &error);
+      g_autofree char *out = NULL;
+
+      g_test_message ("case %u", i);
+      g_assert_no_error (error);
+      g_assert_cmpint (bl_profile_get_default_metric (profile), ==, cases[i].metric);
+      out = folded (profile, cases[i].metric);
+      g_assert_cmpstr (out, ==, cases[i].expected);
+    }
+}
+
+static void
+test_frames_and_threads (void)
+{
+  const char *json =
+    HEAD "\"shared\":{\"frames\":[{\"name\":\"main\",\"file\":\"app.js\",\"line\":1,"
+    "\"col\":3},{\"name\":\"helper\",\"file\":\"utils.js\",\"line\":15}]},\"profiles\":["
+    "{\"type\":\"sampled\",\"name\":\"same\",\"unit\":\"none\",\"startValue\":0,"
+    "\"endValue\":4,\"samples\":[[0,1],[0]],\"weights\":[3,1]},"
+    "{\"type\":\"sampled\",\"name\":\"same\",\"unit\":\"none\",\"startValue\":0,"
+    "\"endValue\":4,\"samples\":[[1]],\"weights\":[2]}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = read_json (json, &error);
+  gboolean found = FALSE;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 2);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "same");
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 1), ==, "same (2)");
+  g_assert_true (bl_profile_get_info (profile)->has_lines);
+
+  for (guint i = 0; i < bl_profile_get_n_lines (profile); i++)
+    {
+      const BlLine *line = bl_profile_get_line (profile, i);
+
+      if (line->line == 15)
+        {
+          g_assert_cmpstr (bl_profile_get_string (profile, line->file), ==, "utils.js");
+          g_assert_cmpstr (bl_profile_get_string (profile, line->function), ==, "helper");
+          g_assert_cmpuint (bl_profile_get_line_value (profile, BL_METRIC_WEIGHT, i), ==, 5);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+
+  for (guint n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    if (g_strcmp0 (bl_profile_get_node_name (profile, n), "helper") == 0)
+      {
+        g_assert_cmpstr (bl_profile_get_node_file (profile, n), ==, "utils.js");
+        g_assert_cmpuint (bl_profile_get_node (profile, n)->line, ==, 15);
+      }
+}
+
+static void
+test_errors (void)
+{
+  static const struct {
+    const char *json;
+    int         code;
+    const char *needle;
+  } cases[] = {
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"evented\","
+      "\"name\":\"t\",\"unit\":\"none\",\"startValue\":0,\"endValue\":1,\"events\":["
+      "{\"type\":\"C\",\"frame\":0,\"at\":0}]}]}",
+      BL_SPEEDSCOPE_ERROR_UNBALANCED, "closes frame 0, but no frame is open" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0,3]],\"weights\":[1]}]}",
+      BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
+      "frame index 3 is out of range (the file has 1 frames), at line 1, column " },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0,3]],\"weights\":[1]}]}",
+      BL_SPEEDSCOPE_ERROR_FRAME_RANGE, "$.profiles[0].samples[0][1]" },
+    { "{\"profiles\":[{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"none\",\"events\":["
+      "{\"type\":\"O\",\"frame\":5,\"at\":0},{\"type\":\"C\",\"frame\":5,\"at\":1}]}],"
+      "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+      "\"shared\":{\"frames\":[{\"name\":\"f\"}]}}",
+      BL_SPEEDSCOPE_ERROR_FRAME_RANGE, "frame index 5 in event 0 of profile 0" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0],[0]],\"weights\":[1]}]}",
+      BL_SPEEDSCOPE_ERROR_LENGTH_MISMATCH, "profile 0 has 2 samples but 1 weights" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"evented\","
+      "\"name\":\"t\",\"unit\":\"none\",\"startValue\":0,\"endValue\":1,\"events\":["
+      "{\"type\":\"O\",\"frame\":0,\"at\":5},{\"type\":\"C\",\"frame\":0,\"at\":4}]}]}",
+      BL_SPEEDSCOPE_ERROR_TIME_ORDER, "event 1 of profile 0 is at 4, before" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"furlongs\",\"samples\":[],\"weights\":[]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "$.profiles[0].unit" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{"
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[],\"weights\":[]}]}",
+      BL_SPEEDSCOPE_ERROR_MISSING, "profile 0 has no type" },
+    { HEAD "\"shared\":{\"frames\":[{\"file\":\"x\"}]},\"profiles\":[]}",
+      BL_SPEEDSCOPE_ERROR_MISSING, "frame 0 has no name" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":7}]},\"profiles\":[]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "$.shared.frames[0].name" },
+    { HEAD "\"shared\":{\"frames\":[]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"t\","
+      "\"unit\":\"none\",\"samples\":[[-1]],\"weights\":[1]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "whole number" },
+    { HEAD "\"profiles\":[]}", BL_SPEEDSCOPE_ERROR_MISSING, "no shared.frames" },
+    { "{\"shared\":{\"frames\":[]},\"profiles\":[]}",
+      BL_SPEEDSCOPE_ERROR_NOT_SPEEDSCOPE, "$schema" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = read_json (cases[i].json, &error);
+
+      g_test_message ("case %u", i);
+      g_assert_null (profile);
+      g_assert_error (error, BL_SPEEDSCOPE_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].needle) == NULL)
+        g_error ("“%s” not in “%s”", cases[i].needle, error->message);
+    }
+}
+
+static void
+test_detect (void)
+{
+  static const char other_json[] = "{\"$schema\":\"https://example.com/schema.json\",\"a\":1}";
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "two-sampled-0.6.0.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+  g_autoptr(GBytes) bytes = g_bytes_new_static (other_json, strlen (other_json));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) none = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpint (bl_format_detect ((const guint8 *) contents, len, TRUE), ==,
+                   BL_FORMAT_SPEEDSCOPE);
+  /* the head of a long file, cut in the middle */
+  g_assert_cmpint (bl_format_detect ((const guint8 *) contents, 200, FALSE), ==,
+                   BL_FORMAT_SPEEDSCOPE);
+  g_assert_cmpint (bl_format_detect ((const guint8 *) other_json, strlen (other_json), TRUE),
+                   ==, BL_FORMAT_UNKNOWN);
+
+  none = bl_format_load_bytes (bytes, &error);
+  g_assert_null (none);
+  g_assert_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN);
+  g_assert_nonnull (strstr (error->message, "JSON file, but not"));
+  g_assert_nonnull (strstr (error->message, "speedscope"));
+}
+
+static void
+test_prefixes (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "simple-no-pretty-print-0.0.1.speedscope.json",
+                                                 NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  for (gsize n = 0; n < len - 1; n++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile =
+        bl_speedscope_read_memory ((const guint8 *) contents, n, &error);
+
+      g_assert_null (profile);
+      g_assert_true (error->domain == BL_JSON_ERROR || error->domain == BL_SPEEDSCOPE_ERROR);
+    }
+
+  for (gsize pos = 0; pos < len; pos++)
+    for (guint bit = 0; bit < 8; bit += 2)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BlProfile) profile = NULL;
+
+        contents[pos] ^= 1u << bit;
+        profile = bl_speedscope_read_memory ((const guint8 *) contents, len, &error);
+        g_assert_true ((profile != NULL) != (error != NULL));
+        if (error != NULL)
+          g_assert_true (error->domain == BL_JSON_ERROR ||
+                         error->domain == BL_SPEEDSCOPE_ERROR);
+        contents[pos] ^= 1u << bit;
+      }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/model/speedscope/sample-evented", test_sample_evented);
+  g_test_add_func ("/model/speedscope/sample-sampled", test_sample_sampled);
+  g_test_add_func ("/model/speedscope/sample-invalid", test_sample_invalid);
+  g_test_add_func ("/model/speedscope/units", test_units);
+  g_test_add_func ("/model/speedscope/frames-and-threads", test_frames_and_threads);
+  g_test_add_func ("/model/speedscope/errors", test_errors);
+  g_test_add_func ("/model/speedscope/detect", test_detect);
+  g_test_add_func ("/model/speedscope/prefixes-and-flips", test_prefixes);
+
+  return g_test_run ();
+}

@@ -959,6 +959,18 @@ parse_entry (Decoder  *dec,
 
 /* ---- header ------------------------------------------------------------- */
 
+/* A float32 from the file as the decimal the profiler meant: 0.1, not
+ * 0.100000001490116. */
+static double
+float_as_decimal (float value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (text, sizeof text, "%.7g", value);
+
+  return g_ascii_strtod (text, NULL);
+}
+
 static ParseResult
 parse_header (Decoder  *dec,
               guint64  *header_size_out,
@@ -1052,15 +1064,8 @@ parse_header (Decoder  *dec,
   info->major = major;
   info->minor = minor;
   info->patch = patch;
-  /* float32 in the file: keep the decimal the profiler meant (0.1, not
-   * 0.100000001490116) */
-  for (guint i = 0; i < 2; i++)
-    {
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (text, sizeof text, "%.7g", ratios[i]);
-      (i == 0 ? &info->requested_ratio : &info->actual_ratio)[0] = g_ascii_strtod (text, NULL);
-    }
+  info->requested_ratio = float_as_decimal (ratios[0]);
+  info->actual_ratio = float_as_decimal (ratios[1]);
   info->has_lines = lines != 0;
   info->has_memory = memory != 0;
   info->start_ms = start_ms;

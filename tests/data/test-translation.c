@@ -15,6 +15,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+static char *system_data_dirs;   /* XDG_DATA_DIRS before the test isolated it */
+
 typedef struct
 {
   char *msgid;   /* without context, first form */
@@ -184,6 +186,11 @@ test_german_window (void)
    * so an instance started by another test cannot take our window */
   envp = g_environ_setenv (envp, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
   envp = g_environ_setenv (envp, "GTK_A11Y", "none", TRUE);
+  /* the system's MIME database and icons, which the isolated data dirs lack */
+  if (system_data_dirs != NULL)
+    envp = g_environ_setenv (envp, "XDG_DATA_DIRS", system_data_dirs, TRUE);
+  else
+    envp = g_environ_unsetenv (envp, "XDG_DATA_DIRS");
 
   g_spawn_sync (tmpdir, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                 &out, &err, &status, &error);
@@ -236,6 +243,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  system_data_dirs = g_strdup (g_getenv ("XDG_DATA_DIRS"));
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/data/translation/german-window", test_german_window);

@@ -1,0 +1,381 @@
+/* test-preferences.c — the Preferences, About and shortcuts windows
+ *
+ * The preferences rows and the GSettings keys follow each other both ways, the colour scheme
+ * reaches AdwStyleManager, a source folder can be forgotten; the About window carries the
+ * version and the licence; the shortcuts window parses and lists the app's accelerators.
+ * Runs on a display (Xvfb in the suite).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "bl-about.h"
+#include "bl-metric.h"
+#include "bl-preferences-window.h"
+
+static void
+iterate_until_mapped (GtkWidget *widget)
+{
+  while (!gtk_widget_get_mapped (widget))
+    g_main_context_iteration (NULL, TRUE);
+
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+flush (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gpointer
+template_child (GtkWindow  *window,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                  BL_TYPE_PREFERENCES_WINDOW, name);
+
+  g_assert_nonnull (child);
+
+  return child;
+}
+
+static void
+test_choice_rows (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  g_autofree char *value = NULL;
+  GtkWindow *window;
+  AdwComboRow *orientation;
+  AdwComboRow *palette;
+  AdwComboRow *metric;
+  GListModel *metrics;
+
+  g_settings_reset (settings, "flame-orientation");
+  g_settings_reset (settings, "flame-palette");
+  g_settings_reset (settings, "default-metric");
+
+  window = bl_preferences_window_new (NULL);
+  gtk_window_present (window);
+  iterate_until_mapped (GTK_WIDGET (window));
+
+  orientation = template_child (window, "flame_orientation_row");
+  palette = template_child (window, "flame_palette_row");
+  metric = template_child (window, "default_metric_row");
+
+  /* the defaults show */
+  g_assert_cmpuint (adw_combo_row_get_selected (orientation), ==, 0);   /* bottom-up */
+  g_assert_cmpuint (adw_combo_row_get_selected (palette), ==, 0);       /* file */
+  g_assert_cmpuint (adw_combo_row_get_selected (metric), ==, BL_METRIC_CPU);
+
+  /* every metric is offered, in the metric table's order, by its display name */
+  metrics = adw_combo_row_get_model (metric);
+  g_assert_cmpuint (g_list_model_get_n_items (metrics), ==, BL_N_METRICS);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (metrics), BL_METRIC_WALL), ==,
+                   bl_metric_get_info (BL_METRIC_WALL)->display_name);
+
+  /* row → key */
+  adw_combo_row_set_selected (orientation, 1);
+  value = g_settings_get_string (settings, "flame-orientation");
+  g_assert_cmpstr (value, ==, "top-down");
+  g_clear_pointer (&value, g_free);
+
+  adw_combo_row_set_selected (metric, BL_METRIC_ALLOC_BYTES);
+  value = g_settings_get_string (settings, "default-metric");
+  g_assert_cmpstr (value, ==, "alloc-bytes");
+  g_clear_pointer (&value, g_free);
+
+  /* key → row */
+  g_settings_set_string (settings, "flame-palette", "heat");
+  flush ();
+  g_assert_cmpuint (adw_combo_row_get_selected (palette), ==, 2);
+
+  g_settings_set_string (settings, "default-metric", "live-bytes");
+  flush ();
+  g_assert_cmpuint (adw_combo_row_get_selected (metric), ==, BL_METRIC_LIVE_BYTES);
+
+  gtk_window_destroy (window);
+  flush ();
+}
+
+static void
+test_color_scheme (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  g_autofree char *value = NULL;
+  AdwComboRow *row;
+  GtkWindow *window;
+
+  g_settings_reset (settings, "color-scheme");
+  bl_preferences_bind_color_scheme (settings);
+
+  /* by default the system decides */
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
+
+  g_settings_set_string (settings, "color-scheme", "dark");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (manager));
+
+  window = bl_preferences_window_new (NULL);
+  gtk_window_present (window);
+  iterate_until_mapped (GTK_WIDGET (window));
+  row = template_child (window, "color_scheme_row");
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 2);
+
+  adw_combo_row_set_selected (row, 1);
+  value = g_settings_get_string (settings, "color-scheme");
+  g_assert_cmpstr (value, ==, "light");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_assert_false (adw_style_manager_get_dark (manager));
+
+  adw_combo_row_set_selected (row, 0);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
+
+  gtk_window_destroy (window);
+  flush ();
+}
+
+static guint
+count_rows (GtkListBox *list)
+{
+  guint n = 0;
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+
+  return n;
+}
+
+static GtkWidget *
+find_button (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BUTTON (child))
+        return child;
+      if ((found = find_button (child)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+test_source_folders (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
+  g_autoptr(GVariant) left = NULL;
+  g_autofree char *remaining_path = NULL;
+  GtkListBox *list;
+  GtkListBoxRow *row;
+  GtkWidget *button;
+  GtkWindow *window;
+
+  g_settings_reset (settings, "source-folders");
+
+  window = bl_preferences_window_new (NULL);
+  gtk_window_present (window);
+  iterate_until_mapped (GTK_WIDGET (window));
+  list = template_child (window, "source_folders_list");
+  g_assert_cmpuint (count_rows (list), ==, 0);
+
+  /* names and paths with markup characters are shown as they are */
+  g_variant_builder_add (&builder, "{ss}", "Cats & <Dogs>", "/home/dev/cats-and-dogs");
+  g_variant_builder_add (&builder, "{ss}", "Weather", "/home/dev/weather-1.2.zip");
+  g_settings_set_value (settings, "source-folders", g_variant_builder_end (&builder));
+  flush ();
+  g_assert_cmpuint (count_rows (list), ==, 2);
+
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==,
+                   "Cats & <Dogs>");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   "/home/dev/cats-and-dogs");
+
+  /* its trash button forgets it */
+  button = find_button (GTK_WIDGET (row));
+  g_assert_nonnull (button);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), "Cats & <Dogs>"));
+  g_signal_emit_by_name (button, "clicked");
+  flush ();
+
+  left = g_settings_get_value (settings, "source-folders");
+  g_assert_cmpuint (g_variant_n_children (left), ==, 1);
+  g_assert_true (g_variant_lookup (left, "Weather", "s", &remaining_path));
+  g_assert_cmpstr (remaining_path, ==, "/home/dev/weather-1.2.zip");
+  g_assert_cmpuint (count_rows (list), ==, 1);
+
+  gtk_window_destroy (window);
+  flush ();
+}
+
+static void
+test_about (void)
+{
+  g_autoptr(GListModel) toplevels = NULL;
+  AdwAboutWindow *about = NULL;
+  GtkIconTheme *theme;
+  GtkWindow *parent;
+
+  parent = GTK_WINDOW (gtk_window_new ());
+  gtk_window_present (parent);
+  iterate_until_mapped (GTK_WIDGET (parent));
+
+  bl_show_about_window (parent);
+
+  toplevels = g_object_ref (gtk_window_get_toplevels ());
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_ABOUT_WINDOW (window))
+        about = ADW_ABOUT_WINDOW (window);
+    }
+
+  g_assert_nonnull (about);
+  iterate_until_mapped (GTK_WIDGET (about));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == parent);
+  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
+  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (adw_about_window_get_website (about), ==,
+                   "https://github.com/brightlens/brightlens");
+  g_assert_nonnull (adw_about_window_get_issue_url (about));
+  g_assert_nonnull (adw_about_window_get_developers (about));
+  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, BASE_ID);
+  /* the icon comes with the resources (GtkApplication adds their icons/ to the theme), so
+   * an uninstalled build shows it */
+  theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+  gtk_icon_theme_add_resource_path (theme, RESOURCE_BASE_PATH "/icons");
+  g_assert_true (gtk_icon_theme_has_icon (theme, BASE_ID));
+
+  gtk_window_destroy (GTK_WINDOW (about));
+  gtk_window_destroy (parent);
+  flush ();
+}
+
+static void
+collect_accels (GtkWidget *widget,
+                GPtrArray *accels)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *accel = NULL;
+      g_autofree char *title = NULL;
+
+      g_object_get (widget, "accelerator", &accel, "title", &title, NULL);
+      g_assert_nonnull (title);
+      g_assert_nonnull (accel);
+      g_ptr_array_add (accels, g_steal_pointer (&accel));
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_accels (child, accels);
+}
+
+static gboolean
+accels_contain (GPtrArray  *accels,
+                const char *wanted)
+{
+  guint wanted_key;
+  GdkModifierType wanted_mods;
+
+  g_assert_true (gtk_accelerator_parse (wanted, &wanted_key, &wanted_mods));
+
+  for (guint i = 0; i < accels->len; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (g_ptr_array_index (accels, i), " ", -1);
+
+      for (guint j = 0; parts[j] != NULL; j++)
+        {
+          guint key;
+          GdkModifierType mods;
+
+          if (gtk_accelerator_parse (parts[j], &key, &mods) &&
+              key == wanted_key && mods == wanted_mods)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
+  const char *expected[] = {
+    "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Control>comma",
+    "<Control>question", "<Control>q", "Home", "Escape", "Return", "Up", "Left",
+  };
+  GObject *overlay;
+
+  builder = gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
+  overlay = gtk_builder_get_object (builder, "help_overlay");
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+
+  collect_accels (GTK_WIDGET (overlay), accels);
+  g_assert_cmpuint (accels->len, >=, 10);
+
+  /* every accelerator listed parses */
+  for (guint i = 0; i < accels->len; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (g_ptr_array_index (accels, i), " ", -1);
+
+      for (guint j = 0; parts[j] != NULL; j++)
+        {
+          guint key = 0;
+          GdkModifierType mods = 0;
+
+          g_test_message ("listed: %s", parts[j]);
+          g_assert_true (gtk_accelerator_parse (parts[j], &key, &mods));
+          g_assert_cmpuint (key, !=, 0);
+        }
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      if (!accels_contain (accels, expected[i]))
+        g_test_message ("not listed: %s", expected[i]);
+      g_assert_true (accels_contain (accels, expected[i]));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (overlay));
+  flush ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The isolated data dirs hold no MIME database, and gdk-pixbuf needs it to recognise the SVG
+   * icons the windows show: keep the system's. */
+  g_content_type_set_mime_dirs (NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/data/preferences/choice-rows", test_choice_rows);
+  g_test_add_func ("/data/preferences/color-scheme", test_color_scheme);
+  g_test_add_func ("/data/preferences/source-folders", test_source_folders);
+  g_test_add_func ("/data/about/window", test_about);
+  g_test_add_func ("/data/shortcuts/window", test_shortcuts_window);
+
+  return g_test_run ();
+}

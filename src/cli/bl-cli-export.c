@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "bl-cli.h"
+#include "bl-speedscope-writer.h"
 
 int
 bl_cli_export (int    argc,
@@ -46,7 +47,7 @@ bl_cli_export (int    argc,
     return bl_cli_usage_error (context, _("export takes exactly one FILE."));
   if (format == NULL)
     return bl_cli_usage_error (context, _("--format is required."));
-  if (!g_str_equal (format, "folded"))
+  if (!g_str_equal (format, "folded") && !g_str_equal (format, "speedscope"))
     return bl_cli_usage_error (context, _("The format must be folded, speedscope or csv."));
 
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
@@ -57,6 +58,24 @@ bl_cli_export (int    argc,
 
   if (!(loaded = bl_cli_load (argv[1], &status)))
     return status;
+
+  if (g_str_equal (format, "speedscope"))
+    {
+      if (!BL_IS_PROFILE (loaded))
+        {
+          fprintf (stderr, _("brightlens-cli: %s: a speedscope file can only be made from a "
+                             "profile.\n"), argv[1]);
+          return BL_CLI_INVALID_INPUT;
+        }
+      if (!(out = bl_cli_open_output (output, &error)) ||
+          !bl_speedscope_write (BL_PROFILE (loaded), out, NULL, &error) ||
+          !bl_cli_close_output (out, &error))
+        {
+          fprintf (stderr, "brightlens-cli: %s\n", error->message);
+          return BL_CLI_INVALID_INPUT;
+        }
+      return BL_CLI_OK;
+    }
 
   if (!BL_IS_PROFILE (loaded))
     {

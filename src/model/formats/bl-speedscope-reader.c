@@ -25,6 +25,7 @@
 
 #include "bl-json-reader.h"
 #include "bl-speedscope-reader.h"
+#include "bl-speedscope-writer.h"
 
 G_DEFINE_QUARK (bl-speedscope-error-quark, bl_speedscope_error)
 
@@ -94,7 +95,9 @@ typedef struct
   char      *name;
   Kind       kind;
   Unit       unit;
+  const char *unit_name;
   double     factor;
+  BlMetricId override;   /* BL_SPEEDSCOPE_METRIC_MEMBER, if it fits the unit */
   gboolean   has_start;
   gboolean   has_end;
   double     start_value;
@@ -202,6 +205,7 @@ ss_profile_new (guint index)
   guint64 zero = 0;
 
   p->index = index;
+  p->override = BL_METRIC_INVALID;
   p->nodes = g_array_new (FALSE, FALSE, sizeof (TrieNode));
   p->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_array_append_val (p->nodes, root);
@@ -775,6 +779,14 @@ finish_profile (Reader    *reader,
   if (p->unit == UNIT_UNSET)
     return fail (error, BL_SPEEDSCOPE_ERROR_MISSING, _("profile %u has no unit"), p->index);
 
+  /* our own exports name their metric: keep it, in its own unit */
+  if (p->override != BL_METRIC_INVALID &&
+      !g_str_equal (bl_unit_get_speedscope_name (bl_metric_get_info (p->override)->unit),
+                    p->unit_name))
+    p->override = BL_METRIC_INVALID;
+  if (p->override != BL_METRIC_INVALID)
+    p->factor = 1;
+
   if (p->kind == KIND_SAMPLED)
     {
       gboolean all_ones = TRUE;
@@ -821,6 +833,8 @@ finish_profile (Reader    *reader,
     p->metric = BL_METRIC_ALLOC_BYTES;
   else if (p->unit != UNIT_NONE)
     p->metric = BL_METRIC_TIME_NS;
+  if (p->override != BL_METRIC_INVALID)
+    p->metric = p->override;
 
   /* drop what is no longer needed */
   g_array_set_size (p->leaves, 0);
@@ -876,6 +890,7 @@ read_profile (Reader  *reader,
             if (g_str_equal (unit, units[i].name))
               {
                 p->unit = units[i].unit;
+                p->unit_name = units[i].name;
                 p->factor = units[i].factor;
               }
           if (p->unit == UNIT_UNSET)
@@ -887,6 +902,14 @@ read_profile (Reader  *reader,
         {
           if (!read_string (reader, &p->name, error))
             return FALSE;
+        }
+      else if (g_str_equal (member, BL_SPEEDSCOPE_METRIC_MEMBER))
+        {
+          g_autofree char *metric = NULL;
+
+          if (!read_string (reader, &metric, error))
+            return FALSE;
+          p->override = bl_metric_from_name (metric);
         }
       else if (g_str_equal (member, "startValue"))
         {

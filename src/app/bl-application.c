@@ -1,0 +1,186 @@
+/* bl-application.c
+ *
+ * One instance per session: files opened later (from the file manager, the
+ * command line) arrive in "open" and become tabs of the existing window.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bl-about.h"
+#include "bl-preferences-window.h"
+#include "bl-window.h"
+
+#include "bl-application.h"
+
+struct _BlApplication
+{
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
+};
+
+G_DEFINE_FINAL_TYPE (BlApplication, bl_application, ADW_TYPE_APPLICATION)
+
+static BlWindow *
+ensure_window (BlApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (BL_IS_WINDOW (window))
+    return BL_WINDOW (window);
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (BL_IS_WINDOW (l->data))
+      return BL_WINDOW (l->data);
+
+  return bl_window_new (GTK_APPLICATION (self));
+}
+
+static void
+bl_application_activate (GApplication *application)
+{
+  gtk_window_present (GTK_WINDOW (ensure_window (BL_APPLICATION (application))));
+}
+
+static void
+bl_application_open (GApplication  *application,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  BlWindow *window = ensure_window (BL_APPLICATION (application));
+
+  for (int i = 0; i < n_files; i++)
+    bl_window_open_file (window, files[i]);
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* close each window so that it saves its state */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  bl_show_about_window (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  GtkWindow *window = bl_preferences_window_new (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
+
+  gtk_window_present (window);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_action },
+  { "about", about_action },
+  { "preferences", preferences_action },
+};
+
+static void
+bl_application_startup (GApplication *application)
+{
+  BlApplication *self = BL_APPLICATION (application);
+  GtkApplication *app = GTK_APPLICATION (application);
+  GSettingsSchemaSource *source;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.close-tab", { "<Control>w", NULL } },
+    { "win.search", { "<Control>f", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+
+  G_APPLICATION_CLASS (bl_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+
+  source = g_settings_schema_source_get_default ();
+  if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)
+    {
+      self->settings = g_settings_new (BASE_ID);
+      bl_preferences_bind_color_scheme (self->settings);
+    }
+}
+
+static void
+bl_application_dispose (GObject *object)
+{
+  BlApplication *self = (BlApplication *) object;
+
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (bl_application_parent_class)->dispose (object);
+}
+
+static void
+bl_application_class_init (BlApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = bl_application_dispose;
+  app_class->activate = bl_application_activate;
+  app_class->open = bl_application_open;
+  app_class->startup = bl_application_startup;
+}
+
+static void
+bl_application_init (BlApplication *self)
+{
+}
+
+BlApplication *
+bl_application_new (void)
+{
+  return g_object_new (BL_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", RESOURCE_BASE_PATH,
+                       NULL);
+}
+
+/**
+ * bl_application_get_settings:
+ *
+ * Returns: (transfer none) (nullable): the settings, when the schema is installed
+ */
+GSettings *
+bl_application_get_settings (BlApplication *self)
+{
+  g_return_val_if_fail (BL_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}

@@ -1,0 +1,589 @@
+/* bl-window-actions.c
+ *
+ * The window's actions: open (GtkFileChooserNative on GTK 4.8, GtkFileDialog
+ * where the build has 4.10), open recent, close tab, search, reset zoom and
+ * export. _bl_window_update_actions() is the one place that enables them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-window-actions"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-folded.h"
+
+#include "bl-window-private.h"
+
+#if defined(__has_include)
+# if __has_include ("bl-speedscope-writer.h")
+#  include "bl-speedscope-writer.h"
+#  define HAVE_SPEEDSCOPE_WRITER 1
+# endif
+#endif
+
+#define MAX_RECENT 10
+
+typedef enum
+{
+  EXPORT_FOLDED,
+  EXPORT_SPEEDSCOPE,
+} ExportFormat;
+
+static void
+add_filters (GListStore *store)
+{
+  GtkFileFilter *filter;
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Profiles and Sessions"));
+  gtk_file_filter_add_pattern (filter, "*.bsprof");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.folded");
+  gtk_file_filter_add_pattern (filter, "*.txt");
+  gtk_file_filter_add_pattern (filter, "*.out");
+  gtk_file_filter_add_pattern (filter, "*.prof");
+  gtk_file_filter_add_mime_type (filter, "application/x-bsprof");
+  g_list_store_append (store, filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  g_list_store_append (store, filter);
+  g_object_unref (filter);
+}
+
+/* ------------------------------------------------------------------------ */
+/* open                                                                      */
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+
+static void
+open_dialog_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(BlWindow) self = user_data;
+  g_autoptr(GListModel) files = NULL;
+
+  files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (source), result, NULL);
+  if (files == NULL)
+    return;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+      bl_window_open_file (self, file);
+    }
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+
+  add_filters (filters);
+  gtk_file_dialog_set_title (dialog, _("Open Profiles"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL, open_dialog_cb, g_object_ref (self));
+}
+
+G_GNUC_END_IGNORE_DEPRECATIONS
+#else
+
+static void
+open_response_cb (BlWindow             *self,
+                  int                   response,
+                  GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          bl_window_open_file (self, file);
+        }
+    }
+
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  /* the chooser lives until "response": we hold the only reference */
+  self->chooser = gtk_file_chooser_native_new (_("Open Profiles"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+  add_filters (filters);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (open_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+#endif
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  bl_window_open_file (BL_WINDOW (widget), file);
+}
+
+/* ------------------------------------------------------------------------ */
+/* tabs, search, zoom                                                        */
+
+static void
+close_tab_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (tab != NULL)
+    adw_tab_view_close_page (self->tab_view, tab);
+  else
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+static BlProfileView *
+current_view (BlWindow *self)
+{
+  BlProfilePage *page = bl_window_get_current_page (self);
+
+  if (page == NULL || bl_profile_page_get_profile (page) == NULL)
+    return NULL;
+
+  return bl_profile_page_get_profile_view (page);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  BlProfileView *view = current_view (BL_WINDOW (widget));
+
+  if (view != NULL)
+    bl_profile_view_focus_search (view);
+}
+
+static void
+reset_zoom_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  BlProfileView *view = current_view (BL_WINDOW (widget));
+
+  if (view != NULL)
+    bl_profile_view_reset_zoom (view);
+}
+
+/* ------------------------------------------------------------------------ */
+/* export                                                                    */
+
+typedef struct
+{
+  BlProfile    *profile;
+  BlMetricId    metric;
+  GFile        *file;
+  ExportFormat  format;
+} ExportJob;
+
+static void
+export_job_free (gpointer data)
+{
+  ExportJob *job = data;
+
+  g_clear_object (&job->profile);
+  g_clear_object (&job->file);
+  g_free (job);
+}
+
+static void
+export_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = FALSE;
+
+  /* g_file_replace: a failed export never leaves half a file behind */
+  out = g_file_replace (job->file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                        cancellable, &error);
+  if (out == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  switch (job->format)
+    {
+    case EXPORT_SPEEDSCOPE:
+#ifdef HAVE_SPEEDSCOPE_WRITER
+      ok = bl_speedscope_write (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
+      break;
+#endif
+    case EXPORT_FOLDED:
+    default:
+      ok = bl_folded_write (job->profile, job->metric, G_OUTPUT_STREAM (out), cancellable, &error);
+      break;
+    }
+
+  if (!ok)
+    {
+      g_autoptr(GCancellable) abort = g_cancellable_new ();
+
+      /* closing a cancelled replace stream drops the temporary file */
+      g_cancellable_cancel (abort);
+      g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  BlWindow *self = BL_WINDOW (source);
+  ExportJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      AdwMessageDialog *dialog;
+
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                           _("Could Not Export"),
+                                                           error->message));
+      adw_message_dialog_add_response (dialog, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+
+  {
+    g_autofree char *name = g_file_get_basename (job->file);
+    /* Translators: %s is a file name */
+    g_autofree char *text = g_strdup_printf (_("Exported to “%s”"), name);
+
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+  }
+}
+
+static void
+start_export (BlWindow *self,
+              GFile    *file,
+              gboolean  speedscope)
+{
+  BlProfileView *view = current_view (self);
+  g_autoptr(GTask) task = NULL;
+  ExportJob *job;
+  g_autofree char *name = g_file_get_basename (file);
+
+  if (view == NULL)
+    return;
+
+  job = g_new0 (ExportJob, 1);
+  job->profile = g_object_ref (bl_profile_view_get_profile (view));
+  job->metric = bl_profile_view_get_metric (view);
+  job->file = g_object_ref (file);
+  job->format = speedscope || (name != NULL && g_str_has_suffix (name, ".json"))
+    ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED;
+#ifndef HAVE_SPEEDSCOPE_WRITER
+  job->format = EXPORT_FOLDED;
+#endif
+
+  task = g_task_new (self, NULL, export_done_cb, NULL);
+  g_task_set_source_tag (task, start_export);
+  g_task_set_task_data (task, job, export_job_free);
+  g_task_run_in_thread (task, export_worker);
+}
+
+static GtkFileFilter *
+folded_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Folded Stacks"));
+  gtk_file_filter_add_pattern (filter, "*.folded");
+  gtk_file_filter_add_pattern (filter, "*.txt");
+
+  return filter;
+}
+
+#ifdef HAVE_SPEEDSCOPE_WRITER
+static GtkFileFilter *
+speedscope_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("speedscope"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+
+  return filter;
+}
+#endif
+
+static char *
+suggested_name (BlWindow *self)
+{
+  BlProfilePage *page = bl_window_get_current_page (self);
+  g_autofree char *base = g_strdup (bl_profile_page_get_title (page));
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+
+  return g_strconcat (base, ".folded", NULL);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+
+static void
+export_dialog_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(BlWindow) self = user_data;
+  g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (source), result, NULL);
+
+  if (file != NULL)
+    start_export (self, file, FALSE);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) folded = folded_filter ();
+  g_autofree char *name = suggested_name (self);
+
+  g_list_store_append (filters, folded);
+#ifdef HAVE_SPEEDSCOPE_WRITER
+  {
+    g_autoptr(GtkFileFilter) speedscope = speedscope_filter ();
+
+    g_list_store_append (filters, speedscope);
+  }
+#endif
+  gtk_file_dialog_set_title (dialog, _("Export Profile"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_set_initial_name (dialog, name);
+  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, export_dialog_cb, g_object_ref (self));
+}
+
+G_GNUC_END_IGNORE_DEPRECATIONS
+#else
+
+static void
+export_response_cb (BlWindow             *self,
+                    int                   response,
+                    GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      gboolean speedscope = filter != NULL &&
+        g_strcmp0 (gtk_file_filter_get_name (filter), _("speedscope")) == 0;
+
+      if (file != NULL)
+        start_export (self, file, speedscope);
+    }
+
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GtkFileFilter) folded = folded_filter ();
+  g_autofree char *name = suggested_name (self);
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  self->chooser = gtk_file_chooser_native_new (_("Export Profile"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), folded);
+#ifdef HAVE_SPEEDSCOPE_WRITER
+  {
+    g_autoptr(GtkFileFilter) speedscope = speedscope_filter ();
+
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), speedscope);
+  }
+#endif
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (export_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* recent files                                                              */
+
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GtkRecentInfo *ia = *(GtkRecentInfo **) a;
+  GtkRecentInfo *ib = *(GtkRecentInfo **) b;
+
+  return g_date_time_compare (gtk_recent_info_get_modified (ib), gtk_recent_info_get_modified (ia));
+}
+
+void
+_bl_window_update_recent (BlWindow *self)
+{
+  GList *items;
+  g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+  const char *app_name = g_get_application_name ();
+
+  g_menu_remove_all (self->recent_menu);
+
+  items = gtk_recent_manager_get_items (self->recent_manager);
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (app_name != NULL && gtk_recent_info_has_application (info, app_name) &&
+          gtk_recent_info_exists (info))
+        g_ptr_array_add (ours, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  g_ptr_array_sort (ours, compare_recent);
+
+  for (guint i = 0; i < ours->len && i < MAX_RECENT; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (ours, i);
+      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_menu, item);
+    }
+
+  if (ours->len == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Files"), "win.no-recent");
+
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+void
+_bl_window_add_recent (BlWindow *self,
+                       GFile    *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  if (self->recent_manager != NULL && g_file_query_exists (file, NULL))
+    gtk_recent_manager_add_item (self->recent_manager, uri);
+}
+
+/* ------------------------------------------------------------------------ */
+
+void
+_bl_window_update_actions (BlWindow *self)
+{
+  BlProfileView *view = current_view (self);
+  gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", view != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", view != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
+}
+
+static void
+no_recent_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+}
+
+void
+_bl_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, no_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
+
+  /* Home and Escape reach the window only when the focused widget (a search
+   * entry, a table) did not use them */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "win.reset-zoom", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.reset-zoom", NULL);
+}
+
+void
+_bl_window_actions_init (BlWindow *self)
+{
+  _bl_window_update_actions (self);
+}

@@ -1,0 +1,39 @@
+/* bl-window-private.h — BlWindow's state, shared by bl-window.c and bl-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "bl-window.h"
+
+G_BEGIN_DECLS
+
+struct _BlWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GMenu                *recent_menu;
+  GtkRecentManager     *recent_manager;
+  GtkFileChooserNative *chooser;        /* kept until "response" */
+
+  /* template */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  AdwTabView           *tab_view;
+  AdwTabBar            *tab_bar;
+  GtkStack             *stack;
+  AdwStatusPage        *empty_page;
+  GtkMenuButton        *primary_menu_button;
+  AdwSplitButton       *open_button;
+};
+
+void _bl_window_class_actions_init (GtkWidgetClass *widget_class);
+void _bl_window_actions_init       (BlWindow       *self);
+void _bl_window_update_actions     (BlWindow       *self);
+void _bl_window_update_recent      (BlWindow       *self);
+void _bl_window_add_recent         (BlWindow       *self,
+                                    GFile          *file);
+
+G_END_DECLS

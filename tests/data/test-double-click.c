@@ -459,12 +459,17 @@ test_command_line_tools_agree (void)
 
     g_assert_nonnull (strstr (out, expected_default));
   }
-  {
-    const char *argv[] = { "xdg-mime", "query", "default", "application/x-bsprof", NULL };
-    g_autofree char *out = run (argv);
+  if (BL_XDG_MIME[0] != '\0')
+    {
+      const char *argv[] = { BL_XDG_MIME, "query", "default", "application/x-bsprof", NULL };
+      g_autofree char *out = run (argv);
 
-    g_assert_cmpstr (g_strstrip (out), ==, DESKTOP_ID);
-  }
+      g_assert_cmpstr (g_strstrip (out), ==, DESKTOP_ID);
+    }
+  else
+    {
+      g_test_skip ("xdg-mime is not installed (xdg-utils)");
+    }
 }
 
 static gboolean

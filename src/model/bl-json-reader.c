@@ -64,6 +64,7 @@ struct _BlJsonReader
   BlJsonToken  token;
   guint        path_frames;
   gboolean     failed;
+  gboolean     started;
 
   /* where the current token starts */
   guint64      tok_offset;
@@ -885,6 +886,25 @@ bl_json_reader_next (BlJsonReader  *self,
       g_set_error_literal (error, BL_JSON_ERROR, BL_JSON_ERROR_SYNTAX,
                            _("The JSON reader was used after an error."));
       return BL_JSON_TOKEN_ERROR;
+    }
+
+  if G_UNLIKELY (!self->started)
+    {
+      BlSource *src = &self->src;
+
+      /* skip a UTF-8 byte order mark */
+      self->started = TRUE;
+      while (src->len < 3 && !src->eof)
+        if (!bl_source_fill (src, 0, error))
+          {
+            self->failed = TRUE;
+            return self->token = BL_JSON_TOKEN_ERROR;
+          }
+      if (src->len >= 3 && memcmp (src->data, "\xef\xbb\xbf", 3) == 0)
+        {
+          src->pos = 3;
+          self->line_start = 3;
+        }
     }
 
   for (;;)

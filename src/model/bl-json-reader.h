@@ -18,7 +18,8 @@
  *   if (token == BL_JSON_TOKEN_ERROR) … error is set
  *
  * Grammar is RFC 8259 (strict: no comments, no trailing commas, no NaN),
- * with one leniency: a lone UTF-16 surrogate in a \u escape becomes U+FFFD.
+ * with two leniencies: a leading UTF-8 byte order mark is skipped, and a
+ * lone UTF-16 surrogate in a \u escape becomes U+FFFD.
  * Strings are checked to be valid UTF-8. A document is one value, with only
  * whitespace after it.
  *

@@ -7,7 +7,10 @@
 
 #include "bl-metric.h"
 #include "bl-profile.h"
+#include "bl-session.h"
+#include "bl-json-reader.h"
 #include "bl-loader.h"
 #include "formats/bl-format.h"
 #include "formats/bl-bsprof-reader.h"
 #include "formats/bl-folded.h"
+#include "formats/bl-rrm-reader.h"

@@ -16,6 +16,7 @@
 #include "bl-format.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-speedscope-reader.h"
+#include "bl-rrm-reader.h"
 
 G_DEFINE_QUARK (bl-format-error-quark, bl_format_error)
 
@@ -59,6 +60,9 @@ bl_format_detect (const guint8 *head,
 
   if (bl_mpatrol_detect (head, len))
     return BL_FORMAT_MPATROL;
+
+  if (bl_rrm_detect (head, len))
+    return BL_FORMAT_RRM;
 
   if (bl_speedscope_detect (head, len))
     return BL_FORMAT_SPEEDSCOPE;
@@ -194,8 +198,10 @@ bl_format_load_stream (GInputStream   *stream,
           g_propagate_error (error, local_error);
         return (GObject *) profile;
       }
-    case BL_FORMAT_UNKNOWN:
     case BL_FORMAT_RRM:
+      return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
+                                             cancellable, error);
+    case BL_FORMAT_UNKNOWN:
     default:
       set_unknown_error (head, len, error);
       return NULL;

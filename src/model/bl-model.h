@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "bl-diff.h"
 #include "bl-metric.h"
 #include "bl-profile.h"
 #include "bl-session.h"

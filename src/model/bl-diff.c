@@ -1,0 +1,1054 @@
+/* bl-diff.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-diff"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-diff.h"
+
+/* An open-addressing table from a 64-bit key to an index: (parent, name) →
+ * merged node, (name, file) → merged function. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *values;   /* index + 1; 0 marks an empty slot */
+  gsize    mask;
+  gsize    used;
+} KeyHash;
+
+struct _BlDiff
+{
+  GObject         parent_instance;
+
+  BlProfile      *profiles[2];
+
+  /* strings */
+  GStringChunk   *chunk;
+  GHashTable     *string_ids;   /* const char * → id + 1 */
+  GPtrArray      *strings;      /* id → const char * (in chunk) */
+
+  /* merged tree */
+  BlDiffNode     *nodes;
+  gsize           n_nodes;
+  gsize           nodes_cap;
+  GArray         *roots;        /* guint32, sorted by name */
+  guint32        *from_profile[2];  /* profile node → merged node */
+  guint32        *to_profile[2];    /* merged node → profile node or BL_NODE_NONE */
+
+  gboolean        has_metric[2][BL_N_METRICS];
+  guint64        *self[2][BL_N_METRICS];
+  guint64        *total[2][BL_N_METRICS];
+  guint64         grand_total[2][BL_N_METRICS];
+
+  /* functions */
+  BlDiffFunction *functions;
+  gsize           n_functions;
+  guint64        *function_self[2][BL_N_METRICS];
+  guint64        *function_total[2][BL_N_METRICS];
+};
+
+G_DEFINE_FINAL_TYPE (BlDiff, bl_diff, G_TYPE_OBJECT)
+
+/* ---- key hash ----------------------------------------------------------- */
+
+static void
+key_hash_init (KeyHash *hash)
+{
+  hash->mask = 1023;
+  hash->used = 0;
+  hash->keys = g_new (guint64, hash->mask + 1);
+  hash->values = g_new0 (guint32, hash->mask + 1);
+}
+
+static void
+key_hash_clear (KeyHash *hash)
+{
+  g_clear_pointer (&hash->keys, g_free);
+  g_clear_pointer (&hash->values, g_free);
+}
+
+static inline gsize
+key_hash_slot (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+
+  return (gsize) key;
+}
+
+static gsize
+key_hash_find (KeyHash *hash,
+               guint64  key)
+{
+  gsize i = key_hash_slot (key) & hash->mask;
+
+  while (hash->values[i] != 0 && hash->keys[i] != key)
+    i = (i + 1) & hash->mask;
+
+  return i;
+}
+
+static void
+key_hash_grow (KeyHash *hash)
+{
+  guint64 *old_keys = hash->keys;
+  guint32 *old_values = hash->values;
+  gsize old_size = hash->mask + 1;
+
+  hash->mask = old_size * 2 - 1;
+  hash->keys = g_new (guint64, hash->mask + 1);
+  hash->values = g_new0 (guint32, hash->mask + 1);
+
+  for (gsize i = 0; i < old_size; i++)
+    if (old_values[i] != 0)
+      {
+        gsize slot = key_hash_find (hash, old_keys[i]);
+
+        hash->keys[slot] = old_keys[i];
+        hash->values[slot] = old_values[i];
+      }
+
+  g_free (old_keys);
+  g_free (old_values);
+}
+
+/* Returns the index stored for @key, or stores @value and returns it. */
+static guint32
+key_hash_lookup_or_insert (KeyHash *hash,
+                           guint64  key,
+                           guint32  value,
+                           gboolean *inserted)
+{
+  gsize slot = key_hash_find (hash, key);
+
+  if (hash->values[slot] != 0)
+    {
+      *inserted = FALSE;
+      return hash->values[slot] - 1;
+    }
+
+  hash->keys[slot] = key;
+  hash->values[slot] = value + 1;
+  hash->used++;
+  *inserted = TRUE;
+
+  if (hash->used * 2 > hash->mask)
+    key_hash_grow (hash);
+
+  return value;
+}
+
+/* ---- strings and nodes -------------------------------------------------- */
+
+static guint32
+intern (BlDiff     *self,
+        const char *str)
+{
+  gpointer id = g_hash_table_lookup (self->string_ids, str);
+  const char *stored;
+
+  if (id != NULL)
+    return GPOINTER_TO_UINT (id) - 1;
+
+  stored = g_string_chunk_insert (self->chunk, str);
+  g_ptr_array_add (self->strings, (gpointer) stored);
+  g_hash_table_insert (self->string_ids, (gpointer) stored,
+                       GUINT_TO_POINTER (self->strings->len));
+
+  return self->strings->len - 1;
+}
+
+static guint32
+append_node (BlDiff  *self,
+             guint32  parent,
+             guint32  name)
+{
+  BlDiffNode *node;
+
+  if (self->n_nodes == self->nodes_cap)
+    {
+      self->nodes_cap = MAX (self->nodes_cap * 2, 256);
+      self->nodes = g_renew (BlDiffNode, self->nodes, self->nodes_cap);
+    }
+
+  node = &self->nodes[self->n_nodes];
+  node->parent = parent;
+  node->first_child = BL_NODE_NONE;
+  node->next_sibling = BL_NODE_NONE;
+  node->name = name;
+  node->depth = parent == BL_NODE_NONE ? 0 : self->nodes[parent].depth + 1;
+  node->presence = 0;
+
+  return self->n_nodes++;
+}
+
+/* Maps every node of one profile onto the merged tree, creating merged
+ * nodes where needed. Walks each thread depth first, so a parent is mapped
+ * before its children. */
+static void
+merge_tree (BlDiff     *self,
+            BlDiffSide  side,
+            KeyHash    *hash)
+{
+  BlProfile *profile = self->profiles[side];
+  const BlNode *pnodes = bl_profile_get_nodes (profile);
+  guint n_pnodes = bl_profile_get_n_nodes (profile);
+  guint n_strings = bl_profile_get_n_strings (profile);
+  g_autofree guint32 *string_map = g_new (guint32, MAX (n_strings, 1));
+  guint32 *map = g_new (guint32, MAX (n_pnodes, 1));
+
+  for (guint i = 0; i < n_strings; i++)
+    string_map[i] = BL_NODE_NONE;
+  for (guint i = 0; i < n_pnodes; i++)
+    map[i] = BL_NODE_NONE;
+  self->from_profile[side] = map;
+
+  for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+    {
+      guint32 root = bl_profile_get_thread_root (profile, t);
+      guint32 n = root;
+
+      while (n != BL_NODE_NONE)
+        {
+          const BlNode *pn = &pnodes[n];
+          guint32 parent = pn->parent == BL_NODE_NONE || n == root
+            ? BL_NODE_NONE
+            : map[pn->parent];
+          guint32 name;
+          guint32 merged;
+          gboolean inserted;
+
+          if (string_map[pn->name] == BL_NODE_NONE)
+            string_map[pn->name] = intern (self, bl_profile_get_string (profile, pn->name));
+          name = string_map[pn->name];
+
+          merged = key_hash_lookup_or_insert (hash, ((guint64) parent << 32) | name,
+                                              (guint32) self->n_nodes, &inserted);
+          if (inserted)
+            append_node (self, parent, name);
+          self->nodes[merged].presence |= side == BL_DIFF_SIDE_A ? BL_DIFF_IN_A : BL_DIFF_IN_B;
+          map[n] = merged;
+
+          /* next node in depth-first order */
+          if (pn->first_child != BL_NODE_NONE)
+            {
+              n = pn->first_child;
+              continue;
+            }
+          while (n != root && pnodes[n].next_sibling == BL_NODE_NONE)
+            n = pnodes[n].parent;
+          n = n == root ? BL_NODE_NONE : pnodes[n].next_sibling;
+        }
+    }
+}
+
+static int
+compare_by_parent_and_name (gconstpointer a,
+                            gconstpointer b,
+                            gpointer      user_data)
+{
+  BlDiff *self = user_data;
+  const BlDiffNode *na = &self->nodes[*(const guint32 *) a];
+  const BlDiffNode *nb = &self->nodes[*(const guint32 *) b];
+
+  if (na->parent != nb->parent)
+    return na->parent < nb->parent ? -1 : 1;
+
+  return strcmp (self->strings->pdata[na->name], self->strings->pdata[nb->name]);
+}
+
+/* Links children in name order, and the roots too. */
+static void
+link_children (BlDiff *self)
+{
+  g_autofree guint32 *order = g_new (guint32, MAX (self->n_nodes, 1));
+
+  for (gsize i = 0; i < self->n_nodes; i++)
+    order[i] = (guint32) i;
+
+  g_qsort_with_data (order, (gint) self->n_nodes, sizeof (guint32),
+                     compare_by_parent_and_name, self);
+
+  /* roots (parent BL_NODE_NONE) sort last */
+  for (gsize i = 0; i < self->n_nodes; i++)
+    {
+      guint32 n = order[i];
+      guint32 parent = self->nodes[n].parent;
+      gboolean last_of_parent = i + 1 == self->n_nodes ||
+                                self->nodes[order[i + 1]].parent != parent;
+
+      if (parent == BL_NODE_NONE)
+        g_array_append_val (self->roots, n);
+      else if (i == 0 || self->nodes[order[i - 1]].parent != parent)
+        self->nodes[parent].first_child = n;
+
+      if (parent != BL_NODE_NONE && !last_of_parent)
+        self->nodes[n].next_sibling = order[i + 1];
+    }
+}
+
+static void
+sum_values (BlDiff     *self,
+            BlDiffSide  side)
+{
+  BlProfile *profile = self->profiles[side];
+  guint n_pnodes = bl_profile_get_n_nodes (profile);
+  const guint32 *map = self->from_profile[side];
+  BlMetricId best_metric = bl_profile_get_default_metric (profile);
+  const guint64 *best = best_metric != BL_METRIC_INVALID
+    ? bl_profile_get_total_array (profile, best_metric)
+    : NULL;
+  guint32 *to = g_new (guint32, MAX (self->n_nodes, 1));
+
+  for (gsize i = 0; i < self->n_nodes; i++)
+    to[i] = BL_NODE_NONE;
+  self->to_profile[side] = to;
+
+  for (guint32 i = 0; i < n_pnodes; i++)
+    {
+      guint32 m = map[i];
+
+      if (m == BL_NODE_NONE)
+        continue;
+      if (to[m] == BL_NODE_NONE || (best != NULL && best[i] > best[to[m]]))
+        to[m] = i;
+    }
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      const guint64 *pself;
+      const guint64 *ptotal;
+
+      if (!self->has_metric[BL_DIFF_SIDE_A][m] && !self->has_metric[BL_DIFF_SIDE_B][m])
+        continue;
+
+      self->self[side][m] = g_new0 (guint64, MAX (self->n_nodes, 1));
+      self->total[side][m] = g_new0 (guint64, MAX (self->n_nodes, 1));
+
+      if (!self->has_metric[side][m])
+        continue;
+
+      pself = bl_profile_get_self_array (profile, m);
+      ptotal = bl_profile_get_total_array (profile, m);
+      for (guint32 i = 0; i < n_pnodes; i++)
+        {
+          if (map[i] == BL_NODE_NONE)
+            continue;
+          self->self[side][m][map[i]] += pself[i];
+          self->total[side][m][map[i]] += ptotal[i];
+        }
+
+      self->grand_total[side][m] = bl_profile_get_grand_total (profile, m);
+    }
+}
+
+static int
+compare_functions (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  BlDiff *self = user_data;
+  const BlDiffFunction *fa = a;
+  const BlDiffFunction *fb = b;
+  int ret;
+
+  ret = strcmp (self->strings->pdata[fa->name], self->strings->pdata[fb->name]);
+  if (ret == 0)
+    ret = strcmp (self->strings->pdata[fa->file], self->strings->pdata[fb->file]);
+
+  return ret;
+}
+
+static void
+merge_functions (BlDiff *self)
+{
+  KeyHash hash;
+  gsize cap = 256;
+
+  key_hash_init (&hash);
+  self->functions = g_new (BlDiffFunction, cap);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      BlProfile *profile = self->profiles[side];
+      guint n_functions = bl_profile_get_n_functions (profile);
+      g_autofree gboolean *is_thread = g_new0 (gboolean, MAX (n_functions, 1));
+
+      for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+        is_thread[bl_profile_get_node_function (profile,
+                                                bl_profile_get_thread_root (profile, t))] = TRUE;
+
+      for (guint32 f = 0; f < n_functions; f++)
+        {
+          const BlFunction *pf = bl_profile_get_function (profile, f);
+          guint32 name, file, index;
+          gboolean inserted;
+
+          if (is_thread[f])
+            continue;
+
+          name = intern (self, bl_profile_get_string (profile, pf->name));
+          file = intern (self, bl_profile_get_string (profile, pf->file));
+          index = key_hash_lookup_or_insert (&hash, ((guint64) name << 32) | file,
+                                             (guint32) self->n_functions, &inserted);
+          if (inserted)
+            {
+              if (self->n_functions == cap)
+                {
+                  cap *= 2;
+                  self->functions = g_renew (BlDiffFunction, self->functions, cap);
+                }
+              self->functions[index].name = name;
+              self->functions[index].file = file;
+              self->functions[index].presence = 0;
+              self->functions[index].function[0] = BL_NODE_NONE;
+              self->functions[index].function[1] = BL_NODE_NONE;
+              self->n_functions++;
+            }
+          self->functions[index].presence |= side == BL_DIFF_SIDE_A ? BL_DIFF_IN_A : BL_DIFF_IN_B;
+          self->functions[index].function[side] = f;
+        }
+    }
+
+  key_hash_clear (&hash);
+
+  g_qsort_with_data (self->functions, (gint) self->n_functions, sizeof (BlDiffFunction),
+                     compare_functions, self);
+
+  for (guint side = 0; side < 2; side++)
+    for (guint m = 0; m < BL_N_METRICS; m++)
+      {
+        if (!self->has_metric[BL_DIFF_SIDE_A][m] && !self->has_metric[BL_DIFF_SIDE_B][m])
+          continue;
+
+        self->function_self[side][m] = g_new0 (guint64, MAX (self->n_functions, 1));
+        self->function_total[side][m] = g_new0 (guint64, MAX (self->n_functions, 1));
+        if (!self->has_metric[side][m])
+          continue;
+
+        for (gsize i = 0; i < self->n_functions; i++)
+          {
+            guint32 f = self->functions[i].function[side];
+
+            if (f == BL_NODE_NONE)
+              continue;
+            self->function_self[side][m][i] =
+              bl_profile_get_function_self (self->profiles[side], m, f);
+            self->function_total[side][m][i] =
+              bl_profile_get_function_total (self->profiles[side], m, f);
+          }
+      }
+}
+
+/* ---- GObject ------------------------------------------------------------ */
+
+static void
+bl_diff_finalize (GObject *object)
+{
+  BlDiff *self = BL_DIFF (object);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_clear_object (&self->profiles[side]);
+      g_free (self->from_profile[side]);
+      g_free (self->to_profile[side]);
+      for (guint m = 0; m < BL_N_METRICS; m++)
+        {
+          g_free (self->self[side][m]);
+          g_free (self->total[side][m]);
+          g_free (self->function_self[side][m]);
+          g_free (self->function_total[side][m]);
+        }
+    }
+
+  g_free (self->nodes);
+  g_free (self->functions);
+  g_clear_pointer (&self->roots, g_array_unref);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->chunk, g_string_chunk_free);
+
+  G_OBJECT_CLASS (bl_diff_parent_class)->finalize (object);
+}
+
+static void
+bl_diff_class_init (BlDiffClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = bl_diff_finalize;
+}
+
+static void
+bl_diff_init (BlDiff *self)
+{
+  self->chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  intern (self, "");
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+/**
+ * bl_diff_new:
+ * @a: the profile before (finished)
+ * @b: the profile after (finished)
+ *
+ * Merges the call trees of @a and @b. Runs in time linear in the number of
+ * nodes (plus sorting); call it from a worker for big profiles.
+ *
+ * Returns: (transfer full): the diff
+ */
+BlDiff *
+bl_diff_new (BlProfile *a,
+             BlProfile *b)
+{
+  BlDiff *self;
+  KeyHash hash;
+
+  g_return_val_if_fail (BL_IS_PROFILE (a), NULL);
+  g_return_val_if_fail (BL_IS_PROFILE (b), NULL);
+  g_return_val_if_fail (bl_profile_is_finished (a), NULL);
+  g_return_val_if_fail (bl_profile_is_finished (b), NULL);
+
+  self = g_object_new (BL_TYPE_DIFF, NULL);
+  self->profiles[BL_DIFF_SIDE_A] = g_object_ref (a);
+  self->profiles[BL_DIFF_SIDE_B] = g_object_ref (b);
+
+  for (guint side = 0; side < 2; side++)
+    for (guint m = 0; m < BL_N_METRICS; m++)
+      self->has_metric[side][m] = bl_profile_has_metric (self->profiles[side], m);
+
+  key_hash_init (&hash);
+  merge_tree (self, BL_DIFF_SIDE_A, &hash);
+  merge_tree (self, BL_DIFF_SIDE_B, &hash);
+  key_hash_clear (&hash);
+
+  link_children (self);
+  sum_values (self, BL_DIFF_SIDE_A);
+  sum_values (self, BL_DIFF_SIDE_B);
+  merge_functions (self);
+
+  return self;
+}
+
+gboolean
+bl_diff_is_session (BlDiff *self)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), FALSE);
+
+  return self->profiles[BL_DIFF_SIDE_A] == NULL;
+}
+
+/**
+ * bl_diff_get_profile:
+ *
+ * Returns: (transfer none) (nullable): the profile of @side
+ */
+BlProfile *
+bl_diff_get_profile (BlDiff     *self,
+                     BlDiffSide  side)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
+
+  return self->profiles[side];
+}
+
+gboolean
+bl_diff_has_metric (BlDiff     *self,
+                    BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), FALSE);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return FALSE;
+
+  return self->has_metric[BL_DIFF_SIDE_A][metric] || self->has_metric[BL_DIFF_SIDE_B][metric];
+}
+
+gboolean
+bl_diff_side_has_metric (BlDiff     *self,
+                         BlDiffSide  side,
+                         BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), FALSE);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, FALSE);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return FALSE;
+
+  return self->has_metric[side][metric];
+}
+
+BlMetricId
+bl_diff_get_default_metric (BlDiff *self)
+{
+  BlMetricId metric;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_METRIC_INVALID);
+
+  if (self->profiles[BL_DIFF_SIDE_A] == NULL)
+    return BL_METRIC_INVALID;
+
+  metric = bl_profile_get_default_metric (self->profiles[BL_DIFF_SIDE_A]);
+  if (metric != BL_METRIC_INVALID && self->has_metric[BL_DIFF_SIDE_B][metric])
+    return metric;
+
+  metric = bl_profile_get_default_metric (self->profiles[BL_DIFF_SIDE_B]);
+  if (metric != BL_METRIC_INVALID && self->has_metric[BL_DIFF_SIDE_A][metric])
+    return metric;
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    if (self->has_metric[BL_DIFF_SIDE_A][m] && self->has_metric[BL_DIFF_SIDE_B][m])
+      return m;
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    if (bl_diff_has_metric (self, m))
+      return m;
+
+  return BL_METRIC_INVALID;
+}
+
+guint64
+bl_diff_get_grand_total (BlDiff     *self,
+                         BlDiffSide  side,
+                         BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 0;
+
+  return self->grand_total[side][metric];
+}
+
+guint
+bl_diff_get_n_nodes (BlDiff *self)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+
+  return (guint) self->n_nodes;
+}
+
+const BlDiffNode *
+bl_diff_get_nodes (BlDiff *self)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+
+  return self->nodes;
+}
+
+const BlDiffNode *
+bl_diff_get_node (BlDiff  *self,
+                  guint32  node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  return &self->nodes[node];
+}
+
+const char *
+bl_diff_get_string (BlDiff  *self,
+                    guint32  id)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (id < self->strings->len, NULL);
+
+  return self->strings->pdata[id];
+}
+
+const char *
+bl_diff_get_node_name (BlDiff  *self,
+                       guint32  node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  return self->strings->pdata[self->nodes[node].name];
+}
+
+guint
+bl_diff_get_n_roots (BlDiff *self)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+
+  return self->roots->len;
+}
+
+guint32
+bl_diff_get_root (BlDiff *self,
+                  guint   index)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_NODE_NONE);
+  g_return_val_if_fail (index < self->roots->len, BL_NODE_NONE);
+
+  return g_array_index (self->roots, guint32, index);
+}
+
+guint32
+bl_diff_find_root (BlDiff     *self,
+                   const char *thread_name)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_NODE_NONE);
+  g_return_val_if_fail (thread_name != NULL, BL_NODE_NONE);
+
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      guint32 root = g_array_index (self->roots, guint32, i);
+
+      if (g_str_equal (self->strings->pdata[self->nodes[root].name], thread_name))
+        return root;
+    }
+
+  return BL_NODE_NONE;
+}
+
+/**
+ * bl_diff_dup_stack_string:
+ *
+ * Returns: (transfer full): "thread;f1;…;node" for @node, as
+ *   bl_profile_dup_stack_string() writes it for the nodes it stands for
+ */
+char *
+bl_diff_dup_stack_string (BlDiff  *self,
+                          guint32  node,
+                          char     separator)
+{
+  g_autofree guint32 *frames = NULL;
+  GString *str;
+  guint depth = 0;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  frames = g_new (guint32, self->nodes[node].depth + 1);
+  for (guint32 n = node; n != BL_NODE_NONE; n = self->nodes[n].parent)
+    frames[depth++] = n;
+
+  str = g_string_new (NULL);
+  while (depth-- > 0)
+    {
+      g_string_append (str, self->strings->pdata[self->nodes[frames[depth]].name]);
+      if (depth > 0)
+        g_string_append_c (str, separator);
+    }
+
+  return g_string_free (str, FALSE);
+}
+
+guint32
+bl_diff_lookup_stack (BlDiff     *self,
+                      const char *stack,
+                      char        separator)
+{
+  g_auto(GStrv) frames = NULL;
+  char sep[2] = { separator, 0 };
+  guint32 node;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_NODE_NONE);
+  g_return_val_if_fail (stack != NULL, BL_NODE_NONE);
+
+  frames = g_strsplit (stack, sep, -1);
+  if (frames[0] == NULL)
+    return BL_NODE_NONE;
+
+  node = bl_diff_find_root (self, frames[0]);
+  for (guint i = 1; frames[i] != NULL && node != BL_NODE_NONE; i++)
+    {
+      guint32 c;
+
+      for (c = self->nodes[node].first_child; c != BL_NODE_NONE; c = self->nodes[c].next_sibling)
+        if (g_str_equal (self->strings->pdata[self->nodes[c].name], frames[i]))
+          break;
+      node = c;
+    }
+
+  return node;
+}
+
+guint64
+bl_diff_get_self (BlDiff     *self,
+                  BlDiffSide  side,
+                  BlMetricId  metric,
+                  guint32     node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || self->self[side][metric] == NULL)
+    return 0;
+
+  return self->self[side][metric][node];
+}
+
+guint64
+bl_diff_get_total (BlDiff     *self,
+                   BlDiffSide  side,
+                   BlMetricId  metric,
+                   guint32     node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || self->total[side][metric] == NULL)
+    return 0;
+
+  return self->total[side][metric][node];
+}
+
+/**
+ * bl_diff_get_self_array:
+ *
+ * Returns: (nullable): one value per merged node, or %NULL when neither
+ *   side has @metric
+ */
+const guint64 *
+bl_diff_get_self_array (BlDiff     *self,
+                        BlDiffSide  side,
+                        BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return NULL;
+
+  return self->self[side][metric];
+}
+
+const guint64 *
+bl_diff_get_total_array (BlDiff     *self,
+                         BlDiffSide  side,
+                         BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return NULL;
+
+  return self->total[side][metric];
+}
+
+/**
+ * bl_diff_node_from_profile:
+ * @profile_node: a node of the profile of @side
+ *
+ * Returns: the merged node that stands for @profile_node
+ */
+guint32
+bl_diff_node_from_profile (BlDiff     *self,
+                           BlDiffSide  side,
+                           guint32     profile_node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_NODE_NONE);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, BL_NODE_NONE);
+
+  if (self->profiles[side] == NULL ||
+      profile_node >= bl_profile_get_n_nodes (self->profiles[side]))
+    return BL_NODE_NONE;
+
+  return self->from_profile[side][profile_node];
+}
+
+/**
+ * bl_diff_node_to_profile:
+ *
+ * Returns: the node of @side's profile that @node stands for (the one with
+ *   the largest total of that profile's default metric when there are
+ *   several), or %BL_NODE_NONE when @side does not have the stack
+ */
+guint32
+bl_diff_node_to_profile (BlDiff     *self,
+                         BlDiffSide  side,
+                         guint32     node)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_NODE_NONE);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, BL_NODE_NONE);
+
+  if (node >= self->n_nodes || self->to_profile[side] == NULL)
+    return BL_NODE_NONE;
+
+  return self->to_profile[side][node];
+}
+
+guint
+bl_diff_get_n_functions (BlDiff *self)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+
+  return (guint) self->n_functions;
+}
+
+const BlDiffFunction *
+bl_diff_get_function (BlDiff  *self,
+                      guint32  function)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (function < self->n_functions, NULL);
+
+  return &self->functions[function];
+}
+
+const char *
+bl_diff_get_function_name (BlDiff  *self,
+                           guint32  function)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (function < self->n_functions, NULL);
+
+  return self->strings->pdata[self->functions[function].name];
+}
+
+const char *
+bl_diff_get_function_file (BlDiff  *self,
+                           guint32  function)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (function < self->n_functions, NULL);
+
+  return self->strings->pdata[self->functions[function].file];
+}
+
+guint64
+bl_diff_get_function_self (BlDiff     *self,
+                           BlDiffSide  side,
+                           BlMetricId  metric,
+                           guint32     function)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
+  g_return_val_if_fail (function < self->n_functions, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || self->function_self[side][metric] == NULL)
+    return 0;
+
+  return self->function_self[side][metric][function];
+}
+
+guint64
+bl_diff_get_function_total (BlDiff     *self,
+                            BlDiffSide  side,
+                            BlMetricId  metric,
+                            guint32     function)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
+  g_return_val_if_fail (function < self->n_functions, 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS || self->function_total[side][metric] == NULL)
+    return 0;
+
+  return self->function_total[side][metric][function];
+}
+
+/**
+ * bl_diff_compute_change:
+ * @a: A's value of @metric
+ * @b: B's value of @metric
+ * @normalized: compare the shares of each side's grand total
+ */
+void
+bl_diff_compute_change (BlDiff       *self,
+                        BlMetricId    metric,
+                        guint64       a,
+                        guint64       b,
+                        gboolean      normalized,
+                        BlDiffChange *change)
+{
+  double va = (double) a;
+  double vb = (double) b;
+
+  g_return_if_fail (BL_IS_DIFF (self));
+  g_return_if_fail (change != NULL);
+
+  if (normalized)
+    {
+      guint64 ga = bl_diff_get_grand_total (self, BL_DIFF_SIDE_A, metric);
+      guint64 gb = bl_diff_get_grand_total (self, BL_DIFF_SIDE_B, metric);
+
+      va = ga > 0 ? va / (double) ga : 0.0;
+      vb = gb > 0 ? vb / (double) gb : 0.0;
+    }
+
+  change->a = va;
+  change->b = vb;
+  change->delta = vb - va;
+  if (va != 0.0)
+    change->delta_pct = 100.0 * (vb - va) / va;
+  else
+    change->delta_pct = vb != 0.0 ? INFINITY : 0.0;
+}
+
+/**
+ * bl_diff_get_node_change:
+ * @total: compare totals (the frame and what it called) rather than self
+ */
+void
+bl_diff_get_node_change (BlDiff       *self,
+                         BlMetricId    metric,
+                         guint32       node,
+                         gboolean      total,
+                         gboolean      normalized,
+                         BlDiffChange *change)
+{
+  guint64 a, b;
+
+  g_return_if_fail (BL_IS_DIFF (self));
+  g_return_if_fail (node < self->n_nodes);
+
+  if (total)
+    {
+      a = bl_diff_get_total (self, BL_DIFF_SIDE_A, metric, node);
+      b = bl_diff_get_total (self, BL_DIFF_SIDE_B, metric, node);
+    }
+  else
+    {
+      a = bl_diff_get_self (self, BL_DIFF_SIDE_A, metric, node);
+      b = bl_diff_get_self (self, BL_DIFF_SIDE_B, metric, node);
+    }
+
+  bl_diff_compute_change (self, metric, a, b, normalized, change);
+}
+
+void
+bl_diff_get_function_change (BlDiff       *self,
+                             BlMetricId    metric,
+                             guint32       function,
+                             gboolean      total,
+                             gboolean      normalized,
+                             BlDiffChange *change)
+{
+  guint64 a, b;
+
+  g_return_if_fail (BL_IS_DIFF (self));
+  g_return_if_fail (function < self->n_functions);
+
+  if (total)
+    {
+      a = bl_diff_get_function_total (self, BL_DIFF_SIDE_A, metric, function);
+      b = bl_diff_get_function_total (self, BL_DIFF_SIDE_B, metric, function);
+    }
+  else
+    {
+      a = bl_diff_get_function_self (self, BL_DIFF_SIDE_A, metric, function);
+      b = bl_diff_get_function_self (self, BL_DIFF_SIDE_B, metric, function);
+    }
+
+  bl_diff_compute_change (self, metric, a, b, normalized, change);
+}

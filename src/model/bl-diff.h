@@ -1,0 +1,180 @@
+/* bl-diff.h — two profiles (or two sessions) side by side
+ *
+ * A profile diff merges the call trees of A and B into one tree: a frame is
+ * matched by its thread name and the function names on the path to it, the
+ * same stack text as `export --format folded` writes ("thread;f1;…;fn").
+ * Every merged node carries A's and B's self and total values for each
+ * metric either side has, and says whether it exists in A, in B or in both.
+ * Functions are merged by name and file, with totals that do not count
+ * recursion twice (as the profile's own function view).
+ *
+ * A diff is built at once and is immutable afterwards: every getter may be
+ * called from any thread.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "bl-metric.h"
+#include "bl-profile.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_DIFF (bl_diff_get_type ())
+
+G_DECLARE_FINAL_TYPE (BlDiff, bl_diff, BL, DIFF, GObject)
+
+typedef enum
+{
+  BL_DIFF_SIDE_A,
+  BL_DIFF_SIDE_B,
+} BlDiffSide;
+
+typedef enum
+{
+  BL_DIFF_IN_A    = 1 << 0,
+  BL_DIFF_IN_B    = 1 << 1,
+  BL_DIFF_IN_BOTH = BL_DIFF_IN_A | BL_DIFF_IN_B,
+} BlDiffPresence;
+
+/* One frame of the merged tree: index-linked like BlNode; children sorted
+ * by name; thread roots have depth 0 and parent BL_NODE_NONE. */
+typedef struct
+{
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint32 name;       /* string id in the diff's own table */
+  guint32 depth;
+  guint32 presence;   /* BlDiffPresence */
+} BlDiffNode;
+
+/* One function (name and file) of either side; thread roots are not
+ * functions. */
+typedef struct
+{
+  guint32 name;       /* string id in the diff's own table */
+  guint32 file;
+  guint32 presence;   /* BlDiffPresence */
+  guint32 function[2]; /* index in profile A and B, or BL_NODE_NONE */
+} BlDiffFunction;
+
+/* A change from A to B. Plain: values in the metric's base unit. Normalized:
+ * each value is its share of its side's grand total (0…1), so runs of
+ * different lengths compare. delta = b - a; delta_pct = 100 (b - a) / a,
+ * +inf when only B has a value and 0 when neither has. */
+typedef struct
+{
+  double a;
+  double b;
+  double delta;
+  double delta_pct;
+} BlDiffChange;
+
+BlDiff             *bl_diff_new                  (BlProfile     *a,
+                                                  BlProfile     *b);
+gboolean            bl_diff_is_session           (BlDiff        *self);
+BlProfile          *bl_diff_get_profile          (BlDiff        *self,
+                                                  BlDiffSide     side);
+
+/* Metrics: those either side has; missing values count as 0. */
+gboolean            bl_diff_has_metric           (BlDiff        *self,
+                                                  BlMetricId     metric);
+gboolean            bl_diff_side_has_metric      (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric);
+/* A's default metric when B has it too, else the first both have, else
+ * the first either has; BL_METRIC_INVALID for two empty profiles. */
+BlMetricId          bl_diff_get_default_metric   (BlDiff        *self);
+guint64             bl_diff_get_grand_total      (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric);
+
+/* The merged tree */
+guint               bl_diff_get_n_nodes          (BlDiff        *self);
+const BlDiffNode   *bl_diff_get_nodes            (BlDiff        *self);
+const BlDiffNode   *bl_diff_get_node             (BlDiff        *self,
+                                                  guint32        node);
+const char         *bl_diff_get_string           (BlDiff        *self,
+                                                  guint32        id);
+const char         *bl_diff_get_node_name        (BlDiff        *self,
+                                                  guint32        node);
+guint               bl_diff_get_n_roots          (BlDiff        *self);
+guint32             bl_diff_get_root             (BlDiff        *self,
+                                                  guint          index);
+/* The root whose name is @thread_name, or BL_NODE_NONE. */
+guint32             bl_diff_find_root            (BlDiff        *self,
+                                                  const char    *thread_name);
+char               *bl_diff_dup_stack_string     (BlDiff        *self,
+                                                  guint32        node,
+                                                  char           separator);
+/* The merged node for "thread;f1;…;fn", or BL_NODE_NONE. */
+guint32             bl_diff_lookup_stack         (BlDiff        *self,
+                                                  const char    *stack,
+                                                  char           separator);
+guint64             bl_diff_get_self             (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric,
+                                                  guint32        node);
+guint64             bl_diff_get_total            (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric,
+                                                  guint32        node);
+const guint64      *bl_diff_get_self_array       (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric);
+const guint64      *bl_diff_get_total_array      (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric);
+
+/* Between merged nodes and the nodes of either profile. A merged node may
+ * stand for several nodes of one profile (same names, different files): the
+ * one with the largest total is returned. */
+guint32             bl_diff_node_from_profile    (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  guint32        profile_node);
+guint32             bl_diff_node_to_profile      (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  guint32        node);
+
+/* Functions, sorted by name then file */
+guint               bl_diff_get_n_functions      (BlDiff        *self);
+const BlDiffFunction *bl_diff_get_function       (BlDiff        *self,
+                                                  guint32        function);
+const char         *bl_diff_get_function_name    (BlDiff        *self,
+                                                  guint32        function);
+const char         *bl_diff_get_function_file    (BlDiff        *self,
+                                                  guint32        function);
+guint64             bl_diff_get_function_self    (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric,
+                                                  guint32        function);
+guint64             bl_diff_get_function_total   (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  BlMetricId     metric,
+                                                  guint32        function);
+
+/* Changes */
+void                bl_diff_compute_change       (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  guint64        a,
+                                                  guint64        b,
+                                                  gboolean       normalized,
+                                                  BlDiffChange  *change);
+void                bl_diff_get_node_change      (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  guint32        node,
+                                                  gboolean       total,
+                                                  gboolean       normalized,
+                                                  BlDiffChange  *change);
+void                bl_diff_get_function_change  (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  guint32        function,
+                                                  gboolean       total,
+                                                  gboolean       normalized,
+                                                  BlDiffChange  *change);
+
+G_END_DECLS

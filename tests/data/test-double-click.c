@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <locale.h>
 #include <json-glib/json-glib.h>
 
 #include "bl-bsprof-writer.h"
@@ -505,6 +506,7 @@ main (int   argc,
   /* No G_TEST_OPTION_ISOLATE_DIRS here: it would reset XDG_DATA_DIRS before each test to an
    * empty directory, and the point is the installed prefix. install_root is our own
    * temporary directory, removed at the end. */
+  setlocale (LC_ALL, "");   /* UTF-8 test messages */
   g_test_init (&argc, &argv, NULL);
 
   install_into_temporary_prefix ();

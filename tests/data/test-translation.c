@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <locale.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -186,6 +187,14 @@ test_german_window (void)
    * so an instance started by another test cannot take our window */
   envp = g_environ_setenv (envp, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
   envp = g_environ_setenv (envp, "GTK_A11Y", "none", TRUE);
+  /* G_TEST_OPTION_ISOLATE_DIRS moves GLib's idea of these directories into the test's
+   * temporary directory but leaves /dev/null in the environment: hand the former on */
+  envp = g_environ_setenv (envp, "HOME", g_get_home_dir (), TRUE);
+  envp = g_environ_setenv (envp, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  envp = g_environ_setenv (envp, "XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
+  envp = g_environ_setenv (envp, "XDG_RUNTIME_DIR", g_get_user_runtime_dir (), TRUE);
   /* the system's MIME database and icons, which the isolated data dirs lack */
   if (system_data_dirs != NULL)
     envp = g_environ_setenv (envp, "XDG_DATA_DIRS", system_data_dirs, TRUE);
@@ -244,6 +253,7 @@ main (int   argc,
       char *argv[])
 {
   system_data_dirs = g_strdup (g_getenv ("XDG_DATA_DIRS"));
+  setlocale (LC_ALL, "");   /* UTF-8 test messages */
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/data/translation/german-window", test_german_window);

@@ -440,6 +440,54 @@ test_default_handler (void)
   }
 }
 
+/* The samples the repository ships (build-aux/dev run opens them) resolve like the rest. */
+static void
+test_shipped_samples (void)
+{
+  g_autofree char *dir_path = g_build_filename (BL_TOP_SRCDIR, "data", "samples", NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  guint checked = 0;
+
+  dir = g_dir_open (dir_path, 0, &error);
+  g_assert_no_error (error);
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GFileInfo) info = NULL;
+      g_autoptr(GAppInfo) app = NULL;
+      const char *type;
+
+      if (!g_str_has_suffix (name, ".bsprof") && !g_str_has_suffix (name, ".json") &&
+          !g_str_has_suffix (name, ".folded"))
+        continue;
+
+      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_CONTENT_TYPE,
+                                G_FILE_QUERY_INFO_NONE, NULL, &error);
+      g_assert_no_error (error);
+      type = g_file_info_get_content_type (info);
+      g_test_message ("%s -> %s", name, type);
+
+      if (g_str_has_suffix (name, ".bsprof"))
+        g_assert_cmpstr (type, ==, "application/x-bsprof");
+      else if (g_str_has_suffix (name, ".folded"))
+        g_assert_cmpstr (type, ==, "text/x-folded-stacks");
+      else
+        g_assert_true (g_strcmp0 (type, "application/x-roku-rrm-session+json") == 0 ||
+                       g_strcmp0 (type, "application/x-speedscope+json") == 0);
+
+      app = g_app_info_get_default_for_type (type, FALSE);
+      g_assert_nonnull (app);
+      g_assert_cmpstr (g_app_info_get_id (app), ==, DESKTOP_ID);
+      checked++;
+    }
+
+  g_assert_cmpuint (checked, >=, 1);
+}
+
 static void
 test_command_line_tools_agree (void)
 {
@@ -515,6 +563,7 @@ main (int   argc,
   g_test_add_func ("/data/double-click/bsprof-resolves", test_bsprof_resolves);
   g_test_add_func ("/data/double-click/other-formats-resolve", test_other_formats_resolve);
   g_test_add_func ("/data/double-click/default-handler", test_default_handler);
+  g_test_add_func ("/data/double-click/shipped-samples", test_shipped_samples);
   g_test_add_func ("/data/double-click/command-line-tools-agree",
                    test_command_line_tools_agree);
 

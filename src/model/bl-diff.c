@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,6 +28,8 @@ struct _BlDiff
   GObject         parent_instance;
 
   BlProfile      *profiles[2];
+  BlSession      *sessions[2];
+  double          figures[2][BL_N_DIFF_FIGURES];
 
   /* strings */
   GStringChunk   *chunk;
@@ -54,6 +57,28 @@ struct _BlDiff
 };
 
 G_DEFINE_FINAL_TYPE (BlDiff, bl_diff, G_TYPE_OBJECT)
+G_DEFINE_QUARK (bl-diff-error-quark, bl_diff_error)
+
+static const BlDiffFigureInfo figure_info[BL_N_DIFF_FIGURES] = {
+  { BL_DIFF_FIGURE_PEAK_MEMORY, "peak_memory", N_("Peak memory"),
+    BL_SERIES_MEMORY_USED, FALSE },
+  { BL_DIFF_FIGURE_MEAN_MEMORY, "mean_memory", N_("Mean memory"),
+    BL_SERIES_MEMORY_USED, FALSE },
+  { BL_DIFF_FIGURE_MEAN_CPU, "mean_cpu", N_("Mean CPU"),
+    BL_SERIES_CPU_TOTAL, FALSE },
+  { BL_DIFF_FIGURE_MEAN_FPS, "mean_fps", N_("Mean frame rate"),
+    BL_SERIES_FPS, TRUE },
+  { BL_DIFF_FIGURE_MIN_FPS, "min_fps", N_("Lowest frame rate"),
+    BL_SERIES_FPS, TRUE },
+  { BL_DIFF_FIGURE_LAUNCH_TIME, "launch_time", N_("Launch time"),
+    BL_SERIES_RENDEZVOUS_TOTAL_TIME, FALSE },
+  { BL_DIFF_FIGURE_NODE_COUNT, "node_count", N_("Peak node count"),
+    BL_SERIES_NODES_TOTAL, FALSE },
+  { BL_DIFF_FIGURE_RENDEZVOUS_COUNT, "rendezvous_count", N_("Rendezvous"),
+    BL_SERIES_RENDEZVOUS_COUNT, FALSE },
+  { BL_DIFF_FIGURE_MEMORY_GROWTH, "memory_growth", N_("Memory growth per minute"),
+    BL_SERIES_MEMORY_USED, FALSE },
+};
 
 /* ---- key hash ----------------------------------------------------------- */
 
@@ -457,6 +482,7 @@ bl_diff_finalize (GObject *object)
   for (guint side = 0; side < 2; side++)
     {
       g_clear_object (&self->profiles[side]);
+      g_clear_object (&self->sessions[side]);
       g_free (self->from_profile[side]);
       g_free (self->to_profile[side]);
       for (guint m = 0; m < BL_N_METRICS; m++)
@@ -547,7 +573,7 @@ bl_diff_is_session (BlDiff *self)
 {
   g_return_val_if_fail (BL_IS_DIFF (self), FALSE);
 
-  return self->profiles[BL_DIFF_SIDE_A] == NULL;
+  return self->sessions[BL_DIFF_SIDE_A] != NULL;
 }
 
 /**
@@ -1051,4 +1077,274 @@ bl_diff_get_function_change (BlDiff       *self,
     }
 
   bl_diff_compute_change (self, metric, a, b, normalized, change);
+}
+
+/* ---- sessions ----------------------------------------------------------- */
+
+const BlDiffFigureInfo *
+bl_diff_figure_get_info (BlDiffFigure figure)
+{
+  g_return_val_if_fail (figure < BL_N_DIFF_FIGURES, NULL);
+
+  return &figure_info[figure];
+}
+
+/**
+ * bl_diff_figure_format_value:
+ *
+ * Returns: (transfer full): @value with its unit, "—" for NaN
+ */
+char *
+bl_diff_figure_format_value (BlDiffFigure figure,
+                             double       value,
+                             gboolean     signed_value)
+{
+  g_autofree char *text = NULL;
+  const char *sign = "";
+
+  g_return_val_if_fail (figure < BL_N_DIFF_FIGURES, NULL);
+
+  if (isnan (value))
+    return g_strdup ("—");
+
+  if (signed_value)
+    {
+      sign = value > 0 ? "+" : value < 0 ? "−" : "±";
+      value = fabs (value);
+    }
+
+  text = bl_series_format_value (figure_info[figure].series, value);
+  if (figure == BL_DIFF_FIGURE_MEMORY_GROWTH)
+    /* Translators: a memory growth rate, "%s" is an amount like "1.2 MiB" */
+    return g_strdup_printf (_("%s%s/min"), sign, text);
+
+  return g_strdup_printf ("%s%s", sign, text);
+}
+
+static double
+series_peak (BlSession  *session,
+             BlSeriesId  id)
+{
+  BlRangeStats stats;
+
+  bl_session_compute_range_stats (session, id, G_MININT64, G_MAXINT64, &stats);
+
+  return stats.n > 0 ? stats.max : NAN;
+}
+
+static double
+series_mean (BlSession  *session,
+             BlSeriesId  id)
+{
+  BlRangeStats stats;
+
+  bl_session_compute_range_stats (session, id, G_MININT64, G_MAXINT64, &stats);
+
+  return stats.n > 0 ? stats.mean : NAN;
+}
+
+static void
+compute_figures (BlDiff     *self,
+                 BlDiffSide  side)
+{
+  BlSession *session = self->sessions[side];
+  const BlSessionSummary *sum = bl_session_get_summary (session);
+  double *f = self->figures[side];
+
+  f[BL_DIFF_FIGURE_PEAK_MEMORY] = sum->peak_memory;
+  f[BL_DIFF_FIGURE_MEAN_MEMORY] = series_mean (session, BL_SERIES_MEMORY_USED);
+  f[BL_DIFF_FIGURE_MEAN_CPU] = sum->mean_cpu;
+  f[BL_DIFF_FIGURE_MEAN_FPS] = sum->mean_fps;
+  f[BL_DIFF_FIGURE_MIN_FPS] = sum->min_fps;
+  f[BL_DIFF_FIGURE_LAUNCH_TIME] = sum->launch_ms;
+  f[BL_DIFF_FIGURE_NODE_COUNT] = series_peak (session, BL_SERIES_NODES_TOTAL);
+  f[BL_DIFF_FIGURE_RENDEZVOUS_COUNT] = sum->rendezvous_count;
+  f[BL_DIFF_FIGURE_MEMORY_GROWTH] = sum->memory_growth_per_min;
+}
+
+/**
+ * bl_diff_new_for_sessions:
+ * @a: the session before (finished)
+ * @b: the session after (finished)
+ *
+ * Returns: (transfer full): the diff
+ */
+BlDiff *
+bl_diff_new_for_sessions (BlSession *a,
+                          BlSession *b)
+{
+  BlDiff *self;
+
+  g_return_val_if_fail (BL_IS_SESSION (a), NULL);
+  g_return_val_if_fail (BL_IS_SESSION (b), NULL);
+
+  self = g_object_new (BL_TYPE_DIFF, NULL);
+  self->sessions[BL_DIFF_SIDE_A] = g_object_ref (a);
+  self->sessions[BL_DIFF_SIDE_B] = g_object_ref (b);
+  compute_figures (self, BL_DIFF_SIDE_A);
+  compute_figures (self, BL_DIFF_SIDE_B);
+
+  return self;
+}
+
+/**
+ * bl_diff_get_session:
+ *
+ * Returns: (transfer none) (nullable): the session of @side
+ */
+BlSession *
+bl_diff_get_session (BlDiff     *self,
+                     BlDiffSide  side)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
+
+  return self->sessions[side];
+}
+
+void
+bl_diff_get_figure (BlDiff       *self,
+                    BlDiffFigure  figure,
+                    BlDiffChange *change)
+{
+  double a, b;
+
+  g_return_if_fail (BL_IS_DIFF (self));
+  g_return_if_fail (figure < BL_N_DIFF_FIGURES);
+  g_return_if_fail (change != NULL);
+
+  a = self->sessions[BL_DIFF_SIDE_A] != NULL ? self->figures[BL_DIFF_SIDE_A][figure] : NAN;
+  b = self->sessions[BL_DIFF_SIDE_B] != NULL ? self->figures[BL_DIFF_SIDE_B][figure] : NAN;
+
+  change->a = a;
+  change->b = b;
+  change->delta = b - a;
+  if (isnan (a) || isnan (b))
+    change->delta_pct = NAN;
+  else if (a != 0.0)
+    change->delta_pct = 100.0 * (b - a) / fabs (a);
+  else
+    change->delta_pct = b != 0.0 ? copysign (INFINITY, b) : 0.0;
+}
+
+static gboolean
+beacon_name_equal (const char *a,
+                   const char *b)
+{
+  for (;;)
+    {
+      while (*a != '\0' && !g_ascii_isalnum (*a))
+        a++;
+      while (*b != '\0' && !g_ascii_isalnum (*b))
+        b++;
+      if (*a == '\0' || *b == '\0')
+        return *a == *b;
+      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
+        return FALSE;
+      a++;
+      b++;
+    }
+}
+
+gint64
+bl_diff_find_beacon (BlDiff     *self,
+                     BlDiffSide  side,
+                     const char *name)
+{
+  const BlBeacon *beacons;
+  guint n = 0;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), -1);
+  g_return_val_if_fail (side <= BL_DIFF_SIDE_B, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  if (self->sessions[side] == NULL)
+    return -1;
+
+  beacons = bl_session_get_beacons (self->sessions[side], &n);
+  for (guint i = 0; i < n; i++)
+    if (beacon_name_equal (beacons[i].name, name))
+      return beacons[i].timestamp_ms;
+
+  return -1;
+}
+
+/**
+ * bl_diff_dup_common_beacons:
+ *
+ * Returns: (transfer full): a %NULL-terminated array of beacon names
+ */
+GStrv
+bl_diff_dup_common_beacons (BlDiff *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const BlBeacon *beacons;
+  guint n = 0;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+
+  if (self->sessions[BL_DIFF_SIDE_A] != NULL)
+    {
+      beacons = bl_session_get_beacons (self->sessions[BL_DIFF_SIDE_A], &n);
+      for (guint i = 0; i < n; i++)
+        {
+          gboolean seen = FALSE;
+
+          for (guint k = 0; k < names->len && !seen; k++)
+            seen = beacon_name_equal (names->pdata[k], beacons[i].name);
+          if (!seen && bl_diff_find_beacon (self, BL_DIFF_SIDE_B, beacons[i].name) >= 0)
+            g_ptr_array_add (names, g_strdup (beacons[i].name));
+        }
+    }
+  g_ptr_array_add (names, NULL);
+
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
+/**
+ * bl_diff_get_alignment:
+ * @beacon: (nullable): the beacon for %BL_DIFF_ALIGN_BEACON
+ *
+ * Returns: %FALSE with %BL_DIFF_ERROR_NO_BEACON when a session lacks @beacon
+ */
+gboolean
+bl_diff_get_alignment (BlDiff       *self,
+                       BlDiffAlign   align,
+                       const char   *beacon,
+                       gint64       *offset_a,
+                       gint64       *offset_b,
+                       GError      **error)
+{
+  gint64 offsets[2];
+
+  g_return_val_if_fail (BL_IS_DIFF (self), FALSE);
+  g_return_val_if_fail (bl_diff_is_session (self), FALSE);
+  g_return_val_if_fail (align != BL_DIFF_ALIGN_BEACON || beacon != NULL, FALSE);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      if (align == BL_DIFF_ALIGN_START)
+        {
+          offsets[side] = bl_session_get_summary (self->sessions[side])->start_ms;
+          continue;
+        }
+
+      offsets[side] = bl_diff_find_beacon (self, side, beacon);
+      if (offsets[side] < 0)
+        {
+          g_set_error (error, BL_DIFF_ERROR, BL_DIFF_ERROR_NO_BEACON,
+                       side == BL_DIFF_SIDE_A
+                       ? _("Session A has no beacon “%s”.")
+                       : _("Session B has no beacon “%s”."),
+                       beacon);
+          return FALSE;
+        }
+    }
+
+  if (offset_a != NULL)
+    *offset_a = offsets[BL_DIFF_SIDE_A];
+  if (offset_b != NULL)
+    *offset_b = offsets[BL_DIFF_SIDE_B];
+
+  return TRUE;
 }

@@ -8,6 +8,10 @@
  * Functions are merged by name and file, with totals that do not count
  * recursion twice (as the profile's own function view).
  *
+ * A session diff puts the summary figures of two sessions side by side and
+ * finds the offsets that align their time axes, at session start or at a
+ * beacon both sessions have.
+ *
  * A diff is built at once and is immutable afterwards: every getter may be
  * called from any thread.
  *
@@ -20,6 +24,7 @@
 
 #include "bl-metric.h"
 #include "bl-profile.h"
+#include "bl-session.h"
 
 G_BEGIN_DECLS
 
@@ -176,5 +181,78 @@ void                bl_diff_get_function_change  (BlDiff        *self,
                                                   gboolean       total,
                                                   gboolean       normalized,
                                                   BlDiffChange  *change);
+
+/* ---- sessions ---- */
+
+typedef enum
+{
+  BL_DIFF_FIGURE_PEAK_MEMORY,
+  BL_DIFF_FIGURE_MEAN_MEMORY,
+  BL_DIFF_FIGURE_MEAN_CPU,
+  BL_DIFF_FIGURE_MEAN_FPS,
+  BL_DIFF_FIGURE_MIN_FPS,
+  BL_DIFF_FIGURE_LAUNCH_TIME,
+  BL_DIFF_FIGURE_NODE_COUNT,
+  BL_DIFF_FIGURE_RENDEZVOUS_COUNT,
+  BL_DIFF_FIGURE_MEMORY_GROWTH,
+  BL_N_DIFF_FIGURES,
+} BlDiffFigure;
+
+typedef struct
+{
+  BlDiffFigure  id;
+  const char   *name;           /* machine name: "peak_memory" */
+  const char   *display_name;   /* translatable (N_): "Peak memory" */
+  BlSeriesId    series;         /* the series whose unit the values have */
+  gboolean      higher_is_better;
+} BlDiffFigureInfo;
+
+typedef enum
+{
+  BL_DIFF_ALIGN_START,          /* each session's first sample or beacon */
+  BL_DIFF_ALIGN_BEACON,         /* the first beacon of a given name in each */
+} BlDiffAlign;
+
+#define BL_DIFF_ERROR (bl_diff_error_quark ())
+
+typedef enum
+{
+  BL_DIFF_ERROR_NO_BEACON,      /* a session does not have the beacon */
+} BlDiffError;
+
+GQuark              bl_diff_error_quark          (void);
+
+const BlDiffFigureInfo *bl_diff_figure_get_info  (BlDiffFigure   figure);
+/* A figure's value with its unit ("12.3 MiB", "250 ms", "1.2 MiB/min");
+ * with @signed_value a leading "+" or "−" (for changes). */
+char               *bl_diff_figure_format_value  (BlDiffFigure   figure,
+                                                  double         value,
+                                                  gboolean       signed_value);
+
+BlDiff             *bl_diff_new_for_sessions     (BlSession     *a,
+                                                  BlSession     *b);
+BlSession          *bl_diff_get_session          (BlDiff        *self,
+                                                  BlDiffSide     side);
+/* A figure of both sessions; a, b and the change are NaN where a session
+ * has no data for it. */
+void                bl_diff_get_figure           (BlDiff        *self,
+                                                  BlDiffFigure   figure,
+                                                  BlDiffChange  *change);
+/* The time (Unix ms) of the first beacon named @name in @side's session
+ * (names compare without case, "_", "-" or spaces), or -1. */
+gint64              bl_diff_find_beacon          (BlDiff        *self,
+                                                  BlDiffSide     side,
+                                                  const char    *name);
+/* The names (as A writes them) of the beacons both sessions have, in A's
+ * time order, each once. */
+GStrv               bl_diff_dup_common_beacons   (BlDiff        *self);
+/* The time in each session that maps to 0 on the aligned axis: a sample at
+ * t in side S is drawn at t - offset[S]. */
+gboolean            bl_diff_get_alignment        (BlDiff        *self,
+                                                  BlDiffAlign    align,
+                                                  const char    *beacon,
+                                                  gint64        *offset_a,
+                                                  gint64        *offset_b,
+                                                  GError       **error);
 
 G_END_DECLS

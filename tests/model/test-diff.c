@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bl-model.h"
+#include "bl-rrm-writer.h"
 #include "bl-stacks-writer.h"
 
 static BlProfile *
@@ -467,6 +468,248 @@ test_formats (void)
   g_assert_nonnull (bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, BL_METRIC_SAMPLES));
 }
 
+/* ---- sessions ---- */
+
+static BlSession *
+session_from_options (const BlRrmWriterOptions *options)
+{
+  g_autoptr(GBytes) bytes = bl_rrm_write (options);
+  g_autoptr(GError) error = NULL;
+  BlSession *session;
+
+  session = bl_rrm_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+
+  return session;
+}
+
+/* max and mean of a series as the writer wrote it */
+static void
+expected_stats (const BlRrmWriterOptions *options,
+                BlSeriesId                id,
+                double                   *max,
+                double                   *mean)
+{
+  double sum = 0;
+  guint n = 0;
+
+  *max = -G_MAXDOUBLE;
+  for (guint i = 0; i < options->n_samples; i++)
+    {
+      gboolean present;
+      double v = bl_rrm_writer_expected (options, id, i, &present);
+
+      if (!present)
+        continue;
+      *max = MAX (*max, v);
+      sum += v;
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+  *mean = sum / n;
+}
+
+static void
+test_session_figures (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autoptr(BlSession) sa = NULL;
+  g_autoptr(BlSession) sb = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  BlDiffChange change;
+  double max_a, mean_a, max_b, mean_b;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  ob.scenario = BL_RRM_SCENARIO_REALISTIC;
+  ob.n_samples = 180;
+  ob.start_ms += 86400000;
+  ob.leak_bytes_per_min = 4 * 1024 * 1024;
+  sa = session_from_options (&oa);
+  sb = session_from_options (&ob);
+  diff = bl_diff_new_for_sessions (sa, sb);
+
+  g_assert_true (bl_diff_is_session (diff));
+  g_assert_true (bl_diff_get_session (diff, BL_DIFF_SIDE_A) == sa);
+  g_assert_null (bl_diff_get_profile (diff, BL_DIFF_SIDE_A));
+  g_assert_cmpuint (bl_diff_get_n_nodes (diff), ==, 0);
+
+  expected_stats (&oa, BL_SERIES_MEMORY_USED, &max_a, &mean_a);
+  expected_stats (&ob, BL_SERIES_MEMORY_USED, &max_b, &mean_b);
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_PEAK_MEMORY, &change);
+  g_assert_cmpfloat_with_epsilon (change.a, max_a, 0.5);
+  g_assert_cmpfloat_with_epsilon (change.b, max_b, 0.5);
+  g_assert_cmpfloat_with_epsilon (change.delta, max_b - max_a, 1.0);
+  g_assert_cmpfloat_with_epsilon (change.delta_pct, 100.0 * (max_b - max_a) / max_a, 1e-6);
+
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_MEAN_MEMORY, &change);
+  g_assert_cmpfloat_with_epsilon (change.a, mean_a, 0.5);
+  g_assert_cmpfloat_with_epsilon (change.b, mean_b, 0.5);
+
+  expected_stats (&oa, BL_SERIES_NODES_TOTAL, &max_a, &mean_a);
+  expected_stats (&ob, BL_SERIES_NODES_TOTAL, &max_b, &mean_b);
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_NODE_COUNT, &change);
+  g_assert_cmpfloat (change.a, ==, max_a);
+  g_assert_cmpfloat (change.b, ==, max_b);
+
+  expected_stats (&ob, BL_SERIES_FPS, &max_b, &mean_b);
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_MEAN_FPS, &change);
+  g_assert_cmpfloat_with_epsilon (change.b, mean_b, 1e-6);
+
+  /* both launch from app_compile_initiate to app_load_complete */
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_LAUNCH_TIME, &change);
+  g_assert_cmpfloat (change.a, ==, 2550);
+  g_assert_cmpfloat (change.b, ==, 2550);
+  g_assert_cmpfloat (change.delta, ==, 0);
+  g_assert_cmpfloat (change.delta_pct, ==, 0);
+
+  /* B leaks faster */
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_MEMORY_GROWTH, &change);
+  g_assert_cmpfloat (change.b, >, change.a);
+  g_assert_cmpfloat (change.delta, >, 0);
+
+  for (guint f = 0; f < BL_N_DIFF_FIGURES; f++)
+    {
+      const BlDiffFigureInfo *info = bl_diff_figure_get_info (f);
+
+      g_assert_cmpint (info->id, ==, f);
+      g_assert_nonnull (info->name);
+      bl_diff_get_figure (diff, f, &change);
+      g_assert_false (isnan (change.a));
+      g_assert_false (isnan (change.b));
+    }
+
+  {
+    g_autofree char *text = bl_diff_figure_format_value (BL_DIFF_FIGURE_LAUNCH_TIME, 250, TRUE);
+    g_autofree char *growth = bl_diff_figure_format_value (BL_DIFF_FIGURE_MEMORY_GROWTH,
+                                                           -2 * 1024 * 1024, TRUE);
+    g_autofree char *none = bl_diff_figure_format_value (BL_DIFF_FIGURE_MEAN_FPS, NAN, FALSE);
+
+    g_assert_cmpstr (text, ==, "+250 ms");
+    g_assert_cmpstr (growth, ==, "−2.0 MiB/min");
+    g_assert_cmpstr (none, ==, "—");
+  }
+}
+
+static void
+test_session_missing_data (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autoptr(BlSession) sa = NULL;
+  g_autoptr(BlSession) sb = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  BlDiffChange change;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  ob.omit_arrays = TRUE;      /* no frame rate */
+  ob.with_beacons = FALSE;    /* no launch */
+  sa = session_from_options (&oa);
+  sb = session_from_options (&ob);
+  diff = bl_diff_new_for_sessions (sa, sb);
+
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_MEAN_FPS, &change);
+  g_assert_false (isnan (change.a));
+  g_assert_true (isnan (change.b));
+  g_assert_true (isnan (change.delta));
+  g_assert_true (isnan (change.delta_pct));
+
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_LAUNCH_TIME, &change);
+  g_assert_true (isnan (change.b));
+
+  bl_diff_get_figure (diff, BL_DIFF_FIGURE_PEAK_MEMORY, &change);
+  g_assert_false (isnan (change.delta));
+}
+
+static gint64
+beacon_offset (const BlRrmWriterOptions *options,
+               const char               *name)
+{
+  guint n = 0;
+  const BlRrmBeaconSpec *beacons = bl_rrm_writer_get_beacons (options, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (beacons[i].name, name))
+      return beacons[i].offset_ms;
+
+  g_assert_not_reached ();
+}
+
+static void
+test_session_alignment (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autoptr(BlSession) sa = NULL;
+  g_autoptr(BlSession) sb = NULL;
+  g_autoptr(BlSession) sc = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  g_autoptr(BlDiff) no_beacons = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) common = NULL;
+  gint64 off_a = 0, off_b = 0;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  oa.scenario = BL_RRM_SCENARIO_REALISTIC;
+  oa.n_samples = 120;              /* the video starts 20 s in */
+  ob.scenario = BL_RRM_SCENARIO_REALISTIC;
+  ob.n_samples = 1800;             /* the video starts 5 min in */
+  ob.start_ms = oa.start_ms + 3600000;
+  ob.beacon_name_key = 1;
+  sa = session_from_options (&oa);
+  sb = session_from_options (&ob);
+  diff = bl_diff_new_for_sessions (sa, sb);
+
+  g_assert_true (bl_diff_get_alignment (diff, BL_DIFF_ALIGN_START, NULL, &off_a, &off_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (off_a, ==, bl_session_get_summary (sa)->start_ms);
+  g_assert_cmpint (off_b, ==, bl_session_get_summary (sb)->start_ms);
+  g_assert_cmpint (off_a, <=, oa.start_ms);
+  g_assert_cmpint (off_b - off_a, ==, 3600000);
+
+  g_assert_true (bl_diff_get_alignment (diff, BL_DIFF_ALIGN_BEACON, "app_load_complete",
+                                        &off_a, &off_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (off_a, ==, oa.start_ms + 2650);
+  g_assert_cmpint (off_b, ==, ob.start_ms + 2650);
+
+  /* another spelling; the beacon lies at different times in the two runs */
+  g_assert_true (bl_diff_get_alignment (diff, BL_DIFF_ALIGN_BEACON, "VodStartComplete",
+                                        &off_a, &off_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (off_a, ==, oa.start_ms + beacon_offset (&oa, "vod_start_complete"));
+  g_assert_cmpint (off_b, ==, ob.start_ms + beacon_offset (&ob, "vod_start_complete"));
+  g_assert_cmpint (off_b - ob.start_ms, >, off_a - oa.start_ms);
+  g_assert_cmpint (bl_diff_find_beacon (diff, BL_DIFF_SIDE_B, "vod_start_initiate"), ==,
+                   ob.start_ms + beacon_offset (&ob, "vod_start_initiate"));
+
+  g_assert_false (bl_diff_get_alignment (diff, BL_DIFF_ALIGN_BEACON, "app_exit",
+                                         &off_a, &off_b, &error));
+  g_assert_error (error, BL_DIFF_ERROR, BL_DIFF_ERROR_NO_BEACON);
+  g_clear_error (&error);
+  g_assert_cmpint (bl_diff_find_beacon (diff, BL_DIFF_SIDE_A, "app_exit"), ==, -1);
+
+  common = bl_diff_dup_common_beacons (diff);
+  g_assert_cmpuint (g_strv_length (common), ==, 8);
+  g_assert_cmpstr (common[0], ==, "app_compile_initiate");
+  g_assert_true (g_strv_contains ((const char * const *) common, "vod_start_complete"));
+
+  /* B without beacons: nothing in common, alignment at a beacon fails */
+  ob.with_beacons = FALSE;
+  sc = session_from_options (&ob);
+  no_beacons = bl_diff_new_for_sessions (sa, sc);
+  {
+    g_auto(GStrv) none = bl_diff_dup_common_beacons (no_beacons);
+
+    g_assert_cmpuint (g_strv_length (none), ==, 0);
+  }
+  g_assert_false (bl_diff_get_alignment (no_beacons, BL_DIFF_ALIGN_BEACON, "app_load_complete",
+                                         NULL, NULL, &error));
+  g_assert_error (error, BL_DIFF_ERROR, BL_DIFF_ERROR_NO_BEACON);
+  g_assert_nonnull (strstr (error->message, "Session B"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -480,6 +723,9 @@ main (int    argc,
   g_test_add_func ("/model/diff/files-merge", test_files_merge);
   g_test_add_func ("/model/diff/random-trees", test_random_trees);
   g_test_add_func ("/model/diff/formats", test_formats);
+  g_test_add_func ("/model/diff/session-figures", test_session_figures);
+  g_test_add_func ("/model/diff/session-missing-data", test_session_missing_data);
+  g_test_add_func ("/model/diff/session-alignment", test_session_alignment);
 
   return g_test_run ();
 }

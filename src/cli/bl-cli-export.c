@@ -47,7 +47,8 @@ bl_cli_export (int    argc,
     return bl_cli_usage_error (context, _("export takes exactly one FILE."));
   if (format == NULL)
     return bl_cli_usage_error (context, _("--format is required."));
-  if (!g_str_equal (format, "folded") && !g_str_equal (format, "speedscope"))
+  if (!g_str_equal (format, "folded") && !g_str_equal (format, "speedscope") &&
+      !g_str_equal (format, "csv"))
     return bl_cli_usage_error (context, _("The format must be folded, speedscope or csv."));
 
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
@@ -58,6 +59,9 @@ bl_cli_export (int    argc,
 
   if (!(loaded = bl_cli_load (argv[1], &status)))
     return status;
+
+  if (g_str_equal (format, "csv"))
+    return bl_cli_session_export_csv (loaded, argv[1], output);
 
   if (g_str_equal (format, "speedscope"))
     {

@@ -192,6 +192,8 @@ bl_cli_info (int    argc,
       else
         print_profile (BL_PROFILE (loaded));
     }
+  else if (BL_IS_SESSION (loaded))
+    return bl_cli_session_info (BL_SESSION (loaded), argv[1], json);
 
   return BL_CLI_OK;
 }

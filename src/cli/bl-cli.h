@@ -24,6 +24,16 @@ int            bl_cli_info         (int            argc,
                                     char         **argv);
 int            bl_cli_export       (int            argc,
                                     char         **argv);
+int            bl_cli_check        (int            argc,
+                                    char         **argv);
+
+/* bl-cli-session.c: the session branches of info and export */
+int            bl_cli_session_info (BlSession      *session,
+                                    const char     *path,
+                                    gboolean        json);
+int            bl_cli_session_export_csv (GObject  *loaded,
+                                    const char     *path,
+                                    const char     *output);
 
 int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);

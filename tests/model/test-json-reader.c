@@ -158,7 +158,8 @@ trace_reader (BlJsonReader *reader)
           break;
         case BL_JSON_TOKEN_NUMBER:
           if (bl_json_reader_is_integral (reader))
-            g_string_append_printf (out, "i:%" G_GINT64_FORMAT "|", bl_json_reader_get_int (reader));
+            g_string_append_printf (out, "i:%" G_GINT64_FORMAT "|",
+                                    bl_json_reader_get_int (reader));
           else
             {
               char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -267,7 +268,8 @@ test_numbers (void)
 
   assert_trace (text,
                 "[|i:0|i:0|i:123|i:1657721930416|i:-9223372036854775808|"
-                "i:9223372036854775807|d:9.2233720368547758e+18|d:1.5|d:1000|d:-0.012500000000000001|"
+                "i:9223372036854775807|d:9.2233720368547758e+18|d:1.5|d:1000|"
+                "d:-0.012500000000000001|"
                 "d:2|d:0.10000000000000001|d:100|]|");
 
   reader = bl_json_reader_new_for_data ((const guint8 *) text, strlen (text));

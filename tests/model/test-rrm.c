@@ -749,6 +749,59 @@ test_number_format (void)
     }
 }
 
+/* data/samples/roku-dev-session.json, made by tests/writers/make-rrm-sample */
+static void
+test_sample (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "roku-dev-session.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) loaded = bl_format_load_file (file, NULL, NULL, NULL, &error);
+  BlSession *session;
+  const BlSessionSummary *sum;
+  const BlInterval *intervals;
+  BlRangeStats stats;
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_true (BL_IS_SESSION (loaded));
+  session = BL_SESSION (loaded);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, NULL);
+  g_assert_cmpint (g_file_info_get_size (info), <, 2 * 1024 * 1024);
+  g_assert_false (bl_session_is_incomplete (session));
+  g_assert_null (bl_session_get_warning (session));
+  sum = bl_session_get_summary (session);
+
+  /* a launch with its beacons, then a video start */
+  g_assert_cmpfloat (sum->launch_ms, ==, 2550);
+  intervals = bl_session_get_intervals (session, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpstr (intervals[3].name, ==, "vod_start");
+  g_assert_cmpint (intervals[3].start_ms - sum->start_ms, ==, 60000);
+
+  /* a slow leak after playback settles: between 300 KiB and 1 MiB a minute */
+  bl_session_compute_range_stats (session, BL_SERIES_MEMORY_USED,
+                                  intervals[3].end_ms + 1000, sum->end_ms, &stats);
+  g_assert_cmpfloat (stats.growth_per_min, >, 300 * 1024);
+  g_assert_cmpfloat (stats.growth_per_min, <, 1024 * 1024);
+  g_assert_cmpfloat (sum->peak_foreground_fraction, <, 0.75);
+
+  /* rendezvous bursts, with frame-rate dips */
+  bl_session_compute_range_stats (session, BL_SERIES_RENDEZVOUS_COUNT, G_MININT64, G_MAXINT64,
+                                  &stats);
+  g_assert_cmpfloat (stats.max, >=, 40);
+  g_assert_cmpfloat (stats.min, <, 3);
+  g_assert_cmpfloat (sum->min_fps, <, 45);
+  g_assert_cmpfloat (sum->mean_fps, >, 55);
+
+  /* details for every sample */
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BITMAPS), ==, 360);
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_NODES), ==, 360);
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BS_OBJECTS), ==, 360);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -769,6 +822,7 @@ main (int    argc,
   g_test_add_func ("/model/rrm/file", test_file_and_progress);
   g_test_add_func ("/model/rrm/csv", test_csv);
   g_test_add_func ("/model/rrm/number-format", test_number_format);
+  g_test_add_func ("/model/rrm/sample", test_sample);
 
   return g_test_run ();
 }

@@ -176,7 +176,7 @@ memory_used (const BlRrmWriterOptions *o,
 
       if (s < 3)
         launch = 0.35 + 0.65 * s / 3.0;
-      return round ((92 * MIB + (in_video (o, i) ? 38 * MIB : 0)) * launch +
+      return round ((92 * MIB + (in_video (o, i) ? 14 * MIB : 0)) * launch +
                     o->leak_bytes_per_min * minutes (o, i) + noise (i, 1) * 2 * MIB);
     }
 
@@ -815,7 +815,8 @@ write_beacons (W *w)
       string (w, beacons[b].name);
       g_string_append (w->out, ", ");
       key (w, "timestamp");
-      g_string_append_printf (w->out, "%" G_GINT64_FORMAT "}", w->o->start_ms + beacons[b].offset_ms);
+      g_string_append_printf (w->out, "%" G_GINT64_FORMAT "}",
+                              w->o->start_ms + beacons[b].offset_ms);
     }
   g_string_append (w->out, "], ");
 }
@@ -859,7 +860,7 @@ write_session (W *w)
   string (w, "2.3.1");
   g_string_append (out, ", ");
   key (w, "name");
-  string (w, "Brightlens \"Demo\" Channel");
+  string (w, o->channel_name ? o->channel_name : "Brightlens \"Demo\" Channel");
   g_string_append (out, "}, ");
 
   key (w, "metadata");

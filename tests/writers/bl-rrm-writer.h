@@ -64,6 +64,7 @@ typedef struct
   guint          n_bs_objects;       /* per group */
 
   gboolean       with_beacons;
+  const char    *channel_name;       /* NULL: Brightlens "Demo" Channel */
   BlRrmScenario  scenario;
   double         leak_bytes_per_min;
 } BlRrmWriterOptions;

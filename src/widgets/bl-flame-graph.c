@@ -1212,10 +1212,10 @@ ensure_visible (BlFlameGraph *self,
   (void) w;
 }
 
-static gboolean
-move_selection (GtkWidget *widget,
-                GVariant  *args,
-                gpointer   user_data)
+static void
+move_selection (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *args)
 {
   BlFlameGraph *self = BL_FLAME_GRAPH (widget);
   const BlFlameRect *rects;
@@ -1224,7 +1224,7 @@ move_selection (GtkWidget *widget,
   guint target = G_MAXUINT;
 
   if (self->layout == NULL || bl_flame_layout_get_n_rects (self->layout) == 0)
-    return FALSE;
+    return;
 
   g_variant_get (args, "(ii)", &dx, &dy);
   rects = bl_flame_layout_get_rects (self->layout);
@@ -1265,27 +1265,21 @@ move_selection (GtkWidget *widget,
     }
 
   if (target == G_MAXUINT)
-    return TRUE;
+    return;
 
   bl_flame_graph_set_selected_node (self, rects[target].node);
   ensure_visible (self, rects[target].node);
-
-  return TRUE;
 }
 
-static gboolean
-activate_selection (GtkWidget *widget,
-                    GVariant  *args,
-                    gpointer   user_data)
+static void
+activate_selection (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *args)
 {
   BlFlameGraph *self = BL_FLAME_GRAPH (widget);
 
-  if (self->selected_node == BL_NODE_NONE)
-    return FALSE;
-
-  bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
-
-  return TRUE;
+  if (self->selected_node != BL_NODE_NONE)
+    bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
 }
 
 static void
@@ -1445,8 +1439,8 @@ add_move_binding (GtkWidgetClass *widget_class,
                   int             dx,
                   int             dy)
 {
-  gtk_widget_class_add_binding (widget_class, key, 0, move_selection, "(ii)", dx, dy);
-  gtk_widget_class_add_binding (widget_class, kp_key, 0, move_selection, "(ii)", dx, dy);
+  gtk_widget_class_add_binding_action (widget_class, key, 0, "flame.move", "(ii)", dx, dy);
+  gtk_widget_class_add_binding_action (widget_class, kp_key, 0, "flame.move", "(ii)", dx, dy);
 }
 
 static void
@@ -1511,14 +1505,16 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
   g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
   gtk_widget_class_install_action (widget_class, "flame.reset-zoom", NULL, reset_zoom_action);
+  gtk_widget_class_install_action (widget_class, "flame.move", "(ii)", move_selection);
+  gtk_widget_class_install_action (widget_class, "flame.zoom-selected", NULL, activate_selection);
 
   add_move_binding (widget_class, GDK_KEY_Left, GDK_KEY_KP_Left, -1, 0);
   add_move_binding (widget_class, GDK_KEY_Right, GDK_KEY_KP_Right, 1, 0);
   add_move_binding (widget_class, GDK_KEY_Up, GDK_KEY_KP_Up, 0, -1);
   add_move_binding (widget_class, GDK_KEY_Down, GDK_KEY_KP_Down, 0, 1);
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_Return, 0, activate_selection, NULL);
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Enter, 0, activate_selection, NULL);
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_space, 0, activate_selection, NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flame.zoom-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "flame.zoom-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "flame.zoom-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame.reset-zoom", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "flame.reset-zoom", NULL);
 

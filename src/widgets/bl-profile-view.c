@@ -472,8 +472,12 @@ static void
 bl_profile_view_dispose (GObject *object)
 {
   BlProfileView *self = (BlProfileView *) object;
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_VIEW);
+  /* the template's unnamed children too */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->profile);
   g_clear_object (&self->settings);
 

@@ -1,0 +1,487 @@
+/* test-flame-graph.c — BlFlameGraph on a small known tree, under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "bl-flame-graph.h"
+#include "bl-model.h"
+
+#define WIDTH  1000
+#define HEIGHT 300
+
+/* main (thread root, 100)
+ *   a  main.brs:10   self 10, total 60
+ *     b  b.brs:20    self 30
+ *     c  c.brs:30    self 20
+ *   d  main.brs:40   self 40
+ */
+typedef struct
+{
+  BlProfile *profile;
+  guint32    root, a, b, c, d;
+} Tree;
+
+static void
+tree_init (Tree *t)
+{
+  guint32 main_file, b_file, c_file;
+
+  t->profile = bl_profile_new ("test");
+  main_file = bl_profile_intern (t->profile, "pkg:/source/main.brs");
+  b_file = bl_profile_intern (t->profile, "pkg:/source/b.brs");
+  c_file = bl_profile_intern (t->profile, "pkg:/source/c.brs");
+
+  bl_profile_enable_metric (t->profile, BL_METRIC_CPU);
+  bl_profile_enable_metric (t->profile, BL_METRIC_CALLS);
+  t->root = bl_profile_add_thread (t->profile, bl_profile_intern (t->profile, "main"));
+  t->a = bl_profile_add_child (t->profile, t->root, bl_profile_intern (t->profile, "a"), main_file, 10);
+  t->b = bl_profile_add_child (t->profile, t->a, bl_profile_intern (t->profile, "b"), b_file, 20);
+  t->c = bl_profile_add_child (t->profile, t->a, bl_profile_intern (t->profile, "c<T>&"), c_file, 30);
+  t->d = bl_profile_add_child (t->profile, t->root, bl_profile_intern (t->profile, "d"), main_file, 40);
+  bl_profile_add_value (t->profile, t->a, BL_METRIC_CPU, 10);
+  bl_profile_add_value (t->profile, t->b, BL_METRIC_CPU, 30);
+  bl_profile_add_value (t->profile, t->c, BL_METRIC_CPU, 20);
+  bl_profile_add_value (t->profile, t->d, BL_METRIC_CPU, 40);
+  bl_profile_add_value (t->profile, t->b, BL_METRIC_CALLS, 7);
+  bl_profile_finish (t->profile);
+}
+
+static void
+tree_clear (Tree *t)
+{
+  g_clear_object (&t->profile);
+}
+
+static gboolean
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  for (guint i = 0; i < 2000 && !cond (data); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return cond (data);
+}
+
+static gboolean
+is_mapped_and_sized (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) == WIDTH;
+}
+
+static gboolean
+has_layout (gpointer data)
+{
+  return bl_flame_graph_get_layout (data) != NULL;
+}
+
+static GtkWidget *
+present_graph (BlProfile *profile)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = bl_flame_graph_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped_and_sized, graph));
+
+  bl_flame_graph_set_profile (BL_FLAME_GRAPH (graph), profile);
+  g_assert_true (iterate_until (has_layout, graph));
+  /* let the allocation settle after the layout arrived */
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  return graph;
+}
+
+static void
+assert_span (BlFlameGraph *graph,
+             guint32       node,
+             double        x0,
+             double        x1)
+{
+  graphene_rect_t r;
+
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.x, x0, 0.01);
+  g_assert_cmpfloat_with_epsilon (r.origin.x + r.size.width, x1, 0.01);
+}
+
+static double
+center_y (BlFlameGraph *graph,
+          guint32       node)
+{
+  graphene_rect_t r;
+
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &r));
+  return r.origin.y + r.size.height / 2;
+}
+
+static void
+test_spans (void)
+{
+  Tree t;
+  GtkWidget *graph;
+  graphene_rect_t ra, rb, rroot;
+
+  tree_init (&t);
+  graph = present_graph (t.profile);
+
+  g_assert_cmpint (bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph))), ==, 5);
+  g_assert_cmpint (bl_flame_layout_get_n_levels (bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph))), ==, 3);
+
+  assert_span (BL_FLAME_GRAPH (graph), t.root, 0, 1000);
+  assert_span (BL_FLAME_GRAPH (graph), t.a, 0, 600);
+  assert_span (BL_FLAME_GRAPH (graph), t.d, 600, 1000);
+  assert_span (BL_FLAME_GRAPH (graph), t.b, 0, 300);
+  assert_span (BL_FLAME_GRAPH (graph), t.c, 300, 500);
+
+  /* root at the bottom, callees above */
+  bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.root, &rroot);
+  bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.a, &ra);
+  bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.b, &rb);
+  g_assert_cmpfloat (rroot.origin.y + rroot.size.height, >, HEIGHT - bl_flame_graph_get_row_height (BL_FLAME_GRAPH (graph)) - 1);
+  g_assert_cmpfloat (ra.origin.y, <, rroot.origin.y);
+  g_assert_cmpfloat (rb.origin.y, <, ra.origin.y);
+
+  /* icicle: root at the top */
+  bl_flame_graph_set_inverted (BL_FLAME_GRAPH (graph), TRUE);
+  bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.root, &rroot);
+  bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.b, &rb);
+  g_assert_cmpfloat (rroot.origin.y, ==, 0);
+  g_assert_cmpfloat (rb.origin.y, >, rroot.origin.y);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (graph)));
+  tree_clear (&t);
+}
+
+static void
+test_hit (void)
+{
+  Tree t;
+  BlFlameGraph *graph;
+  g_autofree char *tooltip = NULL;
+
+  tree_init (&t);
+  graph = BL_FLAME_GRAPH (present_graph (t.profile));
+
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 10, center_y (graph, t.root)), ==, t.root);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 999, center_y (graph, t.root)), ==, t.root);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 599, center_y (graph, t.a)), ==, t.a);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 601, center_y (graph, t.d)), ==, t.d);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 150, center_y (graph, t.b)), ==, t.b);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 450, center_y (graph, t.c)), ==, t.c);
+  /* nothing above d, nor above the deepest level */
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 800, center_y (graph, t.b)), ==, BL_NODE_NONE);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 150, 2), ==, BL_NODE_NONE);
+
+  /* tooltips are plain text: names with < and & survive */
+  tooltip = bl_flame_graph_dup_tooltip_text (graph, t.c);
+  g_assert_nonnull (strstr (tooltip, "c<T>&"));
+  g_assert_nonnull (strstr (tooltip, "pkg:/source/c.brs:30"));
+  g_assert_nonnull (strstr (tooltip, "20.0 % of the thread main"));
+  g_clear_pointer (&tooltip, g_free);
+  tooltip = bl_flame_graph_dup_tooltip_text (graph, t.b);
+  g_assert_nonnull (strstr (tooltip, "7 calls"));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (graph))));
+  tree_clear (&t);
+}
+
+static void
+test_zoom (void)
+{
+  Tree t;
+  BlFlameGraph *graph;
+  double x0, x1;
+
+  tree_init (&t);
+  graph = BL_FLAME_GRAPH (present_graph (t.profile));
+
+  bl_flame_graph_zoom_to_node (graph, t.a, FALSE);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x0, 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (x1, 0.6, 1e-9);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, t.a);
+  assert_span (graph, t.a, 0, 1000);
+  assert_span (graph, t.b, 0, 500);
+  assert_span (graph, t.c, 500, 833.33);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 700, center_y (graph, t.c)), ==, t.c);
+
+  /* zoom around the pointer keeps the point under it */
+  bl_flame_graph_zoom_at (graph, 500, 0.5);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x0, 0.15, 1e-9);
+  g_assert_cmpfloat_with_epsilon (x1, 0.45, 1e-9);
+
+  /* reset without animation: the widget is not animating in tests when
+   * animations are off, so force the range */
+  bl_flame_graph_set_visible_range (graph, 0, 1);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, BL_NODE_NONE);
+  assert_span (graph, t.d, 600, 1000);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (graph))));
+  tree_clear (&t);
+}
+
+static void
+test_search (void)
+{
+  Tree t;
+  BlFlameGraph *graph;
+
+  tree_init (&t);
+  graph = BL_FLAME_GRAPH (present_graph (t.profile));
+
+  bl_flame_graph_set_search (graph, "C<t");
+  g_assert_true (bl_flame_graph_node_matches (graph, t.c));
+  g_assert_false (bl_flame_graph_node_matches (graph, t.b));
+  g_assert_false (bl_flame_graph_node_matches (graph, t.a));
+  g_assert_cmpfloat_with_epsilon (bl_flame_graph_get_match_fraction (graph), 0.2, 1e-9);
+
+  /* a matching parent counts once, not again for its matching child */
+  bl_flame_graph_set_search (graph, "a");
+  g_assert_true (bl_flame_graph_node_matches (graph, t.a));
+  g_assert_true (bl_flame_graph_node_matches (graph, t.root));
+  g_assert_cmpfloat_with_epsilon (bl_flame_graph_get_match_fraction (graph), 1.0, 1e-9);
+
+  bl_flame_graph_set_search (graph, "b");
+  g_assert_cmpfloat_with_epsilon (bl_flame_graph_get_match_fraction (graph), 0.3, 1e-9);
+
+  bl_flame_graph_set_search (graph, "");
+  g_assert_false (bl_flame_graph_node_matches (graph, t.b));
+  g_assert_cmpfloat (bl_flame_graph_get_match_fraction (graph), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (graph))));
+  tree_clear (&t);
+}
+
+typedef struct
+{
+  guint             n_color;
+  guint             n_text;
+  GPtrArray        *color_bounds;
+} NodeCount;
+
+static void
+count_nodes (GskRenderNode *node,
+             NodeCount     *count)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        count_nodes (gsk_container_node_get_child (node, i), count);
+      break;
+    case GSK_TRANSFORM_NODE:
+      count_nodes (gsk_transform_node_get_child (node), count);
+      break;
+    case GSK_CLIP_NODE:
+      count_nodes (gsk_clip_node_get_child (node), count);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      count_nodes (gsk_rounded_clip_node_get_child (node), count);
+      break;
+    case GSK_DEBUG_NODE:
+      count_nodes (gsk_debug_node_get_child (node), count);
+      break;
+    case GSK_OPACITY_NODE:
+      count_nodes (gsk_opacity_node_get_child (node), count);
+      break;
+    case GSK_COLOR_NODE:
+      {
+        graphene_rect_t *r = g_new (graphene_rect_t, 1);
+
+        gsk_render_node_get_bounds (node, r);
+        g_ptr_array_add (count->color_bounds, r);
+        count->n_color++;
+      }
+      break;
+    case GSK_TEXT_NODE:
+      count->n_text++;
+      break;
+    default:
+      break;
+    }
+}
+
+static GskRenderNode *
+render (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  /* the paintable shows what the widget drew in its last frame */
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static gboolean
+has_bar (NodeCount *count,
+         double     x0,
+         double     x1)
+{
+  for (guint i = 0; i < count->color_bounds->len; i++)
+    {
+      graphene_rect_t *r = g_ptr_array_index (count->color_bounds, i);
+
+      /* bars leave a one-pixel gap on their right */
+      if (G_APPROX_VALUE (r->origin.x, x0, 0.01) &&
+          (G_APPROX_VALUE (r->origin.x + r->size.width, x1, 0.01) ||
+           G_APPROX_VALUE (r->origin.x + r->size.width, x1 - 1, 0.01)))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_render_nodes (void)
+{
+  Tree t;
+  GtkWidget *graph;
+  g_autoptr(GskRenderNode) node = NULL;
+  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free) };
+
+  tree_init (&t);
+  graph = present_graph (t.profile);
+
+  node = render (graph);
+  g_assert_nonnull (node);
+  count_nodes (node, &count);
+  g_assert_cmpuint (count.n_color, ==, 5);
+  g_assert_cmpuint (count.n_text, ==, 5);
+  g_assert_true (has_bar (&count, 0, 600));
+  g_assert_true (has_bar (&count, 600, 1000));
+  g_assert_true (has_bar (&count, 300, 500));
+
+  /* selection is painted over the cached bars */
+  bl_flame_graph_set_selected_node (BL_FLAME_GRAPH (graph), t.b);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  node = render (graph);
+  g_assert_cmpint (gsk_render_node_get_node_type (node), ==, GSK_CONTAINER_NODE);
+
+  g_ptr_array_unref (count.color_bounds);
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (graph)));
+  tree_clear (&t);
+}
+
+static void
+test_slivers (void)
+{
+  BlProfile *profile = bl_profile_new ("test");
+  guint32 root, wide;
+  GtkWidget *graph;
+  g_autoptr(GskRenderNode) node = NULL;
+  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free) };
+
+  bl_profile_enable_metric (profile, BL_METRIC_CPU);
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "main"));
+  wide = bl_profile_add_child (profile, root, bl_profile_intern (profile, "wide"), 0, 0);
+  bl_profile_add_value (profile, wide, BL_METRIC_CPU, 50000);
+  for (guint i = 0; i < 5000; i++)
+    {
+      char name[32];
+      guint32 n;
+
+      g_snprintf (name, sizeof name, "tiny%05u", i);
+      n = bl_profile_add_child (profile, root, bl_profile_intern (profile, name), 0, 0);
+      bl_profile_add_value (profile, n, BL_METRIC_CPU, 10);
+    }
+  bl_profile_finish (profile);
+
+  graph = present_graph (profile);
+  node = render (graph);
+  count_nodes (node, &count);
+
+  /* 5002 frames, but 5000 of them share 500 pixels: a few slivers at most */
+  g_assert_cmpuint (count.n_color, <, 40);
+  g_assert_cmpuint (count.n_color, >=, 3);
+  g_assert_true (has_bar (&count, 0, 1000));
+
+  g_ptr_array_unref (count.color_bounds);
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (graph)));
+  g_object_unref (profile);
+}
+
+static void
+test_keyboard (void)
+{
+  Tree t;
+  BlFlameGraph *graph;
+  GtkWidget *w;
+  double x0, x1;
+
+  tree_init (&t);
+  graph = BL_FLAME_GRAPH (present_graph (t.profile));
+  w = GTK_WIDGET (graph);
+
+  /* the first move selects the first root */
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 1, 0);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.root);
+  /* up leaves the root of a flame graph, for the widest child */
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 0, -1);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.a);
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 1, 0);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.d);
+  gtk_widget_activate_action (w, "flame.move", "(ii)", -1, 0);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.a);
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 0, -1);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.b);
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 0, 1);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.a);
+
+  /* Enter zooms into the selection, Escape/Home resets */
+  gtk_widget_activate_action (w, "flame.zoom-selected", NULL);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x1, 0.6, 1e-9);
+  gtk_widget_activate_action (w, "flame.reset-zoom", NULL);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x0, 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (x1, 1.0, 1e-9);
+
+  /* icicle: down leaves the root */
+  bl_flame_graph_set_inverted (graph, TRUE);
+  bl_flame_graph_set_selected_node (graph, t.root);
+  gtk_widget_activate_action (w, "flame.move", "(ii)", 0, 1);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.a);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (w)));
+  tree_clear (&t);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  /* no display is a failure, not a skip */
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/widgets/flame-graph/spans", test_spans);
+  g_test_add_func ("/widgets/flame-graph/hit", test_hit);
+  g_test_add_func ("/widgets/flame-graph/zoom", test_zoom);
+  g_test_add_func ("/widgets/flame-graph/search", test_search);
+  g_test_add_func ("/widgets/flame-graph/render-nodes", test_render_nodes);
+  g_test_add_func ("/widgets/flame-graph/slivers", test_slivers);
+  g_test_add_func ("/widgets/flame-graph/keyboard", test_keyboard);
+
+  return g_test_run ();
+}

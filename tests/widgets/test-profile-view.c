@@ -1,0 +1,292 @@
+/* test-profile-view.c — call tree tables and their sync with the flame graph
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <adwaita.h>
+#include <string.h>
+
+#include "bl-model.h"
+#include "bl-profile-node.h"
+#include "bl-profile-view.h"
+
+/* Thread main:  main → load → parse (self 30)
+ *                      → draw (self 50)
+ *               main → parse (self 20)        (parse called from two places)
+ * Thread render: loop → draw (self 100)
+ */
+typedef struct
+{
+  BlProfile *profile;
+  guint32    main_root, render_root;
+  guint32    m, load, load_parse, draw, m_parse, loop, loop_draw;
+} Tree;
+
+static void
+tree_init (Tree *t)
+{
+  BlProfile *p = bl_profile_new ("test");
+  guint32 file = bl_profile_intern (p, "pkg:/source/app.brs");
+
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_WALL);
+  bl_profile_enable_metric (p, BL_METRIC_CALLS);
+  t->main_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  t->render_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread render"));
+  t->m = bl_profile_add_child (p, t->main_root, bl_profile_intern (p, "main"), file, 1);
+  t->load = bl_profile_add_child (p, t->m, bl_profile_intern (p, "load"), file, 10);
+  t->load_parse = bl_profile_add_child (p, t->load, bl_profile_intern (p, "parse"), file, 20);
+  t->draw = bl_profile_add_child (p, t->m, bl_profile_intern (p, "draw"), file, 30);
+  t->m_parse = bl_profile_add_child (p, t->m, bl_profile_intern (p, "parse"), file, 20);
+  t->loop = bl_profile_add_child (p, t->render_root, bl_profile_intern (p, "loop"), file, 40);
+  t->loop_draw = bl_profile_add_child (p, t->loop, bl_profile_intern (p, "draw"), file, 30);
+  bl_profile_add_value (p, t->load_parse, BL_METRIC_CPU, 30);
+  bl_profile_add_value (p, t->draw, BL_METRIC_CPU, 50);
+  bl_profile_add_value (p, t->m_parse, BL_METRIC_CPU, 20);
+  bl_profile_add_value (p, t->loop_draw, BL_METRIC_CPU, 100);
+  bl_profile_add_value (p, t->draw, BL_METRIC_WALL, 80);
+  bl_profile_add_value (p, t->draw, BL_METRIC_CALLS, 4);
+  bl_profile_finish (p);
+  t->profile = p;
+}
+
+static gboolean
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  for (guint i = 0; i < 3000 && !cond (data); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return cond (data);
+}
+
+static gboolean
+flame_has_layout (gpointer data)
+{
+  return bl_flame_graph_get_layout (bl_profile_view_get_flame_graph (data)) != NULL;
+}
+
+static void
+settle (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static BlProfileView *
+present_view (BlProfile *profile)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = bl_profile_view_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
+  g_assert_true (iterate_until (flame_has_layout, view));
+  settle ();
+
+  return BL_PROFILE_VIEW (view);
+}
+
+static gpointer
+item_at (GListModel *model,
+         guint       i)
+{
+  GObject *object = g_list_model_get_item (model, i);
+  gpointer item;
+
+  if (GTK_IS_TREE_LIST_ROW (object))
+    {
+      item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (object));
+      g_object_unref (object);
+      return item;
+    }
+
+  return object;
+}
+
+static void
+test_rows (void)
+{
+  Tree t;
+  g_autoptr(GListModel) functions = NULL;
+  g_autoptr(BlProfileNode) draw_fn = NULL;
+  g_autoptr(BlProfileNode) root = NULL;
+  GListModel *callers;
+  guint found = 0;
+
+  tree_init (&t);
+
+  /* top-down: a row per node, children made on demand */
+  root = bl_profile_node_new_call (t.profile, t.main_root);
+  g_assert_cmpuint (bl_profile_node_get_total (root, BL_METRIC_CPU), ==, 100);
+  g_assert_cmpuint (g_list_model_get_n_items (bl_profile_node_get_children (root)), ==, 1);
+
+  /* the flat list merges parse's two call sites */
+  functions = bl_profile_node_list_functions (t.profile, G_MAXUINT, BL_PROFILE_NODE_FUNCTION);
+  for (guint i = 0; i < g_list_model_get_n_items (functions); i++)
+    {
+      g_autoptr(BlProfileNode) f = g_list_model_get_item (functions, i);
+
+      if (g_str_equal (bl_profile_node_get_name (f), "parse"))
+        {
+          g_assert_cmpuint (bl_profile_node_get_self (f, BL_METRIC_CPU), ==, 50);
+          g_assert_cmpuint (bl_profile_node_get_n_nodes (f), ==, 2);
+          found++;
+        }
+      if (g_str_equal (bl_profile_node_get_name (f), "draw"))
+        {
+          g_assert_cmpuint (bl_profile_node_get_total (f, BL_METRIC_CPU), ==, 150);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 2);
+
+  /* bottom-up: draw's callers are main (50) and loop (100) */
+  draw_fn = bl_profile_node_new_for_function (t.profile, G_MAXUINT,
+                                              bl_profile_get_node_function (t.profile, t.draw),
+                                              BL_PROFILE_NODE_CALLERS);
+  callers = bl_profile_node_get_children (draw_fn);
+  g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(BlProfileNode) c = g_list_model_get_item (callers, i);
+
+      if (g_str_equal (bl_profile_node_get_name (c), "loop"))
+        g_assert_cmpuint (bl_profile_node_get_self (c, BL_METRIC_CPU), ==, 100);
+      else
+        {
+          g_assert_cmpstr (bl_profile_node_get_name (c), ==, "main");
+          g_assert_cmpuint (bl_profile_node_get_self (c, BL_METRIC_CPU), ==, 50);
+        }
+    }
+
+  g_object_unref (t.profile);
+}
+
+static void
+test_table_to_flame (void)
+{
+  Tree t;
+  BlProfileView *view;
+  BlCallTreeView *top_down;
+  GListModel *model;
+  BlFlameGraph *graph;
+  gboolean selected = FALSE;
+
+  tree_init (&t);
+  view = present_view (t.profile);
+  graph = bl_profile_view_get_flame_graph (view);
+  top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+  model = bl_call_tree_view_get_model (top_down);
+
+  /* two threads: both roots listed, sorted by CPU total, render first */
+  g_assert_cmpuint (g_list_model_get_n_items (model), >=, 2);
+
+  /* expand the main thread and pick "main" the way a click does */
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (model, i);
+      g_autoptr(BlProfileNode) item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
+
+      if (bl_profile_node_get_node (item) == t.main_root)
+        gtk_tree_list_row_set_expanded (GTK_TREE_LIST_ROW (row), TRUE);
+    }
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (model) && !selected; i++)
+    {
+      g_autoptr(BlProfileNode) item = item_at (model, i);
+
+      if (bl_profile_node_get_node (item) == t.m)
+        {
+          gtk_selection_model_select_item (GTK_SELECTION_MODEL (model), i, TRUE);
+          selected = TRUE;
+        }
+    }
+  settle ();
+  g_assert_true (selected);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.m);
+
+  /* the other tables follow: the functions list selects "main" too */
+  g_assert_cmpuint (bl_call_tree_view_get_selected_node (bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS)),
+                    ==, t.m);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+  g_object_unref (t.profile);
+}
+
+static void
+test_flame_to_table (void)
+{
+  Tree t;
+  BlProfileView *view;
+  BlCallTreeView *top_down;
+  BlCallTreeView *bottom_up;
+  BlFlameGraph *graph;
+  g_autoptr(BlProfileNode) item = NULL;
+  GListModel *model;
+  guint pos;
+
+  tree_init (&t);
+  view = present_view (t.profile);
+  graph = bl_profile_view_get_flame_graph (view);
+  top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+  bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+
+  /* a deep frame: its ancestors open in the top-down table */
+  bl_flame_graph_set_selected_node (graph, t.load_parse);
+  settle ();
+  g_assert_cmpuint (bl_call_tree_view_get_selected_node (top_down), ==, t.load_parse);
+
+  model = bl_call_tree_view_get_model (top_down);
+  pos = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
+  g_assert_cmpuint (pos, !=, GTK_INVALID_LIST_POSITION);
+  item = item_at (model, pos);
+  g_assert_cmpuint (bl_profile_node_get_node (item), ==, t.load_parse);
+
+  /* bottom-up selects the function's row: parse */
+  g_assert_cmpuint (bl_profile_get_node_function (t.profile, bl_call_tree_view_get_selected_node (bottom_up)),
+                    ==, bl_profile_get_node_function (t.profile, t.load_parse));
+
+  /* and the sandwich shows parse */
+  g_assert_cmpuint (bl_call_tree_view_get_selected_function (bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS)),
+                    ==, bl_profile_get_node_function (t.profile, t.load_parse));
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (bl_profile_view_get_call_tree (view, BL_CALL_TREE_CALLERS))),
+                    >=, 1);
+
+  /* switching thread and metric keeps working */
+  bl_profile_view_set_thread (view, 1);
+  settle ();
+  g_assert_cmpuint (bl_flame_graph_get_thread (graph), ==, 1);
+  bl_profile_view_set_metric (view, BL_METRIC_WALL);
+  settle ();
+  g_assert_cmpint (bl_flame_graph_get_metric (graph), ==, BL_METRIC_WALL);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+  g_object_unref (t.profile);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/widgets/call-tree/rows", test_rows);
+  g_test_add_func ("/widgets/profile-view/table-to-flame", test_table_to_flame);
+  g_test_add_func ("/widgets/profile-view/flame-to-table", test_flame_to_table);
+
+  return g_test_run ();
+}

@@ -1,0 +1,199 @@
+/* test-window.c — the application opened with files on the command line
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bl-application.h"
+#include "bl-bsprof-writer.h"
+#include "bl-model.h"
+#include "bl-window.h"
+
+typedef struct
+{
+  GApplication *app;
+  guint         polls;
+  gboolean      done;
+  guint         n_pages;
+  BlProfilePageState states[2];
+  guint         n_rects;
+  char         *error_message;
+  char         *titles[2];
+} RunState;
+
+static char *
+write_good (const char *dir)
+{
+  char *path = g_build_filename (dir, "good.bsprof", NULL);
+  g_autoptr(GError) error = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.target = "Window Test App";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "Main");
+  bl_bsprof_writer_string (w, 4, "loadContent");
+  bl_bsprof_writer_string (w, 5, "render");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 10, 4);
+  bl_bsprof_writer_path (w, 3, 1, 4, 2, 20, 5);
+  bl_bsprof_writer_cpu (w, 2, 0, 300, 400);
+  bl_bsprof_writer_cpu (w, 3, 0, 700, 900);
+  bl_bsprof_writer_calls (w, 2, 3);
+  bl_bsprof_writer_end (w, 5);
+  bl_bsprof_writer_save (w, path, &error);
+  g_assert_no_error (error);
+  bl_bsprof_writer_free (w);
+
+  return path;
+}
+
+static char *
+write_broken (const char *dir)
+{
+  char *path = g_build_filename (dir, "broken.bsprof", NULL);
+  g_autoptr(GError) error = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 9, 42, 0, 1, 1);   /* module 42 was never defined */
+  bl_bsprof_writer_end (w, 5);
+  bl_bsprof_writer_save (w, path, &error);
+  g_assert_no_error (error);
+  bl_bsprof_writer_free (w);
+
+  return path;
+}
+
+static gboolean
+poll_cb (gpointer data)
+{
+  RunState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+  AdwTabView *tabs;
+
+  if (++state->polls > 1000)
+    {
+      state->done = FALSE;
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 2)
+    return G_SOURCE_CONTINUE;
+
+  tabs = bl_window_get_tab_view (BL_WINDOW (window));
+  for (guint i = 0; i < 2; i++)
+    {
+      BlProfilePage *page = BL_PROFILE_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs, i)));
+
+      state->states[i] = bl_profile_page_get_state (page);
+      if (state->states[i] == BL_PROFILE_PAGE_LOADING)
+        return G_SOURCE_CONTINUE;
+
+      if (state->states[i] == BL_PROFILE_PAGE_LOADED)
+        {
+          BlFlameGraph *graph = bl_profile_view_get_flame_graph (bl_profile_page_get_profile_view (page));
+
+          /* show the tab so that its flame graph maps; it lays out in a worker too */
+          adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, i));
+          if (bl_flame_graph_get_layout (graph) == NULL || !gtk_widget_get_mapped (GTK_WIDGET (graph)))
+            return G_SOURCE_CONTINUE;
+          state->n_rects = bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph));
+        }
+      else
+        {
+          g_free (state->error_message);
+          state->error_message = g_strdup (bl_profile_page_get_error_message (page));
+        }
+      g_free (state->titles[i]);
+      state->titles[i] = g_strdup (bl_profile_page_get_title (page));
+    }
+
+  state->n_pages = bl_window_get_n_pages (BL_WINDOW (window));
+  state->done = TRUE;
+  gtk_window_close (window);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_open_command_line (void)
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *good = write_good (dir);
+  g_autofree char *broken = write_broken (dir);
+  g_autoptr(GFile) broken_file = g_file_new_for_path (broken);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) nothing = NULL;
+  g_autoptr(BlApplication) app = bl_application_new ();
+  char *argv[] = { (char *) "brightlens", good, broken, NULL };
+  RunState state = { 0 };
+  int status;
+
+  /* what the reader says is what the tab must show */
+  nothing = bl_format_load_file (broken_file, NULL, NULL, NULL, &error);
+  g_assert_null (nothing);
+  g_assert_nonnull (error);
+
+  /* the isolated XDG dirs hide the MIME database, which image loaders
+   * need to recognise the app's SVG icon */
+  g_content_type_set_mime_dirs (mime_dirs);
+
+  /* no D-Bus name: the test must not meet a running instance */
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  g_timeout_add (10, poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 3, argv);
+  g_assert_cmpint (status, ==, 0);
+
+  g_assert_true (state.done);
+  g_assert_cmpuint (state.n_pages, ==, 2);
+
+  /* the good file: its flame graph has the thread root, Main, loadContent, render */
+  g_assert_cmpint (state.states[0], ==, BL_PROFILE_PAGE_LOADED);
+  g_assert_cmpstr (state.titles[0], ==, "good.bsprof");
+  g_assert_cmpuint (state.n_rects, ==, 4);
+
+  /* the broken one: the reader's message, which says where */
+  g_assert_cmpint (state.states[1], ==, BL_PROFILE_PAGE_FAILED);
+  g_assert_cmpstr (state.titles[1], ==, "broken.bsprof");
+  g_assert_cmpstr (state.error_message, ==, error->message);
+  g_assert_nonnull (strstr (state.error_message, "module 42"));
+
+  for (guint i = 0; i < 2; i++)
+    g_free (state.titles[i]);
+  g_free (state.error_message);
+  g_unlink (good);
+  g_unlink (broken);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/widgets/window/open-command-line", test_open_command_line);
+
+  return g_test_run ();
+}

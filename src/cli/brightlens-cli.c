@@ -25,6 +25,8 @@ static const Command commands[] = {
   { "info", bl_cli_info, "info FILE [--json]" },
   { "export", bl_cli_export,
     "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
+  { "diff", bl_cli_diff,
+    "diff A B [--metric M] [--format folded|table] [--normalized] [-o OUT]" },
   { "check", bl_cli_check,
     "check SESSION [--max-foreground-fraction F] [--max-memory-growth BYTES_PER_MIN] "
     "[--min-fps N] [--max-launch-ms N]" },

@@ -1,0 +1,468 @@
+/* test-cli-diff.c — brightlens-cli diff on profiles and sessions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bl-rrm-writer.h"
+#include "bl-stacks-writer.h"
+
+static char *tmpdir;
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run *run,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+  int wait_status;
+
+  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
+  va_start (args, run);
+  while ((arg = va_arg (args, const char *)))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                &run->out, &run->err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  run->status = WEXITSTATUS (wait_status);
+}
+
+static char *
+save_profile (const char         *name,
+              const char * const *lines)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_stacks_save_bsprof (lines, path, &error));
+  g_assert_no_error (error);
+
+  return path;
+}
+
+static const char *before[] = {
+  "Thread main;main;load 100",
+  "Thread main;main;draw 50",
+  "Thread main;main 10",
+  "Task;run 5",
+  NULL
+};
+
+static const char *after[] = {
+  "Thread main;main;load 150",
+  "Thread main;main;draw;blit 30",
+  "Thread main;main 10",
+  "New Task;go 7",
+  NULL
+};
+
+static void
+test_folded (void)
+{
+  g_autofree char *a = save_profile ("folded-a.bsprof", before);
+  g_autofree char *b = save_profile ("folded-b.bsprof", after);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) wall = { 0 };
+  g_auto(Run) calls = { 0 };
+  g_auto(Run) table_first = { 0 };
+
+  run_cli (&run, "diff", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.err, ==, "");
+  g_assert_cmpstr (run.out, ==,
+                   "New Task;go 0 7\n"
+                   "Task;run 5 0\n"
+                   "Thread main;main 10 10\n"
+                   "Thread main;main;draw 50 0\n"
+                   "Thread main;main;draw;blit 0 30\n"
+                   "Thread main;main;load 100 150\n");
+
+  /* the same with the format named, and the metric named */
+  run_cli (&table_first, "diff", "--format", "folded", "--metric", "cpu", a, b, NULL);
+  g_assert_cmpint (table_first.status, ==, 0);
+  g_assert_cmpstr (table_first.out, ==, run.out);
+
+  run_cli (&wall, "diff", a, b, "-m", "wall", NULL);
+  g_assert_cmpint (wall.status, ==, 0);
+  g_assert_cmpstr (wall.out, ==,
+                   "New Task;go 0 14\n"
+                   "Task;run 10 0\n"
+                   "Thread main;main 20 20\n"
+                   "Thread main;main;draw 100 0\n"
+                   "Thread main;main;draw;blit 0 60\n"
+                   "Thread main;main;load 200 300\n");
+
+  run_cli (&calls, "diff", a, b, "--metric=calls", NULL);
+  g_assert_cmpint (calls.status, ==, 0);
+  g_assert_nonnull (strstr (calls.out, "Thread main;main;load 1 1\n"));
+}
+
+/* Each side's column, where it is non-zero, is that side's folded export. */
+static void
+check_against_export (const char *diff_out,
+                      const char *path,
+                      guint       column)
+{
+  g_auto(Run) export = { 0 };
+  g_auto(GStrv) lines = g_strsplit (diff_out, "\n", -1);
+  g_autoptr(GString) rebuilt = g_string_new (NULL);
+
+  run_cli (&export, "export", path, "--format", "folded", NULL);
+  g_assert_cmpint (export.status, ==, 0);
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      char *b_value = strrchr (lines[i], ' ');
+      char *a_value;
+
+      g_assert_nonnull (b_value);
+      *b_value++ = '\0';
+      a_value = strrchr (lines[i], ' ');
+      g_assert_nonnull (a_value);
+      *a_value++ = '\0';
+
+      g_assert_true (strcmp (a_value, "0") != 0 || strcmp (b_value, "0") != 0);
+      if (strcmp (column == 0 ? a_value : b_value, "0") != 0)
+        g_string_append_printf (rebuilt, "%s %s\n", lines[i], column == 0 ? a_value : b_value);
+    }
+
+  g_assert_cmpstr (rebuilt->str, ==, export.out);
+}
+
+static void
+test_folded_matches_export (void)
+{
+  static const char *names[] = { "main", "load", "draw", "parse", "walk", "f@pkg:/x.brs" };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 5; round++)
+    {
+      g_autofree char *paths[2] = { NULL, NULL };
+      g_auto(Run) run = { 0 };
+
+      for (guint side = 0; side < 2; side++)
+        {
+          g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+          g_autofree char *name = g_strdup_printf ("random-%u-%u.bsprof", round, side);
+          guint n = g_rand_int_range (rand, 1, 50);
+
+          for (guint i = 0; i < n; i++)
+            {
+              GString *line = g_string_new (g_rand_boolean (rand) ? "Thread main" : "Task");
+              guint depth = g_rand_int_range (rand, 1, 7);
+
+              for (guint d = 0; d < depth; d++)
+                g_string_append_printf (line, ";%s", names[g_rand_int_range (rand, 0, 6)]);
+              g_string_append_printf (line, " %d", g_rand_int_range (rand, 1, 100000));
+              g_ptr_array_add (lines, g_string_free (line, FALSE));
+            }
+          g_ptr_array_add (lines, NULL);
+          paths[side] = save_profile (name, (const char * const *) lines->pdata);
+        }
+
+      run_cli (&run, "diff", paths[0], paths[1], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      check_against_export (run.out, paths[0], 0);
+      check_against_export (run.out, paths[1], 1);
+
+      g_free (paths[0]);
+      g_free (paths[1]);
+      paths[0] = paths[1] = NULL;
+    }
+
+  g_rand_free (rand);
+}
+
+static void
+test_identical_stacks_summed (void)
+{
+  /* one function name in two files: one stack, as export names it */
+  const char *a_lines[] = { "T;main;f@pkg:/a.brs 10", "T;main;f@pkg:/b.brs 20", NULL };
+  const char *b_lines[] = { "T;main;f@pkg:/b.brs 5", NULL };
+  g_autofree char *a = save_profile ("same-a.bsprof", a_lines);
+  g_autofree char *b = save_profile ("same-b.bsprof", b_lines);
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "diff", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "T;main;f 30 5\n");
+}
+
+static void
+test_normalized (void)
+{
+  /* A's total 100, B's 400: A is scaled by 4 */
+  const char *a_lines[] = { "T;main;load 60", "T;main;draw 30", "T;main 10", NULL };
+  const char *b_lines[] = { "T;main;load 100", "T;main;draw 240", "T;main 60", NULL };
+  g_autofree char *a = save_profile ("norm-a.bsprof", a_lines);
+  g_autofree char *b = save_profile ("norm-b.bsprof", b_lines);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) table = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  run_cli (&run, "diff", "--normalized", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==,
+                   "T;main 40 60\n"
+                   "T;main;draw 120 240\n"
+                   "T;main;load 240 100\n");
+
+  /* shares: load 60 % → 25 %, draw 30 % → 60 %, main 10 % → 15 % */
+  run_cli (&table, "diff", "-n", "--format", "table", a, b, NULL);
+  g_assert_cmpint (table.status, ==, 0);
+  lines = g_strsplit (table.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 10);
+  g_assert_nonnull (strstr (lines[3], "shares"));
+  g_assert_nonnull (strstr (lines[6], "  load  "));
+  g_assert_nonnull (strstr (lines[6], "60.00 %"));
+  g_assert_nonnull (strstr (lines[6], "25.00 %"));
+  g_assert_nonnull (strstr (lines[6], "−35.00 pp"));
+  g_assert_nonnull (strstr (lines[6], "−58.3 %"));
+  g_assert_nonnull (strstr (lines[7], "  draw  "));
+  g_assert_nonnull (strstr (lines[7], "+30.00 pp"));
+  g_assert_nonnull (strstr (lines[7], "+100.0 %"));
+  g_assert_nonnull (strstr (lines[8], "  main  "));
+  g_assert_nonnull (strstr (lines[8], "+5.00 pp"));
+  g_assert_nonnull (strstr (lines[8], "+50.0 %"));
+}
+
+static void
+test_table (void)
+{
+  g_autofree char *a = save_profile ("table-a.bsprof", before);
+  g_autofree char *b = save_profile ("table-b.bsprof", after);
+  g_autofree char *out_path = g_build_filename (tmpdir, "table.txt", NULL);
+  g_autofree char *written = NULL;
+  g_auto(Run) run = { 0 };
+  g_auto(Run) by_total = { 0 };
+  g_auto(Run) to_file = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *order[] = { "load", "draw", "blit", "go", "run" };
+
+  run_cli (&run, "diff", "--format", "table", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "A: "));
+  g_assert_true (g_str_has_prefix (lines[1], "B: "));
+  g_assert_nonnull (strstr (lines[4], "Δ%"));
+
+  /* ranked by |Δ self|: load +50, draw −50 (ties keep name order: draw
+   * is after load by total change), blit +30, go +7, run −5; main ±0 */
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_autofree char *suffix = g_strdup_printf ("  %s  pkg:/source/main.brs", order[i]);
+
+      g_assert_true (g_str_has_suffix (lines[5 + i], suffix));
+    }
+  g_assert_nonnull (strstr (lines[5], "+50 µs"));
+  g_assert_nonnull (strstr (lines[5], "+50.0 %"));
+  g_assert_nonnull (strstr (lines[6], "−50 µs"));
+  g_assert_nonnull (strstr (lines[6], "−100.0 %"));
+  g_assert_nonnull (strstr (lines[7], "new"));
+  g_assert_true (g_str_has_suffix (lines[10], "  main  pkg:/source/main.brs"));
+  g_assert_nonnull (strstr (lines[10], "±0 µs"));
+  g_assert_cmpstr (lines[11], ==, "");
+  g_assert_null (lines[12]);
+
+  /* by total: main grew by 30 in total (160 → 190) */
+  run_cli (&by_total, "diff", "--format", "table", "--by", "total", a, b, NULL);
+  g_assert_cmpint (by_total.status, ==, 0);
+  g_assert_nonnull (strstr (by_total.out, "change of each function’s total"));
+
+  run_cli (&to_file, "diff", "--format", "table", a, b, "-o", out_path, NULL);
+  g_assert_cmpint (to_file.status, ==, 0);
+  g_assert_cmpstr (to_file.out, ==, "");
+  g_assert_true (g_file_get_contents (out_path, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, run.out);
+}
+
+static char *
+save_session (const char               *name,
+              const BlRrmWriterOptions *options)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_rrm_write_to_file (options, path, &error));
+  g_assert_no_error (error);
+
+  return path;
+}
+
+static void
+test_sessions (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *profile = save_profile ("session-mix.bsprof", before);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) folded = { 0 };
+  g_auto(Run) mixed = { 0 };
+  g_auto(Run) mixed2 = { 0 };
+  g_auto(GStrv) lines = NULL;
+  gboolean seen_launch = FALSE, seen_memory = FALSE;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  ob.scenario = BL_RRM_SCENARIO_REALISTIC;
+  ob.omit_arrays = TRUE;           /* no frame rate in B */
+  a = save_session ("a.json", &oa);
+  b = save_session ("b.json", &ob);
+
+  run_cli (&run, "diff", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "A: "));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Launch time"))
+        {
+          /* both launch in 2550 ms */
+          g_assert_nonnull (strstr (lines[i], "2550 ms"));
+          g_assert_nonnull (strstr (lines[i], "±0 ms"));
+          seen_launch = TRUE;
+        }
+      if (g_str_has_prefix (lines[i], "Peak memory"))
+        {
+          g_assert_nonnull (strstr (lines[i], "MiB"));
+          seen_memory = TRUE;
+        }
+      if (g_str_has_prefix (lines[i], "Mean frame rate"))
+        g_assert_nonnull (strstr (lines[i], "—"));
+    }
+  g_assert_true (seen_launch);
+  g_assert_true (seen_memory);
+  g_assert_nonnull (strstr (run.out, "Memory growth per minute"));
+  g_assert_nonnull (strstr (run.out, "Peak node count"));
+  g_assert_nonnull (strstr (run.out, "Rendezvous"));
+
+  run_cli (&folded, "diff", "--format", "folded", a, b, NULL);
+  g_assert_cmpint (folded.status, ==, 1);
+  g_assert_nonnull (strstr (folded.err, "sessions"));
+  g_assert_cmpstr (folded.out, ==, "");
+
+  run_cli (&mixed, "diff", a, profile, NULL);
+  g_assert_cmpint (mixed.status, ==, 1);
+  g_assert_nonnull (strstr (mixed.err, "is a session and"));
+  g_assert_nonnull (strstr (mixed.err, "compare two profiles or two sessions"));
+  g_assert_cmpstr (mixed.out, ==, "");
+
+  run_cli (&mixed2, "diff", profile, b, "--format", "table", NULL);
+  g_assert_cmpint (mixed2.status, ==, 1);
+  g_assert_nonnull (strstr (mixed2.err, "is a profile and"));
+}
+
+static void
+test_exit_codes (void)
+{
+  g_autofree char *a = save_profile ("codes-a.bsprof", before);
+  g_autofree char *missing = g_build_filename (tmpdir, "missing.bsprof", NULL);
+  g_autofree char *garbage = g_build_filename (tmpdir, "garbage.bin", NULL);
+  struct
+  {
+    const char *args[6];
+    int         status;
+  } cases[] = {
+    { { "diff", NULL }, 2 },
+    { { "diff", a, NULL }, 2 },
+    { { "diff", a, a, a, NULL }, 2 },
+    { { "diff", a, a, "--format", "speedscope", NULL }, 2 },
+    { { "diff", a, a, "--metric", "bogus", NULL }, 2 },
+    { { "diff", a, a, "--by", "name", NULL }, 2 },
+    { { "diff", a, a, "--no-such-option", NULL }, 2 },
+    { { "diff", a, missing, NULL }, 1 },
+    { { "diff", garbage, a, NULL }, 1 },
+    { { "diff", a, a, NULL }, 0 },
+  };
+
+  g_assert_true (g_file_set_contents (garbage, "\x01\x02 not a profile \xff", -1, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli (&run, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3],
+               cases[i].args[4], cases[i].args[5], NULL);
+      g_assert_cmpint (run.status, ==, cases[i].status);
+      if (cases[i].status != 0)
+        g_assert_true (g_str_has_prefix (run.err, "brightlens-cli: "));
+      else
+        g_assert_cmpstr (run.err, ==, "");
+    }
+
+  /* a metric neither has: a warning for each, no lines, success */
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "diff", a, a, "--metric", "alloc-bytes", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "");
+    g_assert_nonnull (strstr (run.err, "has no alloc-bytes data"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  tmpdir = g_dir_make_tmp ("test-cli-diff-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/cli/diff/folded", test_folded);
+  g_test_add_func ("/cli/diff/folded-matches-export", test_folded_matches_export);
+  g_test_add_func ("/cli/diff/identical-stacks-summed", test_identical_stacks_summed);
+  g_test_add_func ("/cli/diff/normalized", test_normalized);
+  g_test_add_func ("/cli/diff/table", test_table);
+  g_test_add_func ("/cli/diff/sessions", test_sessions);
+  g_test_add_func ("/cli/diff/exit-codes", test_exit_codes);
+
+  ret = g_test_run ();
+
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+
+        g_unlink (path);
+      }
+    g_rmdir (tmpdir);
+  }
+  g_free (tmpdir);
+
+  return ret;
+}

@@ -304,6 +304,36 @@ read_text (Ctx     *c,
     }
 }
 
+/* After a MEMBER token: like read_text(), but interned in the session
+ * (detail lists repeat the same names in every sample). */
+static gboolean
+read_interned (Ctx         *c,
+               const char **text,
+               GError     **error)
+{
+  BlJsonToken token = bl_json_reader_next (c->r, error);
+
+  if (token == BL_JSON_TOKEN_STRING)
+    {
+      *text = bl_session_intern (c->session, bl_json_reader_get_string (c->r, NULL));
+      return TRUE;
+    }
+  if (token == BL_JSON_TOKEN_NUMBER)
+    {
+      GString *s = g_string_new (NULL);
+
+      bl_session_append_number (s, bl_json_reader_get_double (c->r));
+      *text = bl_session_intern (c->session, s->str);
+      g_string_free (s, TRUE);
+      return TRUE;
+    }
+  if (token == BL_JSON_TOKEN_NULL)
+    return TRUE;
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  return type_error (c, token, _("a string or null"), error);
+}
+
 /* After a MEMBER token: *is_open is TRUE if an object (or array, when
  * @array) begins, FALSE for null. */
 static gboolean
@@ -503,7 +533,6 @@ parse_bitmap (Ctx     *c,
               GError **error)
 {
   BlBitmap b = { "", -1, -1, -1, -1 };
-  g_autofree char *name = NULL;
   char key[KEY_MAX];
   gboolean done;
 
@@ -516,7 +545,7 @@ parse_bitmap (Ctx     *c,
       if (done)
         break;
       if (KEY_IS ("name") || KEY_IS ("url"))
-        ok = read_text (c, &name, error);
+        ok = read_interned (c, &b.name, error);
       else if (KEY_IS ("size"))
         ok = read_int (c, &b.size, error);
       else if (KEY_IS ("width"))
@@ -531,7 +560,6 @@ parse_bitmap (Ctx     *c,
         return FALSE;
     }
 
-  b.name = bl_session_intern (c->session, name);
   g_array_append_val (c->bitmaps, b);
   return TRUE;
 }
@@ -541,7 +569,6 @@ parse_node_type (Ctx     *c,
                  GError **error)
 {
   BlNodeType n = { "", -1, -1 };
-  g_autofree char *name = NULL;
   char key[KEY_MAX];
   gboolean done;
 
@@ -554,7 +581,7 @@ parse_node_type (Ctx     *c,
       if (done)
         break;
       if (KEY_IS ("name") || KEY_IS ("type"))
-        ok = read_text (c, &name, error);
+        ok = read_interned (c, &n.name, error);
       else if (KEY_IS ("count"))
         ok = read_int (c, &n.count, error);
       else if (KEY_IS ("memory"))
@@ -565,7 +592,6 @@ parse_node_type (Ctx     *c,
         return FALSE;
     }
 
-  n.name = bl_session_intern (c->session, name);
   g_array_append_val (c->node_types, n);
   return TRUE;
 }
@@ -575,7 +601,6 @@ parse_rendezvous_item (Ctx     *c,
                        GError **error)
 {
   BlRendezvousItem item = { -1, NAN, NAN, -1, "" };
-  g_autofree char *name = NULL;
   char key[KEY_MAX];
   gboolean done;
 
@@ -589,7 +614,7 @@ parse_rendezvous_item (Ctx     *c,
       if (done)
         break;
       if (KEY_IS ("name"))
-        ok = read_text (c, &name, error);
+        ok = read_interned (c, &item.name, error);
       else if (KEY_IS ("id"))
         ok = read_int (c, &item.id, error);
       else if (KEY_IS ("start"))
@@ -612,7 +637,6 @@ parse_rendezvous_item (Ctx     *c,
         return FALSE;
     }
 
-  item.name = bl_session_intern (c->session, name);
   g_array_append_val (c->items, item);
   return TRUE;
 }
@@ -724,7 +748,6 @@ parse_bs_object (Ctx     *c,
                  GError **error)
 {
   BlBsObject o = { "", -1, -1 };
-  g_autofree char *name = NULL;
   char key[KEY_MAX];
   gboolean done;
 
@@ -737,7 +760,7 @@ parse_bs_object (Ctx     *c,
       if (done)
         break;
       if (KEY_IS ("name") || KEY_IS ("type"))
-        ok = read_text (c, &name, error);
+        ok = read_interned (c, &o.name, error);
       else if (KEY_IS ("count"))
         ok = read_int (c, &o.count, error);
       else if (KEY_IS ("memory"))
@@ -748,7 +771,6 @@ parse_bs_object (Ctx     *c,
         return FALSE;
     }
 
-  o.name = bl_session_intern (c->session, name);
   g_array_append_val (c->objects, o);
   return TRUE;
 }

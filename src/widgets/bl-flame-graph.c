@@ -110,6 +110,14 @@ struct _BlFlameGraph
 
   /* the static bars */
   GskRenderNode  *bars;
+
+  /* colour and tooltip overrides (the differential flame graph) */
+  BlFlameColorFunc   color_func;
+  gpointer           color_data;
+  GDestroyNotify     color_destroy;
+  BlFlameTooltipFunc tooltip_func;
+  gpointer           tooltip_data;
+  GDestroyNotify     tooltip_destroy;
 };
 
 enum {
@@ -274,6 +282,9 @@ node_color (BlFlameGraph  *self,
   const BlNode *n = &nodes[node];
   guint32 hue_key = n->file;
   double shade;
+
+  if (self->color_func != NULL && self->color_func (self, node, out, self->color_data))
+    return;
 
   if (hue_key == 0)
     hue_key = nodes[bl_profile_get_thread_root (self->profile, n->thread)].name;
@@ -1314,6 +1325,8 @@ bl_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->bars, gsk_render_node_unref);
   g_clear_pointer (&self->label_cache, g_hash_table_unref);
   g_clear_object (&self->text_layout);
+  bl_flame_graph_set_color_func (self, NULL, NULL, NULL);
+  bl_flame_graph_set_tooltip_func (self, NULL, NULL, NULL);
 
   G_OBJECT_CLASS (bl_flame_graph_parent_class)->dispose (object);
 }
@@ -2059,6 +2072,9 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
       self->metric == BL_METRIC_INVALID)
     return NULL;
 
+  if (self->tooltip_func != NULL)
+    return self->tooltip_func (self, node, self->tooltip_data);
+
   metric = self->metric;
   n = bl_profile_get_node (self->profile, node);
   str = g_string_new (bl_profile_get_node_name (self->profile, node));
@@ -2109,4 +2125,56 @@ bl_flame_graph_get_row_height (BlFlameGraph *self)
   g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), 0);
 
   return self->row_height;
+}
+
+/**
+ * bl_flame_graph_set_color_func:
+ * @func: (nullable): returns TRUE and sets the colour to override a frame's
+ *   colour (search dimming still applies)
+ *
+ * Used by the differential flame graph; call
+ * bl_flame_graph_invalidate_colors() when what @func returns changes.
+ */
+void
+bl_flame_graph_set_color_func (BlFlameGraph     *self,
+                               BlFlameColorFunc  func,
+                               gpointer          user_data,
+                               GDestroyNotify    destroy)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  if (self->color_destroy != NULL)
+    self->color_destroy (self->color_data);
+  self->color_func = func;
+  self->color_data = user_data;
+  self->color_destroy = destroy;
+  invalidate_bars (self);
+}
+
+/**
+ * bl_flame_graph_set_tooltip_func:
+ * @func: (nullable): returns the plain-text tooltip of a frame, replacing
+ *   the built-in one
+ */
+void
+bl_flame_graph_set_tooltip_func (BlFlameGraph       *self,
+                                 BlFlameTooltipFunc  func,
+                                 gpointer            user_data,
+                                 GDestroyNotify      destroy)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  if (self->tooltip_destroy != NULL)
+    self->tooltip_destroy (self->tooltip_data);
+  self->tooltip_func = func;
+  self->tooltip_data = user_data;
+  self->tooltip_destroy = destroy;
+}
+
+void
+bl_flame_graph_invalidate_colors (BlFlameGraph *self)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  invalidate_bars (self);
 }

@@ -16,6 +16,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (BlFlameGraph, bl_flame_graph, BL, FLAME_GRAPH, GtkWidget)
 
+typedef gboolean (*BlFlameColorFunc)   (BlFlameGraph *self,
+                                        guint32       node,
+                                        GdkRGBA      *color,
+                                        gpointer      user_data);
+typedef char *   (*BlFlameTooltipFunc) (BlFlameGraph *self,
+                                        guint32       node,
+                                        gpointer      user_data);
+
 GtkWidget     *bl_flame_graph_new                (void);
 BlProfile     *bl_flame_graph_get_profile        (BlFlameGraph    *self);
 void           bl_flame_graph_set_profile        (BlFlameGraph    *self,
@@ -66,5 +74,14 @@ char          *bl_flame_graph_dup_tooltip_text   (BlFlameGraph    *self,
 char          *bl_flame_graph_dup_frame_name     (BlFlameGraph    *self,
                                                   guint32          node);
 guint          bl_flame_graph_get_row_height     (BlFlameGraph    *self);
+void           bl_flame_graph_set_color_func     (BlFlameGraph    *self,
+                                                  BlFlameColorFunc func,
+                                                  gpointer         user_data,
+                                                  GDestroyNotify   destroy);
+void           bl_flame_graph_set_tooltip_func   (BlFlameGraph    *self,
+                                                  BlFlameTooltipFunc func,
+                                                  gpointer         user_data,
+                                                  GDestroyNotify   destroy);
+void           bl_flame_graph_invalidate_colors  (BlFlameGraph    *self);
 
 G_END_DECLS

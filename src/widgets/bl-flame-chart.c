@@ -1,0 +1,938 @@
+/* bl-flame-chart.c
+ *
+ * The time order of one thread (speedscope's "Time Order" view): every span
+ * during which a frame was on the stack is a bar, x from its start to its
+ * end time, one row per stack depth from the top. Unlike the aggregated
+ * flame graph, a function called twice is drawn twice.
+ *
+ * The spans come from the profile in the order they were entered; the
+ * widget splits them into rows by depth once per profile. Within a row the
+ * spans do not overlap, so both their starts and their ends are sorted, and
+ * drawing, hit-testing and tooltips find the visible ones by binary search.
+ * Bars narrower than a quarter pixel are skipped; labels are drawn only on
+ * bars wider than a few characters, with one ellipsizing PangoLayout.
+ *
+ * Pointer: the wheel zooms around the pointer (horizontal wheel pans),
+ * dragging pans in time and depth. Keys: plus/minus zoom, arrows pan, Home
+ * shows the whole range.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-flame-chart"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "bl-flame-chart.h"
+
+#define N_PALETTE     12
+#define MIN_BAR_PX    0.25
+#define MIN_LABEL_PX  24.0
+#define LABEL_PAD     3.0
+#define MIN_WINDOW    1e-3
+
+struct _BlFlameChart
+{
+  GtkWidget    parent_instance;
+
+  BlProfile   *profile;
+  guint        thread;
+
+  const BlSpan *spans;
+  gsize        n_spans;
+  GPtrArray   *rows;          /* per depth - 1: GArray of guint32 span indexes */
+  double       t0;            /* the whole time range */
+  double       t1;
+
+  /* view */
+  double       v0;
+  double       v1;
+  double       y_offset;
+  double       drag_v0;
+  double       drag_y0;
+
+  gssize       hover;
+  double       pointer_x;
+  double       pointer_y;
+
+  int          row_height;
+  PangoLayout *layout;
+  GdkRGBA      fg;
+  GdkRGBA      bg;
+  GdkRGBA      accent;
+  GdkRGBA      palette[N_PALETTE];
+};
+
+enum
+{
+  PROP_0,
+  PROP_PROFILE,
+  PROP_THREAD,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (BlFlameChart, bl_flame_chart, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+/* ---- colours ------------------------------------------------------------ */
+
+static double
+luminance (const GdkRGBA *c)
+{
+  return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
+}
+
+static void
+update_colors (BlFlameChart *self)
+{
+  static const char *fallback[N_PALETTE] = {
+    "#f6b26b", "#93c47d", "#6fa8dc", "#e69138", "#c27ba0", "#76a5af",
+    "#ffd966", "#8e7cc3", "#e06666", "#a4c2f4", "#b6d7a8", "#f9cb9c",
+  };
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+
+  gtk_style_context_get_color (context, &self->fg);
+  self->fg.alpha = 1;
+  if (!gtk_style_context_lookup_color (context, "window_bg_color", &self->bg))
+    self->bg = luminance (&self->fg) > 0.5
+      ? (GdkRGBA) { 0.14, 0.14, 0.14, 1 }
+      : (GdkRGBA) { 1, 1, 1, 1 };
+  self->bg.alpha = 1;
+  if (!gtk_style_context_lookup_color (context, "accent_bg_color", &self->accent))
+    gdk_rgba_parse (&self->accent, "#3584e4");
+
+  for (guint i = 0; i < N_PALETTE; i++)
+    {
+      char name[32];
+
+      g_snprintf (name, sizeof name, "bl_flame_%u", i);
+      if (!gtk_style_context_lookup_color (context, name, &self->palette[i]))
+        gdk_rgba_parse (&self->palette[i], fallback[i]);
+      self->palette[i].alpha = 1;
+    }
+}
+
+/* the same function always gets the same colour */
+static const GdkRGBA *
+span_color (BlFlameChart *self,
+            const BlSpan *span)
+{
+  const BlNode *node = bl_profile_get_node (self->profile, span->node);
+  guint h = g_str_hash (bl_profile_get_string (self->profile, node->name));
+
+  return &self->palette[h % N_PALETTE];
+}
+
+static void
+update_text (BlFlameChart *self)
+{
+  PangoRectangle logical;
+
+  g_clear_object (&self->layout);
+  self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
+  pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
+  pango_layout_get_pixel_extents (self->layout, NULL, &logical);
+  self->row_height = MAX (logical.height + 6, 14);
+}
+
+/* ---- geometry ----------------------------------------------------------- */
+
+static double
+scale (BlFlameChart *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+
+  return w > 0 && self->v1 > self->v0 ? w / (self->v1 - self->v0) : 0;
+}
+
+static double
+content_height (BlFlameChart *self)
+{
+  return (double) self->rows->len * self->row_height;
+}
+
+static void
+clamp_view (BlFlameChart *self)
+{
+  double range = self->t1 - self->t0;
+  double width = self->v1 - self->v0;
+  double max_y;
+
+  if (range <= 0)
+    {
+      self->v0 = self->t0;
+      self->v1 = self->t0 + 1;
+      return;
+    }
+
+  width = CLAMP (width, MIN (MIN_WINDOW, range), range);
+  if (self->v0 < self->t0)
+    self->v0 = self->t0;
+  if (self->v0 + width > self->t1)
+    self->v0 = self->t1 - width;
+  self->v1 = self->v0 + width;
+
+  max_y = MAX (content_height (self) - gtk_widget_get_height (GTK_WIDGET (self)), 0);
+  self->y_offset = CLAMP (self->y_offset, 0, max_y);
+}
+
+/* The first span of @row whose end is after @t. */
+static guint
+row_first_after (BlFlameChart *self,
+                 GArray       *row,
+                 double        t)
+{
+  guint lo = 0, hi = row->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if ((double) self->spans[g_array_index (row, guint32, mid)].end < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+static void
+span_rect (BlFlameChart    *self,
+           const BlSpan    *span,
+           graphene_rect_t *rect)
+{
+  double s = scale (self);
+  double x0 = ((double) span->start - self->v0) * s;
+  double x1 = ((double) span->end - self->v0) * s;
+
+  graphene_rect_init (rect, x0, (span->depth - 1) * self->row_height - self->y_offset,
+                      x1 - x0, self->row_height - 1);
+}
+
+static void
+rebuild_rows (BlFlameChart *self)
+{
+  g_ptr_array_set_size (self->rows, 0);
+  self->spans = NULL;
+  self->n_spans = 0;
+  self->t0 = 0;
+  self->t1 = 1;
+
+  if (self->profile != NULL)
+    {
+      guint64 start, end;
+
+      self->spans = bl_profile_get_spans (self->profile, self->thread, &self->n_spans);
+      if (bl_profile_get_time_range (self->profile, self->thread, &start, &end))
+        {
+          self->t0 = start;
+          self->t1 = MAX (end, start + 1);
+        }
+    }
+
+  for (gsize i = 0; i < self->n_spans; i++)
+    {
+      guint depth = self->spans[i].depth;
+      guint32 index = (guint32) i;
+
+      if (depth == 0)
+        continue;
+      while (self->rows->len < depth)
+        g_ptr_array_add (self->rows, g_array_new (FALSE, FALSE, sizeof (guint32)));
+      g_array_append_val (g_ptr_array_index (self->rows, depth - 1), index);
+    }
+
+  self->v0 = self->t0;
+  self->v1 = self->t1;
+  self->y_offset = 0;
+  self->hover = -1;
+}
+
+static void
+update_accessible (BlFlameChart *self)
+{
+  g_autofree char *description = NULL;
+
+  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%" G_GSIZE_FORMAT " call in time order",
+                                              "%" G_GSIZE_FORMAT " calls in time order",
+                                              self->n_spans),
+                                 self->n_spans);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame chart"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static void
+bl_flame_chart_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  BlFlameChart *self = BL_FLAME_CHART (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  double s = scale (self);
+
+  if (self->profile == NULL || self->n_spans == 0 || width <= 0 || s <= 0)
+    return;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      GArray *row = g_ptr_array_index (self->rows, r);
+      double y = (double) r * self->row_height - self->y_offset;
+
+      if (y + self->row_height < 0 || y > height)
+        continue;
+
+      for (guint k = row_first_after (self, row, self->v0); k < row->len; k++)
+        {
+          guint32 index = g_array_index (row, guint32, k);
+          const BlSpan *span = &self->spans[index];
+          graphene_rect_t rect;
+          const GdkRGBA *color;
+          double x0, x1;
+
+          if ((double) span->start > self->v1)
+            break;
+
+          span_rect (self, span, &rect);
+          if (rect.size.width < MIN_BAR_PX)
+            continue;
+          x0 = MAX (rect.origin.x, 0);
+          x1 = MIN (rect.origin.x + rect.size.width, width);
+          rect.origin.x = x0;
+          rect.size.width = MAX (x1 - x0 - (x1 - x0 > 2 ? 1 : 0), MIN_BAR_PX);
+
+          color = (gssize) index == self->hover ? &self->accent : span_color (self, span);
+          gtk_snapshot_append_color (snapshot, color, &rect);
+
+          if (rect.size.width >= MIN_LABEL_PX)
+            {
+              const BlNode *node = bl_profile_get_node (self->profile, span->node);
+              const GdkRGBA *text = fabs (luminance (color) - luminance (&self->fg)) >=
+                                    fabs (luminance (color) - luminance (&self->bg))
+                ? &self->fg : &self->bg;
+              int text_h;
+
+              pango_layout_set_text (self->layout,
+                                     bl_profile_get_string (self->profile, node->name), -1);
+              pango_layout_set_width (self->layout,
+                                      (int) ((rect.size.width - 2 * LABEL_PAD) * PANGO_SCALE));
+              pango_layout_get_pixel_size (self->layout, NULL, &text_h);
+              gtk_snapshot_save (snapshot);
+              gtk_snapshot_translate (snapshot,
+                                      &GRAPHENE_POINT_INIT (rect.origin.x + LABEL_PAD,
+                                                            rect.origin.y +
+                                                            (rect.size.height - text_h) / 2));
+              gtk_snapshot_append_layout (snapshot, self->layout, text);
+              gtk_snapshot_restore (snapshot);
+            }
+        }
+    }
+
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+bl_flame_chart_measure (GtkWidget      *widget,
+                        GtkOrientation  orientation,
+                        int             for_size,
+                        int            *minimum,
+                        int            *natural,
+                        int            *minimum_baseline,
+                        int            *natural_baseline)
+{
+  BlFlameChart *self = BL_FLAME_CHART (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 100;
+      *natural = 600;
+    }
+  else
+    {
+      *minimum = self->row_height * 3;
+      *natural = MAX ((int) content_height (self), *minimum);
+    }
+}
+
+static void
+bl_flame_chart_size_allocate (GtkWidget *widget,
+                              int        width,
+                              int        height,
+                              int        baseline)
+{
+  clamp_view (BL_FLAME_CHART (widget));
+}
+
+static void
+bl_flame_chart_css_changed (GtkWidget         *widget,
+                            GtkCssStyleChange *change)
+{
+  BlFlameChart *self = BL_FLAME_CHART (widget);
+
+  GTK_WIDGET_CLASS (bl_flame_chart_parent_class)->css_changed (widget, change);
+
+  update_colors (self);
+  update_text (self);
+  gtk_widget_queue_resize (widget);
+}
+
+static gboolean
+bl_flame_chart_query_tooltip (GtkWidget  *widget,
+                              int         x,
+                              int         y,
+                              gboolean    keyboard_mode,
+                              GtkTooltip *tooltip)
+{
+  BlFlameChart *self = BL_FLAME_CHART (widget);
+  gssize span = bl_flame_chart_hit_test (self, x, y);
+  g_autofree char *text = NULL;
+  graphene_rect_t rect;
+
+  if (span < 0)
+    return FALSE;
+
+  text = bl_flame_chart_dup_tooltip_text (self, span);
+  gtk_tooltip_set_text (tooltip, text);
+  if (bl_flame_chart_get_span_bounds (self, span, &rect))
+    gtk_tooltip_set_tip_area (tooltip,
+                              &(GdkRectangle) { (int) MAX (rect.origin.x, 0),
+                                                (int) rect.origin.y,
+                                                (int) MAX (rect.size.width, 1),
+                                                (int) rect.size.height });
+
+  return TRUE;
+}
+
+/* ---- input -------------------------------------------------------------- */
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           BlFlameChart             *self)
+{
+  gssize hover = bl_flame_chart_hit_test (self, x, y);
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  if (hover != self->hover)
+    {
+      self->hover = hover;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller,
+          BlFlameChart             *self)
+{
+  if (self->hover >= 0)
+    {
+      self->hover = -1;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           BlFlameChart             *self)
+{
+  if (dy != 0)
+    bl_flame_chart_zoom_at (self, self->pointer_x, pow (1.2, -dy));
+  if (dx != 0)
+    bl_flame_chart_pan (self, dx * 20);
+
+  return TRUE;
+}
+
+static void
+drag_begin_cb (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               BlFlameChart   *self)
+{
+  self->drag_v0 = self->v0;
+  self->drag_y0 = self->y_offset;
+}
+
+static void
+drag_update_cb (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                BlFlameChart   *self)
+{
+  double s = scale (self);
+  double width = self->v1 - self->v0;
+
+  if (s <= 0)
+    return;
+
+  self->v0 = self->drag_v0 - dx / s;
+  self->v1 = self->v0 + width;
+  self->y_offset = self->drag_y0 - dy;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlFlameChart *self = BL_FLAME_CHART (widget);
+
+  bl_flame_chart_zoom_at (self, gtk_widget_get_width (widget) / 2.0,
+                          g_variant_get_double (parameter));
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  bl_flame_chart_pan (BL_FLAME_CHART (widget),
+                      g_variant_get_double (parameter) * gtk_widget_get_width (widget));
+}
+
+static void
+reset_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  bl_flame_chart_reset_zoom (BL_FLAME_CHART (widget));
+}
+
+/* ---- object ------------------------------------------------------------- */
+
+static void
+bl_flame_chart_dispose (GObject *object)
+{
+  BlFlameChart *self = BL_FLAME_CHART (object);
+
+  g_clear_object (&self->profile);
+  self->spans = NULL;
+  self->n_spans = 0;
+
+  G_OBJECT_CLASS (bl_flame_chart_parent_class)->dispose (object);
+}
+
+static void
+bl_flame_chart_finalize (GObject *object)
+{
+  BlFlameChart *self = BL_FLAME_CHART (object);
+
+  g_ptr_array_unref (self->rows);
+  g_clear_object (&self->layout);
+
+  G_OBJECT_CLASS (bl_flame_chart_parent_class)->finalize (object);
+}
+
+static void
+bl_flame_chart_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  BlFlameChart *self = BL_FLAME_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    case PROP_THREAD:
+      g_value_set_uint (value, self->thread);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_flame_chart_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  BlFlameChart *self = BL_FLAME_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      bl_flame_chart_set_profile (self, g_value_get_object (value), self->thread);
+      break;
+    case PROP_THREAD:
+      bl_flame_chart_set_profile (self, self->profile, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_flame_chart_class_init (BlFlameChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_flame_chart_dispose;
+  object_class->finalize = bl_flame_chart_finalize;
+  object_class->get_property = bl_flame_chart_get_property;
+  object_class->set_property = bl_flame_chart_set_property;
+
+  widget_class->snapshot = bl_flame_chart_snapshot;
+  widget_class->measure = bl_flame_chart_measure;
+  widget_class->size_allocate = bl_flame_chart_size_allocate;
+  widget_class->css_changed = bl_flame_chart_css_changed;
+  widget_class->query_tooltip = bl_flame_chart_query_tooltip;
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL, BL_TYPE_PROFILE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_THREAD] =
+    g_param_spec_uint ("thread", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "flame-chart.zoom", "d", zoom_action);
+  gtk_widget_class_install_action (widget_class, "flame-chart.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "flame-chart.reset", NULL, reset_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0,
+                                       "flame-chart.zoom", "d", 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0,
+                                       "flame-chart.zoom", "d", 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0,
+                                       "flame-chart.zoom", "d", 1 / 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0,
+                                       "flame-chart.zoom", "d", 1 / 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0,
+                                       "flame-chart.pan", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0,
+                                       "flame-chart.pan", "d", 0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0,
+                                       "flame-chart.reset", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "flamechart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+bl_flame_chart_init (BlFlameChart *self)
+{
+  GtkEventController *motion, *scroll;
+  GtkGesture *drag;
+
+  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  self->hover = -1;
+  self->v0 = 0;
+  self->v1 = 1;
+  self->t1 = 1;
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  update_colors (self);
+  update_text (self);
+  update_accessible (self);
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+GtkWidget *
+bl_flame_chart_new (void)
+{
+  return g_object_new (BL_TYPE_FLAME_CHART, NULL);
+}
+
+/**
+ * bl_flame_chart_set_profile:
+ * @profile: (nullable): a finished profile
+ * @thread: the thread whose time order is shown
+ *
+ * Shows the spans of @thread in @profile (nothing if it has no time order)
+ * and resets the view to its whole time range.
+ */
+void
+bl_flame_chart_set_profile (BlFlameChart *self,
+                            BlProfile    *profile,
+                            guint         thread)
+{
+  gboolean profile_changed;
+  gboolean thread_changed;
+
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+  g_return_if_fail (profile == NULL || BL_IS_PROFILE (profile));
+
+  profile_changed = self->profile != profile;
+  thread_changed = self->thread != thread;
+  if (!profile_changed && !thread_changed)
+    return;
+
+  g_set_object (&self->profile, profile);
+  self->thread = thread;
+  rebuild_rows (self);
+  clamp_view (self);
+  update_accessible (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+
+  if (profile_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  if (thread_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
+}
+
+BlProfile *
+bl_flame_chart_get_profile (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), NULL);
+
+  return self->profile;
+}
+
+guint
+bl_flame_chart_get_thread (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
+
+  return self->thread;
+}
+
+/**
+ * bl_flame_chart_get_visible_range:
+ * @start: (out) (optional): the time at the left edge
+ * @end: (out) (optional): the time at the right edge
+ *
+ * Times are in the unit of the profile's spans.
+ */
+void
+bl_flame_chart_get_visible_range (BlFlameChart *self,
+                                  double       *start,
+                                  double       *end)
+{
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  if (start != NULL)
+    *start = self->v0;
+  if (end != NULL)
+    *end = self->v1;
+}
+
+void
+bl_flame_chart_set_visible_range (BlFlameChart *self,
+                                  double        start,
+                                  double        end)
+{
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  self->v0 = MIN (start, end);
+  self->v1 = MAX (start, end);
+  clamp_view (self);
+  self->hover = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * bl_flame_chart_zoom_at:
+ * @x: the pixel column that stays in place
+ * @factor: > 1 zooms in, < 1 zooms out
+ */
+void
+bl_flame_chart_zoom_at (BlFlameChart *self,
+                        double        x,
+                        double        factor)
+{
+  double s, t, width;
+
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+  g_return_if_fail (factor > 0);
+
+  s = scale (self);
+  if (s <= 0)
+    return;
+
+  t = self->v0 + x / s;
+  width = (self->v1 - self->v0) / factor;
+  self->v0 = t - (t - self->v0) / factor;
+  self->v1 = self->v0 + width;
+  clamp_view (self);
+  self->hover = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * bl_flame_chart_pan:
+ * @dx_pixels: how far to move the view to the right, in pixels
+ */
+void
+bl_flame_chart_pan (BlFlameChart *self,
+                    double        dx_pixels)
+{
+  double s, width;
+
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  s = scale (self);
+  if (s <= 0)
+    return;
+
+  width = self->v1 - self->v0;
+  self->v0 += dx_pixels / s;
+  self->v1 = self->v0 + width;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+bl_flame_chart_reset_zoom (BlFlameChart *self)
+{
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  bl_flame_chart_set_visible_range (self, self->t0, self->t1);
+}
+
+/**
+ * bl_flame_chart_hit_test:
+ * @x: widget coordinate
+ * @y: widget coordinate
+ *
+ * Returns: the index of the span drawn at (@x, @y) (see
+ *   bl_profile_get_spans()), or -1
+ */
+gssize
+bl_flame_chart_hit_test (BlFlameChart *self,
+                         double        x,
+                         double        y)
+{
+  double s, t, row_y;
+  GArray *row;
+  guint r, k;
+
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), -1);
+
+  s = scale (self);
+  if (self->n_spans == 0 || s <= 0 || x < 0 || x >= gtk_widget_get_width (GTK_WIDGET (self)))
+    return -1;
+
+  row_y = y + self->y_offset;
+  if (row_y < 0)
+    return -1;
+  r = (guint) (row_y / self->row_height);
+  if (r >= self->rows->len)
+    return -1;
+
+  row = g_ptr_array_index (self->rows, r);
+  t = self->v0 + x / s;
+  k = row_first_after (self, row, t);
+  if (k < row->len)
+    {
+      guint32 index = g_array_index (row, guint32, k);
+      const BlSpan *span = &self->spans[index];
+
+      if ((double) span->start <= t && t <= (double) span->end &&
+          ((double) span->end - (double) span->start) * s >= MIN_BAR_PX)
+        return index;
+    }
+
+  return -1;
+}
+
+/**
+ * bl_flame_chart_get_span_bounds:
+ * @bounds: (out): where the span is drawn, in widget coordinates (before
+ *   clipping to the widget)
+ *
+ * Returns: %FALSE if @span is not a span of the shown thread
+ */
+gboolean
+bl_flame_chart_get_span_bounds (BlFlameChart    *self,
+                                gsize            span,
+                                graphene_rect_t *bounds)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), FALSE);
+  g_return_val_if_fail (bounds != NULL, FALSE);
+
+  if (span >= self->n_spans || self->spans[span].depth == 0)
+    return FALSE;
+
+  span_rect (self, &self->spans[span], bounds);
+
+  return TRUE;
+}
+
+/**
+ * bl_flame_chart_dup_tooltip_text:
+ *
+ * Returns: (transfer full) (nullable): "name — duration (file)" and when the
+ *   span started, for a tooltip
+ */
+char *
+bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
+                                 gsize         span)
+{
+  const BlSpan *s;
+  const BlNode *node;
+  BlMetricId metric;
+  g_autofree char *duration = NULL;
+  g_autofree char *start = NULL;
+  const char *file;
+
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), NULL);
+
+  if (span >= self->n_spans)
+    return NULL;
+
+  s = &self->spans[span];
+  node = bl_profile_get_node (self->profile, s->node);
+  metric = bl_profile_get_default_metric (self->profile);
+  if (metric == BL_METRIC_INVALID)
+    metric = BL_METRIC_WEIGHT;
+  duration = bl_metric_format_value (metric, s->end - s->start);
+  start = bl_metric_format_value (metric, s->start - (guint64) self->t0);
+  file = bl_profile_get_string (self->profile, node->file);
+
+  if (file[0] != '\0')
+    /* Translators: a call in the flame chart: function, duration, file, start time */
+    return g_strdup_printf (_("%s — %s\n%s\nstarts at %s"),
+                            bl_profile_get_string (self->profile, node->name), duration,
+                            file, start);
+
+  /* Translators: a call in the flame chart: function, duration, start time */
+  return g_strdup_printf (_("%s — %s\nstarts at %s"),
+                          bl_profile_get_string (self->profile, node->name), duration, start);
+}
+
+guint
+bl_flame_chart_get_row_height (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
+
+  return self->row_height;
+}

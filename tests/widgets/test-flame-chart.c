@@ -1,0 +1,274 @@
+/* test-flame-chart.c — BlFlameChart on speedscope's simple evented profile,
+ * under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "bl-flame-chart.h"
+#include "bl-model.h"
+#include "bl-speedscope-reader.h"
+
+#define WIDTH  1400
+#define HEIGHT 300
+
+/* speedscope's simple.speedscope.json (0.0.1): in time order
+ *   span 0  a  [0, 14]  depth 1
+ *   span 1  b  [0, 14]  depth 2
+ *   span 2  c  [0, 2]   depth 3
+ *   span 3  d  [2, 6]   depth 3
+ *   span 4  c  [6, 9]   depth 3
+ * so at 1400 px, one unit is 100 px. */
+static BlProfile *
+load_simple (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "simple-0.0.1.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  BlProfile *profile;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  profile = bl_speedscope_read_memory ((const guint8 *) contents, len, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_has_time_order (profile));
+
+  return profile;
+}
+
+static gboolean
+is_mapped_and_sized (GtkWidget *widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) == WIDTH;
+}
+
+static GtkWidget *
+present_chart (BlProfile *profile)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *chart = bl_flame_chart_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), chart);
+  bl_flame_chart_set_profile (BL_FLAME_CHART (chart), profile, 0);
+  gtk_window_present (GTK_WINDOW (window));
+
+  for (guint i = 0; i < 2000 && !is_mapped_and_sized (chart); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (is_mapped_and_sized (chart));
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  return chart;
+}
+
+static void
+assert_bounds (BlFlameChart *chart,
+               gsize         span,
+               double        x0,
+               double        x1,
+               guint         row)
+{
+  graphene_rect_t r;
+  guint rh = bl_flame_chart_get_row_height (chart);
+
+  g_assert_true (bl_flame_chart_get_span_bounds (chart, span, &r));
+  g_assert_cmpfloat_with_epsilon (r.origin.x, x0, 0.01);
+  g_assert_cmpfloat_with_epsilon (r.origin.x + r.size.width, x1, 0.01);
+  g_assert_cmpfloat_with_epsilon (r.origin.y, row * rh, 0.01);
+}
+
+static guint
+count_color_nodes (GskRenderNode *node)
+{
+  guint n = 0;
+
+  if (node == NULL)
+    return 0;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      return 1;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_color_nodes (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_CLIP_NODE:
+      return count_color_nodes (gsk_clip_node_get_child (node));
+    case GSK_TRANSFORM_NODE:
+      return count_color_nodes (gsk_transform_node_get_child (node));
+    case GSK_ROUNDED_CLIP_NODE:
+      return count_color_nodes (gsk_rounded_clip_node_get_child (node));
+    case GSK_OPACITY_NODE:
+      return count_color_nodes (gsk_opacity_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+static guint
+render_color_nodes (GtkWidget *chart)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (chart);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  /* let the widget redraw after the last change */
+  for (guint i = 0; i < 50; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  return count_color_nodes (node);
+}
+
+static void
+test_spans_at_pixels (void)
+{
+  g_autoptr(BlProfile) profile = load_simple ();
+  GtkWidget *chart = present_chart (profile);
+  BlFlameChart *fc = BL_FLAME_CHART (chart);
+  double v0, v1;
+
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat (v0, ==, 0);
+  g_assert_cmpfloat (v1, ==, 14);
+
+  assert_bounds (fc, 0, 0, 1400, 0);
+  assert_bounds (fc, 1, 0, 1400, 1);
+  assert_bounds (fc, 2, 0, 200, 2);
+  assert_bounds (fc, 3, 200, 600, 2);
+  assert_bounds (fc, 4, 600, 900, 2);
+
+  /* every span is one bar */
+  g_assert_cmpuint (render_color_nodes (chart), ==, 5);
+
+  /* culling: from 3 to 5 only a, b and d are visible */
+  bl_flame_chart_set_visible_range (fc, 3, 5);
+  g_assert_cmpuint (render_color_nodes (chart), ==, 3);
+  assert_bounds (fc, 3, -700, 2100, 2);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
+static void
+test_hit_test (void)
+{
+  g_autoptr(BlProfile) profile = load_simple ();
+  GtkWidget *chart = present_chart (profile);
+  BlFlameChart *fc = BL_FLAME_CHART (chart);
+  double rh = bl_flame_chart_get_row_height (fc);
+  g_autofree char *tooltip = NULL;
+
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, 0.5 * rh), ==, 0);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1399, 1.5 * rh), ==, 1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, 2.5 * rh), ==, 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 400, 2.5 * rh), ==, 3);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 899, 2.5 * rh), ==, 4);
+  /* b alone from 9 to 14: nothing below it */
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1000, 2.5 * rh), ==, -1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, 3.5 * rh), ==, -1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, -1, 0.5 * rh), ==, -1);
+
+  tooltip = bl_flame_chart_dup_tooltip_text (fc, 3);
+  g_assert_nonnull (strstr (tooltip, "d — 4"));
+  g_assert_nonnull (strstr (tooltip, "starts at 2"));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
+static void
+test_zoom_and_pan (void)
+{
+  g_autoptr(BlProfile) profile = load_simple ();
+  GtkWidget *chart = present_chart (profile);
+  BlFlameChart *fc = BL_FLAME_CHART (chart);
+  double rh = bl_flame_chart_get_row_height (fc);
+  double v0, v1;
+
+  /* zoom in twice around the left edge: 0 … 7, 200 px per unit */
+  bl_flame_chart_zoom_at (fc, 0, 2);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat_with_epsilon (v0, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (v1, 7, 1e-9);
+  assert_bounds (fc, 3, 400, 1200, 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1250, 2.5 * rh), ==, 4);
+
+  /* zoom around a point keeps the time under it */
+  bl_flame_chart_zoom_at (fc, 700, 2);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat_with_epsilon (v0, 1.75, 1e-9);
+  g_assert_cmpfloat_with_epsilon (v1, 5.25, 1e-9);
+
+  /* 400 px per unit: 200 px to the right is half a unit */
+  bl_flame_chart_pan (fc, 200);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat_with_epsilon (v0, 2.25, 1e-9);
+
+  /* never past the end of the range */
+  bl_flame_chart_pan (fc, 1e6);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat_with_epsilon (v1, 14, 1e-9);
+
+  bl_flame_chart_reset_zoom (fc);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat (v0, ==, 0);
+  g_assert_cmpfloat (v1, ==, 14);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
+static void
+test_no_time_order (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  GtkWidget *chart;
+  guint32 root;
+
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "t"));
+  bl_profile_add_value (profile, bl_profile_add_child (profile, root,
+                                                       bl_profile_intern (profile, "f"), 0, 0),
+                        BL_METRIC_SAMPLES, 3);
+  bl_profile_finish (profile);
+
+  chart = present_chart (profile);
+  g_assert_cmpuint (render_color_nodes (chart), ==, 0);
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 10, 5), ==, -1);
+  g_assert_null (bl_flame_chart_dup_tooltip_text (BL_FLAME_CHART (chart), 0));
+
+  bl_flame_chart_set_profile (BL_FLAME_CHART (chart), NULL, 0);
+  g_assert_null (bl_flame_chart_get_profile (BL_FLAME_CHART (chart)));
+  g_assert_cmpuint (render_color_nodes (chart), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  /* no display is a failure, not a skip */
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+
+  g_test_add_func ("/widgets/flame-chart/spans", test_spans_at_pixels);
+  g_test_add_func ("/widgets/flame-chart/hit-test", test_hit_test);
+  g_test_add_func ("/widgets/flame-chart/zoom-and-pan", test_zoom_and_pan);
+  g_test_add_func ("/widgets/flame-chart/no-time-order", test_no_time_order);
+
+  return g_test_run ();
+}

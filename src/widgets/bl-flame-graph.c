@@ -33,7 +33,7 @@
 
 #define N_PALETTE        12
 #define N_SHADES         7
-#define MIN_BAR_PX       1.0
+#define MIN_BAR_PX       2.0
 #define MIN_LABEL_PX     28.0
 #define LABEL_PAD        4.0
 #define LABEL_BUCKET     8
@@ -770,10 +770,21 @@ queue_layout (BlFlameGraph *self)
 /* ------------------------------------------------------------------------ */
 /* drawing                                                                   */
 
+static inline void
+add_rect (GPtrArray     *out,
+          const GdkRGBA *color,
+          double         x,
+          double         y,
+          double         width,
+          double         height)
+{
+  g_ptr_array_add (out, gsk_color_node_new (color, &GRAPHENE_RECT_INIT (x, y, width, height)));
+}
+
 static void
 build_bars (BlFlameGraph *self)
 {
-  GtkSnapshot *snapshot;
+  g_autoptr(GPtrArray) out = NULL;
   const BlFlameRect *rects;
   const BlNode *nodes;
   int w = gtk_widget_get_width (GTK_WIDGET (self));
@@ -797,7 +808,8 @@ build_bars (BlFlameGraph *self)
   sliver_color.alpha = 0.28;
   dim_target = self->bg;
 
-  snapshot = gtk_snapshot_new ();
+  /* render nodes made directly: a GtkSnapshot per bar costs more than the bar */
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
 
   for (guint d = 0; d < bl_flame_layout_get_n_levels (self->layout); d++)
     {
@@ -828,28 +840,27 @@ build_bars (BlFlameGraph *self)
             {
               guint next;
 
-              if (sliver && px0 <= s_end + 0.5)
+              if (sliver && px0 <= s_end + 1.0)
                 s_end = MAX (s_end, floor (px1) + 1);
               else
                 {
                   if (sliver)
-                    gtk_snapshot_append_color (snapshot, &sliver_color,
-                                               &GRAPHENE_RECT_INIT (s_start, y, s_end - s_start, bar_h));
+                    add_rect (out, &sliver_color, s_start, y, s_end - s_start, bar_h);
                   sliver = TRUE;
                   s_start = floor (px0);
                   s_end = floor (px1) + 1;
                 }
 
               /* skip every frame that ends inside this pixel column */
-              next = bl_flame_layout_find_first (self->layout, d, self->x0 + s_end / scale);
+              next = bl_flame_layout_find_first_from (self->layout, d, i + 1,
+                                                      self->x0 + s_end / scale);
               i = MAX (i + 1, next);
               continue;
             }
 
           if (sliver)
             {
-              gtk_snapshot_append_color (snapshot, &sliver_color,
-                                         &GRAPHENE_RECT_INIT (s_start, y, MIN (s_end, px0) - s_start, bar_h));
+              add_rect (out, &sliver_color, s_start, y, MIN (s_end, px0) - s_start, bar_h);
               sliver = FALSE;
             }
 
@@ -864,8 +875,7 @@ build_bars (BlFlameGraph *self)
             if (self->rect_match != NULL && !self->rect_match[i])
               mix (&color, &color, &dim_target, 0.72);
 
-            gtk_snapshot_append_color (snapshot, &color,
-                                       &GRAPHENE_RECT_INIT (cx0, y, bw >= 3 ? bw - 1 : bw, bar_h));
+            add_rect (out, &color, cx0, y, bw >= 3 ? bw - 1 : bw, bar_h);
 
             /* the label stays in the visible part of the bar */
             avail = MIN (px1, w) - MAX (px0, 0) - 2 * LABEL_PAD - 1;
@@ -876,12 +886,13 @@ build_bars (BlFlameGraph *self)
 
                 if (text != NULL)
                   {
-                    gtk_snapshot_save (snapshot);
-                    gtk_snapshot_translate (snapshot,
-                                            &GRAPHENE_POINT_INIT (MAX (px0, 0) + LABEL_PAD,
-                                                                  y + (bar_h - self->text_height) / 2));
-                    gtk_snapshot_append_node (snapshot, text);
-                    gtk_snapshot_restore (snapshot);
+                    GskTransform *at;
+
+                    at = gsk_transform_translate (NULL,
+                      &GRAPHENE_POINT_INIT (MAX (px0, 0) + LABEL_PAD,
+                                            y + (bar_h - self->text_height) / 2));
+                    g_ptr_array_add (out, gsk_transform_node_new (text, at));
+                    gsk_transform_unref (at);
                   }
               }
           }
@@ -890,11 +901,10 @@ build_bars (BlFlameGraph *self)
         }
 
       if (sliver)
-        gtk_snapshot_append_color (snapshot, &sliver_color,
-                                   &GRAPHENE_RECT_INIT (s_start, y, s_end - s_start, bar_h));
+        add_rect (out, &sliver_color, s_start, y, s_end - s_start, bar_h);
     }
 
-  self->bars = gtk_snapshot_free_to_node (snapshot);
+  self->bars = gsk_container_node_new ((GskRenderNode **) out->pdata, out->len);
 }
 
 static void

@@ -359,6 +359,48 @@ bl_flame_layout_find_first (BlFlameLayout *self,
 }
 
 /**
+ * bl_flame_layout_find_first_from:
+ * @from: a rect index at @depth at or before the answer
+ *
+ * The same as bl_flame_layout_find_first(), searching forward from @from
+ * with steps that double (a galloping search): when the answer is near, as
+ * it is for a renderer that walks a level left to right, this costs a few
+ * comparisons on memory next to @from instead of a search of the level.
+ */
+guint
+bl_flame_layout_find_first_from (BlFlameLayout *self,
+                                 guint          depth,
+                                 guint          from,
+                                 double         x)
+{
+  guint begin, end, lo, hi, step = 1;
+
+  bl_flame_layout_get_level (self, depth, &begin, &end);
+  lo = MAX (from, begin);
+  hi = lo;
+
+  while (hi < end && self->rects[hi].x1 <= x)
+    {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+  hi = MIN (hi, end);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->rects[mid].x1 <= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/**
  * bl_flame_layout_find_at:
  *
  * Returns: the index of the rect at @depth that contains @x, or G_MAXUINT

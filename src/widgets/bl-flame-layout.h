@@ -61,6 +61,10 @@ void               bl_flame_layout_get_level   (BlFlameLayout  *self,
 guint              bl_flame_layout_find_first  (BlFlameLayout  *self,
                                                 guint           depth,
                                                 double          x);
+guint              bl_flame_layout_find_first_from (BlFlameLayout *self,
+                                                guint           depth,
+                                                guint           from,
+                                                double          x);
 guint              bl_flame_layout_find_at     (BlFlameLayout  *self,
                                                 guint           depth,
                                                 double          x);

@@ -154,7 +154,9 @@ test_detect (void)
     { "main;a 1\nmain;b 2\n", TRUE, BL_FORMAT_FOLDED },
     { "main;a 1\nmain;b 2", TRUE, BL_FORMAT_FOLDED },
     { "main;a 1\nmain;b 2\nmain;c", FALSE, BL_FORMAT_FOLDED },   /* cut line not judged */
-    { "main;a 1\nmain;b 2\nmain;c", TRUE, BL_FORMAT_UNKNOWN },
+    { "main;a 1\nmain;b 2\nmain;c", TRUE, BL_FORMAT_FOLDED },   /* the reader names line 3 */
+    { "main;a 1\nx\ny\nz\n", TRUE, BL_FORMAT_UNKNOWN },
+    { "hello world\nmain;a 1\nmain;a 2", TRUE, BL_FORMAT_UNKNOWN },
     { "hello world\n", TRUE, BL_FORMAT_UNKNOWN },
     { "{\"a\": 1}\n", TRUE, BL_FORMAT_UNKNOWN },
     { "\n\n", TRUE, BL_FORMAT_UNKNOWN },

@@ -187,10 +187,11 @@ is_blank (const char *line,
  * @head: the first bytes of the input
  * @is_whole_file: whether @head is all of it
  *
- * Recognises folded stacks by content: text whose complete, non-blank lines
- * all look like "frame;frame;… COUNT" (a line cut by the end of @head is
- * not judged unless @head is the whole file). At least one line must be
- * seen.
+ * Recognises folded stacks by content: text whose first non-blank line and
+ * at least half of its complete lines look like "frame;frame;… COUNT" (a line
+ * cut by the end of @head is not judged unless @head is the whole file).
+ * A few bad lines do not stop recognition, so that the reader can name the
+ * first of them by its line number.
  */
 gboolean
 bl_folded_detect (const guint8 *head,
@@ -200,6 +201,7 @@ bl_folded_detect (const guint8 *head,
   const char *text = (const char *) head;
   gsize pos = 0;
   guint n_lines = 0;
+  guint n_good = 0;
 
   if (len == 0 || memchr (head, 0, len) != NULL)
     return FALSE;
@@ -218,7 +220,9 @@ bl_folded_detect (const guint8 *head,
 
       if (!is_blank (text + pos, line_len))
         {
-          if (!split_line (text + pos, line_len, &s, &l, &count, &overflow))
+          if (split_line (text + pos, line_len, &s, &l, &count, &overflow))
+            n_good++;
+          else if (n_lines == 0)
             return FALSE;
           n_lines++;
         }
@@ -226,7 +230,7 @@ bl_folded_detect (const guint8 *head,
       pos += line_len + 1;
     }
 
-  return n_lines > 0;
+  return n_lines > 0 && n_good * 2 >= n_lines;
 }
 
 typedef struct

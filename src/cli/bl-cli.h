@@ -24,6 +24,8 @@ int            bl_cli_info         (int            argc,
                                     char         **argv);
 int            bl_cli_export       (int            argc,
                                     char         **argv);
+int            bl_cli_lines        (int            argc,
+                                    char         **argv);
 int            bl_cli_diff         (int            argc,
                                     char         **argv);
 int            bl_cli_check        (int            argc,

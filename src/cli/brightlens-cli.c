@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "info", bl_cli_info, "info FILE [--json]" },
   { "export", bl_cli_export,
     "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
+  { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N]" },
   { "diff", bl_cli_diff,
     "diff A B [--metric M] [--format folded|table] [--normalized] [-o OUT]" },
   { "check", bl_cli_check,

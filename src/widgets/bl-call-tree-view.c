@@ -641,6 +641,7 @@ bl_call_tree_view_init (BlCallTreeView *self)
   g_signal_connect (factory, "bind", G_CALLBACK (name_bind), self);
   self->name_column = gtk_column_view_column_new (_("Function"), factory);
   gtk_column_view_column_set_expand (self->name_column, TRUE);
+  gtk_column_view_column_set_fixed_width (self->name_column, 280);
   gtk_column_view_column_set_resizable (self->name_column, TRUE);
   sorter = GTK_SORTER (gtk_custom_sorter_new (compare_names, NULL, NULL));
   gtk_column_view_column_set_sorter (self->name_column, sorter);

@@ -35,6 +35,7 @@ struct _BlProfileView
   guint            n_metrics;
   gboolean         syncing;
   gboolean         building;
+  gboolean         paned_fitted;
   GtkWidget       *sync_source;
   GSettings       *settings;
 
@@ -51,6 +52,7 @@ struct _BlProfileView
   GtkStackSwitcher *graph_switcher;
   GtkToggleButton *icicle_button;
   GtkBox          *breadcrumb;
+  GtkPaned        *paned;
   GtkStack        *graph_stack;
   GtkStack        *table_stack;
   BlFlameGraph    *flame_graph;
@@ -404,6 +406,41 @@ update_breadcrumb (BlProfileView *self)
     }
 }
 
+/* The first layout of a profile decides how much room the flame graph gets:
+ * a shallow tree leaves the rest to the tables, a deep one takes up to 60 %. */
+static gboolean
+fit_paned_tick (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  BlFlameLayout *layout = bl_flame_graph_get_layout (self->flame_graph);
+  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
+  int rows, wanted;
+
+  if (self->paned_fitted || layout == NULL)
+    return G_SOURCE_REMOVE;
+  if (height <= 0)
+    return G_SOURCE_CONTINUE;
+
+  self->paned_fitted = TRUE;
+  rows = bl_flame_layout_get_n_levels (layout) + 2;
+  wanted = rows * (int) bl_flame_graph_get_row_height (self->flame_graph);
+  gtk_paned_set_position (self->paned, CLAMP (wanted, 200, height * 6 / 10));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fit_paned (BlProfileView *self)
+{
+  update_breadcrumb (self);
+
+  /* wait for the paned's allocation when the layout came first */
+  if (!self->paned_fitted)
+    gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_paned_tick, NULL, NULL);
+}
+
 /* ------------------------------------------------------------------------ */
 /* selection                                                                 */
 
@@ -508,6 +545,7 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_switcher);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, icicle_button);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, breadcrumb);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, paned);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_stack);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, table_stack);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, flame_graph);
@@ -552,6 +590,8 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (flame_selected_cb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::zoom-node",
                             G_CALLBACK (update_breadcrumb), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::layout",
+                            G_CALLBACK (fit_paned), self);
   g_signal_connect_swapped (self->flame_graph, "notify::match-fraction",
                             G_CALLBACK (update_match_label), self);
   g_signal_connect_swapped (self->flame_graph, "notify::metric",
@@ -602,6 +642,7 @@ bl_profile_view_set_profile (BlProfileView *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
+  self->paned_fitted = FALSE;
   bl_flame_graph_set_profile (self->flame_graph, profile);
   self->building = TRUE;
   update_selectors (self);

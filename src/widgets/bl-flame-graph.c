@@ -96,6 +96,9 @@ struct _BlFlameGraph
   GdkRGBA         fg;
   GdkRGBA         bg;
   GdkRGBA         accent;
+  GdkRGBA         heat_cold;
+  GdkRGBA         heat_hot;
+  BlFlamePalette  palette_mode;
   guint8         *string_hue;    /* per string id: palette index */
   guint8         *string_shade;  /* per string id: shade step */
   guint           n_color_strings;
@@ -286,7 +289,16 @@ node_color (BlFlameGraph  *self,
   if (self->color_func != NULL && self->color_func (self, node, out, self->color_data))
     return;
 
-  if (hue_key == 0)
+  if (self->palette_mode == BL_FLAME_PALETTE_HEAT && self->layout != NULL)
+    {
+      guint64 all = bl_flame_layout_get_total (self->layout);
+      double t = all ? sqrt ((double) bl_profile_get_total (self->profile, self->metric, node) / all) : 0;
+
+      mix (out, &self->heat_cold, &self->heat_hot, CLAMP (t, 0.0, 1.0));
+      return;
+    }
+
+  if (hue_key == 0 || self->palette_mode == BL_FLAME_PALETTE_MODULE)
     hue_key = nodes[bl_profile_get_thread_root (self->profile, n->thread)].name;
 
   *out = self->palette[self->string_hue[hue_key]];
@@ -320,6 +332,10 @@ update_colors (BlFlameGraph *self)
 
   if (!gtk_style_context_lookup_color (context, "accent_bg_color", &self->accent))
     gdk_rgba_parse (&self->accent, "#3584e4");
+  if (!gtk_style_context_lookup_color (context, "bl_flame_heat_cold", &self->heat_cold))
+    gdk_rgba_parse (&self->heat_cold, "#f9e79f");
+  if (!gtk_style_context_lookup_color (context, "bl_flame_heat_hot", &self->heat_hot))
+    gdk_rgba_parse (&self->heat_hot, "#e01b24");
 
   for (guint i = 0; i < N_PALETTE; i++)
     {
@@ -2127,6 +2143,33 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
     }
 
   return g_string_free (g_steal_pointer (&str), FALSE);
+}
+
+BlFlamePalette
+bl_flame_graph_get_palette (BlFlameGraph *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), BL_FLAME_PALETTE_FILE);
+
+  return self->palette_mode;
+}
+
+/**
+ * bl_flame_graph_set_palette:
+ *
+ * Colours bars by source file (the default), by thread or module, or by
+ * heat: the frame's share of the metric, from the cold to the hot colour.
+ */
+void
+bl_flame_graph_set_palette (BlFlameGraph   *self,
+                            BlFlamePalette  palette)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  if (self->palette_mode == palette)
+    return;
+
+  self->palette_mode = palette;
+  invalidate_bars (self);
 }
 
 guint

@@ -14,6 +14,13 @@ G_BEGIN_DECLS
 
 #define BL_TYPE_FLAME_GRAPH (bl_flame_graph_get_type ())
 
+typedef enum
+{
+  BL_FLAME_PALETTE_FILE,
+  BL_FLAME_PALETTE_MODULE,
+  BL_FLAME_PALETTE_HEAT,
+} BlFlamePalette;
+
 G_DECLARE_FINAL_TYPE (BlFlameGraph, bl_flame_graph, BL, FLAME_GRAPH, GtkWidget)
 
 typedef gboolean (*BlFlameColorFunc)   (BlFlameGraph *self,
@@ -74,6 +81,9 @@ char          *bl_flame_graph_dup_tooltip_text   (BlFlameGraph    *self,
 char          *bl_flame_graph_dup_frame_name     (BlFlameGraph    *self,
                                                   guint32          node);
 guint          bl_flame_graph_get_row_height     (BlFlameGraph    *self);
+BlFlamePalette bl_flame_graph_get_palette        (BlFlameGraph    *self);
+void           bl_flame_graph_set_palette        (BlFlameGraph    *self,
+                                                  BlFlamePalette   palette);
 void           bl_flame_graph_set_color_func     (BlFlameGraph    *self,
                                                   BlFlameColorFunc func,
                                                   gpointer         user_data,

@@ -503,6 +503,30 @@ table_activated_cb (BlProfileView  *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* preferences                                                               */
+
+static void
+orientation_changed_cb (BlProfileView *self)
+{
+  g_autofree char *orientation = g_settings_get_string (self->settings, "flame-orientation");
+
+  gtk_toggle_button_set_active (self->icicle_button, g_strcmp0 (orientation, "top-down") == 0);
+}
+
+static void
+palette_changed_cb (BlProfileView *self)
+{
+  g_autofree char *palette = g_settings_get_string (self->settings, "flame-palette");
+  BlFlamePalette mode = BL_FLAME_PALETTE_FILE;
+
+  if (g_strcmp0 (palette, "module") == 0)
+    mode = BL_FLAME_PALETTE_MODULE;
+  else if (g_strcmp0 (palette, "heat") == 0)
+    mode = BL_FLAME_PALETTE_HEAT;
+  bl_flame_graph_set_palette (self->flame_graph, mode);
+}
+
+/* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
 static void
@@ -576,9 +600,15 @@ bl_profile_view_init (BlProfileView *self)
       self->settings = g_settings_new (BASE_ID);
       if (g_settings_schema_has_key (schema, "flame-orientation"))
         {
-          g_autofree char *orientation = g_settings_get_string (self->settings, "flame-orientation");
-
-          gtk_toggle_button_set_active (self->icicle_button, g_strcmp0 (orientation, "top-down") == 0);
+          g_signal_connect_object (self->settings, "changed::flame-orientation",
+                                   G_CALLBACK (orientation_changed_cb), self, G_CONNECT_SWAPPED);
+          orientation_changed_cb (self);
+        }
+      if (g_settings_schema_has_key (schema, "flame-palette"))
+        {
+          g_signal_connect_object (self->settings, "changed::flame-palette",
+                                   G_CALLBACK (palette_changed_cb), self, G_CONNECT_SWAPPED);
+          palette_changed_cb (self);
         }
     }
 

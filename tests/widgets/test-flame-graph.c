@@ -269,6 +269,7 @@ typedef struct
   guint             n_color;
   guint             n_text;
   GPtrArray        *color_bounds;
+  GdkRGBA           root_color;
 } NodeCount;
 
 static void
@@ -302,6 +303,8 @@ count_nodes (GskRenderNode *node,
 
         gsk_render_node_get_bounds (node, r);
         g_ptr_array_add (count->color_bounds, r);
+        if (r->origin.x == 0 && r->size.width >= WIDTH - 1 && r->origin.y > HEIGHT / 2)
+          count->root_color = *gsk_color_node_get_color (node);
         count->n_color++;
       }
       break;
@@ -354,7 +357,7 @@ test_render_nodes (void)
   Tree t;
   GtkWidget *graph;
   g_autoptr(GskRenderNode) node = NULL;
-  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free) };
+  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free), { 0, 0, 0, 0 } };
 
   tree_init (&t);
   graph = present_graph (t.profile);
@@ -374,6 +377,15 @@ test_render_nodes (void)
   node = render (graph);
   g_assert_cmpint (gsk_render_node_get_node_type (node), ==, GSK_CONTAINER_NODE);
 
+  /* heat: the root holds everything, so it gets the hot colour */
+  bl_flame_graph_set_palette (BL_FLAME_GRAPH (graph), BL_FLAME_PALETTE_HEAT);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  node = render (graph);
+  count.n_color = 0;
+  count_nodes (node, &count);
+  g_assert_cmpfloat_with_epsilon (count.root_color.red, 0xe0 / 255.0, 0.01);
+  g_assert_cmpfloat_with_epsilon (count.root_color.green, 0x1b / 255.0, 0.01);
+
   g_ptr_array_unref (count.color_bounds);
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (graph)));
   tree_clear (&t);
@@ -386,7 +398,7 @@ test_slivers (void)
   guint32 root, wide;
   GtkWidget *graph;
   g_autoptr(GskRenderNode) node = NULL;
-  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free) };
+  NodeCount count = { 0, 0, g_ptr_array_new_with_free_func (g_free), { 0, 0, 0, 0 } };
 
   bl_profile_enable_metric (profile, BL_METRIC_CPU);
   root = bl_profile_add_thread (profile, bl_profile_intern (profile, "main"));

@@ -130,7 +130,7 @@ show_document (BlProfilePage *self)
 #ifdef HAVE_SESSION_VIEW
   if (BL_IS_SESSION (self->document))
     {
-      GtkWidget *view = bl_session_view_new ();
+      GtkWidget *view = GTK_WIDGET (bl_session_view_new ());
 
       bl_session_view_set_session (BL_SESSION_VIEW (view), BL_SESSION (self->document));
       gtk_stack_add_named (self->stack, view, "session");

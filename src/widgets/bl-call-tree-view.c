@@ -46,13 +46,17 @@ struct _BlCallTreeView
   GListModel         *roots;
 
   guint32             selected_node;
+  guint32             pending_node;
   gboolean            updating;
+  gboolean            loading;
+  GCancellable       *cancellable;
 };
 
 enum {
   PROP_0,
   PROP_MODE,
   PROP_SELECTED_NODE,
+  PROP_LOADING,
   N_PROPS
 };
 
@@ -378,7 +382,10 @@ selection_changed (BlCallTreeView *self)
 
   self->selected_node = node;
   if (!self->updating)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+    {
+      self->pending_node = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+    }
 }
 
 static void
@@ -392,56 +399,84 @@ activate_cb (BlCallTreeView *self,
     g_signal_emit (self, signals[NODE_ACTIVATED], 0, bl_profile_node_get_node (item_of (object)));
 }
 
-static void
-rebuild_model (BlCallTreeView *self)
+typedef struct
 {
-  g_autoptr(GListModel) roots = NULL;
+  BlProfile      *profile;
+  BlCallTreeMode  mode;
+  guint           thread;
+  guint32         function;
+} RootsRequest;
+
+static void
+roots_request_free (gpointer data)
+{
+  RootsRequest *req = data;
+
+  g_clear_object (&req->profile);
+  g_free (req);
+}
+
+static GListModel *
+compute_roots (BlProfile      *profile,
+               BlCallTreeMode  mode,
+               guint           thread,
+               guint32         function)
+{
+  GListStore *store;
+
+  if (profile == NULL)
+    return G_LIST_MODEL (g_list_store_new (BL_TYPE_PROFILE_NODE));
+
+  switch (mode)
+    {
+    case BL_CALL_TREE_TOP_DOWN:
+      return bl_profile_node_list_roots (profile, thread);
+    case BL_CALL_TREE_BOTTOM_UP:
+      return bl_profile_node_list_functions (profile, thread, BL_PROFILE_NODE_CALLERS);
+    case BL_CALL_TREE_FUNCTIONS:
+      return bl_profile_node_list_functions (profile, thread, BL_PROFILE_NODE_FUNCTION);
+    case BL_CALL_TREE_CALLERS:
+    case BL_CALL_TREE_CALLEES:
+      store = g_list_store_new (BL_TYPE_PROFILE_NODE);
+      if (function != G_MAXUINT32)
+        {
+          g_autoptr(BlProfileNode) item =
+            bl_profile_node_new_for_function (profile, thread, function,
+                                              mode == BL_CALL_TREE_CALLERS
+                                              ? BL_PROFILE_NODE_CALLERS
+                                              : BL_PROFILE_NODE_CALLEES);
+          if (item != NULL)
+            g_list_store_append (store, item);
+        }
+      return G_LIST_MODEL (store);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+roots_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  RootsRequest *req = task_data;
+
+  g_task_return_pointer (task,
+                         compute_roots (req->profile, req->mode, req->thread, req->function),
+                         g_object_unref);
+}
+
+static void
+set_roots (BlCallTreeView *self,
+           GListModel     *roots)
+{
   GtkSortListModel *sorted;
   GtkSorter *sorter;
   GListModel *model;
 
   g_clear_object (&self->tree);
   g_clear_object (&self->roots);
-
-  if (self->profile != NULL)
-    {
-      switch (self->mode)
-        {
-        case BL_CALL_TREE_TOP_DOWN:
-          roots = bl_profile_node_list_roots (self->profile, self->thread);
-          break;
-        case BL_CALL_TREE_BOTTOM_UP:
-          roots = bl_profile_node_list_functions (self->profile, self->thread,
-                                                  BL_PROFILE_NODE_CALLERS);
-          break;
-        case BL_CALL_TREE_FUNCTIONS:
-          roots = bl_profile_node_list_functions (self->profile, self->thread,
-                                                  BL_PROFILE_NODE_FUNCTION);
-          break;
-        case BL_CALL_TREE_CALLERS:
-        case BL_CALL_TREE_CALLEES:
-          {
-            GListStore *store = g_list_store_new (BL_TYPE_PROFILE_NODE);
-
-            if (self->function != G_MAXUINT32)
-              {
-                g_autoptr(BlProfileNode) item =
-                  bl_profile_node_new_for_function (self->profile, self->thread, self->function,
-                                                    self->mode == BL_CALL_TREE_CALLERS
-                                                    ? BL_PROFILE_NODE_CALLERS
-                                                    : BL_PROFILE_NODE_CALLEES);
-                if (item != NULL)
-                  g_list_store_append (store, item);
-              }
-            roots = G_LIST_MODEL (store);
-          }
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
-  else
-    roots = G_LIST_MODEL (g_list_store_new (BL_TYPE_PROFILE_NODE));
 
   self->roots = g_object_ref (roots);
 
@@ -483,6 +518,79 @@ rebuild_model (BlCallTreeView *self)
 }
 
 static void
+set_loading (BlCallTreeView *self,
+             gboolean        loading)
+{
+  if (self->loading == loading)
+    return;
+
+  self->loading = loading;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+roots_ready (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(BlCallTreeView) self = user_data;
+  g_autoptr(GListModel) roots = NULL;
+  g_autoptr(GError) error = NULL;
+
+  roots = g_task_propagate_pointer (G_TASK (result), &error);
+  if (roots == NULL)
+    return;   /* cancelled: a newer request is on its way */
+
+  set_roots (self, roots);
+  set_loading (self, FALSE);
+
+  if (self->pending_node != BL_NODE_NONE)
+    bl_call_tree_view_select_node (self, self->pending_node);
+}
+
+/* Rows over a million nodes take a few hundred milliseconds to group: all
+ * but the top-down roots are made in a worker, the newest request wins. */
+static void
+rebuild_model (BlCallTreeView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GListModel) empty = NULL;
+  RootsRequest *req;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (self->profile == NULL || self->mode == BL_CALL_TREE_TOP_DOWN ||
+      ((self->mode == BL_CALL_TREE_CALLERS || self->mode == BL_CALL_TREE_CALLEES) &&
+       self->function == G_MAXUINT32))
+    {
+      g_autoptr(GListModel) roots = compute_roots (self->profile, self->mode, self->thread,
+                                                   self->function);
+
+      set_roots (self, roots);
+      set_loading (self, FALSE);
+      return;
+    }
+
+  empty = G_LIST_MODEL (g_list_store_new (BL_TYPE_PROFILE_NODE));
+  set_roots (self, empty);
+  set_loading (self, TRUE);
+
+  req = g_new0 (RootsRequest, 1);
+  req->profile = g_object_ref (self->profile);
+  req->mode = self->mode;
+  req->thread = self->thread;
+  req->function = self->function;
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->cancellable, roots_ready, g_object_ref (self));
+  g_task_set_source_tag (task, rebuild_model);
+  g_task_set_task_data (task, req, roots_request_free);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, roots_worker);
+}
+
+static void
 update_denominators (BlCallTreeView *self)
 {
   memset (self->denominators, 0, sizeof self->denominators);
@@ -510,6 +618,8 @@ bl_call_tree_view_dispose (GObject *object)
 {
   BlCallTreeView *self = (BlCallTreeView *) object;
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
   g_clear_pointer ((GtkWidget **) &self->scroller, gtk_widget_unparent);
@@ -536,6 +646,9 @@ bl_call_tree_view_get_property (GObject    *object,
       break;
     case PROP_SELECTED_NODE:
       g_value_set_uint (value, self->selected_node);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -599,6 +712,10 @@ bl_call_tree_view_class_init (BlCallTreeViewClass *klass)
     g_param_spec_uint ("selected-node", NULL, NULL,
                        0, G_MAXUINT32, BL_NODE_NONE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -626,6 +743,7 @@ bl_call_tree_view_init (BlCallTreeView *self)
   self->function = G_MAXUINT32;
   self->metric = BL_METRIC_INVALID;
   self->selected_node = BL_NODE_NONE;
+  self->pending_node = BL_NODE_NONE;
 
   self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
@@ -805,6 +923,11 @@ bl_call_tree_view_select_node (BlCallTreeView *self,
 {
   g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), FALSE);
 
+  /* rows still being made: select when they arrive */
+  self->pending_node = node;
+  if (self->loading)
+    return FALSE;
+
   if (self->profile == NULL || node >= bl_profile_get_n_nodes (self->profile))
     {
       unselect (self);
@@ -893,6 +1016,19 @@ bl_call_tree_view_get_model (BlCallTreeView *self)
   g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
 
   return G_LIST_MODEL (self->selection);
+}
+
+/**
+ * bl_call_tree_view_get_loading:
+ *
+ * Returns: whether the rows are still being made in a worker
+ */
+gboolean
+bl_call_tree_view_get_loading (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->loading;
 }
 
 GtkColumnView *

@@ -38,6 +38,7 @@ guint32         bl_call_tree_view_get_selected_function (BlCallTreeView *self);
 gboolean        bl_call_tree_view_select_node         (BlCallTreeView *self,
                                                        guint32         node);
 GListModel     *bl_call_tree_view_get_model           (BlCallTreeView *self);
+gboolean        bl_call_tree_view_get_loading         (BlCallTreeView *self);
 GtkColumnView  *bl_call_tree_view_get_column_view     (BlCallTreeView *self);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 
 #include "bl-flame-graph.h"
 #include "bl-model.h"
+#include "bl-profile-node.h"
 
 #define N_NODES   1000000
 #define WIDTH     1920
@@ -220,6 +221,21 @@ main (int   argc,
   g_print ("layout: %u frames in %u levels, %.1f ms (in a worker in the app)\n",
            bl_flame_layout_get_n_rects (layout), bl_flame_layout_get_n_levels (layout),
            (g_get_monotonic_time () - t0) / 1000.0);
+
+  /* the rows the tables start from (made in a worker in the app) */
+  {
+    g_autoptr(GListModel) functions = NULL;
+    g_autoptr(GListModel) roots = NULL;
+
+    t0 = g_get_monotonic_time ();
+    functions = bl_profile_node_list_functions (profile, G_MAXUINT, BL_PROFILE_NODE_FUNCTION);
+    g_print ("function rows: %u in %.1f ms\n", g_list_model_get_n_items (functions),
+             (g_get_monotonic_time () - t0) / 1000.0);
+    t0 = g_get_monotonic_time ();
+    roots = bl_profile_node_list_functions (profile, G_MAXUINT, BL_PROFILE_NODE_CALLERS);
+    g_print ("bottom-up roots: %u in %.1f ms\n", g_list_model_get_n_items (roots),
+             (g_get_monotonic_time () - t0) / 1000.0);
+  }
 
   window = gtk_window_new ();
   graph = bl_flame_graph_new ();

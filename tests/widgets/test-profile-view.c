@@ -72,9 +72,24 @@ flame_has_layout (gpointer data)
   return bl_flame_graph_get_layout (bl_profile_view_get_flame_graph (data)) != NULL;
 }
 
+static BlProfileView *current_view;
+
+static gboolean
+tables_ready (gpointer data)
+{
+  for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_CALLEES; m++)
+    if (bl_call_tree_view_get_loading (bl_profile_view_get_call_tree (data, m)))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* let the workers (layout, table rows) finish and the main loop catch up */
 static void
 settle (void)
 {
+  if (current_view != NULL)
+    g_assert_true (iterate_until (tables_ready, current_view));
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
 }
@@ -90,6 +105,7 @@ present_view (BlProfile *profile)
   gtk_window_present (GTK_WINDOW (window));
   bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
   g_assert_true (iterate_until (flame_has_layout, view));
+  current_view = BL_PROFILE_VIEW (view);
   settle ();
 
   return BL_PROFILE_VIEW (view);
@@ -218,6 +234,7 @@ test_table_to_flame (void)
   g_assert_cmpuint (bl_call_tree_view_get_selected_node (bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS)),
                     ==, t.m);
 
+  current_view = NULL;
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
   g_object_unref (t.profile);
 }
@@ -269,6 +286,7 @@ test_flame_to_table (void)
   settle ();
   g_assert_cmpint (bl_flame_graph_get_metric (graph), ==, BL_METRIC_WALL);
 
+  current_view = NULL;
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
   g_object_unref (t.profile);
 }

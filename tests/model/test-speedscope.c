@@ -296,6 +296,22 @@ test_errors (void)
       "\"unit\":\"none\",\"samples\":[[-1]],\"weights\":[1]}]}",
       BL_SPEEDSCOPE_ERROR_BAD_VALUE, "whole number" },
     { HEAD "\"profiles\":[]}", BL_SPEEDSCOPE_ERROR_MISSING, "no shared.frames" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"evented\","
+      "\"name\":\"t\",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":1,\"events\":["
+      "{\"type\":\"O\",\"frame\":0,\"at\":0},{\"type\":\"C\",\"frame\":0,\"at\":1e300}]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "too large" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0]],\"weights\":[1e300]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "weight 0 of profile 0 is too large" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0]],\"weights\":[-1]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "negative" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"none\",\"samples\":[[0.5]],\"weights\":[1]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "whole number" },
+    { HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":[{\"type\":\"evented\","
+      "\"name\":\"t\",\"unit\":\"none\",\"events\":[{\"type\":\"X\",\"frame\":0,\"at\":0}]}]}",
+      BL_SPEEDSCOPE_ERROR_BAD_VALUE, "neither “O” nor “C”" },
     { "{\"shared\":{\"frames\":[]},\"profiles\":[]}",
       BL_SPEEDSCOPE_ERROR_NOT_SPEEDSCOPE, "$schema" },
   };

@@ -149,6 +149,10 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (BlFlameGraph, bl_flame_graph, GTK_TYPE_WIDGET,
 
 static GParamSpec *properties[N_PROPS];
 
+/* BlFlameGraph::node-activated (guint node): a frame was double-clicked or
+ * Enter was pressed on it; the profile view opens its source. */
+static guint node_activated_signal;
+
 static void
 scrollable_iface_init (GtkScrollableInterface *iface)
 {
@@ -1108,6 +1112,8 @@ click_released_cb (BlFlameGraph    *self,
 
   bl_flame_graph_set_selected_node (self, node);
   bl_flame_graph_zoom_to_node (self, node, TRUE);
+  if (n_press == 2)
+    g_signal_emit (self, node_activated_signal, 0, node);
 }
 
 static void
@@ -1316,7 +1322,10 @@ activate_selection (GtkWidget  *widget,
   BlFlameGraph *self = BL_FLAME_GRAPH (widget);
 
   if (self->selected_node != BL_NODE_NONE)
-    bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
+    {
+      bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
+      g_signal_emit (self, node_activated_signal, 0, self->selected_node);
+    }
 }
 
 static void
@@ -1537,6 +1546,10 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  node_activated_signal = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 1, G_TYPE_UINT);
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");

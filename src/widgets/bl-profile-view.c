@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-lines-page.h"
 #include "bl-profile-view.h"
 
 #if defined(__has_include)
@@ -55,6 +56,7 @@ struct _BlProfileView
   GtkPaned        *paned;
   GtkStack        *graph_stack;
   GtkStack        *table_stack;
+  GtkWidget       *lines_page;
   BlFlameGraph    *flame_graph;
   BlCallTreeView  *top_down;
   BlCallTreeView  *bottom_up;
@@ -495,11 +497,29 @@ table_selected_cb (BlProfileView  *self,
 }
 
 static void
+open_source (BlProfileView *self,
+             guint32        node)
+{
+  if (bl_lines_page_show_node (BL_LINES_PAGE (self->lines_page), node))
+    gtk_stack_set_visible_child (self->table_stack, self->lines_page);
+}
+
+static void
 table_activated_cb (BlProfileView  *self,
                     guint           node,
                     BlCallTreeView *source)
 {
   bl_flame_graph_zoom_to_node (self->flame_graph, node, TRUE);
+  open_source (self, node);
+}
+
+/* A double-click or Enter on a frame opens its function's source. */
+static void
+frame_activated_cb (BlProfileView *self,
+                    guint          node,
+                    BlFlameGraph  *graph)
+{
+  open_source (self, node);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -634,6 +654,13 @@ bl_profile_view_init (BlProfileView *self)
       g_signal_connect_object (table (self, i), "node-activated",
                                G_CALLBACK (table_activated_cb), self, G_CONNECT_SWAPPED);
     }
+
+  /* the Lines page: hot lines and the annotated source (bl-lines-page.c) */
+  self->lines_page = bl_lines_page_new ();
+  bl_lines_page_follow (BL_LINES_PAGE (self->lines_page), self->flame_graph);
+  gtk_stack_add_titled (self->table_stack, self->lines_page, "lines", _("Lines"));
+  g_signal_connect_object (self->flame_graph, "node-activated",
+                           G_CALLBACK (frame_activated_cb), self, G_CONNECT_SWAPPED);
 
 #ifdef HAVE_FLAME_CHART
   {

@@ -399,6 +399,81 @@ test_speedscope_samples_round_trip (void)
     }
 }
 
+/* An evented profile goes out evented: the same spans come back. */
+static void
+test_time_order_round_trip (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "simple-0.0.1.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(BlProfile) again = NULL;
+  const BlSpan *a, *b;
+  gsize n_a, n_b;
+  guint64 s0, e0, s1, e1;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  profile = bl_speedscope_read_memory ((const guint8 *) contents, len, &error);
+  g_assert_no_error (error);
+  json = export (profile);
+  g_assert_nonnull (strstr (json, "\"type\":\"evented\""));
+  again = round_trip (profile);
+
+  a = bl_profile_get_spans (profile, 0, &n_a);
+  b = bl_profile_get_spans (again, 0, &n_b);
+  g_assert_cmpuint (n_a, ==, n_b);
+  for (gsize i = 0; i < n_a; i++)
+    {
+      g_assert_cmpstr (bl_profile_get_node_name (profile, a[i].node), ==,
+                       bl_profile_get_node_name (again, b[i].node));
+      g_assert_cmpuint (a[i].depth, ==, b[i].depth);
+      g_assert_cmpuint (a[i].start, ==, b[i].start);
+      g_assert_cmpuint (a[i].end, ==, b[i].end);
+    }
+  g_assert_true (bl_profile_get_time_range (profile, 0, &s0, &e0));
+  g_assert_true (bl_profile_get_time_range (again, 0, &s1, &e1));
+  g_assert_cmpuint (s0, ==, s1);
+  g_assert_cmpuint (e0, ==, e1);
+}
+
+/* Zero-length spans and a frame entered at the instant its sibling left. */
+static void
+test_time_order_edges (void)
+{
+  const char *json =
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+    "\"shared\":{\"frames\":[{\"name\":\"p\"},{\"name\":\"q\"}]},\"profiles\":["
+    "{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"microseconds\",\"startValue\":5,"
+    "\"endValue\":20,\"events\":["
+    "{\"type\":\"O\",\"frame\":0,\"at\":5},{\"type\":\"O\",\"frame\":1,\"at\":5},"
+    "{\"type\":\"C\",\"frame\":1,\"at\":5},{\"type\":\"O\",\"frame\":1,\"at\":5},"
+    "{\"type\":\"O\",\"frame\":0,\"at\":6},{\"type\":\"C\",\"frame\":0,\"at\":6},"
+    "{\"type\":\"C\",\"frame\":1,\"at\":9},{\"type\":\"C\",\"frame\":0,\"at\":12}]}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = bl_speedscope_read_memory ((const guint8 *) json,
+                                                            strlen (json), &error);
+  g_autoptr(BlProfile) again = NULL;
+  const BlSpan *a, *b;
+  gsize n_a, n_b;
+
+  g_assert_no_error (error);
+  again = round_trip (profile);
+  a = bl_profile_get_spans (profile, 0, &n_a);
+  b = bl_profile_get_spans (again, 0, &n_b);
+  g_assert_cmpuint (n_a, ==, 4);
+  g_assert_cmpuint (n_b, ==, 4);
+  for (gsize i = 0; i < n_a; i++)
+    {
+      g_assert_cmpuint (a[i].depth, ==, b[i].depth);
+      g_assert_cmpuint (a[i].start, ==, b[i].start);
+      g_assert_cmpuint (a[i].end, ==, b[i].end);
+    }
+  g_assert_cmpuint (a[3].depth, ==, 3);
+}
+
 static void
 test_other_formats_round_trip (void)
 {
@@ -503,6 +578,8 @@ main (int   argc,
   g_test_add_func ("/model/speedscope-export/bsprof-round-trip", test_bsprof_round_trip);
   g_test_add_func ("/model/speedscope-export/speedscope-round-trip",
                    test_speedscope_samples_round_trip);
+  g_test_add_func ("/model/speedscope-export/time-order", test_time_order_round_trip);
+  g_test_add_func ("/model/speedscope-export/time-order-edges", test_time_order_edges);
   g_test_add_func ("/model/speedscope-export/other-formats", test_other_formats_round_trip);
   g_test_add_func ("/model/speedscope-export/empty", test_empty_profile);
 

@@ -2,9 +2,11 @@
  *
  * Streamed text, never a document tree: the shared frames are the
  * profile's functions (name, file, line — so identical frames are shared
- * across threads), and each thread becomes one sampled profile holding
- * one sample per call path with a self value in the profile's default
- * metric, in the unit of that metric.
+ * across threads), and each thread becomes one profile in the profile's
+ * default metric, in the unit of that metric: an evented profile when the
+ * thread has a time order (its spans become open and close events, so
+ * speedscope's Time Order view shows the same thing), else a sampled one
+ * holding one sample per call path with a self value.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -75,6 +77,73 @@ append_json_string (GString    *buffer,
         }
     }
   g_string_append_c (buffer, '"');
+}
+
+/* The spans of @thread, in the order they were entered, as open and close
+ * events in time order. @stack is scratch space for one span per node. */
+static gboolean
+write_evented (Writer         *w,
+               BlProfile      *profile,
+               guint           thread,
+               BlMetricId      metric,
+               const char     *unit,
+               const guint32  *frame_of_function,
+               guint32        *stack,
+               GError        **error)
+{
+  GString *buffer = w->buffer;
+  const BlSpan *spans;
+  gsize n_spans;
+  guint64 start = 0, end = 0;
+  guint depth = 0;
+  gboolean first = TRUE;
+
+  spans = bl_profile_get_spans (profile, thread, &n_spans);
+  bl_profile_get_time_range (profile, thread, &start, &end);
+
+  g_string_append (buffer, "{\"type\":\"evented\",\"name\":");
+  append_json_string (buffer, bl_profile_get_thread_name (profile, thread));
+  g_string_append_printf (buffer, ",\"unit\":\"%s\",\"" BL_SPEEDSCOPE_METRIC_MEMBER "\":\"%s\""
+                          ",\"startValue\":%" G_GUINT64_FORMAT ",\"endValue\":%"
+                          G_GUINT64_FORMAT ",\"events\":[",
+                          unit, bl_metric_get_name (metric), start, end);
+
+  for (gsize i = 0; i <= n_spans; i++)
+    {
+      if (i < n_spans && spans[i].depth == 0)
+        continue;
+
+      /* spans nest as they were entered: close those as deep as this one
+       * or deeper (everything at the end) */
+      while (depth > 0 && (i == n_spans || spans[stack[depth - 1]].depth >= spans[i].depth))
+        {
+          const BlSpan *open = &spans[stack[--depth]];
+
+          g_string_append_printf (buffer, ",{\"type\":\"C\",\"frame\":%u,\"at\":%"
+                                  G_GUINT64_FORMAT "}",
+                                  frame_of_function[bl_profile_get_node_function (profile,
+                                                                                  open->node)],
+                                  open->end);
+        }
+      if (i == n_spans)
+        break;
+
+      g_string_append_printf (buffer, "%s{\"type\":\"O\",\"frame\":%u,\"at\":%"
+                              G_GUINT64_FORMAT "}",
+                              first ? "" : ",",
+                              frame_of_function[bl_profile_get_node_function (profile,
+                                                                              spans[i].node)],
+                              spans[i].start);
+      first = FALSE;
+      stack[depth++] = (guint32) i;
+
+      if (!flush (w, FALSE, error))
+        return FALSE;
+    }
+
+  g_string_append (buffer, "]}");
+
+  return flush (w, FALSE, error);
 }
 
 /**
@@ -169,7 +238,7 @@ bl_speedscope_write (BlProfile      *profile,
     }
   g_string_append (buffer, "]},\"profiles\":[");
 
-  /* one sampled profile per thread, its call paths depth first */
+  /* one profile per thread */
   path = g_new (guint32, MAX (n_nodes, 1));
   for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
     {
@@ -180,9 +249,18 @@ bl_speedscope_write (BlProfile      *profile,
       guint32 n = root;
       guint depth = 0;
       gboolean first = TRUE;
+      gsize n_spans = 0;
 
       if (t > 0)
         g_string_append_c (buffer, ',');
+
+      if (metric != BL_METRIC_INVALID && bl_profile_get_spans (profile, t, &n_spans) != NULL)
+        {
+          if (!write_evented (&w, profile, t, metric, unit, frame_of_function, path, error))
+            return FALSE;
+          continue;
+        }
+
       g_string_append (buffer, "{\"type\":\"sampled\",\"name\":");
       append_json_string (buffer, bl_profile_get_thread_name (profile, t));
       g_string_append_printf (buffer, ",\"unit\":\"%s\"", unit);

@@ -155,19 +155,28 @@ name_bind (GtkSignalListItemFactory *factory,
       label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
     }
 
-  gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
-
   file = bl_profile_node_get_file (node);
   if (file != NULL && file[0] != '\0')
     {
-      guint line = bl_profile_get_node (bl_profile_node_get_profile (node),
-                                        bl_profile_node_get_node (node))->line;
+      const BlNode *n = bl_profile_get_node (bl_profile_node_get_profile (node),
+                                             bl_profile_node_get_node (node));
+      const char *base = strrchr (file, '/');
+      g_autofree char *markup = NULL;
 
-      tooltip = line ? g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, line)
-                     : g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
+      /* the file tells apart functions of the same name */
+      markup = g_markup_printf_escaped ("%s  <span alpha=\"55%%\">%s</span>",
+                                        bl_profile_node_get_name (node),
+                                        base != NULL ? base + 1 : file);
+      gtk_inscription_set_markup (GTK_INSCRIPTION (label), markup);
+
+      tooltip = n->line ? g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, n->line)
+                        : g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
     }
   else
-    tooltip = g_strdup (bl_profile_node_get_name (node));
+    {
+      gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
+      tooltip = g_strdup (bl_profile_node_get_name (node));
+    }
   gtk_widget_set_tooltip_text (label, tooltip);
 }
 

@@ -179,12 +179,11 @@ update_header (BlProfileView *self)
   reason = bl_profile_get_incomplete_reason (self->profile);
   if (bl_profile_is_incomplete (self->profile))
     {
-      g_autofree char *text =
-        /* Translators: shown when a profile stream was cut short; %s says where */
-        g_strdup_printf (_("This profile is incomplete: %s. Everything before that point is shown."),
-                         reason ? reason : _("the stream ended early"));
-
-      gtk_label_set_text (self->banner_label, text);
+      /* the reader's reason is a sentence that says where the stream ended */
+      gtk_label_set_text (self->banner_label,
+                          reason != NULL ? reason
+                          : _("This profile is incomplete: the stream ended early. "
+                              "Everything before that point is shown."));
       gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
     }
   else if (bl_profile_get_warning (self->profile) != NULL)
@@ -789,6 +788,23 @@ bl_profile_view_set_thread (BlProfileView *self,
   g_return_if_fail (BL_IS_PROFILE_VIEW (self));
 
   gtk_drop_down_set_selected (self->thread_dropdown, thread == G_MAXUINT ? 0 : thread + 1);
+}
+
+/**
+ * bl_profile_view_get_banner_text:
+ *
+ * Returns: (nullable): the text of the banner over the profile (why it is
+ *   incomplete, or the reader's warning), or %NULL when none is shown
+ */
+const char *
+bl_profile_view_get_banner_text (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->banner_revealer))
+    return NULL;
+
+  return gtk_label_get_text (self->banner_label);
 }
 
 void

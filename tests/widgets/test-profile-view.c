@@ -97,8 +97,16 @@ settle (void)
 static BlProfileView *
 present_view (BlProfile *profile)
 {
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *view = bl_profile_view_new ();
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  GtkWidget *window;
+  GtkWidget *view;
+
+  /* the isolated XDG dirs hide the MIME database that the image loaders
+   * need to recognise GTK's own SVG icons */
+  g_content_type_set_mime_dirs (mime_dirs);
+
+  window = gtk_window_new ();
+  view = bl_profile_view_new ();
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_set_child (GTK_WINDOW (window), view);
@@ -291,6 +299,40 @@ test_flame_to_table (void)
   g_object_unref (t.profile);
 }
 
+static void
+test_incomplete_banner (void)
+{
+  Tree t;
+  BlProfileView *view;
+  BlProfile *complete;
+
+  /* a complete profile: no banner */
+  tree_init (&t);
+  view = present_view (t.profile);
+  g_assert_null (bl_profile_view_get_banner_text (view));
+  current_view = NULL;
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+  g_object_unref (t.profile);
+
+  /* an incomplete one says where the stream ended, in the reader's words */
+  complete = bl_profile_new ("test");
+  bl_profile_enable_metric (complete, BL_METRIC_CPU);
+  bl_profile_add_value (complete,
+                        bl_profile_add_child (complete,
+                                              bl_profile_add_thread (complete, bl_profile_intern (complete, "main")),
+                                              bl_profile_intern (complete, "f"), 0, 0),
+                        BL_METRIC_CPU, 5);
+  bl_profile_set_incomplete (complete, "The data ends at byte 4242, inside an entry.");
+  bl_profile_finish (complete);
+
+  view = present_view (complete);
+  g_assert_cmpstr (bl_profile_view_get_banner_text (view), ==,
+                   "The data ends at byte 4242, inside an entry.");
+  current_view = NULL;
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+  g_object_unref (complete);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +347,7 @@ main (int   argc,
   g_test_add_func ("/widgets/call-tree/rows", test_rows);
   g_test_add_func ("/widgets/profile-view/table-to-flame", test_table_to_flame);
   g_test_add_func ("/widgets/profile-view/flame-to-table", test_flame_to_table);
+  g_test_add_func ("/widgets/profile-view/incomplete-banner", test_incomplete_banner);
 
   return g_test_run ();
 }

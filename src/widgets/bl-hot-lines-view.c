@@ -1,0 +1,264 @@
+/* bl-hot-lines-view.c — every source line of a profile, hottest first
+ *
+ * The lines of all functions ranked by the chosen metric (bl_lines_rank:
+ * ties by file, then line; lines without a value left out). Selecting a
+ * row emits BlHotLinesView::line-selected with the line record, and the
+ * page around it opens the source there.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-hot-lines-view"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "bl-hot-lines-view.h"
+#include "bl-line-item.h"
+#include "bl-lines.h"
+
+struct _BlHotLinesView
+{
+  GtkWidget           parent_instance;
+
+  BlProfile          *profile;
+  BlMetricId          metric;
+  gboolean            filling;
+
+  GtkLabel           *count_label;
+  GtkStack           *stack;
+  AdwStatusPage      *empty_page;
+  GtkColumnView      *column_view;
+  GListStore         *store;
+  GtkSingleSelection *selection;
+};
+
+G_DEFINE_FINAL_TYPE (BlHotLinesView, bl_hot_lines_view, GTK_TYPE_WIDGET)
+
+enum {
+  LINE_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+rebuild (BlHotLinesView *self)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree guint32 *ranked = NULL;
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  BlMetricId metrics[4];
+  guint n_ranked = 0, n_metrics = 0;
+  g_autofree char *count = NULL;
+
+  self->filling = TRUE;
+
+  while (g_list_model_get_n_items (columns) > 0)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 0);
+
+      gtk_column_view_remove_column (self->column_view, column);
+    }
+
+  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
+    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
+
+  for (guint i = 0; i < n_ranked; i++)
+    g_ptr_array_add (items, bl_line_item_new (self->profile, ranked[i]));
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+
+  if (self->metric != BL_METRIC_INVALID)
+    {
+      metrics[n_metrics++] = self->metric;
+      if (self->metric != BL_METRIC_CPU && self->profile &&
+          bl_profile_has_metric (self->profile, BL_METRIC_CPU))
+        metrics[n_metrics++] = BL_METRIC_CPU;
+    }
+  bl_line_item_add_columns (self->column_view, FALSE, metrics, n_metrics);
+
+  count = g_strdup_printf (ngettext ("%u line", "%u lines", n_ranked), n_ranked);
+  gtk_label_set_text (self->count_label, count);
+
+  if (n_ranked > 0)
+    gtk_stack_set_visible_child_name (self->stack, "lines");
+  else
+    {
+      adw_status_page_set_description (self->empty_page,
+                                       self->profile && bl_profile_get_n_lines (self->profile) == 0
+                                       ? _("This profile has no per-line data. Roku writes it "
+                                           "when profiling runs with bsprof_enable_lines=1.")
+                                       : _("No line has a value for this metric."));
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+    }
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->filling = FALSE;
+}
+
+static void
+selected_cb (BlHotLinesView *self)
+{
+  BlLineItem *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (self->filling || item == NULL)
+    return;
+
+  g_signal_emit (self, signals[LINE_SELECTED], 0, bl_line_item_get_line_index (item));
+}
+
+static void
+activate_cb (BlHotLinesView *self,
+             guint           position)
+{
+  g_autoptr(BlLineItem) item = g_list_model_get_item (G_LIST_MODEL (self->store), position);
+
+  if (item != NULL)
+    g_signal_emit (self, signals[LINE_SELECTED], 0, bl_line_item_get_line_index (item));
+}
+
+static void
+bl_hot_lines_view_dispose (GObject *object)
+{
+  BlHotLinesView *self = (BlHotLinesView *) object;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->store);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (bl_hot_lines_view_parent_class)->dispose (object);
+}
+
+static void
+bl_hot_lines_view_class_init (BlHotLinesViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_hot_lines_view_dispose;
+
+  /**
+   * BlHotLinesView::line-selected:
+   * @line_index: the line record of the selected row
+   */
+  signals[LINE_SELECTED] = g_signal_new ("line-selected", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "hotlines");
+}
+
+static void
+bl_hot_lines_view_init (BlHotLinesView *self)
+{
+  GtkWidget *title_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Hot Lines"));
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+  self->metric = BL_METRIC_INVALID;
+
+  gtk_widget_add_css_class (title_row, "bl-sandwich-title");
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  self->count_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->count_label), TRUE);
+  gtk_label_set_xalign (self->count_label, 1);
+  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
+  gtk_box_append (GTK_BOX (title_row), title);
+  gtk_box_append (GTK_BOX (title_row), GTK_WIDGET (self->count_label));
+  gtk_widget_set_parent (title_row, GTK_WIDGET (self));
+
+  self->store = g_list_store_new (BL_TYPE_LINE_ITEM);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hot lines"), -1);
+  g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selected_cb), self);
+  g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
+
+  self->empty_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->empty_page, "view-list-symbolic");
+  adw_status_page_set_title (self->empty_page, _("No Hot Lines"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->empty_page), "compact");
+
+  self->stack = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
+  gtk_stack_add_named (self->stack, scroller, "lines");
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->empty_page), "empty");
+  gtk_widget_set_parent (GTK_WIDGET (self->stack), GTK_WIDGET (self));
+
+  rebuild (self);
+}
+
+GtkWidget *
+bl_hot_lines_view_new (void)
+{
+  return g_object_new (BL_TYPE_HOT_LINES_VIEW, NULL);
+}
+
+void
+bl_hot_lines_view_set_profile (BlHotLinesView *self,
+                               BlProfile      *profile)
+{
+  g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
+  g_return_if_fail (!profile || BL_IS_PROFILE (profile));
+
+  if (!g_set_object (&self->profile, profile))
+    return;
+
+  rebuild (self);
+}
+
+BlMetricId
+bl_hot_lines_view_get_metric (BlHotLinesView *self)
+{
+  g_return_val_if_fail (BL_IS_HOT_LINES_VIEW (self), BL_METRIC_INVALID);
+
+  return self->metric;
+}
+
+void
+bl_hot_lines_view_set_metric (BlHotLinesView *self,
+                              BlMetricId      metric)
+{
+  g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
+
+  if (self->metric == metric)
+    return;
+
+  self->metric = metric;
+  rebuild (self);
+}
+
+/* Returns: (transfer none): the ranked BlLineItems */
+GListModel *
+bl_hot_lines_view_get_model (BlHotLinesView *self)
+{
+  g_return_val_if_fail (BL_IS_HOT_LINES_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->store);
+}
+
+/* Selects a row as a click would, emitting ::line-selected. */
+void
+bl_hot_lines_view_select (BlHotLinesView *self,
+                          guint           position)
+{
+  g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
+
+  gtk_single_selection_set_selected (self->selection, position);
+}

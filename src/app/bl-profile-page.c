@@ -335,7 +335,8 @@ bl_profile_page_class_init (BlProfilePageClass *klass)
 
   g_type_ensure (BL_TYPE_PROFILE_VIEW);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE_PATH "/ui/bl-profile-page.ui");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RESOURCE_BASE_PATH "/ui/bl-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, error_page);

@@ -95,7 +95,8 @@ open_action (GtkWidget  *widget,
   add_filters (filters);
   gtk_file_dialog_set_title (dialog, _("Open Profiles"));
   gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL, open_dialog_cb, g_object_ref (self));
+  gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL,
+                                 open_dialog_cb, g_object_ref (self));
 }
 
 G_GNUC_END_IGNORE_DEPRECATIONS
@@ -498,7 +499,8 @@ void
 _bl_window_update_recent (BlWindow *self)
 {
   GList *items;
-  g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+  g_autoptr(GPtrArray) ours =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
   const char *app_name = g_get_application_name ();
 
   g_menu_remove_all (self->recent_menu);
@@ -521,7 +523,8 @@ _bl_window_update_recent (BlWindow *self)
       GtkRecentInfo *info = g_ptr_array_index (ours, i);
       g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
 
-      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s",
+                                         gtk_recent_info_get_uri (info));
       g_menu_append_item (self->recent_menu, item);
     }
 

@@ -308,11 +308,13 @@ bl_profile_node_list_functions (BlProfile         *profile,
   for (guint f = 0; f < n_functions; f++)
     {
       g_autoptr(BlProfileNode) item = NULL;
+      guint32 first;
 
       if (groups[f].nodes == NULL)
         continue;
       /* thread roots are not functions anyone wrote */
-      if (bl_profile_get_node (profile, g_array_index (groups[f].nodes, guint32, 0))->parent == BL_NODE_NONE)
+      first = g_array_index (groups[f].nodes, guint32, 0);
+      if (bl_profile_get_node (profile, first)->parent == BL_NODE_NONE)
         {
           g_array_unref (groups[f].nodes);
           continue;

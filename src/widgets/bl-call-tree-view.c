@@ -122,7 +122,8 @@ name_setup (GtkSignalListItemFactory *factory,
 {
   GtkWidget *label = gtk_inscription_new (NULL);
 
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 12);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 40);
 
@@ -169,8 +170,10 @@ name_bind (GtkSignalListItemFactory *factory,
                                         base != NULL ? base + 1 : file);
       gtk_inscription_set_markup (GTK_INSCRIPTION (label), markup);
 
-      tooltip = n->line ? g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, n->line)
-                        : g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
+      if (n->line > 0)
+        tooltip = g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, n->line);
+      else
+        tooltip = g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
     }
   else
     {
@@ -494,8 +497,10 @@ set_roots (BlCallTreeView *self,
     {
       self->tree = gtk_tree_list_model_new (g_object_ref (roots), FALSE, FALSE,
                                             create_child_model, NULL, NULL);
+      GtkTreeListRowSorter *row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (sorter));
+
       sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree)),
-                                        GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (sorter))));
+                                        GTK_SORTER (row_sorter));
     }
   else
     sorted = gtk_sort_list_model_new (g_object_ref (roots), g_object_ref (sorter));
@@ -615,7 +620,8 @@ update_denominators (BlCallTreeView *self)
         self->denominators[m] = bl_profile_get_grand_total (self->profile, m);
       else if (self->thread < bl_profile_get_n_threads (self->profile))
         self->denominators[m] =
-          bl_profile_get_total (self->profile, m, bl_profile_get_thread_root (self->profile, self->thread));
+          bl_profile_get_total (self->profile, m,
+                                bl_profile_get_thread_root (self->profile, self->thread));
     }
 }
 
@@ -998,7 +1004,8 @@ bl_call_tree_view_select_node (BlCallTreeView *self,
         {
           g_autoptr(GObject) object = g_list_model_get_item (model, i);
 
-          if (GTK_IS_TREE_LIST_ROW (object) && gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
+          if (GTK_IS_TREE_LIST_ROW (object) &&
+              gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
             continue;
           if (bl_profile_node_get_function (item_of (object)) == function)
             {

@@ -296,7 +296,8 @@ node_color (BlFlameGraph  *self,
   if (self->palette_mode == BL_FLAME_PALETTE_HEAT && self->layout != NULL)
     {
       guint64 all = bl_flame_layout_get_total (self->layout);
-      double t = all ? sqrt ((double) bl_profile_get_total (self->profile, self->metric, node) / all) : 0;
+      guint64 total = bl_profile_get_total (self->profile, self->metric, node);
+      double t = all ? sqrt ((double) total / all) : 0;
 
       mix (out, &self->heat_cold, &self->heat_hot, CLAMP (t, 0.0, 1.0));
       return;
@@ -570,7 +571,8 @@ zoom_tick (GtkWidget     *widget,
            gpointer       user_data)
 {
   BlFlameGraph *self = BL_FLAME_GRAPH (widget);
-  double t = (gdk_frame_clock_get_frame_time (clock) - self->anim_start) / (double) ZOOM_DURATION_US;
+  gint64 elapsed = gdk_frame_clock_get_frame_time (clock) - self->anim_start;
+  double t = elapsed / (double) ZOOM_DURATION_US;
   double e;
 
   t = CLAMP (t, 0.0, 1.0);
@@ -613,7 +615,8 @@ animate_to (BlFlameGraph *self,
   self->anim_from[1] = self->x1;
   self->anim_to[0] = x0;
   self->anim_to[1] = x1;
-  self->anim_start = gdk_frame_clock_get_frame_time (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
+  self->anim_start =
+    gdk_frame_clock_get_frame_time (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
   self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), zoom_tick, NULL, NULL);
 }
 
@@ -1293,12 +1296,13 @@ move_selection (GtkWidget  *widget,
         target = rects[ri].parent;
       else if (toward_leaves > 0)
         {
-          guint cb, ce;
+          guint cb, ce, first;
           double best = -1;
 
           bl_flame_layout_get_level (self->layout, rects[ri].depth + 1, &cb, &ce);
-          for (guint c = bl_flame_layout_find_first (self->layout, rects[ri].depth + 1, rects[ri].x0);
-               c < ce && rects[c].parent == ri; c++)
+          first = bl_flame_layout_find_first (self->layout, rects[ri].depth + 1, rects[ri].x0);
+
+          for (guint c = first; c < ce && rects[c].parent == ri; c++)
             if (rects[c].x1 - rects[c].x0 > best)
               {
                 best = rects[c].x1 - rects[c].x0;
@@ -1564,8 +1568,10 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
   add_move_binding (widget_class, GDK_KEY_Right, GDK_KEY_KP_Right, 1, 0);
   add_move_binding (widget_class, GDK_KEY_Up, GDK_KEY_KP_Up, 0, -1);
   add_move_binding (widget_class, GDK_KEY_Down, GDK_KEY_KP_Down, 0, 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flame.zoom-selected", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "flame.zoom-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0,
+                                       "flame.zoom-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0,
+                                       "flame.zoom-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "flame.zoom-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame.reset-zoom", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "flame.reset-zoom", NULL);
@@ -1601,7 +1607,8 @@ bl_flame_graph_init (BlFlameGraph *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame graph"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("Arrow keys move between frames, Enter zooms, Escape resets the zoom"),
+                                  _("Arrow keys move between frames, Enter zooms, "
+                                    "Escape resets the zoom"),
                                   -1);
 
   controller = gtk_event_controller_motion_new ();

@@ -108,9 +108,11 @@ update_header (BlProfileView *self)
 
   if ((info->vendor && info->vendor[0]) || (info->model && info->model[0]))
     {
+      gboolean both = info->vendor && info->vendor[0] && info->model && info->model[0];
+
       g_string_append_printf (device, "%s%s%s",
                               info->vendor ? info->vendor : "",
-                              info->vendor && info->vendor[0] && info->model && info->model[0] ? " " : "",
+                              both ? " " : "",
                               info->model ? info->model : "");
     }
   if (info->firmware && info->firmware[0])
@@ -345,6 +347,7 @@ add_crumb (BlProfileView *self,
            gboolean       current)
 {
   GtkWidget *button;
+  GtkLabel *text;
 
   if (gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb)) != NULL)
     {
@@ -358,8 +361,9 @@ add_crumb (BlProfileView *self,
   gtk_widget_add_css_class (button, "flat");
   if (current)
     gtk_widget_add_css_class (button, "heading");
-  gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 32);
+  text = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)));
+  gtk_label_set_ellipsize (text, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (text, 32);
   gtk_widget_set_tooltip_text (button, label);
   g_object_set_data (G_OBJECT (button), "bl-node", GUINT_TO_POINTER (node));
   g_signal_connect (button, "clicked", G_CALLBACK (crumb_clicked_cb), self);
@@ -381,7 +385,8 @@ update_breadcrumb (BlProfileView *self)
     return;
 
   add_crumb (self,
-             thread == G_MAXUINT ? _("All threads") : bl_profile_get_thread_name (self->profile, thread),
+             thread == G_MAXUINT ? _("All threads")
+                                 : bl_profile_get_thread_name (self->profile, thread),
              BL_NODE_NONE, zoom == BL_NODE_NONE);
 
   for (guint32 n = zoom; n != BL_NODE_NONE; n = bl_profile_get_node (self->profile, n)->parent)
@@ -575,7 +580,8 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   g_type_ensure (BL_TYPE_FLAME_GRAPH);
   g_type_ensure (BL_TYPE_CALL_TREE_VIEW);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE_PATH "/ui/bl-profile-view.ui");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RESOURCE_BASE_PATH "/ui/bl-profile-view.ui");
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, device_label);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, data_label);
@@ -713,7 +719,8 @@ bl_profile_view_set_profile (BlProfileView *self,
     GtkWidget *page_child = gtk_widget_get_parent (self->flame_chart);
     gboolean timed = profile != NULL && bl_profile_has_time_order (profile);
 
-    while (page_child != NULL && gtk_widget_get_parent (page_child) != GTK_WIDGET (self->graph_stack))
+    while (page_child != NULL &&
+           gtk_widget_get_parent (page_child) != GTK_WIDGET (self->graph_stack))
       page_child = gtk_widget_get_parent (page_child);
     if (page_child != NULL)
       gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack, page_child), timed);

@@ -15,6 +15,7 @@
 #include "bl-about.h"
 #include "bl-preferences-window.h"
 #include "bl-window.h"
+#include "bl-window-compare.h"
 
 #include "bl-application.h"
 
@@ -23,6 +24,7 @@ struct _BlApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  GFile          *compare_a;   /* --compare A: waits for B, the next file opened */
 };
 
 G_DEFINE_FINAL_TYPE (BlApplication, bl_application, ADW_TYPE_APPLICATION)
@@ -45,7 +47,70 @@ ensure_window (BlApplication *self)
 static void
 bl_application_activate (GApplication *application)
 {
-  gtk_window_present (GTK_WINDOW (ensure_window (BL_APPLICATION (application))));
+  BlApplication *self = BL_APPLICATION (application);
+  BlWindow *window = ensure_window (self);
+
+  /* --compare A without a B: open A */
+  if (self->compare_a != NULL)
+    {
+      g_autoptr(GFile) file = g_steal_pointer (&self->compare_a);
+
+      bl_window_open_file (window, file);
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* `brightlens --compare A B`: A arrives first as an open with the hint
+ * "compare" (sent from handle_local_options, so that it also reaches a
+ * running instance), then B as a plain open. */
+static int
+open_compare (BlApplication  *self,
+              GFile         **files,
+              int             n_files,
+              const char     *hint)
+{
+  if (n_files == 0)
+    return 0;
+
+  if (g_strcmp0 (hint, "compare") == 0)
+    {
+      g_set_object (&self->compare_a, files[0]);
+      return n_files;
+    }
+
+  if (self->compare_a != NULL)
+    {
+      g_autoptr(GFile) file_a = g_steal_pointer (&self->compare_a);
+
+      bl_window_compare_files (ensure_window (self), file_a, files[0], NULL);
+      return 1;
+    }
+
+  return 0;
+}
+
+static int
+bl_application_handle_local_options (GApplication *application,
+                                     GVariantDict *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  const char *path = NULL;
+
+  if (!g_variant_dict_lookup (options, "compare", "^&ay", &path))
+    return -1;
+
+  if (!g_application_register (application, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  file = g_file_new_for_commandline_arg (path);
+  g_application_open (application, &file, 1, "compare");
+
+  return -1;
 }
 
 static void
@@ -54,9 +119,14 @@ bl_application_open (GApplication  *application,
                      int            n_files,
                      const char    *hint)
 {
-  BlWindow *window = ensure_window (BL_APPLICATION (application));
+  int first = open_compare (BL_APPLICATION (application), files, n_files, hint);
+  BlWindow *window;
 
-  for (int i = 0; i < n_files; i++)
+  if (first == n_files && g_strcmp0 (hint, "compare") == 0)
+    return;
+  window = ensure_window (BL_APPLICATION (application));
+
+  for (int i = first; i < n_files; i++)
     bl_window_open_file (window, files[i]);
 
   gtk_window_present (GTK_WINDOW (window));
@@ -141,6 +211,7 @@ bl_application_dispose (GObject *object)
   BlApplication *self = (BlApplication *) object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->compare_a);
 
   G_OBJECT_CLASS (bl_application_parent_class)->dispose (object);
 }
@@ -154,12 +225,17 @@ bl_application_class_init (BlApplicationClass *klass)
   object_class->dispose = bl_application_dispose;
   app_class->activate = bl_application_activate;
   app_class->open = bl_application_open;
+  app_class->handle_local_options = bl_application_handle_local_options;
   app_class->startup = bl_application_startup;
 }
 
 static void
 bl_application_init (BlApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Compare FILE (A, before) with the file after it (B)"),
+                                 _("FILE"));
 }
 
 BlApplication *

@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-window-compare.h"
 #include "bl-window-private.h"
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -87,6 +88,9 @@ drop_cb (BlWindow      *self,
     return FALSE;
 
   files = g_value_get_boxed (value);
+  if (_bl_window_compare_handle_drop (self, files))
+    return TRUE;
+
   for (GSList *l = files; l != NULL; l = l->next)
     bl_window_open_file (self, l->data);
 
@@ -154,6 +158,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, recent_menu);
 
   _bl_window_class_actions_init (widget_class);
+  _bl_window_class_compare_init (widget_class);
 }
 
 static void
@@ -191,6 +196,7 @@ bl_window_init (BlWindow *self)
   g_signal_connect_swapped (self->recent_manager, "changed", G_CALLBACK (_bl_window_update_recent), self);
 
   _bl_window_actions_init (self);
+  _bl_window_compare_init (self);
   _bl_window_update_recent (self);
   update_view (self);
 }
@@ -222,7 +228,11 @@ bl_window_open_file (BlWindow *self,
   for (guint i = 0; i < (guint) adw_tab_view_get_n_pages (self->tab_view); i++)
     {
       AdwTabPage *existing = adw_tab_view_get_nth_page (self->tab_view, i);
-      BlProfilePage *p = BL_PROFILE_PAGE (adw_tab_page_get_child (existing));
+      BlProfilePage *p;
+
+      if (!BL_IS_PROFILE_PAGE (adw_tab_page_get_child (existing)))
+        continue;
+      p = BL_PROFILE_PAGE (adw_tab_page_get_child (existing));
 
       if (g_file_equal (bl_profile_page_get_file (p), file) &&
           bl_profile_page_get_state (p) != BL_PROFILE_PAGE_FAILED)
@@ -263,6 +273,9 @@ bl_window_get_current_page (BlWindow *self)
 
   tab = adw_tab_view_get_selected_page (self->tab_view);
   if (tab == NULL)
+    return NULL;
+
+  if (!BL_IS_PROFILE_PAGE (adw_tab_page_get_child (tab)))
     return NULL;
 
   return BL_PROFILE_PAGE (adw_tab_page_get_child (tab));

@@ -1,0 +1,302 @@
+/* bl-window-compare.c
+ *
+ * Comparing from the window: the Compare… action (with a tab open, it picks
+ * the file to compare the tab with; otherwise two files), a file dropped on
+ * an open tab (open it, or compare the tab with it), and the tabs that show
+ * comparisons.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-window-compare"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bl-window-compare.h"
+#include "bl-window-private.h"
+
+static BlComparePage *
+current_compare_page (BlWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  return BL_IS_COMPARE_PAGE (child) ? BL_COMPARE_PAGE (child) : NULL;
+}
+
+static void
+update_title (BlWindow *self)
+{
+  BlComparePage *page = current_compare_page (self);
+
+  if (page != NULL)
+    adw_window_title_set_subtitle (self->window_title, bl_compare_page_get_title (page));
+}
+
+static void
+page_state_changed (BlWindow      *self,
+                    GParamSpec    *pspec,
+                    BlComparePage *page)
+{
+  AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+
+  if (tab == NULL)
+    return;
+
+  adw_tab_page_set_loading (tab, bl_compare_page_get_state (page) == BL_PROFILE_PAGE_LOADING);
+  adw_tab_page_set_tooltip (tab, bl_compare_page_get_error_message (page));
+}
+
+static void
+page_cancelled (BlWindow      *self,
+                BlComparePage *page)
+{
+  AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+
+  if (tab != NULL)
+    adw_tab_view_close_page (self->tab_view, tab);
+}
+
+/**
+ * bl_window_compare_files:
+ *
+ * Returns: (transfer none): the new tab's page
+ */
+BlComparePage *
+bl_window_compare_files (BlWindow *self,
+                         GFile    *file_a,
+                         GFile    *file_b,
+                         GObject  *document_a)
+{
+  BlComparePage *page;
+  AdwTabPage *tab;
+
+  g_return_val_if_fail (BL_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_a), NULL);
+  g_return_val_if_fail (G_IS_FILE (file_b), NULL);
+
+  page = bl_compare_page_new (file_a, file_b);
+  if (document_a != NULL)
+    bl_compare_page_set_document (page, BL_DIFF_SIDE_A, document_a);
+
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  adw_tab_page_set_title (tab, bl_compare_page_get_title (page));
+  adw_tab_page_set_loading (tab, TRUE);
+  g_signal_connect_object (page, "notify::state", G_CALLBACK (page_state_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "cancelled", G_CALLBACK (page_cancelled), self,
+                           G_CONNECT_SWAPPED);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+
+  _bl_window_add_recent (self, file_b);
+  bl_compare_page_load (page);
+  page_state_changed (self, NULL, page);
+  update_title (self);
+
+  return page;
+}
+
+/* ---- Compare… ----------------------------------------------------------- */
+
+typedef struct
+{
+  BlWindow *window;
+  GFile    *file_a;
+  GObject  *document_a;
+} CompareRequest;
+
+static void
+compare_request_free (gpointer data)
+{
+  CompareRequest *request = data;
+
+  g_clear_object (&request->file_a);
+  g_clear_object (&request->document_a);
+  g_free (request);
+}
+
+static void
+compare_response_cb (GtkFileChooserNative *chooser,
+                     int                   response,
+                     CompareRequest       *request)
+{
+  BlWindow *self = request->window;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      guint n = g_list_model_get_n_items (files);
+
+      if (request->file_a != NULL && n == 1)
+        {
+          g_autoptr(GFile) file_b = g_list_model_get_item (files, 0);
+
+          bl_window_compare_files (self, request->file_a, file_b, request->document_a);
+        }
+      else if (request->file_a == NULL && n == 2)
+        {
+          g_autoptr(GFile) file_a = g_list_model_get_item (files, 0);
+          g_autoptr(GFile) file_b = g_list_model_get_item (files, 1);
+
+          bl_window_compare_files (self, file_a, file_b, NULL);
+        }
+      else
+        adw_toast_overlay_add_toast (self->toast_overlay,
+                                     adw_toast_new (_("Choose two files to compare.")));
+    }
+
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  BlProfilePage *page = bl_window_get_current_page (self);
+  CompareRequest *request = g_new0 (CompareRequest, 1);
+  GtkFileFilter *filter;
+  g_autofree char *title = NULL;
+
+  request->window = self;
+  if (page != NULL && bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADED)
+    {
+      request->file_a = g_object_ref (bl_profile_page_get_file (page));
+      request->document_a = g_object_ref (bl_profile_page_get_document (page));
+      /* Translators: a file chooser's title, %s is the open file */
+      title = g_strdup_printf (_("Compare “%s” With"), bl_profile_page_get_title (page));
+    }
+  else
+    title = g_strdup (_("Choose Two Files to Compare"));
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  /* the chooser lives until "response": the window holds the only reference */
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Compare"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), request->file_a == NULL);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Profiles and Sessions"));
+  gtk_file_filter_add_pattern (filter, "*.bsprof");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.folded");
+  gtk_file_filter_add_pattern (filter, "*.txt");
+  gtk_file_filter_add_pattern (filter, "*.out");
+  gtk_file_filter_add_pattern (filter, "*.prof");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_data (self->chooser, "response", G_CALLBACK (compare_response_cb),
+                         request, (GClosureNotify) (void (*) (void)) compare_request_free, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* ---- a file dropped on an open tab -------------------------------------- */
+
+typedef struct
+{
+  BlWindow      *window;
+  BlProfilePage *page;
+  GFile         *dropped;
+} DropRequest;
+
+static void
+drop_request_free (gpointer data)
+{
+  DropRequest *request = data;
+
+  g_clear_object (&request->window);
+  g_clear_object (&request->page);
+  g_clear_object (&request->dropped);
+  g_free (request);
+}
+
+static void
+drop_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  DropRequest      *request)
+{
+  if (g_str_equal (response, "open"))
+    bl_window_open_file (request->window, request->dropped);
+  else if (g_str_equal (response, "compare") &&
+           bl_profile_page_get_state (request->page) == BL_PROFILE_PAGE_LOADED)
+    bl_window_compare_files (request->window, bl_profile_page_get_file (request->page),
+                             request->dropped, bl_profile_page_get_document (request->page));
+}
+
+gboolean
+_bl_window_compare_handle_drop (BlWindow *self,
+                                GSList   *files)
+{
+  BlProfilePage *page = bl_window_get_current_page (self);
+  GFile *dropped;
+  g_autofree char *name = NULL;
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+  DropRequest *request;
+
+  if (files == NULL || files->next != NULL || page == NULL ||
+      bl_profile_page_get_state (page) != BL_PROFILE_PAGE_LOADED)
+    return FALSE;
+
+  dropped = files->data;
+  if (g_file_equal (dropped, bl_profile_page_get_file (page)))
+    return FALSE;
+
+  name = g_file_get_basename (dropped);
+  /* Translators: both %s are file names */
+  body = g_strdup_printf (_("Open “%s” in a new tab, or compare “%s” with it?"),
+                          name, bl_profile_page_get_title (page));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       _("Open or Compare?"), body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "open", _("_Open"),
+                                    "compare", _("_Compare with This"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "compare", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "compare");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+
+  request = g_new0 (DropRequest, 1);
+  request->window = g_object_ref (self);
+  request->page = g_object_ref (page);
+  request->dropped = g_object_ref (dropped);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (drop_response_cb),
+                         request, (GClosureNotify) (void (*) (void)) drop_request_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return TRUE;
+}
+
+/* ---- hooks -------------------------------------------------------------- */
+
+void
+_bl_window_class_compare_init (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (BL_TYPE_COMPARE_PAGE);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
+}
+
+void
+_bl_window_compare_init (BlWindow *self)
+{
+  g_signal_connect_object (self->tab_view, "notify::selected-page",
+                           G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tab_view, "notify::n-pages",
+                           G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
+}

@@ -1,0 +1,719 @@
+/* bl-compare-chart.c
+ *
+ * One series of two sessions, A and B, on one time axis aligned at a chosen
+ * origin (each session's start or a beacon): overlaid in two colours, or
+ * stacked (A above B) on one value scale. Samples are turned into
+ * normalized points when the sessions or the span change, never while
+ * drawing; drawing keeps one min/max pair per pixel column, and a sample
+ * the file left out (null) breaks the line instead of drawing a zero.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-compare-chart"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "bl-compare-chart.h"
+
+#define MARGIN_LEFT    8.0
+#define MARGIN_RIGHT   8.0
+#define MARGIN_TOP     22.0
+#define MARGIN_BOTTOM  18.0
+#define STACK_GAP      6.0
+
+typedef struct
+{
+  double   *x;          /* aligned time, ms */
+  double   *y;
+  gboolean *present;
+  guint     n;
+  gint64    offset;
+} Side;
+
+struct _BlCompareChart
+{
+  GtkWidget   parent_instance;
+
+  BlSeriesId  series;
+  BlSession  *sessions[2];
+  Side        sides[2];
+  char       *origin_label;
+  gint64      from_ms;
+  gint64      to_ms;
+  double      y_max;
+  gboolean    stacked;
+  gboolean    has_data;
+
+  GdkRGBA     colors[2];
+  GdkRGBA     fg;
+
+  double      pointer_x;
+  gboolean    pointer_in;
+};
+
+G_DEFINE_FINAL_TYPE (BlCompareChart, bl_compare_chart, GTK_TYPE_WIDGET)
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->x, g_free);
+  g_clear_pointer (&side->y, g_free);
+  g_clear_pointer (&side->present, g_free);
+  side->n = 0;
+}
+
+static void
+plot_rect (BlCompareChart  *self,
+           guint            side,
+           graphene_rect_t *rect)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  double pw = MAX (w - MARGIN_LEFT - MARGIN_RIGHT, 1);
+  double ph = MAX (h - MARGIN_TOP - MARGIN_BOTTOM, 1);
+
+  if (!self->stacked)
+    {
+      graphene_rect_init (rect, MARGIN_LEFT, MARGIN_TOP, pw, ph);
+      return;
+    }
+
+  ph = MAX ((ph - STACK_GAP) / 2, 1);
+  graphene_rect_init (rect, MARGIN_LEFT, MARGIN_TOP + side * (ph + STACK_GAP), pw, ph);
+}
+
+static double
+aligned_to_x (BlCompareChart *self,
+              double          t)
+{
+  graphene_rect_t r;
+  double span = MAX ((double) (self->to_ms - self->from_ms), 1.0);
+
+  plot_rect (self, 0, &r);
+
+  return r.origin.x + (t - self->from_ms) / span * r.size.width;
+}
+
+static void
+update_colors (BlCompareChart *self)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+
+  gtk_style_context_get_color (context, &self->fg);
+  if (!gtk_style_context_lookup_color (context, "bl_compare_a", &self->colors[0]))
+    gdk_rgba_parse (&self->colors[0], "#1c71d8");
+  if (!gtk_style_context_lookup_color (context, "bl_compare_b", &self->colors[1]))
+    gdk_rgba_parse (&self->colors[1], "#e66100");
+}
+
+/* a tick step of 1, 2 or 5 × 10^k ms giving at most @max_ticks ticks */
+static double
+tick_step (double span,
+           guint  max_ticks)
+{
+  double step = 1000;
+
+  while (span / step > max_ticks)
+    {
+      if (span / (step * 2) <= max_ticks)
+        return step * 2;
+      if (span / (step * 5) <= max_ticks)
+        return step * 5;
+      step *= 10;
+    }
+
+  return step;
+}
+
+static char *
+format_offset (double ms)
+{
+  double s = ms / 1000.0;
+
+  if (fabs (s) < 0.0005)
+    return g_strdup ("0");
+  if (fabs (s) >= 120 && fmod (fabs (s), 60) < 0.5)
+    /* Translators: a time on the chart axis, in minutes from the origin */
+    return g_strdup_printf (_("%s%.0f min"), s < 0 ? "−" : "", fabs (s) / 60);
+
+  /* Translators: a time on the chart axis, in seconds from the origin */
+  return g_strdup_printf (_("%s%g s"), s < 0 ? "−" : "", fabs (s));
+}
+
+static void
+draw_text (cairo_t       *cr,
+           PangoLayout   *layout,
+           const char    *text,
+           double         x,
+           double         y,
+           double         align)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, x - align * w, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_side (BlCompareChart        *self,
+           cairo_t               *cr,
+           guint                  s,
+           const graphene_rect_t *r)
+{
+  const Side *side = &self->sides[s];
+  double span = MAX ((double) (self->to_ms - self->from_ms), 1.0);
+  double ymax = self->y_max > 0 ? self->y_max : 1;
+  gboolean drawing = FALSE;
+  gboolean have_column = FALSE;
+  double col = 0, cmin = 0, cmax = 0, clast = 0;
+
+  gdk_cairo_set_source_rgba (cr, &self->colors[s]);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+
+  for (guint i = 0; i <= side->n; i++)
+    {
+      double px = 0, py = 0;
+      gboolean present = i < side->n && side->present[i];
+
+      if (present)
+        {
+          px = r->origin.x + (side->x[i] - self->from_ms) / span * r->size.width;
+          py = r->origin.y + r->size.height - side->y[i] / ymax * r->size.height;
+        }
+
+      /* flush the column when the sample falls in another one or a gap comes */
+      if (have_column && (!present || floor (px) != col))
+        {
+          if (cmin != cmax)
+            {
+              cairo_line_to (cr, col + 0.5, cmin);
+              cairo_line_to (cr, col + 0.5, cmax);
+            }
+          cairo_line_to (cr, col + 0.5, clast);
+          have_column = FALSE;
+        }
+
+      if (!present)
+        {
+          if (drawing)
+            cairo_stroke (cr);
+          drawing = FALSE;
+          continue;
+        }
+
+      if (!drawing)
+        {
+          cairo_move_to (cr, floor (px) + 0.5, py);
+          drawing = TRUE;
+        }
+
+      if (!have_column)
+        {
+          col = floor (px);
+          cmin = cmax = clast = py;
+          have_column = TRUE;
+        }
+      else
+        {
+          cmin = MIN (cmin, py);
+          cmax = MAX (cmax, py);
+          clast = py;
+        }
+    }
+
+  if (drawing)
+    cairo_stroke (cr);
+}
+
+static void
+bl_compare_chart_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (widget);
+  double w = gtk_widget_get_width (widget);
+  double h = gtk_widget_get_height (widget);
+  g_autoptr(PangoLayout) layout = NULL;
+  g_autofree char *max_text = NULL;
+  const BlSeriesInfo *info = bl_series_get_info (self->series);
+  graphene_rect_t r;
+  cairo_t *cr;
+  GdkRGBA grid = self->fg;
+  double span, step, first;
+
+  if (w <= 0 || h <= 0)
+    return;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+
+  /* title */
+  gdk_cairo_set_source_rgba (cr, &self->fg);
+  draw_text (cr, layout, _(info->display_name), MARGIN_LEFT, 2, 0);
+
+  if (!self->has_data)
+    {
+      GdkRGBA dim = self->fg;
+
+      dim.alpha = 0.55;
+      gdk_cairo_set_source_rgba (cr, &dim);
+      draw_text (cr, layout, _("Neither session has this series."), w / 2, h / 2 - 8, 0.5);
+      cairo_destroy (cr);
+      return;
+    }
+
+  max_text = bl_series_format_value (self->series, self->y_max);
+  {
+    GdkRGBA dim = self->fg;
+
+    dim.alpha = 0.6;
+    gdk_cairo_set_source_rgba (cr, &dim);
+    draw_text (cr, layout, max_text, w - MARGIN_RIGHT, 2, 1);
+  }
+
+  grid.alpha = 0.12;
+  span = MAX ((double) (self->to_ms - self->from_ms), 1.0);
+  step = tick_step (span, MAX ((guint) (w / 90), 2));
+  first = ceil (self->from_ms / step) * step;
+
+  for (guint s = 0; s < (self->stacked ? 2u : 1u); s++)
+    {
+      plot_rect (self, s, &r);
+
+      /* frame and value grid */
+      gdk_cairo_set_source_rgba (cr, &grid);
+      cairo_set_line_width (cr, 1);
+      for (guint k = 0; k <= 2; k++)
+        {
+          double y = floor (r.origin.y + r.size.height * k / 2.0) + 0.5;
+
+          cairo_move_to (cr, r.origin.x, y);
+          cairo_line_to (cr, r.origin.x + r.size.width, y);
+        }
+      for (double t = first; t <= self->to_ms; t += step)
+        {
+          double x = floor (aligned_to_x (self, t)) + 0.5;
+
+          cairo_move_to (cr, x, r.origin.y);
+          cairo_line_to (cr, x, r.origin.y + r.size.height);
+        }
+      cairo_stroke (cr);
+
+      if (self->stacked)
+        {
+          GdkRGBA tag = self->colors[s];
+
+          gdk_cairo_set_source_rgba (cr, &tag);
+          draw_text (cr, layout, s == 0 ? _("A") : _("B"), r.origin.x + 3, r.origin.y + 1, 0);
+        }
+    }
+
+  /* time labels */
+  {
+    GdkRGBA dim = self->fg;
+
+    dim.alpha = 0.6;
+    gdk_cairo_set_source_rgba (cr, &dim);
+    for (double t = first; t <= self->to_ms; t += step)
+      {
+        g_autofree char *label = format_offset (t);
+        double x = aligned_to_x (self, t);
+        double align = x < 30 ? 0 : x > w - 30 ? 1 : 0.5;
+
+        draw_text (cr, layout, label, x, h - MARGIN_BOTTOM + 2, align);
+      }
+  }
+
+  /* the origin: where both sessions are aligned */
+  if (self->from_ms <= 0 && self->to_ms >= 0)
+    {
+      double x = floor (aligned_to_x (self, 0)) + 0.5;
+      static const double dashes[] = { 4, 3 };
+      GdkRGBA origin = self->fg;
+
+      plot_rect (self, 0, &r);
+      origin.alpha = 0.5;
+      gdk_cairo_set_source_rgba (cr, &origin);
+      cairo_set_dash (cr, dashes, 2, 0);
+      cairo_move_to (cr, x, MARGIN_TOP);
+      cairo_line_to (cr, x, h - MARGIN_BOTTOM);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      if (self->origin_label != NULL)
+        draw_text (cr, layout, self->origin_label, x + 4, MARGIN_TOP + 1, 0);
+    }
+
+  for (guint s = 0; s < 2; s++)
+    {
+      plot_rect (self, self->stacked ? s : 0, &r);
+      cairo_save (cr);
+      cairo_rectangle (cr, r.origin.x - 1, r.origin.y - 2, r.size.width + 2, r.size.height + 4);
+      cairo_clip (cr);
+      draw_side (self, cr, s, &r);
+      cairo_restore (cr);
+    }
+
+  /* the pointer's time */
+  if (self->pointer_in && self->pointer_x >= MARGIN_LEFT && self->pointer_x <= w - MARGIN_RIGHT)
+    {
+      GdkRGBA hover = self->fg;
+
+      hover.alpha = 0.35;
+      gdk_cairo_set_source_rgba (cr, &hover);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, floor (self->pointer_x) + 0.5, MARGIN_TOP);
+      cairo_line_to (cr, floor (self->pointer_x) + 0.5, h - MARGIN_BOTTOM);
+      cairo_stroke (cr);
+    }
+
+  cairo_destroy (cr);
+}
+
+static void
+bl_compare_chart_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 200;
+      *natural = 600;
+    }
+  else
+    {
+      *minimum = self->stacked ? 150 : 100;
+      *natural = self->stacked ? 200 : 130;
+    }
+}
+
+static void
+bl_compare_chart_css_changed (GtkWidget         *widget,
+                              GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (bl_compare_chart_parent_class)->css_changed (widget, change);
+
+  update_colors (BL_COMPARE_CHART (widget));
+  gtk_widget_queue_draw (widget);
+}
+
+static gboolean
+bl_compare_chart_query_tooltip (GtkWidget  *widget,
+                                int         x,
+                                int         y,
+                                gboolean    keyboard_mode,
+                                GtkTooltip *tooltip)
+{
+  g_autofree char *text = bl_compare_chart_dup_text_at (BL_COMPARE_CHART (widget), x);
+
+  if (text == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+
+  return TRUE;
+}
+
+static void
+motion_cb (BlCompareChart           *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *motion)
+{
+  self->pointer_x = x;
+  self->pointer_in = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+leave_cb (BlCompareChart           *self,
+          GtkEventControllerMotion *motion)
+{
+  self->pointer_in = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+bl_compare_chart_dispose (GObject *object)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (object);
+
+  g_clear_object (&self->sessions[0]);
+  g_clear_object (&self->sessions[1]);
+
+  G_OBJECT_CLASS (bl_compare_chart_parent_class)->dispose (object);
+}
+
+static void
+bl_compare_chart_finalize (GObject *object)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (object);
+
+  side_clear (&self->sides[0]);
+  side_clear (&self->sides[1]);
+  g_free (self->origin_label);
+
+  G_OBJECT_CLASS (bl_compare_chart_parent_class)->finalize (object);
+}
+
+static void
+bl_compare_chart_class_init (BlCompareChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_compare_chart_dispose;
+  object_class->finalize = bl_compare_chart_finalize;
+  widget_class->snapshot = bl_compare_chart_snapshot;
+  widget_class->measure = bl_compare_chart_measure;
+  widget_class->css_changed = bl_compare_chart_css_changed;
+  widget_class->query_tooltip = bl_compare_chart_query_tooltip;
+
+  gtk_widget_class_set_css_name (widget_class, "blcomparechart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+bl_compare_chart_init (BlCompareChart *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->series = BL_SERIES_MEMORY_USED;
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  update_colors (self);
+}
+
+GtkWidget *
+bl_compare_chart_new (BlSeriesId series)
+{
+  BlCompareChart *self;
+
+  g_return_val_if_fail (series >= 0 && series < BL_N_SERIES, NULL);
+
+  self = g_object_new (BL_TYPE_COMPARE_CHART, NULL);
+  self->series = series;
+
+  return GTK_WIDGET (self);
+}
+
+BlSeriesId
+bl_compare_chart_get_series (BlCompareChart *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), BL_SERIES_INVALID);
+
+  return self->series;
+}
+
+static void
+update_accessible (BlCompareChart *self)
+{
+  const BlSeriesInfo *info = bl_series_get_info (self->series);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _(info->display_name),
+                                  -1);
+}
+
+/**
+ * bl_compare_chart_set_sessions:
+ * @origin_label: (nullable): what the origin is ("app_launch_complete")
+ *
+ * Also sets the span to cover both sessions.
+ */
+void
+bl_compare_chart_set_sessions (BlCompareChart *self,
+                               BlSession      *a,
+                               BlSession      *b,
+                               gint64          offset_a,
+                               gint64          offset_b,
+                               const char     *origin_label)
+{
+  BlSession *sessions[2] = { a, b };
+  gint64 offsets[2] = { offset_a, offset_b };
+  gint64 from = G_MAXINT64, to = G_MININT64;
+
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+  g_return_if_fail (BL_IS_SESSION (a));
+  g_return_if_fail (BL_IS_SESSION (b));
+
+  g_set_object (&self->sessions[0], a);
+  g_set_object (&self->sessions[1], b);
+  g_free (self->origin_label);
+  self->origin_label = g_strdup (origin_label);
+  self->y_max = 0;
+  self->has_data = FALSE;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      Side *side = &self->sides[s];
+      const BlSample *samples;
+      const BlSessionSummary *summary = bl_session_get_summary (sessions[s]);
+      guint n = 0;
+
+      side_clear (side);
+      side->offset = offsets[s];
+      samples = bl_session_get_series (sessions[s], self->series, &n);
+      side->x = g_new (double, MAX (n, 1));
+      side->y = g_new (double, MAX (n, 1));
+      side->present = g_new (gboolean, MAX (n, 1));
+      side->n = n;
+
+      for (guint i = 0; i < n; i++)
+        {
+          side->x[i] = (double) (samples[i].timestamp_ms - offsets[s]);
+          side->y[i] = samples[i].value;
+          side->present[i] = samples[i].present && isfinite (samples[i].value);
+          if (side->present[i])
+            {
+              self->y_max = MAX (self->y_max, samples[i].value);
+              self->has_data = TRUE;
+            }
+        }
+
+      if (summary->end_ms > summary->start_ms || summary->start_ms != 0)
+        {
+          from = MIN (from, summary->start_ms - offsets[s]);
+          to = MAX (to, summary->end_ms - offsets[s]);
+        }
+    }
+
+  self->y_max *= 1.08;
+  if (from >= to)
+    {
+      from = 0;
+      to = 1000;
+    }
+  self->from_ms = from;
+  self->to_ms = to;
+
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+bl_compare_chart_set_range (BlCompareChart *self,
+                            gint64          from_ms,
+                            gint64          to_ms)
+{
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+  g_return_if_fail (from_ms < to_ms);
+
+  self->from_ms = from_ms;
+  self->to_ms = to_ms;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+bl_compare_chart_get_range (BlCompareChart *self,
+                            gint64         *from_ms,
+                            gint64         *to_ms)
+{
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+
+  if (from_ms != NULL)
+    *from_ms = self->from_ms;
+  if (to_ms != NULL)
+    *to_ms = self->to_ms;
+}
+
+gboolean
+bl_compare_chart_get_stacked (BlCompareChart *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), FALSE);
+
+  return self->stacked;
+}
+
+void
+bl_compare_chart_set_stacked (BlCompareChart *self,
+                              gboolean        stacked)
+{
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+
+  stacked = !!stacked;
+  if (self->stacked == stacked)
+    return;
+
+  self->stacked = stacked;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+double
+bl_compare_chart_time_to_x (BlCompareChart *self,
+                            guint           side,
+                            gint64          timestamp_ms)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), 0);
+  g_return_val_if_fail (side < 2, 0);
+
+  return aligned_to_x (self, (double) (timestamp_ms - self->sides[side].offset));
+}
+
+void
+bl_compare_chart_get_color (BlCompareChart *self,
+                            guint           side,
+                            GdkRGBA        *color)
+{
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+  g_return_if_fail (side < 2);
+
+  *color = self->colors[side];
+}
+
+char *
+bl_compare_chart_dup_text_at (BlCompareChart *self,
+                              double          x)
+{
+  g_autofree char *when = NULL;
+  char *values[2] = { NULL, NULL };
+  graphene_rect_t r;
+  double t;
+  char *text;
+
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), NULL);
+
+  if (self->sessions[0] == NULL || !self->has_data)
+    return NULL;
+
+  plot_rect (self, 0, &r);
+  if (x < r.origin.x || x > r.origin.x + r.size.width)
+    return NULL;
+
+  t = self->from_ms + (x - r.origin.x) / r.size.width * (double) (self->to_ms - self->from_ms);
+  when = format_offset (round (t / 100.0) * 100.0);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      guint n = 0;
+      const BlSample *samples = bl_session_get_series (self->sessions[s], self->series, &n);
+      gint64 at = (gint64) llround (t) + self->sides[s].offset;
+      gint nearest = bl_series_find_nearest (samples, n, at);
+
+      /* a value only when a sample lies within a few seconds */
+      if (nearest >= 0 && llabs (samples[nearest].timestamp_ms - at) <= 5000)
+        values[s] = bl_series_format_value (self->series, samples[nearest].value);
+      else
+        values[s] = g_strdup ("—");
+    }
+
+  /* Translators: a chart tooltip, "At 12 s: A 110.2 MiB, B 115.0 MiB" */
+  text = g_strdup_printf (_("At %s: A %s, B %s"), when, values[0], values[1]);
+  g_free (values[0]);
+  g_free (values[1]);
+
+  return text;
+}

@@ -1,0 +1,1598 @@
+/* bl-compare-view.c
+ *
+ * Two profiles: their flame graphs side by side, kept in step (a zoom or a
+ * selection on one side goes to the same stack on the other, or to its
+ * nearest ancestor that side has; the search applies to both); a
+ * differential flame graph in B's shape (or A's) coloured by the change of
+ * each frame's total against A; and the functions of both with their
+ * values, the change and a filter for regressions. A normalized mode
+ * compares shares of each run's total.
+ *
+ * Two sessions: the summary figures side by side with the change, and each
+ * chart with A and B on one time axis, aligned at session start or at a
+ * beacon both have, overlaid or stacked.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-compare-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "bl-compare-view.h"
+
+/* ---- rows of the function table ----------------------------------------- */
+
+#define BL_TYPE_COMPARE_ROW (bl_compare_row_get_type ())
+
+G_DECLARE_FINAL_TYPE (BlCompareRow, bl_compare_row, BL, COMPARE_ROW, GObject)
+
+struct _BlCompareRow
+{
+  GObject       parent_instance;
+
+  guint32       function;
+  const char   *name;     /* owned by the diff */
+  const char   *file;
+  BlDiffChange  self_change;
+  BlDiffChange  total_change;
+};
+
+G_DEFINE_FINAL_TYPE (BlCompareRow, bl_compare_row, G_TYPE_OBJECT)
+
+static void
+bl_compare_row_class_init (BlCompareRowClass *klass)
+{
+}
+
+static void
+bl_compare_row_init (BlCompareRow *self)
+{
+}
+
+typedef enum
+{
+  SWATCH_GREW,
+  SWATCH_SHRANK,
+  SWATCH_ONLY_B,
+  SWATCH_ONLY_A,
+  SWATCH_A,
+  SWATCH_B,
+  N_SWATCHES
+} Swatch;
+
+typedef enum
+{
+  COL_NAME,
+  COL_A_SELF,
+  COL_B_SELF,
+  COL_A_TOTAL,
+  COL_B_TOTAL,
+  COL_DELTA_SELF,
+  COL_DELTA_TOTAL,
+  COL_DELTA_PCT,
+  N_COLUMNS
+} Column;
+
+/* ---- the view ----------------------------------------------------------- */
+
+static const BlSeriesId chart_series[] = {
+  BL_SERIES_MEMORY_USED,
+  BL_SERIES_CPU_TOTAL,
+  BL_SERIES_FPS,
+  BL_SERIES_NODES_TOTAL,
+  BL_SERIES_GRAPHICS_TEXTURE,
+  BL_SERIES_RENDEZVOUS_COUNT,
+  BL_SERIES_REGISTRY_USED,
+  BL_SERIES_BS_OBJECTS_COUNT,
+};
+
+struct _BlCompareView
+{
+  GtkWidget          parent_instance;
+
+  BlDiff            *diff;
+  char              *titles[2];
+  BlMetricId         metric;
+  BlMetricId         metrics[BL_N_METRICS];
+  guint              n_metrics;
+  gboolean           normalized;
+  gboolean           regressions_only;
+  BlDiffSide         shape;
+  char              *search;
+  gboolean           syncing;
+  gboolean           updating;
+
+  GdkRGBA            grew;
+  GdkRGBA            shrank;
+  GdkRGBA            only_b;
+  GdkRGBA            only_a;
+  GdkRGBA            neutral;
+  GdkRGBA            side_colors[2];
+  GtkLabel          *swatches[N_SWATCHES];
+
+  GtkStack          *mode_stack;
+
+  /* profiles */
+  GtkDropDown       *metric_dropdown;
+  GtkToggleButton   *normalized_button;
+  GtkSearchEntry    *search_entry;
+  GtkStack          *profile_stack;
+  GtkLabel          *side_labels[2];
+  BlFlameGraph      *graphs[3];
+  GtkToggleButton   *shape_button;
+  GtkBox            *legend;
+  GtkCheckButton    *regressions_check;
+  GtkColumnView     *column_view;
+  GtkColumnViewColumn *columns[N_COLUMNS];
+  GListStore        *rows;
+  GtkCustomFilter   *filter;
+  GtkFilterListModel *filter_model;
+  GtkSortListModel  *sort_model;
+
+  /* sessions */
+  GtkDropDown       *align_dropdown;
+  GtkStringList     *align_names;
+  GtkToggleButton   *stacked_button;
+  GtkGrid           *summary_grid;
+  GtkBox            *chart_box;
+  BlCompareChart    *charts[G_N_ELEMENTS (chart_series)];
+};
+
+G_DEFINE_FINAL_TYPE (BlCompareView, bl_compare_view, GTK_TYPE_WIDGET)
+
+static void
+mix (GdkRGBA       *out,
+     const GdkRGBA *a,
+     const GdkRGBA *b,
+     double         t)
+{
+  out->red = a->red + (b->red - a->red) * t;
+  out->green = a->green + (b->green - a->green) * t;
+  out->blue = a->blue + (b->blue - a->blue) * t;
+  out->alpha = 1;
+}
+
+static void
+update_colors (BlCompareView *self)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+  GdkRGBA fg, bg;
+
+  gtk_style_context_get_color (context, &fg);
+  if (!gtk_style_context_lookup_color (context, "window_bg_color", &bg))
+    gdk_rgba_parse (&bg, "#ffffff");
+  if (!gtk_style_context_lookup_color (context, "bl_diff_grew", &self->grew))
+    gdk_rgba_parse (&self->grew, "#e01b24");
+  if (!gtk_style_context_lookup_color (context, "bl_diff_shrank", &self->shrank))
+    gdk_rgba_parse (&self->shrank, "#1c71d8");
+  if (!gtk_style_context_lookup_color (context, "bl_diff_only_b", &self->only_b))
+    gdk_rgba_parse (&self->only_b, "#9141ac");
+  if (!gtk_style_context_lookup_color (context, "bl_diff_only_a", &self->only_a))
+    gdk_rgba_parse (&self->only_a, "#865e3c");
+  if (!gtk_style_context_lookup_color (context, "bl_compare_a", &self->side_colors[0]))
+    gdk_rgba_parse (&self->side_colors[0], "#1c71d8");
+  if (!gtk_style_context_lookup_color (context, "bl_compare_b", &self->side_colors[1]))
+    gdk_rgba_parse (&self->side_colors[1], "#e66100");
+  mix (&self->neutral, &bg, &fg, 0.16);
+
+  for (guint i = 0; i < N_SWATCHES; i++)
+    {
+      const GdkRGBA *colors[N_SWATCHES] = {
+        &self->grew, &self->shrank, &self->only_b, &self->only_a,
+        &self->side_colors[0], &self->side_colors[1],
+      };
+      g_autofree char *markup = NULL;
+
+      if (self->swatches[i] == NULL)
+        continue;
+      markup = g_strdup_printf ("<span foreground=\"#%02x%02x%02x\">■</span>",
+                                (guint) (colors[i]->red * 255 + 0.5),
+                                (guint) (colors[i]->green * 255 + 0.5),
+                                (guint) (colors[i]->blue * 255 + 0.5));
+      gtk_label_set_markup (self->swatches[i], markup);
+    }
+}
+
+static BlDiffSide
+graph_side (BlCompareView *self,
+            guint          graph)
+{
+  if (graph == BL_COMPARE_GRAPH_A)
+    return BL_DIFF_SIDE_A;
+  if (graph == BL_COMPARE_GRAPH_B)
+    return BL_DIFF_SIDE_B;
+
+  return self->shape;
+}
+
+static gboolean
+is_profile_diff (BlCompareView *self)
+{
+  return self->diff != NULL && !bl_diff_is_session (self->diff);
+}
+
+/* The node of @to's profile for @node of @from's profile: the same stack,
+ * or its nearest ancestor that @to has. */
+static guint32
+map_node (BlCompareView *self,
+          BlDiffSide     from,
+          guint32        node,
+          BlDiffSide     to)
+{
+  guint32 d = bl_diff_node_from_profile (self->diff, from, node);
+
+  while (d != BL_NODE_NONE)
+    {
+      guint32 p = bl_diff_node_to_profile (self->diff, to, d);
+
+      if (p != BL_NODE_NONE)
+        return p;
+      d = bl_diff_get_node (self->diff, d)->parent;
+    }
+
+  return BL_NODE_NONE;
+}
+
+/* ---- formatting --------------------------------------------------------- */
+
+static char *
+format_value (BlCompareView *self,
+              double         value,
+              gboolean       signed_value)
+{
+  g_autofree char *text = NULL;
+  const char *sign = "";
+
+  if (signed_value)
+    sign = value > 0 ? "+" : value < 0 ? "−" : "±";
+
+  if (self->normalized)
+    {
+      if (signed_value)
+        /* Translators: a change of a share, in percentage points */
+        return g_strdup_printf (_("%s%.2f pp"), sign, fabs (value) * 100.0);
+      return g_strdup_printf (_("%.2f %%"), value * 100.0);
+    }
+
+  if (self->metric == BL_METRIC_INVALID)
+    return g_strdup ("—");
+
+  text = bl_metric_format_value (self->metric, (guint64) llround (fabs (value)));
+
+  return g_strdup_printf ("%s%s", sign, text);
+}
+
+static char *
+format_pct (double pct)
+{
+  if (isnan (pct))
+    return g_strdup ("—");
+  if (isinf (pct))
+    /* Translators: the change of something only B has */
+    return g_strdup (_("new"));
+
+  return g_strdup_printf (_("%s%.1f %%"), pct > 0 ? "+" : pct < 0 ? "−" : "±", fabs (pct));
+}
+
+/* ---- the differential colours and tooltips ------------------------------ */
+
+void
+bl_compare_view_get_change_color (BlCompareView *self,
+                                  guint32        diff_node,
+                                  GdkRGBA       *color)
+{
+  const BlDiffNode *node;
+  BlDiffChange change;
+  double r, t;
+
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+  g_return_if_fail (color != NULL);
+
+  *color = self->neutral;
+  if (!is_profile_diff (self) || diff_node >= bl_diff_get_n_nodes (self->diff))
+    return;
+
+  node = bl_diff_get_node (self->diff, diff_node);
+  if (node->presence == BL_DIFF_IN_B)
+    {
+      *color = self->only_b;
+      return;
+    }
+  if (node->presence == BL_DIFF_IN_A)
+    {
+      *color = self->only_a;
+      return;
+    }
+
+  bl_diff_get_node_change (self->diff, self->metric, diff_node, TRUE, self->normalized, &change);
+  r = isinf (change.delta_pct) ? 1.0 : change.delta_pct / 100.0;
+  t = MIN (fabs (r), 1.0);
+  if (t < 0.005)
+    return;
+
+  /* a square root, so that a 5 % change is already visible */
+  mix (color, &self->neutral, r > 0 ? &self->grew : &self->shrank, 0.2 + 0.8 * sqrt (t));
+}
+
+static gboolean
+diff_color_func (BlFlameGraph *graph,
+                 guint32       node,
+                 GdkRGBA      *color,
+                 gpointer      user_data)
+{
+  BlCompareView *self = user_data;
+  guint32 d;
+
+  if (!is_profile_diff (self))
+    return FALSE;
+
+  d = bl_diff_node_from_profile (self->diff, self->shape, node);
+  if (d == BL_NODE_NONE)
+    return FALSE;
+
+  bl_compare_view_get_change_color (self, d, color);
+
+  return TRUE;
+}
+
+static char *
+tooltip_text (BlCompareView *self,
+              BlDiffSide     side,
+              guint32        node)
+{
+  BlProfile *profile = bl_diff_get_profile (self->diff, side);
+  GString *str;
+  const char *file;
+  const BlNode *pn;
+  guint32 d;
+  BlDiffChange total, self_change;
+
+  if (profile == NULL || node >= bl_profile_get_n_nodes (profile))
+    return NULL;
+
+  d = bl_diff_node_from_profile (self->diff, side, node);
+  if (d == BL_NODE_NONE)
+    return NULL;
+
+  pn = bl_profile_get_node (profile, node);
+  str = g_string_new (bl_profile_get_node_name (profile, node));
+  file = bl_profile_get_node_file (profile, node);
+  if (file != NULL && *file != '\0')
+    {
+      if (pn->line > 0)
+        g_string_append_printf (str, "\n%s:%u", file, pn->line);
+      else
+        g_string_append_printf (str, "\n%s", file);
+    }
+
+  bl_diff_get_node_change (self->diff, self->metric, d, TRUE, self->normalized, &total);
+  bl_diff_get_node_change (self->diff, self->metric, d, FALSE, self->normalized, &self_change);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree char *t = format_value (self, s == 0 ? total.a : total.b, FALSE);
+      g_autofree char *v = format_value (self, s == 0 ? self_change.a : self_change.b, FALSE);
+
+      g_string_append_c (str, '\n');
+      /* Translators: "A: 12.0 ms total, 1.0 ms self" */
+      g_string_append_printf (str, s == 0 ? _("A: %s total, %s self") : _("B: %s total, %s self"),
+                              t, v);
+    }
+
+  {
+    g_autofree char *delta = format_value (self, total.delta, TRUE);
+    g_autofree char *pct = format_pct (total.delta_pct);
+
+    g_string_append_c (str, '\n');
+    /* Translators: "Δ +2.0 ms (+16.7 %)" */
+    g_string_append_printf (str, _("Δ %s (%s)"), delta, pct);
+  }
+
+  switch (bl_diff_get_node (self->diff, d)->presence)
+    {
+    case BL_DIFF_IN_A:
+      g_string_append_printf (str, "\n%s", _("Only in A: this stack is gone in B."));
+      break;
+    case BL_DIFF_IN_B:
+      g_string_append_printf (str, "\n%s", _("Only in B: this stack is new."));
+      break;
+    default:
+      break;
+    }
+
+  return g_string_free (str, FALSE);
+}
+
+static char *
+graph_tooltip_func (BlFlameGraph *graph,
+                    guint32       node,
+                    gpointer      user_data)
+{
+  BlCompareView *self = user_data;
+
+  if (!is_profile_diff (self))
+    return NULL;
+
+  for (guint g = 0; g < 3; g++)
+    if (self->graphs[g] == graph)
+      return tooltip_text (self, graph_side (self, g), node);
+
+  return NULL;
+}
+
+/* ---- keeping the graphs in step ----------------------------------------- */
+
+static guint
+graph_index (BlCompareView *self,
+             BlFlameGraph  *graph)
+{
+  for (guint g = 0; g < 3; g++)
+    if (self->graphs[g] == graph)
+      return g;
+
+  return G_MAXUINT;
+}
+
+static void
+zoom_changed_cb (BlCompareView *self,
+                 GParamSpec    *pspec,
+                 BlFlameGraph  *source)
+{
+  guint from = graph_index (self, source);
+  guint32 node;
+
+  if (self->syncing || !is_profile_diff (self) || from == G_MAXUINT)
+    return;
+
+  node = bl_flame_graph_get_zoom_node (source);
+  self->syncing = TRUE;
+  for (guint g = 0; g < 3; g++)
+    {
+      guint32 target;
+
+      if (g == from)
+        continue;
+      target = node == BL_NODE_NONE
+        ? BL_NODE_NONE
+        : map_node (self, graph_side (self, from), node, graph_side (self, g));
+      if (target == BL_NODE_NONE)
+        bl_flame_graph_reset_zoom (self->graphs[g]);
+      else if (target != bl_flame_graph_get_zoom_node (self->graphs[g]))
+        bl_flame_graph_zoom_to_node (self->graphs[g], target, TRUE);
+    }
+  self->syncing = FALSE;
+}
+
+static void
+selection_changed_cb (BlCompareView *self,
+                      GParamSpec    *pspec,
+                      BlFlameGraph  *source)
+{
+  guint from = graph_index (self, source);
+  guint32 node;
+
+  if (self->syncing || !is_profile_diff (self) || from == G_MAXUINT)
+    return;
+
+  node = bl_flame_graph_get_selected_node (source);
+  self->syncing = TRUE;
+  for (guint g = 0; g < 3; g++)
+    if (g != from)
+      bl_flame_graph_set_selected_node (self->graphs[g],
+                                        node == BL_NODE_NONE
+                                        ? BL_NODE_NONE
+                                        : map_node (self, graph_side (self, from), node,
+                                                    graph_side (self, g)));
+  self->syncing = FALSE;
+}
+
+/* ---- function table ----------------------------------------------------- */
+
+static double
+row_value (BlCompareRow *row,
+           Column        column)
+{
+  switch (column)
+    {
+    case COL_A_SELF:
+      return row->self_change.a;
+    case COL_B_SELF:
+      return row->self_change.b;
+    case COL_A_TOTAL:
+      return row->total_change.a;
+    case COL_B_TOTAL:
+      return row->total_change.b;
+    case COL_DELTA_SELF:
+      return row->self_change.delta;
+    case COL_DELTA_TOTAL:
+      return row->total_change.delta;
+    case COL_DELTA_PCT:
+      return row->total_change.delta_pct;
+    case COL_NAME:
+    case N_COLUMNS:
+    default:
+      return 0;
+    }
+}
+
+static char *
+row_text (BlCompareView *self,
+          BlCompareRow  *row,
+          Column         column)
+{
+  switch (column)
+    {
+    case COL_NAME:
+      return g_strdup (row->name);
+    case COL_DELTA_SELF:
+    case COL_DELTA_TOTAL:
+      return format_value (self, row_value (row, column), TRUE);
+    case COL_DELTA_PCT:
+      return format_pct (row->total_change.delta_pct);
+    case COL_A_SELF:
+    case COL_B_SELF:
+    case COL_A_TOTAL:
+    case COL_B_TOTAL:
+      return format_value (self, row_value (row, column), FALSE);
+    case N_COLUMNS:
+    default:
+      return NULL;
+    }
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  BlCompareRow *ra = (BlCompareRow *) a;
+  BlCompareRow *rb = (BlCompareRow *) b;
+  Column column = GPOINTER_TO_INT (user_data);
+  double va, vb;
+
+  if (column == COL_NAME)
+    {
+      int ret = g_utf8_collate (ra->name, rb->name);
+
+      return ret < 0 ? GTK_ORDERING_SMALLER : ret > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+    }
+
+  va = row_value (ra, column);
+  vb = row_value (rb, column);
+  if (va < vb)
+    return GTK_ORDERING_SMALLER;
+  if (va > vb)
+    return GTK_ORDERING_LARGER;
+
+  return ra->function < rb->function ? GTK_ORDERING_SMALLER
+       : ra->function > rb->function ? GTK_ORDERING_LARGER
+       : GTK_ORDERING_EQUAL;
+}
+
+static gboolean
+filter_row (gpointer item,
+            gpointer user_data)
+{
+  BlCompareView *self = user_data;
+  BlCompareRow *row = item;
+
+  if (self->regressions_only && !(row->total_change.delta > 0))
+    return FALSE;
+
+  if (self->search != NULL && *self->search != '\0')
+    {
+      g_autofree char *name = g_utf8_casefold (row->name, -1);
+      g_autofree char *needle = g_utf8_casefold (self->search, -1);
+
+      if (strstr (name, needle) == NULL)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_inscription_new (NULL);
+
+  if (column != COL_NAME)
+    {
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), column == COL_NAME ? 24 : 9);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_list_item_get_child (item);
+  BlCompareRow *row = gtk_list_item_get_item (item);
+  BlCompareView *self = g_object_get_data (G_OBJECT (factory), "bl-compare-view");
+  g_autofree char *text = row_text (self, row, column);
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+  gtk_widget_remove_css_class (label, "error");
+  gtk_widget_remove_css_class (label, "success");
+  if (column == COL_DELTA_SELF || column == COL_DELTA_TOTAL || column == COL_DELTA_PCT)
+    {
+      double v = column == COL_DELTA_SELF ? row->self_change.delta : row->total_change.delta;
+
+      if (v > 0)
+        gtk_widget_add_css_class (label, "error");
+      else if (v < 0)
+        gtk_widget_add_css_class (label, "success");
+    }
+  if (column == COL_NAME)
+    gtk_widget_set_tooltip_text (label, row->file != NULL && *row->file ? row->file : NULL);
+}
+
+static void
+rebuild_rows (BlCompareView *self)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
+    for (guint32 f = 0; f < bl_diff_get_n_functions (self->diff); f++)
+      {
+        BlCompareRow *row = g_object_new (BL_TYPE_COMPARE_ROW, NULL);
+
+        row->function = f;
+        row->name = bl_diff_get_function_name (self->diff, f);
+        row->file = bl_diff_get_function_file (self->diff, f);
+        bl_diff_get_function_change (self->diff, self->metric, f, FALSE, self->normalized,
+                                     &row->self_change);
+        bl_diff_get_function_change (self->diff, self->metric, f, TRUE, self->normalized,
+                                     &row->total_change);
+        if (row->total_change.a == 0 && row->total_change.b == 0 &&
+            row->self_change.a == 0 && row->self_change.b == 0)
+          {
+            g_object_unref (row);
+            continue;
+          }
+        g_ptr_array_add (items, row);
+      }
+
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                       items->pdata, items->len);
+}
+
+static GtkColumnViewColumn *
+add_column (BlCompareView *self,
+            Column         column,
+            const char    *title)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *col;
+  g_autoptr(GtkCustomSorter) sorter = NULL;
+
+  g_object_set_data (G_OBJECT (factory), "bl-compare-view", self);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
+
+  col = gtk_column_view_column_new (title, factory);
+  sorter = gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (column), NULL);
+  gtk_column_view_column_set_sorter (col, GTK_SORTER (sorter));
+  gtk_column_view_column_set_resizable (col, TRUE);
+  if (column == COL_NAME)
+    gtk_column_view_column_set_expand (col, TRUE);
+  gtk_column_view_append_column (self->column_view, col);
+  self->columns[column] = col;
+  g_object_unref (col);
+
+  return col;
+}
+
+/* ---- updating ----------------------------------------------------------- */
+
+static void
+update_side_labels (BlCompareView *self)
+{
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree char *total = NULL;
+      g_autofree char *text = NULL;
+      const char *title = self->titles[s] != NULL ? self->titles[s] : "";
+
+      if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID &&
+          bl_diff_side_has_metric (self->diff, s, self->metric))
+        total = bl_metric_format_value (self->metric,
+                                        bl_diff_get_grand_total (self->diff, s, self->metric));
+      else
+        total = g_strdup (_("no data"));
+
+      /* Translators: above each flame graph: "A  before.bsprof — 1.20 s" */
+      text = g_strdup_printf (s == 0 ? _("A  %s — %s") : _("B  %s — %s"), title, total);
+      gtk_label_set_text (self->side_labels[s], text);
+    }
+}
+
+static void
+refresh_values (BlCompareView *self)
+{
+  update_side_labels (self);
+  rebuild_rows (self);
+  bl_flame_graph_invalidate_colors (self->graphs[BL_COMPARE_GRAPH_DIFF]);
+}
+
+static void
+metric_selected_cb (BlCompareView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->metric_dropdown);
+
+  if (self->updating || i >= self->n_metrics)
+    return;
+
+  bl_compare_view_set_metric (self, self->metrics[i]);
+}
+
+static void
+normalized_toggled_cb (BlCompareView *self)
+{
+  bl_compare_view_set_normalized (self, gtk_toggle_button_get_active (self->normalized_button));
+}
+
+static void
+shape_toggled_cb (BlCompareView *self)
+{
+  bl_compare_view_set_diff_shape (self, gtk_toggle_button_get_active (self->shape_button)
+                                        ? BL_DIFF_SIDE_A : BL_DIFF_SIDE_B);
+}
+
+static void
+regressions_toggled_cb (BlCompareView *self)
+{
+  bl_compare_view_set_regressions_only (self,
+                                        gtk_check_button_get_active (self->regressions_check));
+}
+
+static void
+search_changed_cb (BlCompareView *self)
+{
+  bl_compare_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+static void
+stacked_toggled_cb (BlCompareView *self)
+{
+  bl_compare_view_set_stacked (self, gtk_toggle_button_get_active (self->stacked_button));
+}
+
+static void
+apply_alignment (BlCompareView *self,
+                 gint64         offset_a,
+                 gint64         offset_b,
+                 const char    *label)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    if (self->charts[i] != NULL)
+      bl_compare_chart_set_sessions (self->charts[i],
+                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_A),
+                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_B),
+                                     offset_a, offset_b, label);
+}
+
+static void
+align_selected_cb (BlCompareView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->align_dropdown);
+  g_autoptr(GError) error = NULL;
+
+  if (self->updating || self->diff == NULL || !bl_diff_is_session (self->diff))
+    return;
+
+  if (i == 0 || i == GTK_INVALID_LIST_POSITION)
+    bl_compare_view_set_alignment (self, BL_DIFF_ALIGN_START, NULL, &error);
+  else
+    bl_compare_view_set_alignment (self, BL_DIFF_ALIGN_BEACON,
+                                   gtk_string_list_get_string (self->align_names, i), &error);
+  if (error != NULL)
+    g_warning ("%s", error->message);
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+static GtkWidget *
+legend_item (BlCompareView *self,
+             const char    *text,
+             Swatch         which)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *swatch = gtk_label_new ("■");
+
+  self->swatches[which] = GTK_LABEL (swatch);
+  gtk_box_append (GTK_BOX (box), swatch);
+  gtk_box_append (GTK_BOX (box), gtk_label_new (text));
+
+  return box;
+}
+
+static GtkWidget *
+graph_pane (BlCompareView *self,
+            guint          graph,
+            GtkLabel     **label)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  if (label != NULL)
+    {
+      *label = GTK_LABEL (gtk_label_new (NULL));
+      gtk_label_set_xalign (*label, 0);
+      gtk_label_set_ellipsize (*label, PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (GTK_WIDGET (*label), "heading");
+      gtk_widget_set_margin_start (GTK_WIDGET (*label), 6);
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (*label));
+    }
+
+  self->graphs[graph] = BL_FLAME_GRAPH (bl_flame_graph_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->graphs[graph]), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller),
+                                 GTK_WIDGET (self->graphs[graph]));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_widget_set_hexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), scroller);
+
+  bl_flame_graph_set_tooltip_func (self->graphs[graph], graph_tooltip_func, self, NULL);
+  g_signal_connect_object (self->graphs[graph], "notify::zoom-node",
+                           G_CALLBACK (zoom_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->graphs[graph], "notify::selected-node",
+                           G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+
+  return box;
+}
+
+static GtkWidget *
+build_profiles (BlCompareView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *diff_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *legend_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *functions_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *table_scroller = gtk_scrolled_window_new ();
+  GtkWidget *spacer;
+  g_autoptr(GtkSingleSelection) selection = NULL;
+  GtkSorter *sorter;
+
+  gtk_widget_add_css_class (toolbar, "bl-toolbar");
+  gtk_widget_set_margin_start (toolbar, 6);
+  gtk_widget_set_margin_end (toolbar, 6);
+  gtk_widget_set_margin_top (toolbar, 6);
+  gtk_widget_set_margin_bottom (toolbar, 6);
+
+  self->metric_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->metric_dropdown), _("Metric"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->metric_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Metric"), -1);
+  g_signal_connect_object (self->metric_dropdown, "notify::selected",
+                           G_CALLBACK (metric_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->metric_dropdown));
+
+  self->normalized_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Normalized")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->normalized_button),
+                               _("Compare each frame’s share of its run’s total, for runs of "
+                                 "different lengths"));
+  g_signal_connect_object (self->normalized_button, "toggled",
+                           G_CALLBACK (normalized_toggled_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->normalized_button));
+
+  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->search_entry, "placeholder-text", _("Search functions"), NULL);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 22);
+  g_signal_connect_object (self->search_entry, "search-changed",
+                           G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->search_entry));
+
+  spacer = gtk_label_new (NULL);
+  gtk_widget_set_hexpand (spacer, TRUE);
+  gtk_box_append (GTK_BOX (toolbar), spacer);
+  gtk_box_append (GTK_BOX (toolbar), switcher);
+  gtk_box_append (GTK_BOX (box), toolbar);
+
+  self->profile_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_set_transition_type (self->profile_stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->profile_stack);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->profile_stack), TRUE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->profile_stack));
+
+  /* side by side */
+  gtk_paned_set_start_child (GTK_PANED (paned),
+                             graph_pane (self, BL_COMPARE_GRAPH_A, &self->side_labels[0]));
+  gtk_paned_set_end_child (GTK_PANED (paned),
+                           graph_pane (self, BL_COMPARE_GRAPH_B, &self->side_labels[1]));
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_stack_add_titled (self->profile_stack, paned, "side-by-side", _("Side by Side"));
+
+  /* differential */
+  gtk_widget_set_margin_start (legend_row, 6);
+  gtk_widget_set_margin_end (legend_row, 6);
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Grew"), SWATCH_GREW));
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Shrank"), SWATCH_SHRANK));
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in B"), SWATCH_ONLY_B));
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in A"), SWATCH_ONLY_A));
+  {
+    GtkWidget *note = gtk_label_new (_("Colour: change of each frame’s total; stronger is larger"));
+
+    gtk_widget_add_css_class (note, "dim-label");
+    gtk_widget_set_hexpand (note, TRUE);
+    gtk_label_set_xalign (GTK_LABEL (note), 0);
+    gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
+    gtk_box_append (GTK_BOX (legend_row), note);
+  }
+  self->shape_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_A’s Shape")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->shape_button),
+                               _("Draw the frames as A has them, to see what went away"));
+  g_signal_connect_object (self->shape_button, "toggled",
+                           G_CALLBACK (shape_toggled_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (legend_row), GTK_WIDGET (self->shape_button));
+  self->legend = GTK_BOX (legend_row);
+  gtk_box_append (GTK_BOX (diff_box), legend_row);
+  gtk_box_append (GTK_BOX (diff_box), graph_pane (self, BL_COMPARE_GRAPH_DIFF, NULL));
+  bl_flame_graph_set_color_func (self->graphs[BL_COMPARE_GRAPH_DIFF], diff_color_func, self, NULL);
+  gtk_stack_add_titled (self->profile_stack, diff_box, "differential", _("Differential"));
+
+  /* functions */
+  self->regressions_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->regressions_check),
+                               _("Only the functions whose total grew"));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->regressions_check), 6);
+  g_signal_connect_object (self->regressions_check, "toggled",
+                           G_CALLBACK (regressions_toggled_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (functions_box), GTK_WIDGET (self->regressions_check));
+
+  self->rows = g_list_store_new (BL_TYPE_COMPARE_ROW);
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)),
+                                                  GTK_FILTER (g_object_ref (self->filter)));
+  self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)),
+                                              NULL);
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  add_column (self, COL_NAME, _("Function"));
+  add_column (self, COL_A_SELF, _("A Self"));
+  add_column (self, COL_B_SELF, _("B Self"));
+  add_column (self, COL_A_TOTAL, _("A Total"));
+  add_column (self, COL_B_TOTAL, _("B Total"));
+  add_column (self, COL_DELTA_SELF, _("Δ Self"));
+  add_column (self, COL_DELTA_TOTAL, _("Δ Total"));
+  add_column (self, COL_DELTA_PCT, _("Δ %"));
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  gtk_sort_list_model_set_sorter (self->sort_model, sorter);
+  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COL_DELTA_TOTAL],
+                                  GTK_SORT_DESCENDING);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (table_scroller),
+                                 GTK_WIDGET (self->column_view));
+  gtk_widget_set_vexpand (table_scroller, TRUE);
+  gtk_box_append (GTK_BOX (functions_box), table_scroller);
+  gtk_stack_add_titled (self->profile_stack, functions_box, "functions", _("Functions"));
+
+  return box;
+}
+
+static GtkWidget *
+build_sessions (BlCompareView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *label;
+
+  gtk_widget_set_margin_start (toolbar, 6);
+  gtk_widget_set_margin_end (toolbar, 6);
+  gtk_widget_set_margin_top (toolbar, 6);
+  gtk_widget_set_margin_bottom (toolbar, 6);
+
+  label = gtk_label_new_with_mnemonic (_("_Align at"));
+  gtk_box_append (GTK_BOX (toolbar), label);
+  self->align_names = gtk_string_list_new (NULL);
+  self->align_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->align_names)),
+                                                           NULL));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->align_dropdown));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_dropdown),
+                               _("The moment drawn at 0 in both sessions"));
+  g_signal_connect_object (self->align_dropdown, "notify::selected",
+                           G_CALLBACK (align_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->align_dropdown));
+
+  self->stacked_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Stacked")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stacked_button),
+                               _("Draw A above B instead of over each other"));
+  g_signal_connect_object (self->stacked_button, "toggled",
+                           G_CALLBACK (stacked_toggled_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->stacked_button));
+
+  {
+    GtkWidget *spacer = gtk_label_new (NULL);
+
+    gtk_widget_set_hexpand (spacer, TRUE);
+    gtk_box_append (GTK_BOX (toolbar), spacer);
+    gtk_box_append (GTK_BOX (toolbar), legend_item (self, _("A"), SWATCH_A));
+    gtk_box_append (GTK_BOX (toolbar), legend_item (self, _("B"), SWATCH_B));
+  }
+  gtk_box_append (GTK_BOX (box), toolbar);
+
+  gtk_widget_set_margin_start (content, 12);
+  gtk_widget_set_margin_end (content, 12);
+  gtk_widget_set_margin_bottom (content, 12);
+  self->summary_grid = GTK_GRID (gtk_grid_new ());
+  gtk_grid_set_column_spacing (self->summary_grid, 24);
+  gtk_grid_set_row_spacing (self->summary_grid, 4);
+  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->summary_grid));
+  self->chart_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 8));
+  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->chart_box));
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), content);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), scroller);
+
+  return box;
+}
+
+static void
+fill_summary (BlCompareView *self)
+{
+  const char *headers[] = { "", _("A"), _("B"), _("Change"), "" };
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->summary_grid))) != NULL)
+    gtk_grid_remove (self->summary_grid, child);
+
+  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+    {
+      GtkWidget *label = gtk_label_new (headers[c]);
+
+      gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_grid_attach (self->summary_grid, label, c, 0, 1, 1);
+    }
+
+  for (guint f = 0; f < BL_N_DIFF_FIGURES; f++)
+    {
+      const BlDiffFigureInfo *info = bl_diff_figure_get_info (f);
+      BlDiffChange change;
+      char *cells[5];
+
+      bl_diff_get_figure (self->diff, f, &change);
+      cells[0] = g_strdup (_(info->display_name));
+      cells[1] = bl_diff_figure_format_value (f, change.a, FALSE);
+      cells[2] = bl_diff_figure_format_value (f, change.b, FALSE);
+      cells[3] = bl_diff_figure_format_value (f, change.delta, TRUE);
+      cells[4] = format_pct (change.delta_pct);
+
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          GtkWidget *label = gtk_label_new (cells[c]);
+
+          gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
+          if (c > 0)
+            gtk_widget_add_css_class (label, "numeric");
+          if (c >= 3 && !isnan (change.delta) && change.delta != 0)
+            {
+              gboolean worse = (change.delta > 0) != info->higher_is_better;
+
+              gtk_widget_add_css_class (label, worse ? "error" : "success");
+            }
+          gtk_grid_attach (self->summary_grid, label, c, f + 1, 1, 1);
+          g_free (cells[c]);
+        }
+    }
+}
+
+static void
+fill_sessions (BlCompareView *self)
+{
+  BlSession *a = bl_diff_get_session (self->diff, BL_DIFF_SIDE_A);
+  BlSession *b = bl_diff_get_session (self->diff, BL_DIFF_SIDE_B);
+  g_auto(GStrv) beacons = bl_diff_dup_common_beacons (self->diff);
+  GtkWidget *child;
+
+  fill_summary (self);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chart_box))) != NULL)
+    gtk_box_remove (self->chart_box, child);
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    {
+      self->charts[i] = NULL;
+      if (!bl_session_has_series (a, chart_series[i]) && !bl_session_has_series (b, chart_series[i]))
+        continue;
+      self->charts[i] = BL_COMPARE_CHART (bl_compare_chart_new (chart_series[i]));
+      bl_compare_chart_set_stacked (self->charts[i],
+                                    gtk_toggle_button_get_active (self->stacked_button));
+      gtk_box_append (self->chart_box, GTK_WIDGET (self->charts[i]));
+    }
+
+  self->updating = TRUE;
+  gtk_string_list_splice (self->align_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->align_names)), NULL);
+  gtk_string_list_append (self->align_names, _("Session start"));
+  for (guint i = 0; beacons[i] != NULL; i++)
+    gtk_string_list_append (self->align_names, beacons[i]);
+  gtk_drop_down_set_selected (self->align_dropdown, 0);
+  self->updating = FALSE;
+
+  bl_compare_view_set_alignment (self, BL_DIFF_ALIGN_START, NULL, NULL);
+}
+
+static void
+fill_profiles (BlCompareView *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  BlMetricId metric = bl_diff_get_default_metric (self->diff);
+  guint selected = 0;
+
+  self->n_metrics = 0;
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    if (bl_diff_has_metric (self->diff, m))
+      {
+        if (m == (guint) metric)
+          selected = self->n_metrics;
+        self->metrics[self->n_metrics++] = m;
+        gtk_string_list_append (names, _(bl_metric_get_info (m)->display_name));
+      }
+
+  self->updating = TRUE;
+  gtk_drop_down_set_model (self->metric_dropdown, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->metric_dropdown, selected);
+  self->updating = FALSE;
+
+  self->metric = metric;
+  bl_flame_graph_set_profile (self->graphs[BL_COMPARE_GRAPH_A],
+                              bl_diff_get_profile (self->diff, BL_DIFF_SIDE_A));
+  bl_flame_graph_set_profile (self->graphs[BL_COMPARE_GRAPH_B],
+                              bl_diff_get_profile (self->diff, BL_DIFF_SIDE_B));
+  bl_flame_graph_set_profile (self->graphs[BL_COMPARE_GRAPH_DIFF],
+                              bl_diff_get_profile (self->diff, self->shape));
+  for (guint g = 0; g < 3; g++)
+    if (metric != BL_METRIC_INVALID)
+      bl_flame_graph_set_metric (self->graphs[g], metric);
+
+  refresh_values (self);
+}
+
+/* ---- GObject ------------------------------------------------------------ */
+
+static void
+bl_compare_view_css_changed (GtkWidget         *widget,
+                             GtkCssStyleChange *change)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (bl_compare_view_parent_class)->css_changed (widget, change);
+
+  update_colors (self);
+  if (self->graphs[BL_COMPARE_GRAPH_DIFF] != NULL)
+    bl_flame_graph_invalidate_colors (self->graphs[BL_COMPARE_GRAPH_DIFF]);
+}
+
+static void
+bl_compare_view_dispose (GObject *object)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (object);
+  GtkWidget *child;
+
+  for (guint g = 0; g < 3; g++)
+    if (self->graphs[g] != NULL)
+      {
+        bl_flame_graph_set_color_func (self->graphs[g], NULL, NULL, NULL);
+        bl_flame_graph_set_tooltip_func (self->graphs[g], NULL, NULL, NULL);
+      }
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_object (&self->diff);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->align_names);
+
+  G_OBJECT_CLASS (bl_compare_view_parent_class)->dispose (object);
+}
+
+static void
+bl_compare_view_finalize (GObject *object)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (object);
+
+  g_free (self->titles[0]);
+  g_free (self->titles[1]);
+  g_free (self->search);
+
+  G_OBJECT_CLASS (bl_compare_view_parent_class)->finalize (object);
+}
+
+static void
+bl_compare_view_class_init (BlCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_compare_view_dispose;
+  object_class->finalize = bl_compare_view_finalize;
+  widget_class->css_changed = bl_compare_view_css_changed;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "blcompareview");
+}
+
+static void
+bl_compare_view_init (BlCompareView *self)
+{
+  self->metric = BL_METRIC_INVALID;
+  self->shape = BL_DIFF_SIDE_B;
+
+  self->mode_stack = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_parent (GTK_WIDGET (self->mode_stack), GTK_WIDGET (self));
+  gtk_stack_add_named (self->mode_stack, build_profiles (self), "profiles");
+  gtk_stack_add_named (self->mode_stack, build_sessions (self), "sessions");
+
+  update_colors (self);
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+GtkWidget *
+bl_compare_view_new (void)
+{
+  return g_object_new (BL_TYPE_COMPARE_VIEW, NULL);
+}
+
+/**
+ * bl_compare_view_get_diff:
+ *
+ * Returns: (transfer none) (nullable): the diff shown
+ */
+BlDiff *
+bl_compare_view_get_diff (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return self->diff;
+}
+
+void
+bl_compare_view_set_diff (BlCompareView *self,
+                          BlDiff        *diff)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+  g_return_if_fail (diff == NULL || BL_IS_DIFF (diff));
+
+  if (!g_set_object (&self->diff, diff) || diff == NULL)
+    return;
+
+  if (bl_diff_is_session (diff))
+    {
+      gtk_stack_set_visible_child_name (self->mode_stack, "sessions");
+      fill_sessions (self);
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->mode_stack, "profiles");
+      fill_profiles (self);
+    }
+}
+
+void
+bl_compare_view_set_titles (BlCompareView *self,
+                            const char    *title_a,
+                            const char    *title_b)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  g_free (self->titles[0]);
+  g_free (self->titles[1]);
+  self->titles[0] = g_strdup (title_a);
+  self->titles[1] = g_strdup (title_b);
+  update_side_labels (self);
+}
+
+const char *
+bl_compare_view_get_page (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  if (self->diff != NULL && bl_diff_is_session (self->diff))
+    return "sessions";
+
+  return gtk_stack_get_visible_child_name (self->profile_stack);
+}
+
+void
+bl_compare_view_set_page (BlCompareView *self,
+                          const char    *page)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+  g_return_if_fail (page != NULL);
+
+  if (gtk_stack_get_child_by_name (self->profile_stack, page) != NULL)
+    gtk_stack_set_visible_child_name (self->profile_stack, page);
+}
+
+BlMetricId
+bl_compare_view_get_metric (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), BL_METRIC_INVALID);
+
+  return self->metric;
+}
+
+void
+bl_compare_view_set_metric (BlCompareView *self,
+                            BlMetricId     metric)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (!is_profile_diff (self) || !bl_diff_has_metric (self->diff, metric) ||
+      metric == self->metric)
+    return;
+
+  self->metric = metric;
+  for (guint g = 0; g < 3; g++)
+    bl_flame_graph_set_metric (self->graphs[g], metric);
+
+  self->updating = TRUE;
+  for (guint i = 0; i < self->n_metrics; i++)
+    if (self->metrics[i] == metric)
+      gtk_drop_down_set_selected (self->metric_dropdown, i);
+  self->updating = FALSE;
+
+  refresh_values (self);
+}
+
+gboolean
+bl_compare_view_get_normalized (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), FALSE);
+
+  return self->normalized;
+}
+
+void
+bl_compare_view_set_normalized (BlCompareView *self,
+                                gboolean       normalized)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  normalized = !!normalized;
+  if (self->normalized == normalized)
+    return;
+
+  self->normalized = normalized;
+  if (gtk_toggle_button_get_active (self->normalized_button) != normalized)
+    gtk_toggle_button_set_active (self->normalized_button, normalized);
+
+  refresh_values (self);
+}
+
+void
+bl_compare_view_set_search (BlCompareView *self,
+                            const char    *text)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (g_strcmp0 (self->search, text) == 0)
+    return;
+
+  g_free (self->search);
+  self->search = g_strdup (text);
+
+  for (guint g = 0; g < 3; g++)
+    bl_flame_graph_set_search (self->graphs[g], text);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text ? text : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+}
+
+void
+bl_compare_view_focus_search (BlCompareView *self)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (is_profile_diff (self))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+bl_compare_view_reset_zoom (BlCompareView *self)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  self->syncing = TRUE;
+  for (guint g = 0; g < 3; g++)
+    bl_flame_graph_reset_zoom (self->graphs[g]);
+  self->syncing = FALSE;
+}
+
+/**
+ * bl_compare_view_get_flame_graph:
+ *
+ * Returns: (transfer none): one of the three flame graphs
+ */
+BlFlameGraph *
+bl_compare_view_get_flame_graph (BlCompareView  *self,
+                                 BlCompareGraph  graph)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+  g_return_val_if_fail (graph <= BL_COMPARE_GRAPH_DIFF, NULL);
+
+  return self->graphs[graph];
+}
+
+BlDiffSide
+bl_compare_view_get_diff_shape (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), BL_DIFF_SIDE_B);
+
+  return self->shape;
+}
+
+void
+bl_compare_view_set_diff_shape (BlCompareView *self,
+                                BlDiffSide     shape)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+  g_return_if_fail (shape <= BL_DIFF_SIDE_B);
+
+  if (self->shape == shape)
+    return;
+
+  self->shape = shape;
+  if (gtk_toggle_button_get_active (self->shape_button) != (shape == BL_DIFF_SIDE_A))
+    gtk_toggle_button_set_active (self->shape_button, shape == BL_DIFF_SIDE_A);
+
+  if (is_profile_diff (self))
+    {
+      BlFlameGraph *graph = self->graphs[BL_COMPARE_GRAPH_DIFF];
+
+      self->syncing = TRUE;
+      bl_flame_graph_set_profile (graph, bl_diff_get_profile (self->diff, shape));
+      if (self->metric != BL_METRIC_INVALID)
+        bl_flame_graph_set_metric (graph, self->metric);
+      bl_flame_graph_set_search (graph, self->search);
+      self->syncing = FALSE;
+      bl_flame_graph_invalidate_colors (graph);
+    }
+}
+
+void
+bl_compare_view_set_regressions_only (BlCompareView *self,
+                                      gboolean       regressions_only)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  regressions_only = !!regressions_only;
+  if (self->regressions_only == regressions_only)
+    return;
+
+  self->regressions_only = regressions_only;
+  if (gtk_check_button_get_active (self->regressions_check) != regressions_only)
+    gtk_check_button_set_active (self->regressions_check, regressions_only);
+  gtk_filter_changed (GTK_FILTER (self->filter),
+                      regressions_only ? GTK_FILTER_CHANGE_MORE_STRICT
+                                       : GTK_FILTER_CHANGE_LESS_STRICT);
+}
+
+guint
+bl_compare_view_get_n_function_rows (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->sort_model));
+}
+
+/**
+ * bl_compare_view_get_function_row:
+ *
+ * Returns: the diff's function index shown at @position
+ */
+guint32
+bl_compare_view_get_function_row (BlCompareView *self,
+                                  guint          position)
+{
+  g_autoptr(BlCompareRow) row = NULL;
+
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), BL_NODE_NONE);
+
+  row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
+
+  return row != NULL ? row->function : BL_NODE_NONE;
+}
+
+/**
+ * bl_compare_view_set_alignment:
+ * @beacon: (nullable): the beacon for %BL_DIFF_ALIGN_BEACON
+ *
+ * Aligns every chart; fails when a session lacks @beacon.
+ */
+gboolean
+bl_compare_view_set_alignment (BlCompareView  *self,
+                               BlDiffAlign     align,
+                               const char     *beacon,
+                               GError        **error)
+{
+  gint64 offset_a, offset_b;
+
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), FALSE);
+
+  if (self->diff == NULL || !bl_diff_is_session (self->diff))
+    return FALSE;
+
+  if (!bl_diff_get_alignment (self->diff, align, beacon, &offset_a, &offset_b, error))
+    return FALSE;
+
+  apply_alignment (self, offset_a, offset_b,
+                   align == BL_DIFF_ALIGN_BEACON ? beacon : NULL);
+
+  /* show the choice when it came from the API */
+  self->updating = TRUE;
+  if (align == BL_DIFF_ALIGN_START)
+    gtk_drop_down_set_selected (self->align_dropdown, 0);
+  else
+    for (guint i = 1; i < g_list_model_get_n_items (G_LIST_MODEL (self->align_names)); i++)
+      if (g_strcmp0 (gtk_string_list_get_string (self->align_names, i), beacon) == 0)
+        gtk_drop_down_set_selected (self->align_dropdown, i);
+  self->updating = FALSE;
+
+  return TRUE;
+}
+
+void
+bl_compare_view_set_stacked (BlCompareView *self,
+                             gboolean       stacked)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (gtk_toggle_button_get_active (self->stacked_button) != !!stacked)
+    gtk_toggle_button_set_active (self->stacked_button, stacked);
+
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    if (self->charts[i] != NULL)
+      bl_compare_chart_set_stacked (self->charts[i], stacked);
+}
+
+/**
+ * bl_compare_view_get_chart:
+ *
+ * Returns: (transfer none) (nullable): the chart of @series, if either
+ *   session has it
+ */
+BlCompareChart *
+bl_compare_view_get_chart (BlCompareView *self,
+                           BlSeriesId     series)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    if (chart_series[i] == series)
+      return self->charts[i];
+
+  return NULL;
+}

@@ -1,0 +1,846 @@
+/* test-compare.c — the compare view and page under Xvfb: differential
+ * colours, hit-testing, graphs kept in step, the function table, charts
+ * aligned at a beacon, and compare tabs in the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "bl-compare-page.h"
+#include "bl-compare-view.h"
+#include "bl-model.h"
+#include "bl-rrm-writer.h"
+#include "bl-stacks-writer.h"
+#include "bl-window-compare.h"
+#include "bl-window.h"
+
+#define WIDTH  1200
+#define HEIGHT 700
+
+static char *tmpdir;
+
+static const char *before[] = {
+  "T;main;grow 100",
+  "T;main;shrink 100",
+  "T;main;same 100",
+  "T;main;gone 60",
+  NULL
+};
+
+static const char *after[] = {
+  "T;main;grow 300",
+  "T;main;shrink 20",
+  "T;main;same 100",
+  "T;main;fresh 50",
+  NULL
+};
+
+static BlProfile *
+profile_from_lines (const char * const *lines)
+{
+  g_autoptr(GBytes) bytes = bl_stacks_write_bsprof (lines);
+  g_autoptr(GError) error = NULL;
+  BlProfile *profile;
+
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+
+  return profile;
+}
+
+static gboolean
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  for (guint i = 0; i < 5000 && !cond (data); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return cond (data);
+}
+
+static void
+settle (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static gboolean
+graphs_laid_out (gpointer data)
+{
+  BlCompareView *view = data;
+
+  for (guint g = 0; g < 3; g++)
+    {
+      BlFlameGraph *graph = bl_compare_view_get_flame_graph (view, g);
+
+      if (bl_flame_graph_get_profile (graph) == NULL || bl_flame_graph_get_layout (graph) == NULL)
+        return FALSE;
+      if (bl_flame_layout_get_profile (bl_flame_graph_get_layout (graph)) !=
+          bl_flame_graph_get_profile (graph))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  GtkWidget     *window;
+  BlCompareView *view;
+  BlDiff        *diff;
+} Fixture;
+
+static void
+fixture_open (Fixture    *f,
+              BlDiff     *diff,
+              const char *page)
+{
+  f->window = gtk_window_new ();
+  f->view = BL_COMPARE_VIEW (bl_compare_view_new ());
+  f->diff = g_object_ref (diff);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
+  gtk_window_present (GTK_WINDOW (f->window));
+  g_assert_true (iterate_until (is_mapped, f->view));
+
+  bl_compare_view_set_titles (f->view, "before.bsprof", "after.bsprof");
+  bl_compare_view_set_diff (f->view, diff);
+  if (page != NULL)
+    bl_compare_view_set_page (f->view, page);
+  if (!bl_diff_is_session (diff))
+    g_assert_true (iterate_until (graphs_laid_out, f->view));
+  if (g_strcmp0 (page, "differential") == 0)
+    g_assert_true (iterate_until (is_mapped,
+                                  bl_compare_view_get_flame_graph (f->view, BL_COMPARE_GRAPH_DIFF)));
+  else if (g_strcmp0 (page, "side-by-side") == 0)
+    g_assert_true (iterate_until (is_mapped,
+                                  bl_compare_view_get_flame_graph (f->view, BL_COMPARE_GRAPH_B)));
+  settle ();
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->diff);
+  settle ();
+}
+
+static BlDiff *
+profile_diff (void)
+{
+  g_autoptr(BlProfile) a = profile_from_lines (before);
+  g_autoptr(BlProfile) b = profile_from_lines (after);
+
+  return bl_diff_new (a, b);
+}
+
+static guint32
+profile_node (BlDiff     *diff,
+              BlDiffSide  side,
+              const char *stack)
+{
+  guint32 d = bl_diff_lookup_stack (diff, stack, ';');
+
+  g_assert_cmpuint (d, !=, BL_NODE_NONE);
+
+  return bl_diff_node_to_profile (diff, side, d);
+}
+
+/* ---- render nodes ---- */
+
+typedef struct
+{
+  GPtrArray *bounds;
+  GArray    *colors;
+} Bars;
+
+static void
+collect_bars (GskRenderNode *node,
+              Bars          *bars)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        collect_bars (gsk_container_node_get_child (node, i), bars);
+      break;
+    case GSK_TRANSFORM_NODE:
+      collect_bars (gsk_transform_node_get_child (node), bars);
+      break;
+    case GSK_CLIP_NODE:
+      collect_bars (gsk_clip_node_get_child (node), bars);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      collect_bars (gsk_rounded_clip_node_get_child (node), bars);
+      break;
+    case GSK_DEBUG_NODE:
+      collect_bars (gsk_debug_node_get_child (node), bars);
+      break;
+    case GSK_OPACITY_NODE:
+      collect_bars (gsk_opacity_node_get_child (node), bars);
+      break;
+    case GSK_COLOR_NODE:
+      {
+        graphene_rect_t *r = g_new (graphene_rect_t, 1);
+
+        gsk_render_node_get_bounds (node, r);
+        g_ptr_array_add (bars->bounds, r);
+        g_array_append_val (bars->colors, *gsk_color_node_get_color (node));
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+render_bars (GtkWidget *widget,
+             Bars      *bars)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  settle ();
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  bars->bounds = g_ptr_array_new_with_free_func (g_free);
+  bars->colors = g_array_new (FALSE, FALSE, sizeof (GdkRGBA));
+  collect_bars (node, bars);
+}
+
+static void
+bars_clear (Bars *bars)
+{
+  g_ptr_array_unref (bars->bounds);
+  g_array_unref (bars->colors);
+}
+
+/* the colour of the bar drawn at the frame of @node */
+static GdkRGBA
+bar_color (Bars         *bars,
+           BlFlameGraph *graph,
+           guint32       node)
+{
+  graphene_rect_t frame;
+
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &frame));
+  for (guint i = 0; i < bars->bounds->len; i++)
+    {
+      graphene_rect_t *r = g_ptr_array_index (bars->bounds, i);
+
+      if (G_APPROX_VALUE (r->origin.x, frame.origin.x, 0.6) &&
+          G_APPROX_VALUE (r->origin.y, frame.origin.y, 0.6) &&
+          r->size.width >= frame.size.width - 2)
+        return g_array_index (bars->colors, GdkRGBA, i);
+    }
+
+  g_error ("no bar drawn for node %u", node);
+}
+
+static gboolean
+is_red (const GdkRGBA *c)
+{
+  return c->red > 0.6 && c->red > c->blue + 0.3 && c->red > c->green + 0.3;
+}
+
+static gboolean
+is_blue (const GdkRGBA *c)
+{
+  return c->blue > 0.6 && c->blue > c->red + 0.3;
+}
+
+static gboolean
+is_grey (const GdkRGBA *c)
+{
+  return fabs (c->red - c->green) < 0.05 && fabs (c->green - c->blue) < 0.05;
+}
+
+static void
+test_differential_colours (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  Fixture f;
+  BlFlameGraph *graph;
+  Bars bars;
+  GdkRGBA grow, shrink, same, fresh, api;
+  GdkRGBA grow_strong;
+
+  fixture_open (&f, diff, "differential");
+  g_assert_cmpstr (bl_compare_view_get_page (f.view), ==, "differential");
+  graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_DIFF);
+  g_assert_true (bl_flame_graph_get_profile (graph) == bl_diff_get_profile (diff, BL_DIFF_SIDE_B));
+
+  render_bars (GTK_WIDGET (graph), &bars);
+  grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  shrink = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;shrink"));
+  same = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;same"));
+  fresh = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh"));
+  bars_clear (&bars);
+
+  g_assert_true (is_red (&grow));
+  g_assert_true (is_blue (&shrink));
+  g_assert_true (is_grey (&same));
+  /* a stack only B has is marked in a colour of its own */
+  bl_compare_view_get_change_color (f.view, bl_diff_lookup_stack (diff, "T;main;fresh", ';'), &api);
+  g_assert_true (gdk_rgba_equal (&fresh, &api));
+  g_assert_false (is_red (&fresh));
+  g_assert_false (is_grey (&fresh));
+
+  /* intensity follows the relative change: +200 % is stronger than +20 % */
+  {
+    const char *small_a[] = { "T;main;grow 100", NULL };
+    const char *small_b[] = { "T;main;grow 120", NULL };
+    g_autoptr(BlProfile) pa = profile_from_lines (small_a);
+    g_autoptr(BlProfile) pb = profile_from_lines (small_b);
+    g_autoptr(BlDiff) small = bl_diff_new (pa, pb);
+    Fixture g;
+    GdkRGBA weak;
+
+    fixture_open (&g, small, "differential");
+    bl_compare_view_get_change_color (g.view, bl_diff_lookup_stack (small, "T;main;grow", ';'),
+                                      &weak);
+    bl_compare_view_get_change_color (f.view, bl_diff_lookup_stack (diff, "T;main;grow", ';'),
+                                      &grow_strong);
+    g_assert_cmpfloat (weak.red - weak.blue, >, 0.05);
+    g_assert_cmpfloat (grow_strong.red - grow_strong.blue, >, weak.red - weak.blue + 0.1);
+    fixture_close (&g);
+  }
+
+  /* normalized: "same" kept its time but its share fell from 1/3 to 1/5 */
+  bl_compare_view_set_normalized (f.view, TRUE);
+  render_bars (GTK_WIDGET (graph), &bars);
+  same = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;same"));
+  bars_clear (&bars);
+  g_assert_true (is_blue (&same));
+
+  /* A's shape shows the stack that went away, in its own colour */
+  bl_compare_view_set_normalized (f.view, FALSE);
+  bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
+  g_assert_true (iterate_until (graphs_laid_out, f.view));
+  settle ();
+  g_assert_true (bl_flame_graph_get_profile (graph) == bl_diff_get_profile (diff, BL_DIFF_SIDE_A));
+  render_bars (GTK_WIDGET (graph), &bars);
+  {
+    GdkRGBA gone = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;gone"));
+
+    bl_compare_view_get_change_color (f.view, bl_diff_lookup_stack (diff, "T;main;gone", ';'),
+                                      &api);
+    g_assert_true (gdk_rgba_equal (&gone, &api));
+    g_assert_false (gdk_rgba_equal (&gone, &fresh));
+    grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;grow"));
+    g_assert_true (is_red (&grow));
+  }
+  bars_clear (&bars);
+
+  fixture_close (&f);
+}
+
+static void
+test_hit_testing (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  Fixture f;
+  BlFlameGraph *graph;
+  graphene_rect_t r;
+  guint32 grow = 0, fresh;
+  g_autofree char *tip = NULL;
+  g_autofree char *fresh_tip = NULL;
+
+  fixture_open (&f, diff, "differential");
+  graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_DIFF);
+
+  grow = profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow");
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, grow, &r));
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, r.origin.x + r.size.width / 2,
+                                                r.origin.y + r.size.height / 2), ==, grow);
+
+  tip = bl_flame_graph_dup_tooltip_text (graph, grow);
+  g_assert_nonnull (tip);
+  g_assert_true (g_str_has_prefix (tip, "grow\n"));
+  g_assert_nonnull (strstr (tip, "A: 100 µs total"));
+  g_assert_nonnull (strstr (tip, "B: 300 µs total"));
+  g_assert_nonnull (strstr (tip, "Δ +200 µs (+200.0 %)"));
+
+  fresh = profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh");
+  fresh_tip = bl_flame_graph_dup_tooltip_text (graph, fresh);
+  g_assert_nonnull (strstr (fresh_tip, "Only in B"));
+  g_assert_nonnull (strstr (fresh_tip, "(new)"));
+
+  /* the side-by-side graphs tell both sides too */
+  {
+    BlFlameGraph *a = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_A);
+    g_autofree char *a_tip = bl_flame_graph_dup_tooltip_text (a, profile_node (diff, BL_DIFF_SIDE_A,
+                                                                               "T;main;gone"));
+
+    g_assert_nonnull (strstr (a_tip, "Only in A"));
+    g_assert_nonnull (strstr (a_tip, "−100.0 %"));
+  }
+
+  fixture_close (&f);
+}
+
+static void
+test_in_step (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  Fixture f;
+  BlFlameGraph *a, *b, *d;
+
+  fixture_open (&f, diff, "side-by-side");
+  a = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_A);
+  b = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_B);
+  d = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_DIFF);
+
+  /* zooming into a stack on one side zooms the same stack on the other */
+  bl_flame_graph_zoom_to_node (a, profile_node (diff, BL_DIFF_SIDE_A, "T;main;grow"), FALSE);
+  settle ();
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (b), ==,
+                    profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (d), ==,
+                    profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+
+  /* a stack B does not have: B zooms to the nearest one it has */
+  bl_flame_graph_zoom_to_node (a, profile_node (diff, BL_DIFF_SIDE_A, "T;main;gone"), FALSE);
+  settle ();
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (b), ==,
+                    profile_node (diff, BL_DIFF_SIDE_B, "T;main"));
+
+  /* and back from B */
+  bl_flame_graph_zoom_to_node (b, profile_node (diff, BL_DIFF_SIDE_B, "T;main;shrink"), FALSE);
+  settle ();
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (a), ==,
+                    profile_node (diff, BL_DIFF_SIDE_A, "T;main;shrink"));
+
+  /* resetting one side resets all */
+  bl_flame_graph_reset_zoom (b);
+  settle ();
+  for (guint g = 0; g < 3; g++)
+    g_assert_cmpuint (bl_flame_graph_get_zoom_node (bl_compare_view_get_flame_graph (f.view, g)),
+                      ==, BL_NODE_NONE);
+
+  /* the selection follows too */
+  bl_flame_graph_set_selected_node (b, profile_node (diff, BL_DIFF_SIDE_B, "T;main;same"));
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (a), ==,
+                    profile_node (diff, BL_DIFF_SIDE_A, "T;main;same"));
+
+  /* search applies to both */
+  bl_compare_view_set_search (f.view, "grow");
+  settle ();
+  for (guint g = 0; g < 3; g++)
+    g_assert_cmpstr (bl_flame_graph_get_search (bl_compare_view_get_flame_graph (f.view, g)), ==,
+                     "grow");
+  g_assert_true (bl_flame_graph_node_matches (a, profile_node (diff, BL_DIFF_SIDE_A, "T;main;grow")));
+  g_assert_true (bl_flame_graph_node_matches (b, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow")));
+  g_assert_false (bl_flame_graph_node_matches (b, profile_node (diff, BL_DIFF_SIDE_B,
+                                                                "T;main;same")));
+  /* the table too */
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 1);
+  bl_compare_view_set_search (f.view, NULL);
+
+  /* the metric applies to every graph */
+  bl_compare_view_set_metric (f.view, BL_METRIC_WALL);
+  g_assert_cmpint (bl_compare_view_get_metric (f.view), ==, BL_METRIC_WALL);
+  for (guint g = 0; g < 3; g++)
+    g_assert_cmpint (bl_flame_graph_get_metric (bl_compare_view_get_flame_graph (f.view, g)), ==,
+                     BL_METRIC_WALL);
+
+  fixture_close (&f);
+}
+
+static const char *
+row_name (BlCompareView *view,
+          BlDiff        *diff,
+          guint          i)
+{
+  return bl_diff_get_function_name (diff, bl_compare_view_get_function_row (view, i));
+}
+
+static void
+test_functions (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  Fixture f;
+  guint n;
+
+  fixture_open (&f, diff, "functions");
+
+  /* main, grow, shrink, same, gone, fresh; by Δ total, largest first */
+  n = bl_compare_view_get_n_function_rows (f.view);
+  g_assert_cmpuint (n, ==, 6);
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "grow");     /* +200 */
+  g_assert_cmpstr (row_name (f.view, diff, 1), ==, "main");     /* +110 */
+  g_assert_cmpstr (row_name (f.view, diff, 2), ==, "fresh");    /* +50 */
+  g_assert_cmpstr (row_name (f.view, diff, 3), ==, "same");     /* 0 */
+  g_assert_cmpstr (row_name (f.view, diff, 4), ==, "gone");     /* −60 */
+  g_assert_cmpstr (row_name (f.view, diff, 5), ==, "shrink");   /* −80 */
+
+  bl_compare_view_set_regressions_only (f.view, TRUE);
+  n = bl_compare_view_get_n_function_rows (f.view);
+  g_assert_cmpuint (n, ==, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      BlDiffChange change;
+
+      bl_diff_get_function_change (diff, BL_METRIC_CPU, bl_compare_view_get_function_row (f.view, i),
+                                   TRUE, FALSE, &change);
+      g_assert_cmpfloat (change.delta, >, 0);
+    }
+
+  /* normalized: shares; "main" is the whole run on both sides, no change */
+  bl_compare_view_set_normalized (f.view, TRUE);
+  n = bl_compare_view_get_n_function_rows (f.view);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (row_name (f.view, diff, i), !=, "main");
+
+  bl_compare_view_set_regressions_only (f.view, FALSE);
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 6);
+
+  fixture_close (&f);
+}
+
+/* ---- sessions ---- */
+
+static BlSession *
+session_from_options (const BlRrmWriterOptions *options)
+{
+  g_autoptr(GBytes) bytes = bl_rrm_write (options);
+  g_autoptr(GError) error = NULL;
+  BlSession *session;
+
+  session = bl_rrm_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  return session;
+}
+
+static gint64
+beacon_time (const BlRrmWriterOptions *options,
+             const char               *name)
+{
+  guint n = 0;
+  const BlRrmBeaconSpec *beacons = bl_rrm_writer_get_beacons (options, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (beacons[i].name, name))
+      return options->start_ms + beacons[i].offset_ms;
+
+  g_assert_not_reached ();
+}
+
+static guint
+count_pixels_near (GdkTexture    *texture,
+                   const GdkRGBA *color)
+{
+  int w = gdk_texture_get_width (texture);
+  int h = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
+  guint n = 0;
+
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    {
+      /* GDK_MEMORY_DEFAULT: premultiplied B G R A */
+      double b = data[i * 4] / 255.0, g = data[i * 4 + 1] / 255.0, r = data[i * 4 + 2] / 255.0;
+
+      if (fabs (r - color->red) < 0.12 && fabs (g - color->green) < 0.12 &&
+          fabs (b - color->blue) < 0.12)
+        n++;
+    }
+
+  return n;
+}
+
+static void
+test_session_alignment (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autoptr(BlSession) sa = NULL;
+  g_autoptr(BlSession) sb = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  BlCompareChart *chart;
+  Fixture f;
+  double xa, xb;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  oa.scenario = BL_RRM_SCENARIO_REALISTIC;
+  oa.n_samples = 120;
+  ob.scenario = BL_RRM_SCENARIO_REALISTIC;
+  ob.n_samples = 240;
+  ob.interval_ms = 1000;
+  ob.start_ms = oa.start_ms + 3600000;
+  ob.leak_bytes_per_min = 8 * 1024 * 1024;
+  sa = session_from_options (&oa);
+  sb = session_from_options (&ob);
+  diff = bl_diff_new_for_sessions (sa, sb);
+
+  fixture_open (&f, diff, NULL);
+  g_assert_cmpstr (bl_compare_view_get_page (f.view), ==, "sessions");
+  chart = bl_compare_view_get_chart (f.view, BL_SERIES_MEMORY_USED);
+  g_assert_nonnull (chart);
+  g_assert_true (iterate_until (is_mapped, chart));
+  settle ();
+  g_assert_nonnull (bl_compare_view_get_chart (f.view, BL_SERIES_FPS));
+
+  /* at session start, the two starts meet */
+  xa = bl_compare_chart_time_to_x (chart, 0, bl_session_get_summary (sa)->start_ms);
+  xb = bl_compare_chart_time_to_x (chart, 1, bl_session_get_summary (sb)->start_ms);
+  g_assert_cmpfloat_with_epsilon (xa, xb, 1e-6);
+
+  /* at a beacon that comes later in B, the beacons meet and the starts do not */
+  g_assert_true (bl_compare_view_set_alignment (f.view, BL_DIFF_ALIGN_BEACON, "vod_start_complete",
+                                                &error));
+  g_assert_no_error (error);
+  settle ();
+  xa = bl_compare_chart_time_to_x (chart, 0, beacon_time (&oa, "vod_start_complete"));
+  xb = bl_compare_chart_time_to_x (chart, 1, beacon_time (&ob, "vod_start_complete"));
+  g_assert_cmpfloat_with_epsilon (xa, xb, 1e-6);
+  g_assert_cmpfloat (bl_compare_chart_time_to_x (chart, 1, ob.start_ms), <,
+                     bl_compare_chart_time_to_x (chart, 0, oa.start_ms) - 10);
+  /* every chart shares the axis */
+  g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (bl_compare_view_get_chart (f.view,
+                                                                                         BL_SERIES_CPU_TOTAL),
+                                                              1, beacon_time (&ob, "vod_start_complete")),
+                                  xb, 1e-6);
+
+  /* a beacon one session lacks fails and keeps the alignment */
+  g_assert_false (bl_compare_view_set_alignment (f.view, BL_DIFF_ALIGN_BEACON, "no_such_beacon",
+                                                 &error));
+  g_assert_error (error, BL_DIFF_ERROR, BL_DIFF_ERROR_NO_BEACON);
+  g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (chart, 0, beacon_time (&oa,
+                                                                                     "vod_start_complete")),
+                                  xa, 1e-6);
+
+  /* both lines are drawn, in their two colours, overlaid and stacked */
+  for (guint stacked = 0; stacked < 2; stacked++)
+    {
+      GtkNative *native = gtk_widget_get_native (GTK_WIDGET (chart));
+      g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (chart));
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      g_autoptr(GskRenderNode) node = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autofree char *text = NULL;
+      GdkRGBA ca, cb;
+
+      bl_compare_view_set_stacked (f.view, stacked);
+      g_assert_cmpint (bl_compare_chart_get_stacked (chart), ==, stacked);
+      gtk_widget_queue_draw (GTK_WIDGET (chart));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (chart));
+      settle ();
+
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                              gtk_widget_get_width (GTK_WIDGET (chart)),
+                              gtk_widget_get_height (GTK_WIDGET (chart)));
+      node = gtk_snapshot_free_to_node (snapshot);
+      g_assert_nonnull (node);
+      texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node, NULL);
+      bl_compare_chart_get_color (chart, 0, &ca);
+      bl_compare_chart_get_color (chart, 1, &cb);
+      g_assert_cmpuint (count_pixels_near (texture, &ca), >, 50);
+      g_assert_cmpuint (count_pixels_near (texture, &cb), >, 50);
+
+      text = bl_compare_chart_dup_text_at (chart, xa);
+      g_assert_nonnull (text);
+      g_assert_true (g_str_has_prefix (text, "At 0: A "));
+      g_assert_nonnull (strstr (text, "MiB, B "));
+    }
+
+  fixture_close (&f);
+}
+
+/* ---- the page and the window ---- */
+
+static char *
+save_profile (const char         *name,
+              const char * const *lines)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_stacks_save_bsprof (lines, path, &error));
+  g_assert_no_error (error);
+
+  return path;
+}
+
+static gboolean
+page_done (gpointer data)
+{
+  return bl_compare_page_get_state (data) != BL_PROFILE_PAGE_LOADING;
+}
+
+static void
+test_page (void)
+{
+  g_autofree char *path_a = save_profile ("page-a.bsprof", before);
+  g_autofree char *path_b = save_profile ("page-b.bsprof", after);
+  g_autofree char *session_path = g_build_filename (tmpdir, "page-session.json", NULL);
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session_path);
+  g_autoptr(GError) error = NULL;
+  BlRrmWriterOptions options;
+  GtkWidget *window = gtk_window_new ();
+  BlComparePage *page;
+
+  bl_rrm_writer_options_init (&options);
+  g_assert_true (bl_rrm_write_to_file (&options, session_path, &error));
+  g_assert_no_error (error);
+
+  page = bl_compare_page_new (file_a, file_b);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_cmpstr (bl_compare_page_get_title (page), ==, "page-a.bsprof ↔ page-b.bsprof");
+  bl_compare_page_load (page);
+  g_assert_true (iterate_until (page_done, page));
+  g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+  g_assert_nonnull (bl_compare_page_get_diff (page));
+  g_assert_true (bl_compare_view_get_diff (bl_compare_page_get_view (page)) ==
+                 bl_compare_page_get_diff (page));
+  g_assert_cmpuint (bl_diff_get_node (bl_compare_page_get_diff (page),
+                                      bl_diff_lookup_stack (bl_compare_page_get_diff (page),
+                                                            "T;main;fresh", ';'))->presence,
+                    ==, BL_DIFF_IN_B);
+
+  /* a profile and a session: a clear error */
+  page = bl_compare_page_new (file_a, session_file);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  bl_compare_page_load (page);
+  g_assert_true (iterate_until (page_done, page));
+  g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_FAILED);
+  g_assert_nonnull (strstr (bl_compare_page_get_error_message (page),
+                            "Compare two profiles or two sessions"));
+
+  /* A already loaded, B unreadable: the error names B */
+  {
+    g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/b.bsprof");
+    g_autoptr(BlProfile) loaded = profile_from_lines (before);
+
+    page = bl_compare_page_new (file_a, missing);
+    bl_compare_page_set_document (page, BL_DIFF_SIDE_A, G_OBJECT (loaded));
+    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+    bl_compare_page_load (page);
+    g_assert_true (iterate_until (page_done, page));
+    g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_FAILED);
+    g_assert_true (g_str_has_prefix (bl_compare_page_get_error_message (page), "b.bsprof: "));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
+static gboolean
+profile_page_loaded (gpointer data)
+{
+  return bl_profile_page_get_state (data) == BL_PROFILE_PAGE_LOADED;
+}
+
+static void
+test_window (void)
+{
+  g_autofree char *path_a = save_profile ("window-a.bsprof", before);
+  g_autofree char *path_b = save_profile ("window-b.bsprof", after);
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  g_autoptr(AdwApplication) app = adw_application_new ("io.github.brightlens.BrightlensTestCompare",
+                                                       G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  BlWindow *window;
+  BlProfilePage *first;
+  BlComparePage *page;
+
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = bl_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+
+  first = bl_window_open_file (window, file_a);
+  g_assert_true (iterate_until (profile_page_loaded, first));
+
+  page = bl_window_compare_files (window, file_a, file_b, bl_profile_page_get_document (first));
+  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 2);
+  /* the compare tab is selected; it is not a profile tab */
+  g_assert_null (bl_window_get_current_page (window));
+  g_assert_true (iterate_until (page_done, page));
+  g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+  g_assert_true (bl_diff_get_profile (bl_compare_page_get_diff (page), BL_DIFF_SIDE_A) ==
+                 bl_profile_page_get_profile (first));
+
+  /* opening A again finds its profile tab, not the comparison */
+  g_assert_true (bl_window_open_file (window, file_a) == first);
+  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* the isolated XDG dirs hide the MIME database, which the image loaders
+   * need to recognise the SVG icons of the status pages */
+  g_content_type_set_mime_dirs (mime_dirs);
+  gtk_init ();
+  adw_init ();
+
+  tmpdir = g_dir_make_tmp ("test-compare-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/widgets/compare/differential-colours", test_differential_colours);
+  g_test_add_func ("/widgets/compare/hit-testing", test_hit_testing);
+  g_test_add_func ("/widgets/compare/in-step", test_in_step);
+  g_test_add_func ("/widgets/compare/functions", test_functions);
+  g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
+  g_test_add_func ("/widgets/compare/page", test_page);
+  g_test_add_func ("/widgets/compare/window", test_window);
+
+  ret = g_test_run ();
+
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+
+        g_unlink (path);
+      }
+    g_rmdir (tmpdir);
+  }
+  g_free (tmpdir);
+
+  return ret;
+}

@@ -21,6 +21,14 @@
  * size and whose byte total is the "large allocation total" that follows
  * the bins.
  *
+ * The model: one thread "mpatrol" whose tree is the call-site graph (each
+ * call site named by its symbol, or by its address when it has none; call
+ * sites in the same function under the same caller merge). Metrics, from
+ * each call site's profiling data with the four size classes summed:
+ * alloc-bytes, alloc-count, free-bytes, free-count, and live-bytes and
+ * live-count (allocated − freed; mpatrol credits a free to the call site
+ * that made the allocation). The bins become the allocation-size histogram.
+ *
  * The profile is small next to the program it describes (one record per
  * call site), so the reader takes the whole file into memory: the word size
  * is only known once a reading has reached the end.

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bl-application.h"
 #include "bl-compare-page.h"
 #include "bl-compare-view.h"
 #include "bl-model.h"
@@ -800,6 +801,91 @@ test_window (void)
   settle ();
 }
 
+typedef struct
+{
+  GApplication *app;
+  guint         polls;
+  gboolean      done;
+  guint         n_pages;
+  char         *title;
+  BlDiff       *diff;
+} RunState;
+
+static gboolean
+command_line_poll_cb (gpointer data)
+{
+  RunState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+  AdwTabView *tabs;
+  GtkWidget *child;
+
+  if (++state->polls > 2000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 1)
+    return G_SOURCE_CONTINUE;
+
+  tabs = bl_window_get_tab_view (BL_WINDOW (window));
+  child = adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs, 0));
+  if (!BL_IS_COMPARE_PAGE (child))
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (bl_compare_page_get_state (BL_COMPARE_PAGE (child)) == BL_PROFILE_PAGE_LOADING)
+    return G_SOURCE_CONTINUE;
+
+  state->n_pages = bl_window_get_n_pages (BL_WINDOW (window));
+  state->title = g_strdup (bl_compare_page_get_title (BL_COMPARE_PAGE (child)));
+  g_set_object (&state->diff, bl_compare_page_get_diff (BL_COMPARE_PAGE (child)));
+  state->done = TRUE;
+  gtk_window_close (window);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* brightlens --compare A B: one tab, comparing A with B */
+static void
+test_command_line (void)
+{
+  g_autofree char *path_a = save_profile ("cmd-a.bsprof", before);
+  g_autofree char *path_b = save_profile ("cmd-b.bsprof", after);
+  g_autoptr(BlApplication) app = bl_application_new ();
+  char *argv[] = { (char *) "brightlens", (char *) "--compare", path_a, path_b, NULL };
+  RunState state = { 0 };
+  int status;
+
+  /* no D-Bus name: the test must not meet a running instance */
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  g_timeout_add (10, command_line_poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 4, argv);
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (state.done);
+  g_assert_cmpuint (state.n_pages, ==, 1);
+  g_assert_cmpstr (state.title, ==, "cmd-a.bsprof ↔ cmd-b.bsprof");
+  g_assert_nonnull (state.diff);
+  g_assert_false (bl_diff_is_session (state.diff));
+  g_assert_cmpuint (bl_diff_get_total (state.diff, BL_DIFF_SIDE_B, BL_METRIC_CPU,
+                                       bl_diff_lookup_stack (state.diff, "T;main;grow", ';')),
+                    ==, 300);
+
+  g_free (state.title);
+  g_clear_object (&state.diff);
+}
+
+static void
+test_window_and_command_line (void)
+{
+  test_window ();
+  test_command_line ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -824,7 +910,9 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/functions", test_functions);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
   g_test_add_func ("/widgets/compare/page", test_page);
-  g_test_add_func ("/widgets/compare/window", test_window);
+  /* one test: windows add recent files, and the recent manager is a
+   * singleton that keeps the first test's (removed) data directory */
+  g_test_add_func ("/widgets/compare/window-and-command-line", test_window_and_command_line);
 
   ret = g_test_run ();
 

@@ -159,7 +159,8 @@ preferences_action (GSimpleAction *action,
                     GVariant      *param,
                     gpointer       user_data)
 {
-  GtkWindow *window = bl_preferences_window_new (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWindow *window = bl_preferences_window_new (parent);
 
   gtk_window_present (window);
 }

@@ -189,11 +189,13 @@ bl_window_init (BlWindow *self)
   g_signal_connect_swapped (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  g_signal_connect_swapped (self->tab_view, "notify::selected-page", G_CALLBACK (update_view), self);
+  g_signal_connect_swapped (self->tab_view, "notify::selected-page",
+                            G_CALLBACK (update_view), self);
   g_signal_connect_swapped (self->tab_view, "notify::n-pages", G_CALLBACK (update_view), self);
 
   self->recent_manager = gtk_recent_manager_get_default ();
-  g_signal_connect_swapped (self->recent_manager, "changed", G_CALLBACK (_bl_window_update_recent), self);
+  g_signal_connect_swapped (self->recent_manager, "changed",
+                            G_CALLBACK (_bl_window_update_recent), self);
 
   _bl_window_actions_init (self);
   _bl_window_compare_init (self);

@@ -468,6 +468,50 @@ test_formats (void)
   g_assert_nonnull (bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, BL_METRIC_SAMPLES));
 }
 
+/* The two shipped samples: the "after" run (make-sample-bsprof --after)
+ * made row items slower, the feed parser faster, dropped the deep link
+ * handler and added two functions. */
+static void
+test_samples (void)
+{
+  static const char *names[] = { "roku-grid-app.bsprof", "roku-grid-app-after.bsprof" };
+  g_autoptr(BlProfile) before = NULL;
+  g_autoptr(BlProfile) after = NULL;
+  BlProfile **profiles[2] = { &before, &after };
+  g_autoptr(BlDiff) diff = NULL;
+  BlDiffChange change;
+  guint32 node;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                     names[side], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      GObject *loaded = bl_format_load_file (file, NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (BL_IS_PROFILE (loaded));
+      *profiles[side] = BL_PROFILE (loaded);
+    }
+
+  diff = bl_diff_new (before, after);
+  g_assert_cmpint (bl_diff_get_default_metric (diff), ==, BL_METRIC_CPU);
+
+  node = lookup (diff, "HomeGridScreen;onContentChanged;buildRows;createRowItem");
+  bl_diff_get_node_change (diff, BL_METRIC_CPU, node, TRUE, FALSE, &change);
+  g_assert_cmpfloat (change.delta_pct, >, 50);
+  node = lookup (diff, "ContentTask;execute;fetchFeed;parseFeed");
+  bl_diff_get_node_change (diff, BL_METRIC_CPU, node, FALSE, FALSE, &change);
+  g_assert_cmpfloat (change.delta_pct, <, -40);
+  g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "Thread main;Main;RunEventLoop;HandleDeepLink"))->presence,
+                    ==, BL_DIFF_IN_A);
+  g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "HomeGridScreen;onContentChanged;buildRows;measureRow"))->presence,
+                    ==, BL_DIFF_IN_B);
+  g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "ImageCacheTask"))->presence,
+                    ==, BL_DIFF_IN_BOTH);
+}
+
 /* ---- sessions ---- */
 
 static BlSession *
@@ -654,7 +698,7 @@ test_session_alignment (void)
   oa.scenario = BL_RRM_SCENARIO_REALISTIC;
   oa.n_samples = 120;              /* the video starts 20 s in */
   ob.scenario = BL_RRM_SCENARIO_REALISTIC;
-  ob.n_samples = 1800;             /* the video starts 5 min in */
+  ob.n_samples = 600;              /* the video starts 100 s in */
   ob.start_ms = oa.start_ms + 3600000;
   ob.beacon_name_key = 1;
   sa = session_from_options (&oa);
@@ -723,6 +767,7 @@ main (int    argc,
   g_test_add_func ("/model/diff/files-merge", test_files_merge);
   g_test_add_func ("/model/diff/random-trees", test_random_trees);
   g_test_add_func ("/model/diff/formats", test_formats);
+  g_test_add_func ("/model/diff/samples", test_samples);
   g_test_add_func ("/model/diff/session-figures", test_session_figures);
   g_test_add_func ("/model/diff/session-missing-data", test_session_missing_data);
   g_test_add_func ("/model/diff/session-alignment", test_session_alignment);

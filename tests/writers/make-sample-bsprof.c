@@ -5,7 +5,12 @@
  * data and memory operations. The image cache task leaks: it keeps every
  * poster it decodes, so its live bytes grow through the run.
  *
- * Usage: make-sample-bsprof OUT.bsprof
+ * With --after it writes data/samples/roku-grid-app-after.bsprof, the same
+ * channel after a change, for comparing: the home grid builds its row items
+ * twice as slowly and measures each row, the feed parser got faster, the
+ * deep link handler is gone and the image cache resizes its posters.
+ *
+ * Usage: make-sample-bsprof [--after] OUT.bsprof
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -56,6 +61,46 @@ static const SamplePath paths[] = {
   { "VideoPlayerTask", "execute@pkg:/components/tasks/VideoPlayerTask.brs:1>loadStream@pkg:/components/tasks/VideoPlayerTask.brs:18", 8, 150, 5, 2048, 100 },
   { "VideoPlayerTask", "execute@pkg:/components/tasks/VideoPlayerTask.brs:1>loadStream@pkg:/components/tasks/VideoPlayerTask.brs:18>parseManifest@pkg:/source/util/HlsParser.brs:7", 16, 11, 7, 4096, 100 },
 };
+
+/* --after: new weights for the paths whose leaf is given (0: gone), and
+ * paths only the changed channel has */
+static const struct
+{
+  const char *leaf;
+  guint       weight;
+} after_weights[] = {
+  { "createRowItem@pkg:/components/RowItem.brs:3", 62 },
+  { "parseFeed@pkg:/source/util/FeedParser.brs:10", 14 },
+  { "HandleDeepLink@pkg:/source/deeplink.brs:5", 0 },
+};
+
+static const SamplePath after_paths[] = {
+  { "HomeGridScreen", "onContentChanged@pkg:/components/HomeGridScreen.brs:35>buildRows@pkg:/components/HomeGridScreen.brs:60>measureRow@pkg:/components/RowItem.brs:90", 12, 11, 4, 256, 100 },
+  { "ImageCacheTask", "execute@pkg:/components/tasks/ImageCacheTask.brs:1>prefetchPosters@pkg:/components/tasks/ImageCacheTask.brs:20>resizePoster@pkg:/components/tasks/ImageCacheTask.brs:80", 9, 14, 3, 8192, 100 },
+};
+
+/* The paths of the run: the table above, changed by --after. */
+static GArray *
+sample_paths (gboolean after)
+{
+  GArray *table = g_array_new (FALSE, FALSE, sizeof (SamplePath));
+
+  g_array_append_vals (table, paths, G_N_ELEMENTS (paths));
+  if (!after)
+    return table;
+
+  for (guint i = 0; i < table->len; i++)
+    for (guint k = 0; k < G_N_ELEMENTS (after_weights); k++)
+      {
+        SamplePath *p = &g_array_index (table, SamplePath, i);
+
+        if (g_str_has_suffix (p->stack, after_weights[k].leaf))
+          p->weight = after_weights[k].weight;
+      }
+  g_array_append_vals (table, after_paths, G_N_ELEMENTS (after_paths));
+
+  return table;
+}
 
 typedef struct
 {
@@ -133,7 +178,10 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree guint32 *leaf = g_new0 (guint32, G_N_ELEMENTS (paths));
+  gboolean after = argc == 3 && g_str_equal (argv[1], "--after");
+  g_autoptr(GArray) table = sample_paths (after);
+  const SamplePath *run = (const SamplePath *) table->data;
+  g_autofree guint32 *leaf = g_new0 (guint32, table->len);
   GRand *rand = g_rand_new_with_seed (20261121);
   GArray *live_addr = g_array_new (FALSE, FALSE, sizeof (guint64));
   GArray *live_path = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -142,9 +190,9 @@ main (int    argc,
   BlBsprofHeader h;
   Ids ids = { 0, };
 
-  if (argc != 2)
+  if (argc != 2 && !after)
     {
-      fprintf (stderr, "usage: make-sample-bsprof OUT.bsprof\n");
+      fprintf (stderr, "usage: make-sample-bsprof [--after] OUT.bsprof\n");
       return 2;
     }
 
@@ -160,16 +208,23 @@ main (int    argc,
   h.requested_ratio = 1.0f;
   h.actual_ratio = 1.0f;
   h.start_ms = G_GUINT64_CONSTANT (1795266000000);
+  if (after)
+    {
+      h.version = "3.4.2";
+      h.start_ms += 26 * 3600 * 1000;
+    }
 
   ids.w = bl_bsprof_writer_new (&h);
   ids.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ids.modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ids.elements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+  for (guint i = 0; i < table->len; i++)
     {
-      leaf[i] = define_path (&ids, &paths[i]);
-      total_weight += paths[i].weight;
+      /* a path of weight 0 is gone from this run */
+      if (run[i].weight > 0)
+        leaf[i] = define_path (&ids, &run[i]);
+      total_weight += run[i].weight;
     }
 
   /* 90 seconds of samples, 40 per second: each sample credits CPU to one
@@ -181,13 +236,13 @@ main (int    argc,
       const SamplePath *p = NULL;
       guint index = 0;
 
-      for (index = 0; index < G_N_ELEMENTS (paths); index++)
+      for (index = 0; index < table->len; index++)
         {
-          if (pick < paths[index].weight)
+          if (pick < run[index].weight)
             break;
-          pick -= paths[index].weight;
+          pick -= run[index].weight;
         }
-      p = &paths[index];
+      p = &run[index];
 
       {
         guint32 offset = 2 + (guint32) (g_rand_int_range (rand, 0, p->n_lines) *
@@ -230,7 +285,7 @@ main (int    argc,
                               g_array_index (live_addr, guint64, k), FALSE);
 
   bl_bsprof_writer_end (ids.w, h.start_ms + 90 * 1000 + 412);
-  if (!bl_bsprof_writer_save (ids.w, argv[1], &error))
+  if (!bl_bsprof_writer_save (ids.w, argv[argc - 1], &error))
     {
       fprintf (stderr, "%s\n", error->message);
       return 1;

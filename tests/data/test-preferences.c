@@ -324,7 +324,8 @@ test_shortcuts_window (void)
   const char *expected[] = {
     "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Control>comma",
     "<Control>question", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
-    "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1",
+    "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
+    "equal", "0",
   };
   GObject *overlay;
 

@@ -29,6 +29,7 @@ struct _BlFlameLayout
   guint           *levels;     /* n_levels + 1 offsets into rects */
   guint            n_levels;
   guint32         *node_rect;  /* node → rect index, G_MAXUINT32 if not laid out */
+  double          *x1s;        /* rects[i].x1, packed: searches touch 4× fewer cache lines */
 };
 
 G_DEFINE_BOXED_TYPE (BlFlameLayout, bl_flame_layout, bl_flame_layout_ref, bl_flame_layout_unref)
@@ -55,6 +56,7 @@ bl_flame_layout_unref (BlFlameLayout *self)
   g_free (self->rects);
   g_free (self->levels);
   g_free (self->node_rect);
+  g_free (self->x1s);
   g_free (self);
 }
 
@@ -196,6 +198,9 @@ bl_flame_layout_new (BlProfile     *profile,
   self->n_levels = levels->len - 1;
   self->levels = (guint *) (gpointer) g_array_free (levels, FALSE);
   self->rects = g_renew (BlFlameRect, self->rects, MAX (self->n_rects, 1));
+  self->x1s = g_new (double, MAX (self->n_rects, 1));
+  for (guint i = 0; i < self->n_rects; i++)
+    self->x1s[i] = self->rects[i].x1;
 
   return g_steal_pointer (&self);
 }
@@ -349,7 +354,7 @@ bl_flame_layout_find_first (BlFlameLayout *self,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (self->rects[mid].x1 <= x)
+      if (self->x1s[mid] <= x)
         lo = mid + 1;
       else
         hi = mid;
@@ -379,7 +384,7 @@ bl_flame_layout_find_first_from (BlFlameLayout *self,
   lo = MAX (from, begin);
   hi = lo;
 
-  while (hi < end && self->rects[hi].x1 <= x)
+  while (hi < end && self->x1s[hi] <= x)
     {
       lo = hi + 1;
       hi += step;
@@ -391,7 +396,7 @@ bl_flame_layout_find_first_from (BlFlameLayout *self,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (self->rects[mid].x1 <= x)
+      if (self->x1s[mid] <= x)
         lo = mid + 1;
       else
         hi = mid;

@@ -619,9 +619,7 @@ draw_chart (BlTimeline  *self,
   gtk_snapshot_append_color (snapshot, &frame,
                              &GRAPHENE_RECT_INIT (GUTTER, chart->top, width, 1));
 
-  /* the title and the scale in the gutter */
-  append_text (self, snapshot, bl_series_group_get_display_name (chart->group), 4,
-               chart->top + chart->height / 2 - 8, &self->fg, GUTTER - 8, FALSE);
+  /* the scale in the gutter */
   append_text (self, snapshot, top_label, GUTTER - 4, chart->top, &dim, -1, TRUE);
   append_text (self, snapshot, zero_label, GUTTER - 4, chart->top + chart->height - 16, &dim,
                -1, TRUE);
@@ -658,7 +656,13 @@ draw_chart (BlTimeline  *self,
     }
   cairo_destroy (cr);
 
-  /* legend for charts with several lines */
+  /* the title, then a legend for charts with several lines */
+  {
+    const char *title = bl_series_group_get_display_name (chart->group);
+
+    append_text (self, snapshot, title, legend_x, chart->top + 2, &self->fg, -1, FALSE);
+    legend_x += text_width (self, title) + 16;
+  }
   if (chart->n_plotted > 1)
     for (guint k = 0; k < chart->n_plotted; k++)
       {

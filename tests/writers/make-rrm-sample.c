@@ -2,9 +2,9 @@
  *
  * A six-minute Roku Resource Monitor session of a sideloaded ("dev")
  * channel: the launch with its compile, splash and load beacons, a video
- * start a minute in (texture memory and CPU go up), a slow leak (memory
- * used, ContentNodes and BrightScript objects keep growing) and three
- * rendezvous bursts where the frame rate dips.
+ * start a minute in (texture memory and CPU go up), a slow leak of about
+ * 3 MiB a minute (memory used, ContentNodes and BrightScript objects keep
+ * growing) and three rendezvous bursts where the frame rate dips.
  *
  * Usage: make-rrm-sample OUT.json
  *
@@ -40,7 +40,7 @@ main (int    argc,
   o.pretty = TRUE;
   o.foreground_limit = G_GINT64_CONSTANT (268435456);
   o.background_limit = G_GINT64_CONSTANT (104857600);
-  o.leak_bytes_per_min = 600 * 1024;
+  o.leak_bytes_per_min = 3 * 1024 * 1024;
   o.n_bitmaps = 10;
   o.n_node_types = 15;
   o.n_rendezvous_items = 1;

@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bl-model.h"
@@ -309,6 +310,96 @@ test_range_statistics (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkEventController *
+find_controller (GtkWidget *widget,
+                 GType      type,
+                 guint      button)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type) &&
+          (button == 0 || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (c)) == button))
+        return c;
+    }
+  return NULL;
+}
+
+/* The timeline's own gestures, fed the coordinates a pointer would give. */
+static void
+test_interaction (void)
+{
+  g_autoptr(BlSession) session = known_session ();
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  BlTimeline *tl = BL_TIMELINE (timeline);
+  BlTimeAxis *axis = bl_timeline_get_axis (tl);
+  GtkEventController *drag;
+  GtkEventController *scroll;
+  graphene_rect_t area;
+  gint64 from, to, vs, ve, vs2, ve2;
+  double x10, x30, y;
+  gboolean handled = FALSE;
+
+  bl_timeline_set_session (tl, session);
+  settle ();
+  drag = find_controller (timeline, GTK_TYPE_GESTURE_DRAG, GDK_BUTTON_PRIMARY);
+  scroll = find_controller (timeline, GTK_TYPE_EVENT_CONTROLLER_SCROLL, 0);
+  g_assert_nonnull (drag);
+  g_assert_nonnull (scroll);
+  g_assert_true (bl_timeline_get_plot_area (tl, BL_SERIES_GROUP_MEMORY, &area));
+  y = area.origin.y + area.size.height / 2;
+  x10 = bl_timeline_time_to_x (tl, T0 + 10000);
+  x30 = bl_timeline_time_to_x (tl, T0 + 30000);
+
+  /* a drag over the charts selects a range */
+  g_signal_emit_by_name (drag, "drag-begin", x10, y);
+  g_signal_emit_by_name (drag, "drag-update", x30 - x10, 4.0);
+  g_signal_emit_by_name (drag, "drag-end", x30 - x10, 4.0);
+  g_assert_true (bl_time_axis_get_selection (axis, &from, &to));
+  g_assert_cmpint (llabs (from - (T0 + 10000)), <=, 60);
+  g_assert_cmpint (llabs (to - (T0 + 30000)), <=, 60);
+
+  /* a click chooses the instant and drops the selection */
+  g_signal_emit_by_name (drag, "drag-begin", x30, y);
+  g_signal_emit_by_name (drag, "drag-end", 1.0, 0.0);
+  g_assert_false (bl_time_axis_get_selection (axis, NULL, NULL));
+  g_assert_cmpint (llabs (bl_time_axis_get_instant (axis) - (T0 + 30000)), <=, 60);
+
+  /* hovering sets the crosshair; the wheel zooms in around the pointer */
+  g_signal_emit_by_name (find_controller (timeline, GTK_TYPE_EVENT_CONTROLLER_MOTION, 0),
+                         "motion", x30, y);
+  g_assert_true (bl_time_axis_get_hover (axis, &from));
+  g_assert_cmpint (llabs (from - (T0 + 30000)), <=, 60);
+  bl_time_axis_get_visible (axis, &vs, &ve);
+  g_signal_emit_by_name (scroll, "scroll", 0.0, -1.0, &handled);
+  g_assert_true (handled);
+  bl_time_axis_get_visible (axis, &vs2, &ve2);
+  g_assert_cmpint (ve2 - vs2, <, ve - vs);
+  g_assert_cmpint (vs2, >, T0);
+  x30 = bl_timeline_time_to_x (tl, T0 + 30000);
+  g_assert_cmpint (llabs (bl_timeline_x_to_time (tl, x30) - (T0 + 30000)), <=, 60);
+
+  /* dragging the ruler pans: content follows the pointer to the right */
+  g_signal_emit_by_name (drag, "drag-begin", x30, 5.0);
+  g_signal_emit_by_name (drag, "drag-update", 100.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", 100.0, 0.0);
+  bl_time_axis_get_visible (axis, &vs, &ve);
+  g_assert_cmpint (vs, <, vs2);
+  g_assert_cmpint (ve - vs, ==, ve2 - vs2);
+  g_assert_false (bl_time_axis_get_selection (axis, NULL, NULL));
+
+  /* pans stop at the bounds */
+  bl_time_axis_pan (axis, -G_GINT64_CONSTANT (1000000));
+  bl_time_axis_get_visible (axis, &vs, NULL);
+  g_assert_cmpint (vs, ==, T0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A writer-made session with everything in it, through the whole view. */
 static void
 test_session_view (void)
@@ -372,6 +463,7 @@ main (int   argc,
   g_test_add_func ("/widgets/timeline/drawn-where-expected", test_drawn_where_expected);
   g_test_add_func ("/widgets/timeline/hover", test_hover);
   g_test_add_func ("/widgets/timeline/range-statistics", test_range_statistics);
+  g_test_add_func ("/widgets/timeline/interaction", test_interaction);
   g_test_add_func ("/widgets/timeline/session-view", test_session_view);
 
   return g_test_run ();

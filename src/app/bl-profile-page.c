@@ -124,6 +124,9 @@ show_document (BlProfilePage *self)
     {
       bl_profile_view_set_profile (self->profile_view, BL_PROFILE (self->document));
       gtk_stack_set_visible_child_name (self->stack, "profile");
+      /* arrows move between frames straight away in the tab being looked at */
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        gtk_widget_grab_focus (GTK_WIDGET (bl_profile_view_get_flame_graph (self->profile_view)));
       return;
     }
 

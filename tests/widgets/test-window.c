@@ -24,7 +24,42 @@ typedef struct
   guint         n_rects;
   char         *error_message;
   char         *titles[2];
+  const char   *dropped;
+  const char   *dropped2;
+  gboolean      drop_accepted;
+  guint         n_pages_after_drop;
+  char         *dropped_title;
 } RunState;
+
+/* what a file manager's drag does: a GdkFileList dropped on the window */
+static gboolean
+drop_files (GtkWidget  *window,
+            const char *path1,
+            const char *path2)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (window);
+  g_autoptr(GFile) file1 = g_file_new_for_path (path1);
+  g_autoptr(GFile) file2 = g_file_new_for_path (path2);
+  GFile *files[] = { file1, file2 };
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      GValue value = G_VALUE_INIT;
+      gboolean accepted = FALSE;
+
+      if (!GTK_IS_DROP_TARGET (controller))
+        continue;
+
+      g_value_init (&value, GDK_TYPE_FILE_LIST);
+      g_value_take_boxed (&value, gdk_file_list_new_from_array (files, 2));
+      g_signal_emit_by_name (controller, "drop", &value, 10.0, 10.0, &accepted);
+      g_value_unset (&value);
+      return accepted;
+    }
+
+  return FALSE;
+}
 
 static char *
 write_good (const char *dir)
@@ -124,6 +159,14 @@ poll_cb (gpointer data)
     }
 
   state->n_pages = bl_window_get_n_pages (BL_WINDOW (window));
+
+  /* two more files dropped on the window open in new tabs (one file asks
+   * whether to compare it with the current profile) */
+  state->drop_accepted = drop_files (GTK_WIDGET (window), state->dropped, state->dropped2);
+  state->n_pages_after_drop = bl_window_get_n_pages (BL_WINDOW (window));
+  if (bl_window_get_current_page (BL_WINDOW (window)) != NULL)
+    state->dropped_title = g_strdup (bl_profile_page_get_title (bl_window_get_current_page (BL_WINDOW (window))));
+
   state->done = TRUE;
   gtk_window_close (window);
 
@@ -137,6 +180,8 @@ test_open_command_line (void)
   g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
   g_autofree char *good = write_good (dir);
   g_autofree char *broken = write_broken (dir);
+  g_autofree char *dropped = g_build_filename (dir, "dropped.bsprof", NULL);
+  g_autofree char *dropped2 = g_build_filename (dir, "dropped2.bsprof", NULL);
   g_autoptr(GFile) broken_file = g_file_new_for_path (broken);
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) nothing = NULL;
@@ -156,6 +201,10 @@ test_open_command_line (void)
 
   /* no D-Bus name: the test must not meet a running instance */
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_file_set_contents (dropped, "bsprof", -1, NULL));
+  g_assert_true (g_file_set_contents (dropped2, "bsprof", -1, NULL));
+  state.dropped = dropped;
+  state.dropped2 = dropped2;
   state.app = G_APPLICATION (app);
   g_timeout_add (10, poll_cb, &state);
   status = g_application_run (G_APPLICATION (app), 3, argv);
@@ -175,8 +224,16 @@ test_open_command_line (void)
   g_assert_cmpstr (state.error_message, ==, error->message);
   g_assert_nonnull (strstr (state.error_message, "module 42"));
 
+  /* drag and drop */
+  g_assert_true (state.drop_accepted);
+  g_assert_cmpuint (state.n_pages_after_drop, ==, 4);
+  g_assert_cmpstr (state.dropped_title, ==, "dropped2.bsprof");
+
   for (guint i = 0; i < 2; i++)
     g_free (state.titles[i]);
+  g_free (state.dropped_title);
+  g_unlink (dropped);
+  g_unlink (dropped2);
   g_free (state.error_message);
   g_unlink (good);
   g_unlink (broken);

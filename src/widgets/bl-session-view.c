@@ -438,6 +438,9 @@ update_range (BlSessionView *self)
   header_row (self->range_grid, titles);
   if (!bl_time_axis_get_selection (axis, &from, &to))
     {
+      gtk_notebook_set_tab_label_text (self->notebook,
+                                       gtk_notebook_get_nth_page (self->notebook, 0),
+                                       _("Selected range"));
       empty_row (self->range_grid, _("Drag over the charts to select a range."));
       return;
     }
@@ -635,11 +638,11 @@ update_summary (BlSessionView *self)
   add_figure (self, _("Rendezvous"), text, FALSE);
   g_clear_pointer (&text, g_free);
 
+  /* an incomplete file, points without a timestamp… */
   gtk_widget_set_visible (GTK_WIDGET (self->incomplete_label),
-                          bl_session_is_incomplete (self->session));
-  if (bl_session_is_incomplete (self->session))
-    gtk_label_set_text (self->incomplete_label,
-                        bl_session_get_incomplete_reason (self->session));
+                          bl_session_get_warning (self->session) != NULL);
+  if (bl_session_get_warning (self->session) != NULL)
+    gtk_label_set_text (self->incomplete_label, bl_session_get_warning (self->session));
 }
 
 static void

@@ -258,7 +258,7 @@ bl_line_gutter_renderer_new (BlLineGutterKind kind,
                              BlMetricId       metric)
 {
   BlLineGutterRenderer *self = g_object_new (BL_TYPE_LINE_GUTTER_RENDERER,
-                                             "xpad", 6,
+                                             "xpad", 4,
                                              NULL);
 
   self->kind = kind;

@@ -65,6 +65,9 @@ struct _BlSourceView
 
   BlLineGutterRenderer *heat;
   GPtrArray       *columns;       /* BlLineGutterRenderer, owned by the gutter */
+  GtkTextTag      *heat_tags[5];  /* line backgrounds, coolest first */
+  guint            scroll_tick_id;
+  guint            scroll_ticks;
 };
 
 G_DEFINE_FINAL_TYPE (BlSourceView, bl_source_view, GTK_TYPE_WIDGET)
@@ -98,13 +101,16 @@ brightscript_language (void)
 
   if (manager == NULL)
     {
-      const char * const path[] = {
-        "resource://" RESOURCE_BASE_PATH "/language-specs",
-        NULL
-      };
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) path = NULL;
 
+      /* the system's specs (def.lang, which ours refers to) and ours */
       manager = gtk_source_language_manager_new ();
-      gtk_source_language_manager_set_search_path (manager, path);
+      g_strv_builder_addv (builder,
+                           (const char **) gtk_source_language_manager_get_search_path (manager));
+      g_strv_builder_add (builder, "resource://" RESOURCE_BASE_PATH "/language-specs");
+      path = g_strv_builder_end (builder);
+      gtk_source_language_manager_set_search_path (manager, (const char * const *) path);
     }
 
   return gtk_source_language_manager_get_language (manager, "brightscript");
@@ -339,11 +345,49 @@ fill_table (BlSourceView *self)
                        items->pdata, items->len);
 }
 
+/* Scrolls until the focus line is in view: the text view computes line
+ * heights in idles, so a scroll asked for before the first layout can land
+ * short; the tick repeats it for a few frames until the line is visible. */
+static gboolean
+scroll_tick (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  BlSourceView *self = BL_SOURCE_VIEW (user_data);
+  GtkTextView *view = GTK_TEXT_VIEW (self->view);
+  GtkTextIter iter;
+  GdkRectangle visible;
+  int y, height;
+
+  if (self->focus_line == 0 || self->scroll_ticks == 0)
+    {
+      self->scroll_tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->scroll_ticks--;
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (self->buffer), &iter,
+                                    self->focus_line - 1);
+  gtk_text_view_get_visible_rect (view, &visible);
+  gtk_text_view_get_line_yrange (view, &iter, &y, &height);
+
+  if (visible.height > 0 && y >= visible.y && y + height <= visible.y + visible.height &&
+      self->scroll_ticks < 55)
+    {
+      self->scroll_tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  gtk_text_view_scroll_to_mark (view, gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (self->buffer)),
+                                0.0, TRUE, 0.0, 0.3);
+
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 scroll_to_focus (BlSourceView *self)
 {
   GtkTextIter iter;
-  GtkTextMark *mark;
   guint lines = gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (self->buffer));
 
   if (self->focus_line == 0)
@@ -352,8 +396,54 @@ scroll_to_focus (BlSourceView *self)
   gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (self->buffer), &iter,
                                     MIN (self->focus_line, lines) - 1);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (self->buffer), &iter);
-  mark = gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (self->buffer));
-  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view), mark, 0.0, TRUE, 0.0, 0.3);
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view),
+                                gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (self->buffer)),
+                                0.0, TRUE, 0.0, 0.3);
+
+  self->scroll_ticks = 60;
+  if (self->scroll_tick_id == 0)
+    self->scroll_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), scroll_tick,
+                                                         self, NULL);
+}
+
+/* Tints the lines that cost something, darker for hotter ones. */
+static void
+apply_heat_tags (BlSourceView *self)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  GtkTextIter start, end;
+  BlMetricId metric;
+  guint64 max;
+  guint n_lines = gtk_text_buffer_get_line_count (buffer);
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  for (guint i = 0; i < G_N_ELEMENTS (self->heat_tags); i++)
+    gtk_text_buffer_remove_tag (buffer, self->heat_tags[i], &start, &end);
+
+  if (self->heat == NULL || self->file_lines == NULL || !self->has_source)
+    return;
+
+  metric = bl_line_gutter_renderer_get_metric (self->heat);
+  max = bl_line_set_get_max (self->file_lines, metric);
+  if (max == 0)
+    return;
+
+  for (guint p = 0; p < bl_line_set_get_n_lines (self->file_lines); p++)
+    {
+      guint32 number = bl_line_set_get_line_number (self->file_lines, p);
+      guint64 value = bl_line_set_get_value (self->file_lines, metric, p);
+      guint level;
+
+      if (value == 0 || number == 0 || number > n_lines)
+        continue;
+
+      level = MIN ((guint) (value * G_N_ELEMENTS (self->heat_tags) / max),
+                   G_N_ELEMENTS (self->heat_tags) - 1);
+      gtk_text_buffer_get_iter_at_line (buffer, &start, number - 1);
+      end = start;
+      gtk_text_iter_forward_line (&end);
+      gtk_text_buffer_apply_tag (buffer, self->heat_tags[level], &start, &end);
+    }
 }
 
 static void
@@ -424,6 +514,7 @@ load_cb (GObject      *object,
   self->has_source = TRUE;
   set_status (self, NULL);
   gtk_stack_set_visible_child_name (self->stack, "source");
+  apply_heat_tags (self);
   scroll_to_focus (self);
 
   g_signal_emit (self, signals[LOADED], 0, TRUE);
@@ -632,6 +723,15 @@ build_stack (BlSourceView *self)
   gtk_stack_add_named (self->stack, empty, "empty");
 
   self->buffer = gtk_source_buffer_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (self->heat_tags); i++)
+    {
+      /* amber, from a hint to a clear tint */
+      GdkRGBA tint = { 0.96, 0.58, 0.07, 0.05 + 0.05 * i };
+
+      self->heat_tags[i] = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (self->buffer), NULL,
+                                                       "paragraph-background-rgba", &tint,
+                                                       NULL);
+    }
   self->view = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (self->buffer));
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self->view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->view), TRUE);
@@ -664,6 +764,11 @@ bl_source_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->scroll_tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->scroll_tick_id);
+      self->scroll_tick_id = 0;
+    }
   if (self->chooser)
     {
       g_signal_handlers_disconnect_by_func (self->chooser, on_chosen, self);
@@ -887,6 +992,7 @@ bl_source_view_set_metric (BlSourceView *self,
       if (heat != BL_METRIC_INVALID)
         bl_line_gutter_renderer_set_metric (self->heat, heat);
       update_header (self);
+      apply_heat_tags (self);
     }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);

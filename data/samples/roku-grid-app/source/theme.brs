@@ -1,0 +1,11 @@
+sub InitTheme()
+    theme = ParseJson(ReadAsciiFile("pkg:/config/theme.json"))
+    globalNode = GetGlobalNode()
+    globalNode.addFields({ theme: theme })
+    globalNode.addFields({ posterWidth: 266, posterHeight: 150 })
+    fonts = CreateObject("roFontRegistry")
+    fonts.Register("pkg:/fonts/Roboto-Regular.ttf")
+    globalNode.addFields({ titleFont: fonts.GetFont("Roboto", 36, true, false) })
+    fonts.Register("pkg:/fonts/Roboto-Bold.ttf")
+    globalNode.addFields({ bodyFont: fonts.GetFont("Roboto", 24, false, false) })
+end sub

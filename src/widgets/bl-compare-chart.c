@@ -44,6 +44,7 @@ struct _BlCompareChart
   char       *origin_label;
   gint64      from_ms;
   gint64      to_ms;
+  double      y_min;
   double      y_max;
   gboolean    stacked;
   gboolean    has_data;
@@ -115,7 +116,14 @@ static double
 tick_step (double span,
            guint  max_ticks)
 {
+  static const double minutes[] = { 60000, 120000, 300000, 600000, 1800000, 3600000 };
   double step = 1000;
+
+  /* more than a few minutes: whole minutes apart */
+  if (span / 60000 > max_ticks)
+    for (guint i = 0; i < G_N_ELEMENTS (minutes); i++)
+      if (span / minutes[i] <= max_ticks)
+        return minutes[i];
 
   while (span / step > max_ticks)
     {
@@ -129,16 +137,18 @@ tick_step (double span,
   return step;
 }
 
+/* A time on the axis; in minutes when the ticks are whole minutes apart. */
 static char *
-format_offset (double ms)
+format_offset (double ms,
+               double step)
 {
   double s = ms / 1000.0;
 
   if (fabs (s) < 0.0005)
     return g_strdup ("0");
-  if (fabs (s) >= 120 && fmod (fabs (s), 60) < 0.5)
+  if (step >= 60000 && fmod (step, 60000) == 0)
     /* Translators: a time on the chart axis, in minutes from the origin */
-    return g_strdup_printf (_("%s%.0f min"), s < 0 ? "−" : "", fabs (s) / 60);
+    return g_strdup_printf (_("%s%g min"), s < 0 ? "−" : "", fabs (s) / 60);
 
   /* Translators: a time on the chart axis, in seconds from the origin */
   return g_strdup_printf (_("%s%g s"), s < 0 ? "−" : "", fabs (s));
@@ -168,7 +178,7 @@ draw_side (BlCompareChart        *self,
 {
   const Side *side = &self->sides[s];
   double span = MAX ((double) (self->to_ms - self->from_ms), 1.0);
-  double ymax = self->y_max > 0 ? self->y_max : 1;
+  double yspan = self->y_max > self->y_min ? self->y_max - self->y_min : 1;
   gboolean drawing = FALSE;
   gboolean have_column = FALSE;
   double col = 0, cmin = 0, cmax = 0, clast = 0;
@@ -185,7 +195,7 @@ draw_side (BlCompareChart        *self,
       if (present)
         {
           px = r->origin.x + (side->x[i] - self->from_ms) / span * r->size.width;
-          py = r->origin.y + r->size.height - side->y[i] / ymax * r->size.height;
+          py = r->origin.y + r->size.height - (side->y[i] - self->y_min) / yspan * r->size.height;
         }
 
       /* flush the column when the sample falls in another one or a gap comes */
@@ -246,6 +256,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
   cairo_t *cr;
   GdkRGBA grid = self->fg;
   double span, step, first;
+  int title_width = 0, max_width = 0;
 
   if (w <= 0 || h <= 0)
     return;
@@ -256,6 +267,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
   /* title */
   gdk_cairo_set_source_rgba (cr, &self->fg);
   draw_text (cr, layout, _(info->display_name), MARGIN_LEFT, 2, 0);
+  pango_layout_get_pixel_size (layout, &title_width, NULL);
 
   if (!self->has_data)
     {
@@ -275,6 +287,20 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
     dim.alpha = 0.6;
     gdk_cairo_set_source_rgba (cr, &dim);
     draw_text (cr, layout, max_text, w - MARGIN_RIGHT, 2, 1);
+    pango_layout_get_pixel_size (layout, &max_width, NULL);
+
+    /* the scale does not start at zero: say where it starts */
+    if (self->y_min != 0)
+      {
+        g_autofree char *min_text = bl_series_format_value (self->series, self->y_min);
+        int min_height;
+
+        plot_rect (self, self->stacked ? 1 : 0, &r);
+        pango_layout_set_text (layout, min_text, -1);
+        pango_layout_get_pixel_size (layout, NULL, &min_height);
+        draw_text (cr, layout, min_text, r.origin.x + r.size.width - 2,
+                   r.origin.y + r.size.height - min_height - 1, 1);
+      }
   }
 
   grid.alpha = 0.12;
@@ -322,7 +348,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
     gdk_cairo_set_source_rgba (cr, &dim);
     for (double t = first; t <= self->to_ms; t += step)
       {
-        g_autofree char *label = format_offset (t);
+        g_autofree char *label = format_offset (t, step);
         double x = aligned_to_x (self, t);
         double align = x < 30 ? 0 : x > w - 30 ? 1 : 0.5;
 
@@ -346,7 +372,18 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
       if (self->origin_label != NULL)
-        draw_text (cr, layout, self->origin_label, x + 4, MARGIN_TOP + 1, 0);
+        {
+          int label_width;
+
+          /* in the title row when it fits between the title and the scale */
+          pango_layout_set_text (layout, self->origin_label, -1);
+          pango_layout_get_pixel_size (layout, &label_width, NULL);
+          if (x + 4 > MARGIN_LEFT + title_width + 12 &&
+              x + 4 + label_width < w - MARGIN_RIGHT - max_width - 12)
+            draw_text (cr, layout, self->origin_label, x + 4, 2, 0);
+          else
+            draw_text (cr, layout, self->origin_label, x + 4, MARGIN_TOP + 1, 0);
+        }
     }
 
   for (guint s = 0; s < 2; s++)
@@ -554,7 +591,8 @@ bl_compare_chart_set_sessions (BlCompareChart *self,
   g_set_object (&self->sessions[1], b);
   g_free (self->origin_label);
   self->origin_label = g_strdup (origin_label);
-  self->y_max = 0;
+  self->y_min = G_MAXDOUBLE;
+  self->y_max = -G_MAXDOUBLE;
   self->has_data = FALSE;
 
   for (guint s = 0; s < 2; s++)
@@ -580,6 +618,7 @@ bl_compare_chart_set_sessions (BlCompareChart *self,
           if (side->present[i])
             {
               self->y_max = MAX (self->y_max, samples[i].value);
+              self->y_min = MIN (self->y_min, samples[i].value);
               self->has_data = TRUE;
             }
         }
@@ -591,7 +630,23 @@ bl_compare_chart_set_sessions (BlCompareChart *self,
         }
     }
 
-  self->y_max *= 1.08;
+  /* from zero unless the values stay far from it, then around them */
+  if (!self->has_data)
+    self->y_min = self->y_max = 0;
+  else if (self->y_min >= 0 && self->y_min < 0.35 * self->y_max)
+    {
+      self->y_min = 0;
+      self->y_max *= 1.08;
+    }
+  else
+    {
+      double pad = MAX (self->y_max - self->y_min, fabs (self->y_max) * 0.01);
+
+      self->y_min = MAX (self->y_min - pad * 0.05, self->y_min >= 0 ? 0 : -G_MAXDOUBLE);
+      self->y_max += pad * 0.08;
+    }
+  if (self->y_max <= self->y_min)
+    self->y_max = self->y_min + 1;
   if (from >= to)
     {
       from = 0;
@@ -694,7 +749,7 @@ bl_compare_chart_dup_text_at (BlCompareChart *self,
     return NULL;
 
   t = self->from_ms + (x - r.origin.x) / r.size.width * (double) (self->to_ms - self->from_ms);
-  when = format_offset (round (t / 100.0) * 100.0);
+  when = format_offset (round (t / 100.0) * 100.0, 0);
 
   for (guint s = 0; s < 2; s++)
     {

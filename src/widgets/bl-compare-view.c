@@ -68,6 +68,7 @@ typedef enum
 typedef enum
 {
   COL_NAME,
+  COL_FILE,
   COL_A_SELF,
   COL_B_SELF,
   COL_A_TOTAL,
@@ -514,6 +515,7 @@ row_value (BlCompareRow *row,
     case COL_DELTA_PCT:
       return row->total_change.delta_pct;
     case COL_NAME:
+    case COL_FILE:
     case N_COLUMNS:
     default:
       return 0;
@@ -529,6 +531,10 @@ row_text (BlCompareView *self,
     {
     case COL_NAME:
       return g_strdup (row->name);
+    case COL_FILE:
+      return row->file != NULL && *row->file != '\0'
+        ? g_path_get_basename (row->file)
+        : g_strdup ("");
     case COL_DELTA_SELF:
     case COL_DELTA_TOTAL:
       return format_value (self, row_value (row, column), TRUE);
@@ -555,9 +561,11 @@ compare_rows (gconstpointer a,
   Column column = GPOINTER_TO_INT (user_data);
   double va, vb;
 
-  if (column == COL_NAME)
+  if (column == COL_NAME || column == COL_FILE)
     {
-      int ret = g_utf8_collate (ra->name, rb->name);
+      int ret = column == COL_NAME
+        ? g_utf8_collate (ra->name, rb->name)
+        : g_strcmp0 (ra->file, rb->file);
 
       return ret < 0 ? GTK_ORDERING_SMALLER : ret > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
     }
@@ -604,12 +612,15 @@ setup_cell (GtkSignalListItemFactory *factory,
   Column column = GPOINTER_TO_INT (user_data);
   GtkWidget *label = gtk_inscription_new (NULL);
 
-  if (column != COL_NAME)
+  if (column == COL_FILE)
+    gtk_widget_add_css_class (label, "dim-label");
+  else if (column != COL_NAME)
     {
       gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 1.0);
       gtk_widget_add_css_class (label, "numeric");
     }
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), column == COL_NAME ? 24 : 9);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label),
+                                 column == COL_NAME ? 24 : column == COL_FILE ? 16 : 11);
   gtk_list_item_set_child (item, label);
 }
 
@@ -636,7 +647,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       else if (v < 0)
         gtk_widget_add_css_class (label, "success");
     }
-  if (column == COL_NAME)
+  if (column == COL_NAME || column == COL_FILE)
     gtk_widget_set_tooltip_text (label, row->file != NULL && *row->file ? row->file : NULL);
 }
 
@@ -969,6 +980,7 @@ build_profiles (BlCompareView *self)
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
   add_column (self, COL_NAME, _("Function"));
+  add_column (self, COL_FILE, _("File"));
   add_column (self, COL_A_SELF, _("A Self"));
   add_column (self, COL_B_SELF, _("B Self"));
   add_column (self, COL_A_TOTAL, _("A Total"));

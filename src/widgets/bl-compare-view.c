@@ -620,7 +620,7 @@ setup_cell (GtkSignalListItemFactory *factory,
       gtk_widget_add_css_class (label, "numeric");
     }
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label),
-                                 column == COL_NAME ? 24 : column == COL_FILE ? 16 : 11);
+                                 column == COL_NAME ? 24 : column == COL_FILE ? 22 : 11);
   gtk_list_item_set_child (item, label);
 }
 
@@ -878,6 +878,7 @@ build_profiles (BlCompareView *self)
   GtkWidget *diff_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *legend_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *functions_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *vpaned;
   GtkWidget *table_scroller = gtk_scrolled_window_new ();
   GtkWidget *spacer;
   g_autoptr(GtkSingleSelection) selection = NULL;
@@ -922,7 +923,16 @@ build_profiles (BlCompareView *self)
   gtk_stack_set_transition_type (self->profile_stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->profile_stack);
   gtk_widget_set_vexpand (GTK_WIDGET (self->profile_stack), TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->profile_stack));
+
+  /* the graphs above, the functions below, as in a profile's own view */
+  vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (vpaned), GTK_WIDGET (self->profile_stack));
+  gtk_paned_set_end_child (GTK_PANED (vpaned), functions_box);
+  gtk_paned_set_shrink_start_child (GTK_PANED (vpaned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (vpaned), FALSE);
+  gtk_paned_set_position (GTK_PANED (vpaned), 380);
+  gtk_widget_set_vexpand (vpaned, TRUE);
+  gtk_box_append (GTK_BOX (box), vpaned);
 
   /* side by side */
   gtk_paned_set_start_child (GTK_PANED (paned),
@@ -965,10 +975,20 @@ build_profiles (BlCompareView *self)
   self->regressions_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->regressions_check),
                                _("Only the functions whose total grew"));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->regressions_check), 6);
   g_signal_connect_object (self->regressions_check, "toggled",
                            G_CALLBACK (regressions_toggled_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (functions_box), GTK_WIDGET (self->regressions_check));
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+    GtkWidget *heading = gtk_label_new (_("Functions"));
+
+    gtk_widget_add_css_class (heading, "heading");
+    gtk_widget_set_margin_start (row, 8);
+    gtk_widget_set_margin_end (row, 8);
+    gtk_widget_set_margin_top (row, 4);
+    gtk_box_append (GTK_BOX (row), heading);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->regressions_check));
+    gtk_box_append (GTK_BOX (functions_box), row);
+  }
 
   self->rows = g_list_store_new (BL_TYPE_COMPARE_ROW);
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
@@ -999,7 +1019,6 @@ build_profiles (BlCompareView *self)
                                  GTK_WIDGET (self->column_view));
   gtk_widget_set_vexpand (table_scroller, TRUE);
   gtk_box_append (GTK_BOX (functions_box), table_scroller);
-  gtk_stack_add_titled (self->profile_stack, functions_box, "functions", _("Functions"));
 
   return box;
 }

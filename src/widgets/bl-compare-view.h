@@ -31,7 +31,8 @@ void            bl_compare_view_set_diff             (BlCompareView  *self,
 void            bl_compare_view_set_titles           (BlCompareView  *self,
                                                       const char     *title_a,
                                                       const char     *title_b);
-/* "side-by-side", "differential", "functions" (profiles) or "sessions" */
+/* "side-by-side" or "differential" (profiles; the function table is
+ * always below the graphs), or "sessions" */
 const char     *bl_compare_view_get_page             (BlCompareView  *self);
 void            bl_compare_view_set_page             (BlCompareView  *self,
                                                       const char     *page);

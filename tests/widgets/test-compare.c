@@ -488,7 +488,7 @@ test_functions (void)
   Fixture f;
   guint n;
 
-  fixture_open (&f, diff, "functions");
+  fixture_open (&f, diff, "side-by-side");
 
   /* main, grow, shrink, same, gone, fresh; by Δ total, largest first */
   n = bl_compare_view_get_n_function_rows (f.view);

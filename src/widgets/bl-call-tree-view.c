@@ -1,7 +1,7 @@
 /* bl-call-tree-view.c
  *
  * The call tree as a table, after Sysprof's callgraph view:
- * GtkTreeListModel → GtkTreeListRowSorter → incremental GtkSortListModel →
+ * GtkTreeListModel → GtkTreeListRowSorter → GtkSortListModel →
  * GtkSingleSelection → GtkColumnView. Rows are BlProfileNode items, made
  * lazily when their parent is expanded. The columns are the ones Roku's own
  * viewer has — self, callees and total per time metric, calls — plus memory
@@ -191,6 +191,16 @@ value_setup (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *value = gtk_label_new (NULL);
   GtkWidget *pct = gtk_label_new (NULL);
+  GtkWidget *heat = gtk_level_bar_new ();
+
+  /* a heat bar: the share as a length, styled in style.css */
+  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_LOW);
+  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_HIGH);
+  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_FULL);
+  gtk_widget_set_size_request (heat, 40, -1);
+  gtk_widget_set_valign (heat, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (heat, "bl-heat");
+  gtk_accessible_update_state (GTK_ACCESSIBLE (heat), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
 
   gtk_label_set_xalign (GTK_LABEL (value), 1);
   gtk_widget_set_hexpand (value, TRUE);
@@ -199,6 +209,7 @@ value_setup (GtkSignalListItemFactory *factory,
   gtk_widget_add_css_class (pct, "dim-label");
   gtk_widget_add_css_class (box, "numeric");
   gtk_box_append (GTK_BOX (box), value);
+  gtk_box_append (GTK_BOX (box), heat);
   gtk_box_append (GTK_BOX (box), pct);
   gtk_list_item_set_child (list_item, box);
 }
@@ -214,17 +225,21 @@ value_bind (GtkSignalListItemFactory *factory,
   BlProfileNode *node = item_of (gtk_list_item_get_item (list_item));
   GtkWidget *box = gtk_list_item_get_child (list_item);
   GtkWidget *value = gtk_widget_get_first_child (box);
+  GtkWidget *heat = gtk_widget_get_next_sibling (value);
   GtkWidget *pct = gtk_widget_get_last_child (box);
   guint64 v = column_value (node, metric, kind);
   g_autofree char *text = bl_metric_format_value (metric, v);
+  double share = self->denominators[metric] > 0 ? (double) v / self->denominators[metric] : 0;
   char pct_text[32];
 
   gtk_label_set_text (GTK_LABEL (value), text);
   if (self->denominators[metric] > 0)
-    g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * v / self->denominators[metric]);
+    g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * share);
   else
     pct_text[0] = '\0';
   gtk_label_set_text (GTK_LABEL (pct), pct_text);
+  gtk_level_bar_set_value (GTK_LEVEL_BAR (heat), CLAMP (share, 0.0, 1.0));
+  gtk_widget_set_visible (heat, self->denominators[metric] > 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -504,7 +519,9 @@ set_roots (BlCallTreeView *self,
     }
   else
     sorted = gtk_sort_list_model_new (g_object_ref (roots), g_object_ref (sorter));
-  gtk_sort_list_model_set_incremental (sorted, TRUE);
+  /* not incremental: rows of a freshly expanded node would show at the end
+   * until the sort caught up; only roots and expanded rows are sorted */
+  gtk_sort_list_model_set_incremental (sorted, FALSE);
   model = G_LIST_MODEL (sorted);
 
   if (self->selection != NULL)

@@ -191,7 +191,6 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
 
   self->empty_page = ADW_STATUS_PAGE (adw_status_page_new ());
-  adw_status_page_set_icon_name (self->empty_page, "view-list-symbolic");
   adw_status_page_set_title (self->empty_page, _("No Hot Lines"));
   gtk_widget_add_css_class (GTK_WIDGET (self->empty_page), "compact");
 

@@ -714,7 +714,6 @@ build_stack (BlSourceView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
 
   empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "text-x-generic-symbolic");
   adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Source Shown"));
   adw_status_page_set_description (ADW_STATUS_PAGE (empty),
                                    _("Double-click a frame or a table row, or pick a hot line, "

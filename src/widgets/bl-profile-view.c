@@ -233,14 +233,20 @@ update_selectors (BlProfileView *self)
                           bl_profile_get_n_threads (self->profile) > 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), self->n_metrics > 1);
 
+  /* the metric shown last when this profile has it, else the preferred one */
   metric = bl_profile_get_default_metric (self->profile);
   if (self->settings != NULL)
     {
-      g_autofree char *name = g_settings_get_string (self->settings, "default-metric");
-      BlMetricId wanted = bl_metric_from_name (name);
+      static const char *keys[] = { "default-metric", "last-metric" };
 
-      if (wanted != BL_METRIC_INVALID && bl_profile_has_metric (self->profile, wanted))
-        metric = wanted;
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autofree char *name = g_settings_get_string (self->settings, keys[k]);
+          BlMetricId wanted = bl_metric_from_name (name);
+
+          if (wanted != BL_METRIC_INVALID && bl_profile_has_metric (self->profile, wanted))
+            metric = wanted;
+        }
     }
   bl_profile_view_set_metric (self, metric);
 
@@ -268,7 +274,7 @@ thread_selected_cb (BlProfileView *self)
 }
 
 static void
-metric_selected_cb (BlProfileView *self)
+apply_metric (BlProfileView *self)
 {
   guint i = gtk_drop_down_get_selected (self->metric_dropdown);
 
@@ -278,6 +284,21 @@ metric_selected_cb (BlProfileView *self)
   bl_flame_graph_set_metric (self->flame_graph, self->metrics[i]);
   for (guint k = 0; table (self, k) != NULL; k++)
     bl_call_tree_view_set_metric (table (self, k), self->metrics[i]);
+}
+
+static void
+metric_selected_cb (BlProfileView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->metric_dropdown);
+
+  if (i >= self->n_metrics || self->building)
+    return;
+
+  apply_metric (self);
+
+  /* remembered for the next profile that has it */
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-metric", bl_metric_get_name (self->metrics[i]));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -711,7 +732,7 @@ bl_profile_view_set_profile (BlProfileView *self,
   self->building = FALSE;
   update_header (self);
   thread_selected_cb (self);
-  metric_selected_cb (self);
+  apply_metric (self);
   update_breadcrumb (self);
 
 #ifdef HAVE_FLAME_CHART

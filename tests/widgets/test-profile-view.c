@@ -294,6 +294,14 @@ test_flame_to_table (void)
   settle ();
   g_assert_cmpint (bl_flame_graph_get_metric (graph), ==, BL_METRIC_WALL);
 
+  /* the choice is remembered for the next profile that has the metric */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+    g_autofree char *last = g_settings_get_string (settings, "last-metric");
+
+    g_assert_cmpstr (last, ==, "wall");
+  }
+
   current_view = NULL;
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
   g_object_unref (t.profile);

@@ -16,6 +16,7 @@
 
 #include "bl-folded.h"
 
+#include "bl-window-compare.h"
 #include "bl-window-private.h"
 
 #if defined(__has_include)
@@ -199,9 +200,12 @@ search_action (GtkWidget  *widget,
                GVariant   *param)
 {
   BlProfileView *view = current_view (BL_WINDOW (widget));
+  BlCompareView *compare = _bl_window_compare_get_view (BL_WINDOW (widget));
 
   if (view != NULL)
     bl_profile_view_focus_search (view);
+  else if (compare != NULL)
+    bl_compare_view_focus_search (compare);
 }
 
 static void
@@ -210,9 +214,12 @@ reset_zoom_action (GtkWidget  *widget,
                    GVariant   *param)
 {
   BlProfileView *view = current_view (BL_WINDOW (widget));
+  BlCompareView *compare = _bl_window_compare_get_view (BL_WINDOW (widget));
 
   if (view != NULL)
     bl_profile_view_reset_zoom (view);
+  else if (compare != NULL)
+    bl_compare_view_reset_zoom (compare);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -552,11 +559,12 @@ void
 _bl_window_update_actions (BlWindow *self)
 {
   BlProfileView *view = current_view (self);
+  gboolean compare = _bl_window_compare_get_view (self) != NULL;
   gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", view != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", view != NULL || compare);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL || compare);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", view != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }

@@ -35,6 +35,18 @@ update_title (BlWindow *self)
     adw_window_title_set_subtitle (self->window_title, bl_compare_page_get_title (page));
 }
 
+BlCompareView *
+_bl_window_compare_get_view (BlWindow *self)
+{
+  BlComparePage *page = current_compare_page (self);
+  BlDiff *diff = page != NULL ? bl_compare_page_get_diff (page) : NULL;
+
+  if (diff == NULL || bl_diff_is_session (diff))
+    return NULL;
+
+  return bl_compare_page_get_view (page);
+}
+
 static void
 page_state_changed (BlWindow      *self,
                     GParamSpec    *pspec,
@@ -47,6 +59,7 @@ page_state_changed (BlWindow      *self,
 
   adw_tab_page_set_loading (tab, bl_compare_page_get_state (page) == BL_PROFILE_PAGE_LOADING);
   adw_tab_page_set_tooltip (tab, bl_compare_page_get_error_message (page));
+  _bl_window_update_actions (self);
 }
 
 static void

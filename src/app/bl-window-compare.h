@@ -17,12 +17,14 @@ BlComparePage *bl_window_compare_files            (BlWindow       *self,
                                                    GFile          *file_b,
                                                    GObject        *document_a);
 
-/* hooks called by bl-window.c */
+/* hooks called by bl-window.c and bl-window-actions.c */
 void           _bl_window_class_compare_init      (GtkWidgetClass *widget_class);
 void           _bl_window_compare_init            (BlWindow       *self);
 /* A single file dropped on an open tab: asks whether to open it or to
  * compare the tab with it. Returns FALSE when the drop is not for it. */
 gboolean       _bl_window_compare_handle_drop     (BlWindow       *self,
                                                    GSList         *files);
+/* The selected tab's view when it compares two profiles, else NULL. */
+BlCompareView *_bl_window_compare_get_view        (BlWindow       *self);
 
 G_END_DECLS

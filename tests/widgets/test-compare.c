@@ -797,6 +797,73 @@ test_window (void)
   g_assert_true (bl_window_open_file (window, file_a) == first);
   g_assert_cmpuint (bl_window_get_n_pages (window), ==, 2);
 
+  /* a file dropped on A's tab: open it or compare A with it */
+  {
+    GSList one = { file_b, NULL };
+    GSList same = { file_a, NULL };
+    GSList two_files = { file_b, &one };
+    const char *responses[] = { "compare", "open" };
+
+    g_assert_false (_bl_window_compare_handle_drop (window, &same));
+    g_assert_false (_bl_window_compare_handle_drop (window, &two_files));
+
+    for (guint r = 0; r < G_N_ELEMENTS (responses); r++)
+      {
+        g_autoptr(GListModel) toplevels = NULL;
+        AdwMessageDialog *dialog = NULL;
+        guint before_pages = bl_window_get_n_pages (window);
+        AdwTabView *tabs = bl_window_get_tab_view (window);
+        GtkWidget *child;
+
+        adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (first)));
+        g_assert_true (_bl_window_compare_handle_drop (window, &one));
+
+        toplevels = g_object_ref (gtk_window_get_toplevels ());
+        for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+          {
+            g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+            if (ADW_IS_MESSAGE_DIALOG (item) && gtk_widget_get_visible (GTK_WIDGET (item)))
+              dialog = ADW_MESSAGE_DIALOG (item);
+          }
+        g_assert_nonnull (dialog);
+        g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Open or Compare?");
+        g_assert_true (adw_message_dialog_has_response (dialog, "open"));
+        g_assert_true (adw_message_dialog_has_response (dialog, "compare"));
+        g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "compare");
+
+        adw_message_dialog_response (dialog, responses[r]);
+        settle ();
+        g_assert_cmpuint (bl_window_get_n_pages (window), ==, before_pages + 1);
+        child = adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs));
+        if (r == 0)
+          {
+            g_assert_true (BL_IS_COMPARE_PAGE (child));
+            g_assert_true (g_file_equal (bl_compare_page_get_file (BL_COMPARE_PAGE (child),
+                                                                   BL_DIFF_SIDE_B), file_b));
+            g_assert_true (iterate_until (page_done, child));
+            /* Ctrl+F reaches the comparison's search */
+            settle ();
+            gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL);
+            settle ();
+            {
+              GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+              g_assert_nonnull (focus);
+              g_assert_true (gtk_widget_is_ancestor (focus,
+                                                     GTK_WIDGET (bl_compare_page_get_view (BL_COMPARE_PAGE (child)))));
+              g_assert_true (GTK_IS_SEARCH_ENTRY (focus) ||
+                             gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) != NULL);
+            }
+          }
+        else
+          {
+            g_assert_true (BL_IS_PROFILE_PAGE (child));
+            g_assert_true (g_file_equal (bl_profile_page_get_file (BL_PROFILE_PAGE (child)), file_b));
+          }
+      }
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   settle ();
 }

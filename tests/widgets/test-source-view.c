@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bl-bsprof-writer.h"
 #include "bl-hot-lines-view.h"
@@ -28,16 +27,37 @@ static char *tmpdir;
 static char *system_sourceview_dir;   /* …/share/gtksourceview-5, found before isolation */
 
 /* The isolated XDG dirs of a test hide the system's language specs, which
- * ours builds on (def.lang) and the style schemes: link them back in. */
+ * ours builds on (def.lang), and the style schemes: copy those few files in.
+ * (Copies, never links: the isolated dirs are deleted recursively after
+ * each test.) */
 static void
-link_system_specs (void)
+copy_system_file (const char *relative)
 {
-  g_autofree char *link = g_build_filename (g_get_user_data_dir (), "gtksourceview-5", NULL);
+  g_autofree char *from = g_build_filename (system_sourceview_dir, relative, NULL);
+  g_autofree char *to = g_build_filename (g_get_user_data_dir (), "gtksourceview-5", relative,
+                                          NULL);
+  g_autofree char *dir = g_path_get_dirname (to);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
 
+  if (g_file_test (to, G_FILE_TEST_EXISTS))
+    return;
+
+  g_file_get_contents (from, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (to, contents, len, &error);
+  g_assert_no_error (error);
+}
+
+static void
+copy_system_specs (void)
+{
   g_assert_nonnull (system_sourceview_dir);
-  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0755), ==, 0);
-  if (!g_file_test (link, G_FILE_TEST_EXISTS))
-    g_assert_cmpint (symlink (system_sourceview_dir, link), ==, 0);
+  copy_system_file ("language-specs/def.lang");
+  copy_system_file ("styles/Adwaita.xml");
+  copy_system_file ("styles/Adwaita-dark.xml");
 }
 
 /* main.brs: Main at line 1, draw at line 6; Grid.brs: init at line 3.
@@ -286,7 +306,7 @@ test_gutter (void)
   float widest = 0;
   gboolean has_small = FALSE;
 
-  link_system_specs ();
+  copy_system_specs ();
 
   write_file ("app/manifest", "title=Source View App\n");
   write_file ("app/source/main.brs", main_brs);
@@ -430,7 +450,7 @@ test_without_sources (void)
   guint32 init = find_function (profile, "init");
   GListModel *table;
 
-  link_system_specs ();
+  copy_system_specs ();
 
   bl_source_view_set_profile (view, profile);
   bl_source_view_set_metric (view, BL_METRIC_CPU);
@@ -475,7 +495,7 @@ test_zip_and_settings (void)
   BlSourceView *view = BL_SOURCE_VIEW (widget);
   GtkWidget *window = present (widget);
 
-  link_system_specs ();
+  copy_system_specs ();
 
   bl_zip_writer_add_text (zip, "manifest", "title=Source View App\n", FALSE);
   bl_zip_writer_add_text (zip, "source/main.brs", main_brs, TRUE);
@@ -539,7 +559,7 @@ test_hot_lines_and_page (void)
   gulong id;
   guint32 node = BL_NODE_NONE;
 
-  link_system_specs ();
+  copy_system_specs ();
 
   write_file ("app/manifest", "title=Source View App\n");
   write_file ("app/source/main.brs", main_brs);

@@ -9,8 +9,10 @@
  * widget splits them into rows by depth once per profile. Within a row the
  * spans do not overlap, so both their starts and their ends are sorted, and
  * drawing, hit-testing and tooltips find the visible ones by binary search.
- * Bars narrower than a quarter pixel are skipped; labels are drawn only on
- * bars wider than a few characters, with one ellipsizing PangoLayout.
+ * Bars narrower than a quarter pixel become one sliver per pixel column,
+ * and the search jumps to the next column, so a frame costs at most one
+ * bar per column and row; labels are drawn only on bars wider than a few
+ * characters, with one ellipsizing PangoLayout.
  *
  * Pointer: the wheel zooms around the pointer (horizontal wheel pans),
  * dragging pans in time and depth. Keys: plus/minus zoom, arrows pan, Home
@@ -301,12 +303,25 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
           const GdkRGBA *color;
           double x0, x1;
 
-          if ((double) span->start > self->v1)
+          if ((double) span->start >= self->v1)
             break;
 
           span_rect (self, span, &rect);
           if (rect.size.width < MIN_BAR_PX)
-            continue;
+            {
+              /* a run of calls too short to see: one sliver for this pixel
+               * column, then jump to the first span ending past it */
+              double column = floor (MAX (rect.origin.x, 0));
+              guint next;
+
+              gtk_snapshot_append_color (snapshot, span_color (self, span),
+                                         &GRAPHENE_RECT_INIT (column, rect.origin.y,
+                                                              1, rect.size.height));
+              next = row_first_after (self, row, self->v0 + (column + 1) / s);
+              if (next > k + 1)
+                k = next - 1;
+              continue;
+            }
           x0 = MAX (rect.origin.x, 0);
           x1 = MIN (rect.origin.x + rect.size.width, width);
           rect.origin.x = x0;
@@ -850,14 +865,14 @@ bl_flame_chart_hit_test (BlFlameChart *self,
 
   row = g_ptr_array_index (self->rows, r);
   t = self->v0 + x / s;
-  k = row_first_after (self, row, t);
+  /* within half a pixel, so that slivers of short calls can be pointed at */
+  k = row_first_after (self, row, t - 0.5 / s);
   if (k < row->len)
     {
       guint32 index = g_array_index (row, guint32, k);
       const BlSpan *span = &self->spans[index];
 
-      if ((double) span->start <= t && t <= (double) span->end &&
-          ((double) span->end - (double) span->start) * s >= MIN_BAR_PX)
+      if ((double) span->start <= t + 0.5 / s)
         return index;
     }
 

@@ -230,6 +230,50 @@ test_zoom_and_pan (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
 }
 
+/* 10000 calls of a hundredth of a pixel each: slivers, one per column */
+static void
+test_slivers (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  GtkWidget *chart;
+  guint32 root, a, b;
+  guint span, n;
+  double rh;
+
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "t"));
+  a = bl_profile_add_child (profile, root, bl_profile_intern (profile, "a"), 0, 0);
+  b = bl_profile_add_child (profile, a, bl_profile_intern (profile, "b"), 0, 0);
+  span = bl_profile_add_span (profile, 0, a, 0);
+  bl_profile_set_span_end (profile, 0, span, 1000000);
+  for (guint i = 0; i < 10000; i++)
+    {
+      span = bl_profile_add_span (profile, 0, b, i * 100);
+      bl_profile_set_span_end (profile, 0, span, i * 100 + 1);
+    }
+  bl_profile_add_value (profile, a, BL_METRIC_TIME_NS, 1000000 - 10000);
+  bl_profile_add_value (profile, b, BL_METRIC_TIME_NS, 10000);
+  bl_profile_finish (profile);
+
+  chart = present_chart (profile);
+  n = render_color_nodes (chart);
+  g_assert_cmpuint (n, >=, WIDTH / 2);
+  g_assert_cmpuint (n, <=, WIDTH + 1);
+
+  /* a sliver can be pointed at */
+  rh = bl_flame_chart_get_row_height (BL_FLAME_CHART (chart));
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 700, 1.5 * rh), >, 0);
+
+  /* zoomed in on the first 1000 units: ten calls of 14 px */
+  bl_flame_chart_set_visible_range (BL_FLAME_CHART (chart), 0, 1000);
+  g_assert_cmpuint (render_color_nodes (chart), ==, 11);
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 100 + 0.7, 1.5 * rh),
+                   ==, 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 150, 1.5 * rh),
+                   ==, -1);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
 static void
 test_no_time_order (void)
 {
@@ -268,6 +312,7 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-chart/spans", test_spans_at_pixels);
   g_test_add_func ("/widgets/flame-chart/hit-test", test_hit_test);
   g_test_add_func ("/widgets/flame-chart/zoom-and-pan", test_zoom_and_pan);
+  g_test_add_func ("/widgets/flame-chart/slivers", test_slivers);
   g_test_add_func ("/widgets/flame-chart/no-time-order", test_no_time_order);
 
   return g_test_run ();

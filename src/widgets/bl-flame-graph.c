@@ -809,6 +809,8 @@ build_bars (BlFlameGraph *self)
 {
   g_autoptr(GPtrArray) out = NULL;
   const BlFlameRect *rects;
+  const double *x0s;
+  const double *x1s;
   const BlNode *nodes;
   int w = gtk_widget_get_width (GTK_WIDGET (self));
   int h = gtk_widget_get_height (GTK_WIDGET (self));
@@ -823,6 +825,8 @@ build_bars (BlFlameGraph *self)
   ensure_string_tables (self);
 
   rects = bl_flame_layout_get_rects (self->layout);
+  x0s = bl_flame_layout_get_x0s (self->layout);
+  x1s = bl_flame_layout_get_x1s (self->layout);
   nodes = bl_profile_get_nodes (self->profile);
   span = self->x1 - self->x0;
   scale = w / span;
@@ -850,20 +854,21 @@ build_bars (BlFlameGraph *self)
 
       while (i < end)
         {
-          const BlFlameRect *r = &rects[i];
+          const BlFlameRect *r;
           double px0, px1;
 
-          if (r->x0 >= self->x1)
+          if (x0s[i] >= self->x1)
             break;
 
-          px0 = (r->x0 - self->x0) * scale;
-          px1 = (r->x1 - self->x0) * scale;
+          px0 = (x0s[i] - self->x0) * scale;
+          px1 = (x1s[i] - self->x0) * scale;
 
           if (px1 - px0 < MIN_BAR_PX)
             {
-              guint next;
+              double limit;
+              guint lo, hi, step = 1;
 
-              if (sliver && px0 <= s_end + 1.0)
+              if (sliver && px0 <= s_end + 2.0)
                 s_end = MAX (s_end, floor (px1) + 1);
               else
                 {
@@ -874,13 +879,31 @@ build_bars (BlFlameGraph *self)
                   s_end = floor (px1) + 1;
                 }
 
-              /* skip every frame that ends inside this pixel column */
-              next = bl_flame_layout_find_first_from (self->layout, d, i + 1,
-                                                      self->x0 + s_end / scale);
-              i = MAX (i + 1, next);
+              /* skip every frame that ends inside this pixel column: a
+               * galloping search forward from here, on the packed edges */
+              limit = self->x0 + s_end / scale;
+              lo = hi = i + 1;
+              while (hi < end && x1s[hi] <= limit)
+                {
+                  lo = hi + 1;
+                  hi += step;
+                  step *= 2;
+                }
+              hi = MIN (hi, end);
+              while (lo < hi)
+                {
+                  guint mid = lo + (hi - lo) / 2;
+
+                  if (x1s[mid] <= limit)
+                    lo = mid + 1;
+                  else
+                    hi = mid;
+                }
+              i = lo;
               continue;
             }
 
+          r = &rects[i];
           if (sliver)
             {
               add_rect (out, &sliver_color, s_start, y, MIN (s_end, px0) - s_start, bar_h);

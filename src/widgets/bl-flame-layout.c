@@ -29,7 +29,8 @@ struct _BlFlameLayout
   guint           *levels;     /* n_levels + 1 offsets into rects */
   guint            n_levels;
   guint32         *node_rect;  /* node → rect index, G_MAXUINT32 if not laid out */
-  double          *x1s;        /* rects[i].x1, packed: searches touch 4× fewer cache lines */
+  double          *x0s;        /* rects[i].x0 and .x1, packed: walks and searches */
+  double          *x1s;        /* touch a quarter of the cache lines */
 };
 
 G_DEFINE_BOXED_TYPE (BlFlameLayout, bl_flame_layout, bl_flame_layout_ref, bl_flame_layout_unref)
@@ -56,6 +57,7 @@ bl_flame_layout_unref (BlFlameLayout *self)
   g_free (self->rects);
   g_free (self->levels);
   g_free (self->node_rect);
+  g_free (self->x0s);
   g_free (self->x1s);
   g_free (self);
 }
@@ -198,9 +200,13 @@ bl_flame_layout_new (BlProfile     *profile,
   self->n_levels = levels->len - 1;
   self->levels = (guint *) (gpointer) g_array_free (levels, FALSE);
   self->rects = g_renew (BlFlameRect, self->rects, MAX (self->n_rects, 1));
+  self->x0s = g_new (double, MAX (self->n_rects, 1));
   self->x1s = g_new (double, MAX (self->n_rects, 1));
   for (guint i = 0; i < self->n_rects; i++)
-    self->x1s[i] = self->rects[i].x1;
+    {
+      self->x0s[i] = self->rects[i].x0;
+      self->x1s[i] = self->rects[i].x1;
+    }
 
   return g_steal_pointer (&self);
 }
@@ -311,6 +317,28 @@ const BlFlameRect *
 bl_flame_layout_get_rects (BlFlameLayout *self)
 {
   return self->rects;
+}
+
+/**
+ * bl_flame_layout_get_x0s:
+ *
+ * Returns: (nullable): the left edges of the rects, packed
+ */
+const double *
+bl_flame_layout_get_x0s (BlFlameLayout *self)
+{
+  return self->x0s;
+}
+
+/**
+ * bl_flame_layout_get_x1s:
+ *
+ * Returns: (nullable): the right edges of the rects, packed
+ */
+const double *
+bl_flame_layout_get_x1s (BlFlameLayout *self)
+{
+  return self->x1s;
 }
 
 guint

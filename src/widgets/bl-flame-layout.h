@@ -53,6 +53,8 @@ guint              bl_flame_layout_get_thread  (BlFlameLayout  *self);
 guint64            bl_flame_layout_get_total   (BlFlameLayout  *self);
 guint              bl_flame_layout_get_n_rects (BlFlameLayout  *self);
 const BlFlameRect *bl_flame_layout_get_rects   (BlFlameLayout  *self);
+const double      *bl_flame_layout_get_x0s     (BlFlameLayout  *self);
+const double      *bl_flame_layout_get_x1s     (BlFlameLayout  *self);
 guint              bl_flame_layout_get_n_levels (BlFlameLayout *self);
 void               bl_flame_layout_get_level   (BlFlameLayout  *self,
                                                 guint           depth,

@@ -99,7 +99,7 @@ check_profile (BlProfile             *profile,
   g_autofree char *alloc_count = folded (profile, BL_METRIC_ALLOC_COUNT);
   g_autofree char *live_bytes = folded (profile, BL_METRIC_LIVE_BYTES);
   g_autofree char *free_count = folded (profile, BL_METRIC_FREE_COUNT);
-  g_autofree char *anon = g_strdup_printf ("mpatrol;main;0x%0*x 1024\n",
+  g_autofree char *anon = g_strdup_printf ("mpatrol;main;0x%0*X 1024\n",
                                            (int) layout->pointer_size * 2, 0x404444);
   g_autofree char *expected = g_strconcat (anon,
                                            "mpatrol;main;load_config 4048\n"

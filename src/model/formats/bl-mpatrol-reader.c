@@ -452,7 +452,8 @@ site_name (MpFile    *f,
 {
   g_autofree char *hex = NULL;
 
-  if (s->symbol != 0 && f->has_strtab && s->offset != 0 && s->offset < f->strtab_len)
+  /* as mprof does: a name whenever the offset is not 0, else the address */
+  if (f->has_strtab && s->offset != 0 && s->offset < f->strtab_len)
     {
       const char *name = f->strtab + s->offset;
       const char *nul = memchr (name, 0, f->strtab_len - s->offset);
@@ -470,7 +471,7 @@ site_name (MpFile    *f,
         }
     }
 
-  hex = g_strdup_printf ("0x%0*" G_GINT64_MODIFIER "x", (int) f->layout.pointer_size * 2,
+  hex = g_strdup_printf ("0x%0*" G_GINT64_MODIFIER "X", (int) f->layout.pointer_size * 2,
                          s->addr);
 
   return bl_profile_intern (profile, hex);
@@ -601,7 +602,7 @@ build (MpFile  *f,
                      s->at, s->symbol, f->symbols->len);
           goto out;
         }
-      if (f->has_strtab && s->symbol != 0 && s->offset >= f->strtab_len)
+      if (f->has_strtab && s->offset != 0 && s->offset >= f->strtab_len)
         {
           set_error (error, BL_MPATROL_ERROR_BAD_STRING,
                      _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT

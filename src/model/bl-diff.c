@@ -45,6 +45,11 @@ struct _BlDiff
   guint32        *to_profile[2];    /* merged node → profile node or BL_NODE_NONE */
 
   gboolean        has_metric[2][BL_N_METRICS];
+  /* per-node values of a metric: made on first use (a million merged nodes
+   * with nine metrics would otherwise take 290 MB), under the mutex, then
+   * published by ready[m] */
+  GMutex          values_lock;
+  int             ready[BL_N_METRICS];
   guint64        *self[2][BL_N_METRICS];
   guint64        *total[2][BL_N_METRICS];
   guint64         grand_total[2][BL_N_METRICS];
@@ -347,31 +352,62 @@ sum_values (BlDiff     *self,
     }
 
   for (guint m = 0; m < BL_N_METRICS; m++)
+    if (self->has_metric[side][m])
+      self->grand_total[side][m] = bl_profile_get_grand_total (profile, m);
+}
+
+/* Sums one side's self and total values of @metric onto the merged nodes. */
+static void
+sum_metric (BlDiff     *self,
+            BlDiffSide  side,
+            BlMetricId  metric)
+{
+  BlProfile *profile = self->profiles[side];
+  guint n_pnodes = bl_profile_get_n_nodes (profile);
+  const guint32 *map = self->from_profile[side];
+  guint64 *sums_self = g_new0 (guint64, MAX (self->n_nodes, 1));
+  guint64 *sums_total = g_new0 (guint64, MAX (self->n_nodes, 1));
+
+  if (self->has_metric[side][metric])
     {
-      const guint64 *pself;
-      const guint64 *ptotal;
+      const guint64 *pself = bl_profile_get_self_array (profile, metric);
+      const guint64 *ptotal = bl_profile_get_total_array (profile, metric);
 
-      if (!self->has_metric[BL_DIFF_SIDE_A][m] && !self->has_metric[BL_DIFF_SIDE_B][m])
-        continue;
-
-      self->self[side][m] = g_new0 (guint64, MAX (self->n_nodes, 1));
-      self->total[side][m] = g_new0 (guint64, MAX (self->n_nodes, 1));
-
-      if (!self->has_metric[side][m])
-        continue;
-
-      pself = bl_profile_get_self_array (profile, m);
-      ptotal = bl_profile_get_total_array (profile, m);
       for (guint32 i = 0; i < n_pnodes; i++)
         {
           if (map[i] == BL_NODE_NONE)
             continue;
-          self->self[side][m][map[i]] += pself[i];
-          self->total[side][m][map[i]] += ptotal[i];
+          sums_self[map[i]] += pself[i];
+          sums_total[map[i]] += ptotal[i];
         }
-
-      self->grand_total[side][m] = bl_profile_get_grand_total (profile, m);
     }
+
+  self->self[side][metric] = sums_self;
+  self->total[side][metric] = sums_total;
+}
+
+/* Whether the per-node values of @metric exist (making them if needed). */
+static gboolean
+ensure_metric (BlDiff     *self,
+               BlMetricId  metric)
+{
+  if (metric < 0 || metric >= BL_N_METRICS || self->profiles[BL_DIFF_SIDE_A] == NULL ||
+      (!self->has_metric[BL_DIFF_SIDE_A][metric] && !self->has_metric[BL_DIFF_SIDE_B][metric]))
+    return FALSE;
+
+  if (g_atomic_int_get (&self->ready[metric]))
+    return TRUE;
+
+  g_mutex_lock (&self->values_lock);
+  if (!self->ready[metric])
+    {
+      sum_metric (self, BL_DIFF_SIDE_A, metric);
+      sum_metric (self, BL_DIFF_SIDE_B, metric);
+      g_atomic_int_set (&self->ready[metric], 1);
+    }
+  g_mutex_unlock (&self->values_lock);
+
+  return TRUE;
 }
 
 static int
@@ -500,6 +536,7 @@ bl_diff_finalize (GObject *object)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
+  g_mutex_clear (&self->values_lock);
 
   G_OBJECT_CLASS (bl_diff_parent_class)->finalize (object);
 }
@@ -519,6 +556,7 @@ bl_diff_init (BlDiff *self)
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_mutex_init (&self->values_lock);
 
   intern (self, "");
 }
@@ -815,7 +853,7 @@ bl_diff_get_self (BlDiff     *self,
   g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || self->self[side][metric] == NULL)
+  if (!ensure_metric (self, metric))
     return 0;
 
   return self->self[side][metric][node];
@@ -831,7 +869,7 @@ bl_diff_get_total (BlDiff     *self,
   g_return_val_if_fail (side <= BL_DIFF_SIDE_B, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || self->total[side][metric] == NULL)
+  if (!ensure_metric (self, metric))
     return 0;
 
   return self->total[side][metric][node];
@@ -851,7 +889,7 @@ bl_diff_get_self_array (BlDiff     *self,
   g_return_val_if_fail (BL_IS_DIFF (self), NULL);
   g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
 
-  if (metric < 0 || metric >= BL_N_METRICS)
+  if (!ensure_metric (self, metric))
     return NULL;
 
   return self->self[side][metric];
@@ -865,7 +903,7 @@ bl_diff_get_total_array (BlDiff     *self,
   g_return_val_if_fail (BL_IS_DIFF (self), NULL);
   g_return_val_if_fail (side <= BL_DIFF_SIDE_B, NULL);
 
-  if (metric < 0 || metric >= BL_N_METRICS)
+  if (!ensure_metric (self, metric))
     return NULL;
 
   return self->total[side][metric];

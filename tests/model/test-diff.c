@@ -468,6 +468,49 @@ test_formats (void)
   g_assert_nonnull (bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, BL_METRIC_SAMPLES));
 }
 
+static gpointer
+read_values (gpointer data)
+{
+  BlDiff *diff = data;
+  const guint64 *arrays[4];
+
+  arrays[0] = bl_diff_get_self_array (diff, BL_DIFF_SIDE_A, BL_METRIC_WALL);
+  arrays[1] = bl_diff_get_total_array (diff, BL_DIFF_SIDE_B, BL_METRIC_WALL);
+  arrays[2] = bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, BL_METRIC_CALLS);
+  arrays[3] = bl_diff_get_total_array (diff, BL_DIFF_SIDE_A, BL_METRIC_CPU);
+
+  return g_memdup2 (arrays, sizeof arrays);
+}
+
+/* Values are made on first use: threads asking at once get the same ones. */
+static void
+test_threads (void)
+{
+  const char *a[] = { "T;main;load 100", "T;main;draw 50", NULL };
+  const char *b[] = { "T;main;load 150", "T;main;draw;blit 30", NULL };
+  g_autoptr(BlDiff) diff = diff_from_lines (a, b);
+  GThread *threads[8];
+  const guint64 *first[4];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("diff-reader", read_values, diff);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree const guint64 **arrays = g_thread_join (threads[i]);
+
+      for (guint k = 0; k < 4; k++)
+        {
+          g_assert_nonnull (arrays[k]);
+          if (i == 0)
+            first[k] = arrays[k];
+          g_assert_true (arrays[k] == first[k]);
+        }
+    }
+
+  g_assert_cmpuint (first[1][lookup (diff, "T;main")], ==, 360);
+  g_assert_cmpuint (first[0][lookup (diff, "T;main;load")], ==, 200);
+}
+
 /* The two shipped samples: the "after" run (make-sample-bsprof --after)
  * made row items slower, the feed parser faster, dropped the deep link
  * handler and added two functions. */
@@ -768,6 +811,7 @@ main (int    argc,
   g_test_add_func ("/model/diff/random-trees", test_random_trees);
   g_test_add_func ("/model/diff/formats", test_formats);
   g_test_add_func ("/model/diff/samples", test_samples);
+  g_test_add_func ("/model/diff/threads", test_threads);
   g_test_add_func ("/model/diff/session-figures", test_session_figures);
   g_test_add_func ("/model/diff/session-missing-data", test_session_missing_data);
   g_test_add_func ("/model/diff/session-alignment", test_session_alignment);

@@ -43,6 +43,7 @@ struct _BlProfilePage
   BlProfilePageState  state;
   guint               progress_source;
   gint64              load_started;
+  gboolean            disposed;
 
   GtkStack           *stack;
   AdwStatusPage      *loading_page;
@@ -161,6 +162,10 @@ load_cb (GObject      *source,
   document = bl_loader_load_finish (BL_LOADER (source), result, &error);
   g_clear_handle_id (&self->progress_source, g_source_remove);
 
+  /* the tab was closed while loading */
+  if (self->disposed)
+    return;
+
   g_debug ("Loaded %s in %.0f ms", self->title,
            (g_get_monotonic_time () - self->load_started) / 1000.0);
 
@@ -201,6 +206,7 @@ bl_profile_page_dispose (GObject *object)
 {
   BlProfilePage *self = (BlProfilePage *) object;
 
+  self->disposed = TRUE;
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_PAGE);

@@ -9,7 +9,11 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "bl-bsprof-writer.h"
 #include "bl-model.h"
+#include "bl-profile-page.h"
 #include "bl-profile-node.h"
 #include "bl-profile-view.h"
 
@@ -341,6 +345,59 @@ test_incomplete_banner (void)
   g_object_unref (complete);
 }
 
+static void
+finalized_cb (gpointer  data,
+              GObject  *where)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* a tab closed while its file loads: the worker finishes into a disposed page */
+static void
+test_page_closed_while_loading (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-page-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "slow.bsprof", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  BlProfilePage *page;
+  gboolean finalized = FALSE;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 0, 1, 1);
+  for (guint i = 0; i < 200000; i++)
+    bl_bsprof_writer_cpu (w, 1, 0, 3, 4);
+  bl_bsprof_writer_end (w, 5);
+  bl_bsprof_writer_save (w, path, &error);
+  g_assert_no_error (error);
+  bl_bsprof_writer_free (w);
+
+  page = g_object_ref_sink (bl_profile_page_new (file));
+  g_object_weak_ref (G_OBJECT (page), finalized_cb, &finalized);
+  bl_profile_page_load (page);
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADING);
+
+  g_object_run_dispose (G_OBJECT (page));
+  g_object_unref (page);
+
+  /* the load's reference keeps it alive until its callback has run */
+  g_assert_true (iterate_until (flag_set, &finalized));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -356,6 +413,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-view/table-to-flame", test_table_to_flame);
   g_test_add_func ("/widgets/profile-view/flame-to-table", test_flame_to_table);
   g_test_add_func ("/widgets/profile-view/incomplete-banner", test_incomplete_banner);
+  g_test_add_func ("/widgets/profile-page/closed-while-loading", test_page_closed_while_loading);
 
   return g_test_run ();
 }

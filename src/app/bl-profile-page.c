@@ -123,6 +123,7 @@ show_document (BlProfilePage *self)
 {
   if (BL_IS_PROFILE (self->document))
     {
+      bl_profile_view_set_fallback_title (self->profile_view, self->title);
       bl_profile_view_set_profile (self->profile_view, BL_PROFILE (self->document));
       gtk_stack_set_visible_child_name (self->stack, "profile");
       /* arrows move between frames straight away in the tab being looked at */

@@ -39,6 +39,7 @@ struct _BlProfileView
   gboolean         paned_fitted;
   GtkWidget       *sync_source;
   GSettings       *settings;
+  char            *fallback_title;
 
   /* template */
   GtkLabel        *title_label;
@@ -101,7 +102,7 @@ update_header (BlProfileView *self)
   if (info->target != NULL && info->target[0] != '\0')
     g_string_append (title, info->target);
   else
-    g_string_append (title, _("Profile"));
+    g_string_append (title, self->fallback_title ? self->fallback_title : _("Profile"));
   if (info->version != NULL && info->version[0] != '\0')
     g_string_append_printf (title, " %s", info->version);
   gtk_label_set_text (self->title_label, title->str);
@@ -586,6 +587,7 @@ bl_profile_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->profile);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->fallback_title, g_free);
 
   G_OBJECT_CLASS (bl_profile_view_parent_class)->dispose (object);
 }
@@ -748,6 +750,26 @@ bl_profile_view_set_profile (BlProfileView *self,
     gtk_widget_set_visible (GTK_WIDGET (self->graph_switcher), timed);
   }
 #endif
+}
+
+/**
+ * bl_profile_view_set_fallback_title:
+ *
+ * The header's title when the profile does not name its app (the file name,
+ * say).
+ */
+void
+bl_profile_view_set_fallback_title (BlProfileView *self,
+                                    const char    *title)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  if (g_strcmp0 (self->fallback_title, title) == 0)
+    return;
+
+  g_free (self->fallback_title);
+  self->fallback_title = g_strdup (title);
+  update_header (self);
 }
 
 BlFlameGraph *

@@ -21,6 +21,8 @@ GtkWidget      *bl_profile_view_new              (void);
 BlProfile      *bl_profile_view_get_profile      (BlProfileView *self);
 void            bl_profile_view_set_profile      (BlProfileView *self,
                                                   BlProfile     *profile);
+void            bl_profile_view_set_fallback_title (BlProfileView *self,
+                                                  const char    *title);
 BlFlameGraph   *bl_profile_view_get_flame_graph  (BlProfileView *self);
 BlCallTreeView *bl_profile_view_get_call_tree    (BlProfileView *self,
                                                   BlCallTreeMode mode);

@@ -149,7 +149,9 @@ remember_locator (BlSourceView *self)
 {
   g_autoptr(GVariant) old = NULL;
   g_autofree char *uri = NULL;
-  GVariantDict dict;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *key, *value;
   const char *app = app_name (self);
 
   if (self->settings == NULL || app == NULL || self->locator == NULL)
@@ -157,9 +159,13 @@ remember_locator (BlSourceView *self)
 
   uri = g_file_get_uri (bl_source_locator_get_location (self->locator));
   old = g_settings_get_value (self->settings, "source-folders");
-  g_variant_dict_init (&dict, old);
-  g_variant_dict_insert (&dict, app, "s", uri);
-  g_settings_set_value (self->settings, "source-folders", g_variant_dict_end (&dict));
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
+    if (!g_str_equal (key, app))
+      g_variant_builder_add (&builder, "{ss}", key, value);
+  g_variant_builder_add (&builder, "{ss}", app, uri);
+  g_settings_set_value (self->settings, "source-folders", g_variant_builder_end (&builder));
 }
 
 static void

@@ -12,8 +12,9 @@
  * finds the offsets that align their time axes, at session start or at a
  * beacon both sessions have.
  *
- * A diff is built at once and is immutable afterwards: every getter may be
- * called from any thread.
+ * A diff does not change once built, and every getter may be called from
+ * any thread (the per-node values of a metric are made on first use, under
+ * a lock).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

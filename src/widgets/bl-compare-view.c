@@ -144,7 +144,19 @@ struct _BlCompareView
   BlCompareChart    *charts[G_N_ELEMENTS (chart_series)];
 };
 
+enum {
+  PROP_0,
+  PROP_DIFF,
+  PROP_METRIC,
+  PROP_NORMALIZED,
+  PROP_DIFF_SHAPE,
+  PROP_REGRESSIONS_ONLY,
+  N_PROPS
+};
+
 G_DEFINE_FINAL_TYPE (BlCompareView, bl_compare_view, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 mix (GdkRGBA       *out,
@@ -722,12 +734,38 @@ update_side_labels (BlCompareView *self)
           bl_diff_side_has_metric (self->diff, s, self->metric))
         total = bl_metric_format_value (self->metric,
                                         bl_diff_get_grand_total (self->diff, s, self->metric));
+      else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
+        /* Translators: the side has no values of the metric compared; its
+         * graph shows its own metric instead */
+        total = g_strdup_printf (_("no %s; drawn by its own metric"),
+                                 _(bl_metric_get_info (self->metric)->display_name));
       else
         total = g_strdup (_("no data"));
 
       /* Translators: above each flame graph: "A  before.bsprof — 1.20 s" */
       text = g_strdup_printf (s == 0 ? _("A  %s — %s") : _("B  %s — %s"), title, total);
       gtk_label_set_text (self->side_labels[s], text);
+    }
+}
+
+/* Each graph draws the chosen metric, or its own profile's default when its
+ * profile does not have it (two formats with no metric in common), so that
+ * its shape still shows. */
+static void
+update_graph_metrics (BlCompareView *self)
+{
+  if (!is_profile_diff (self) || self->metric == BL_METRIC_INVALID)
+    return;
+
+  for (guint g = 0; g < 3; g++)
+    {
+      BlDiffSide side = graph_side (self, g);
+      BlMetricId metric = self->metric;
+
+      if (!bl_diff_side_has_metric (self->diff, side, metric))
+        metric = bl_profile_get_default_metric (bl_diff_get_profile (self->diff, side));
+      if (metric != BL_METRIC_INVALID)
+        bl_flame_graph_set_metric (self->graphs[g], metric);
     }
 }
 
@@ -1199,10 +1237,7 @@ fill_profiles (BlCompareView *self)
                               bl_diff_get_profile (self->diff, BL_DIFF_SIDE_B));
   bl_flame_graph_set_profile (self->graphs[BL_COMPARE_GRAPH_DIFF],
                               bl_diff_get_profile (self->diff, self->shape));
-  for (guint g = 0; g < 3; g++)
-    if (metric != BL_METRIC_INVALID)
-      bl_flame_graph_set_metric (self->graphs[g], metric);
-
+  update_graph_metrics (self);
   refresh_values (self);
 }
 
@@ -1260,6 +1295,66 @@ bl_compare_view_finalize (GObject *object)
 }
 
 static void
+bl_compare_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DIFF:
+      g_value_set_object (value, self->diff);
+      break;
+    case PROP_METRIC:
+      g_value_set_int (value, self->metric);
+      break;
+    case PROP_NORMALIZED:
+      g_value_set_boolean (value, self->normalized);
+      break;
+    case PROP_DIFF_SHAPE:
+      g_value_set_int (value, self->shape);
+      break;
+    case PROP_REGRESSIONS_ONLY:
+      g_value_set_boolean (value, self->regressions_only);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_compare_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DIFF:
+      bl_compare_view_set_diff (self, g_value_get_object (value));
+      break;
+    case PROP_METRIC:
+      bl_compare_view_set_metric (self, g_value_get_int (value));
+      break;
+    case PROP_NORMALIZED:
+      bl_compare_view_set_normalized (self, g_value_get_boolean (value));
+      break;
+    case PROP_DIFF_SHAPE:
+      bl_compare_view_set_diff_shape (self, g_value_get_int (value));
+      break;
+    case PROP_REGRESSIONS_ONLY:
+      bl_compare_view_set_regressions_only (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 bl_compare_view_class_init (BlCompareViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1267,7 +1362,31 @@ bl_compare_view_class_init (BlCompareViewClass *klass)
 
   object_class->dispose = bl_compare_view_dispose;
   object_class->finalize = bl_compare_view_finalize;
+  object_class->get_property = bl_compare_view_get_property;
+  object_class->set_property = bl_compare_view_set_property;
   widget_class->css_changed = bl_compare_view_css_changed;
+
+  properties[PROP_DIFF] =
+    g_param_spec_object ("diff", NULL, NULL,
+                         BL_TYPE_DIFF,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_METRIC] =
+    g_param_spec_int ("metric", NULL, NULL,
+                      BL_METRIC_INVALID, BL_N_METRICS - 1, BL_METRIC_INVALID,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NORMALIZED] =
+    g_param_spec_boolean ("normalized", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIFF_SHAPE] =
+    g_param_spec_int ("diff-shape", NULL, NULL,
+                      BL_DIFF_SIDE_A, BL_DIFF_SIDE_B, BL_DIFF_SIDE_B,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_REGRESSIONS_ONLY] =
+    g_param_spec_boolean ("regressions-only", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "blcompareview");
@@ -1328,6 +1447,9 @@ bl_compare_view_set_diff (BlCompareView *self,
       gtk_stack_set_visible_child_name (self->mode_stack, "profiles");
       fill_profiles (self);
     }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
 }
 
 void
@@ -1385,8 +1507,7 @@ bl_compare_view_set_metric (BlCompareView *self,
     return;
 
   self->metric = metric;
-  for (guint g = 0; g < 3; g++)
-    bl_flame_graph_set_metric (self->graphs[g], metric);
+  update_graph_metrics (self);
 
   self->updating = TRUE;
   for (guint i = 0; i < self->n_metrics; i++)
@@ -1395,6 +1516,7 @@ bl_compare_view_set_metric (BlCompareView *self,
   self->updating = FALSE;
 
   refresh_values (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
 }
 
 gboolean
@@ -1420,6 +1542,7 @@ bl_compare_view_set_normalized (BlCompareView *self,
     gtk_toggle_button_set_active (self->normalized_button, normalized);
 
   refresh_values (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NORMALIZED]);
 }
 
 void
@@ -1505,12 +1628,13 @@ bl_compare_view_set_diff_shape (BlCompareView *self,
 
       self->syncing = TRUE;
       bl_flame_graph_set_profile (graph, bl_diff_get_profile (self->diff, shape));
-      if (self->metric != BL_METRIC_INVALID)
-        bl_flame_graph_set_metric (graph, self->metric);
+      update_graph_metrics (self);
       bl_flame_graph_set_search (graph, self->search);
       self->syncing = FALSE;
       bl_flame_graph_invalidate_colors (graph);
     }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_SHAPE]);
 }
 
 void
@@ -1529,6 +1653,7 @@ bl_compare_view_set_regressions_only (BlCompareView *self,
   gtk_filter_changed (GTK_FILTER (self->filter),
                       regressions_only ? GTK_FILTER_CHANGE_MORE_STRICT
                                        : GTK_FILTER_CHANGE_LESS_STRICT);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REGRESSIONS_ONLY]);
 }
 
 guint

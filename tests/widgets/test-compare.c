@@ -473,6 +473,49 @@ test_in_step (void)
   fixture_close (&f);
 }
 
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* A .bsprof (CPU time) against folded stacks (samples): no metric in
+ * common, each side still draws its shape by its own metric */
+static void
+test_formats (void)
+{
+  static const char folded[] = "T;main;grow 30\nT;main;fresh 5\nT;main 1\n";
+  g_autoptr(BlProfile) a = profile_from_lines (before);
+  g_autoptr(BlProfile) b = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  BlFlameGraph *graph_b;
+  Fixture f;
+  guint notified = 0;
+
+  b = bl_folded_read_memory ((const guint8 *) folded, strlen (folded), &error);
+  g_assert_no_error (error);
+  diff = bl_diff_new (a, b);
+  fixture_open (&f, diff, "side-by-side");
+
+  g_assert_cmpint (bl_compare_view_get_metric (f.view), ==, BL_METRIC_CPU);
+  g_assert_cmpint (bl_flame_graph_get_metric (bl_compare_view_get_flame_graph (f.view,
+                                                                               BL_COMPARE_GRAPH_A)),
+                   ==, BL_METRIC_CPU);
+  graph_b = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_B);
+  g_assert_cmpint (bl_flame_graph_get_metric (graph_b), ==, BL_METRIC_SAMPLES);
+  g_assert_cmpuint (bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph_b)), ==, 4);
+
+  /* the settings are properties that notify */
+  g_signal_connect_swapped (f.view, "notify::normalized", G_CALLBACK (count_notify), &notified);
+  g_object_set (f.view, "normalized", TRUE, NULL);
+  g_object_set (f.view, "normalized", TRUE, NULL);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_true (bl_compare_view_get_normalized (f.view));
+
+  fixture_close (&f);
+}
+
 static const char *
 row_name (BlCompareView *view,
           BlDiff        *diff,
@@ -975,6 +1018,7 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/hit-testing", test_hit_testing);
   g_test_add_func ("/widgets/compare/in-step", test_in_step);
   g_test_add_func ("/widgets/compare/functions", test_functions);
+  g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
   g_test_add_func ("/widgets/compare/page", test_page);
   /* one test: windows add recent files, and the recent manager is a

@@ -1151,6 +1151,11 @@ bl_diff_figure_format_value (BlDiffFigure figure,
       value = fabs (value);
     }
 
+  if (signed_value &&
+      bl_series_get_info (figure_info[figure].series)->unit == BL_SERIES_UNIT_PERCENT)
+    /* Translators: a change of a percentage, in percentage points */
+    return g_strdup_printf (_("%s%.1f pp"), sign, value);
+
   text = bl_series_format_value (figure_info[figure].series, value);
   if (figure == BL_DIFF_FIGURE_MEMORY_GROWTH)
     /* Translators: a memory growth rate, "%s" is an amount like "1.2 MiB" */

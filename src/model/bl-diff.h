@@ -225,7 +225,8 @@ GQuark              bl_diff_error_quark          (void);
 
 const BlDiffFigureInfo *bl_diff_figure_get_info  (BlDiffFigure   figure);
 /* A figure's value with its unit ("12.3 MiB", "250 ms", "1.2 MiB/min");
- * with @signed_value a leading "+" or "−" (for changes). */
+ * with @signed_value a leading "+" or "−" (for changes; a change of a
+ * percentage is in percentage points, "+1.5 pp"). */
 char               *bl_diff_figure_format_value  (BlDiffFigure   figure,
                                                   double         value,
                                                   gboolean       signed_value);

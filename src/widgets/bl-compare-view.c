@@ -1126,7 +1126,7 @@ build_sessions (BlCompareView *self)
 static void
 fill_summary (BlCompareView *self)
 {
-  const char *headers[] = { "", _("A"), _("B"), _("Change"), "" };
+  const char *headers[] = { "", _("A"), _("B"), _("Change"), _("Δ %") };
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->summary_grid))) != NULL)

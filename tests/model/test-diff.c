@@ -676,6 +676,14 @@ test_session_figures (void)
     g_assert_cmpstr (text, ==, "+250 ms");
     g_assert_cmpstr (growth, ==, "−2.0 MiB/min");
     g_assert_cmpstr (none, ==, "—");
+    {
+      g_autofree char *cpu = bl_diff_figure_format_value (BL_DIFF_FIGURE_MEAN_CPU, 1.5, TRUE);
+      g_autofree char *cpu_plain = bl_diff_figure_format_value (BL_DIFF_FIGURE_MEAN_CPU, 33.25,
+                                                                FALSE);
+
+      g_assert_cmpstr (cpu, ==, "+1.5 pp");
+      g_assert_cmpstr (cpu_plain, ==, "33.2 %");
+    }
   }
 }
 

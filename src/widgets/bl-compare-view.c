@@ -693,6 +693,57 @@ rebuild_rows (BlCompareView *self)
                        items->pdata, items->len);
 }
 
+/* The node of @side's profile where @function spends the most. */
+static guint32
+function_node (BlCompareView *self,
+               BlDiffSide     side,
+               guint32        function)
+{
+  BlProfile *profile = bl_diff_get_profile (self->diff, side);
+  guint32 f = bl_diff_get_function (self->diff, function)->function[side];
+  BlMetricId metric = self->metric;
+  guint32 best = BL_NODE_NONE;
+  guint64 best_total = 0;
+
+  if (f == BL_NODE_NONE)
+    return BL_NODE_NONE;
+  if (!bl_profile_has_metric (profile, metric))
+    metric = bl_profile_get_default_metric (profile);
+
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    if (bl_profile_get_node_function (profile, n) == f)
+      {
+        guint64 total = bl_profile_get_total (profile, metric, n);
+
+        if (best == BL_NODE_NONE || total > best_total)
+          {
+            best = n;
+            best_total = total;
+          }
+      }
+
+  return best;
+}
+
+/* A row activated in the table: its function's heaviest frame is selected
+ * in B's graph (A's when B does not have it), and so in every graph. */
+static void
+row_activated_cb (BlCompareView *self,
+                  guint          position)
+{
+  g_autoptr(BlCompareRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
+  guint32 node;
+
+  if (row == NULL || !is_profile_diff (self))
+    return;
+
+  node = function_node (self, BL_DIFF_SIDE_B, row->function);
+  if (node != BL_NODE_NONE)
+    bl_flame_graph_set_selected_node (self->graphs[BL_COMPARE_GRAPH_B], node);
+  else if ((node = function_node (self, BL_DIFF_SIDE_A, row->function)) != BL_NODE_NONE)
+    bl_flame_graph_set_selected_node (self->graphs[BL_COMPARE_GRAPH_A], node);
+}
+
 static GtkColumnViewColumn *
 add_column (BlCompareView *self,
             Column         column,
@@ -1051,6 +1102,8 @@ build_profiles (BlCompareView *self)
   selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  g_signal_connect_object (self->column_view, "activate",
+                           G_CALLBACK (row_activated_cb), self, G_CONNECT_SWAPPED);
   gtk_column_view_sort_by_column (self->column_view, self->columns[COL_DELTA_TOTAL],
                                   GTK_SORT_DESCENDING);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (table_scroller),

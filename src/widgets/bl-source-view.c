@@ -586,12 +586,7 @@ on_chosen (GtkNativeDialog *dialog,
   g_clear_object (&self->chooser);
 
   if (location != NULL)
-    {
-      g_autoptr(BlSourceLocator) locator = bl_source_locator_new (location);
-
-      bl_source_view_set_locator (self, locator);
-      remember_locator (self);
-    }
+    bl_source_view_use_location (self, location);
 }
 
 static void
@@ -1203,4 +1198,26 @@ bl_source_view_get_table_model (BlSourceView *self)
   g_return_val_if_fail (BL_IS_SOURCE_VIEW (self), NULL);
 
   return G_LIST_MODEL (self->table_store);
+}
+
+/**
+ * bl_source_view_use_location:
+ * @location: the app's folder or its sideload .zip package
+ *
+ * What the buttons do once the user has chosen: reads the sources from
+ * @location from now on and remembers it for the profile's app name (the
+ * `source-folders` setting), keeping the choices made for other apps.
+ */
+void
+bl_source_view_use_location (BlSourceView *self,
+                             GFile        *location)
+{
+  g_autoptr(BlSourceLocator) locator = NULL;
+
+  g_return_if_fail (BL_IS_SOURCE_VIEW (self));
+  g_return_if_fail (G_IS_FILE (location));
+
+  locator = bl_source_locator_new (location);
+  bl_source_view_set_locator (self, locator);
+  remember_locator (self);
 }

@@ -27,6 +27,8 @@ void                  bl_source_view_set_metric         (BlSourceView    *self,
 BlSourceLocator      *bl_source_view_get_locator        (BlSourceView    *self);
 void                  bl_source_view_set_locator        (BlSourceView    *self,
                                                          BlSourceLocator *locator);
+void                  bl_source_view_use_location       (BlSourceView    *self,
+                                                         GFile           *location);
 void                  bl_source_view_show_function      (BlSourceView    *self,
                                                          guint32          function);
 void                  bl_source_view_show_line          (BlSourceView    *self,

@@ -520,6 +520,35 @@ test_zip_and_settings (void)
   g_assert_true (wait_loaded (view, bl_source_view_show_function, find_function (profile, "Main")));
   g_assert_cmpuint (bl_source_view_get_focus_line (view), ==, 3);
 
+  /* choosing a folder: used at once, remembered for this app, others kept */
+  write_file ("chosen/manifest", "title=Source View App\n");
+  write_file ("chosen/source/main.brs", main_brs);
+  {
+    g_autofree char *chosen_path = g_build_filename (tmpdir, "chosen", NULL);
+    g_autoptr(GFile) chosen = g_file_new_for_path (chosen_path);
+    g_autofree char *chosen_uri = g_file_get_uri (chosen);
+    g_autoptr(GVariant) folders = NULL;
+    const char *value = NULL;
+    Loaded loaded = { FALSE, FALSE };
+    gulong id = g_signal_connect (view, "loaded", G_CALLBACK (loaded_cb), &loaded);
+
+    bl_source_view_use_location (view, chosen);
+    for (guint i = 0; i < 5000 && !loaded.done; i++)
+      g_main_context_iteration (NULL, TRUE);
+    g_signal_handler_disconnect (view, id);
+    g_assert_true (loaded.has_source);
+    g_assert_true (g_file_equal (bl_source_locator_get_location (bl_source_view_get_locator (view)),
+                                 chosen));
+
+    folders = g_settings_get_value (settings, "source-folders");
+    g_assert_true (g_variant_is_of_type (folders, G_VARIANT_TYPE ("a{ss}")));
+    g_assert_cmpuint (g_variant_n_children (folders), ==, 2);
+    g_assert_true (g_variant_lookup (folders, "Source View App", "&s", &value));
+    g_assert_cmpstr (value, ==, chosen_uri);
+    g_assert_true (g_variant_lookup (folders, "Another App", "&s", &value));
+    g_assert_cmpstr (value, ==, "file:///nowhere");
+  }
+
   g_settings_reset (settings, "source-folders");
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -114,6 +114,9 @@ struct _BlFlameGraph
   /* the static bars */
   GskRenderNode  *bars;
 
+  /* right-click menu */
+  GtkWidget      *context_menu;
+
   /* colour and tooltip overrides (the differential flame graph) */
   BlFlameColorFunc   color_func;
   gpointer           color_data;
@@ -1363,6 +1366,74 @@ reset_zoom_action (GtkWidget  *widget,
   bl_flame_graph_reset_zoom (BL_FLAME_GRAPH (widget));
 }
 
+static void
+copy_name_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  BlFlameGraph *self = BL_FLAME_GRAPH (widget);
+
+  if (self->selected_node == BL_NODE_NONE)
+    return;
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
+                          bl_profile_get_node_name (self->profile, self->selected_node));
+}
+
+static void
+copy_stack_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  BlFlameGraph *self = BL_FLAME_GRAPH (widget);
+  g_autofree char *stack = NULL;
+
+  if (self->selected_node == BL_NODE_NONE)
+    return;
+
+  /* one frame a line, the thread first: what a bug report wants */
+  stack = bl_profile_dup_stack_string (self->profile, self->selected_node, '\n');
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), stack);
+}
+
+static void
+context_pressed_cb (BlFlameGraph    *self,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    GtkGestureClick *gesture)
+{
+  guint32 node = bl_flame_graph_get_node_at (self, x, y);
+
+  if (node == BL_NODE_NONE)
+    return;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  bl_flame_graph_set_selected_node (self, node);
+
+  if (self->context_menu == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenu) copy = g_menu_new ();
+
+      g_menu_append (menu, _("_Zoom In"), "flame.zoom-selected");
+      g_menu_append (menu, _("_Reset Zoom"), "flame.reset-zoom");
+      g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
+      g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
+
+      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+      gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+      gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+    }
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
@@ -1385,6 +1456,7 @@ bl_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->layout, bl_flame_layout_unref);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->bars, gsk_render_node_unref);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->label_cache, g_hash_table_unref);
   g_clear_object (&self->text_layout);
   bl_flame_graph_set_color_func (self, NULL, NULL, NULL);
@@ -1586,6 +1658,8 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
   gtk_widget_class_install_action (widget_class, "flame.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "flame.move", "(ii)", move_selection);
   gtk_widget_class_install_action (widget_class, "flame.zoom-selected", NULL, activate_selection);
+  gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL, copy_name_action);
+  gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL, copy_stack_action);
 
   add_move_binding (widget_class, GDK_KEY_Left, GDK_KEY_KP_Left, -1, 0);
   add_move_binding (widget_class, GDK_KEY_Right, GDK_KEY_KP_Right, 1, 0);
@@ -1643,6 +1717,11 @@ bl_flame_graph_init (BlFlameGraph *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
   g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
   g_signal_connect_swapped (gesture, "released", G_CALLBACK (click_released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (context_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_drag_new ();

@@ -39,10 +39,13 @@ tree_init (Tree *t)
   bl_profile_enable_metric (t->profile, BL_METRIC_CPU);
   bl_profile_enable_metric (t->profile, BL_METRIC_CALLS);
   t->root = bl_profile_add_thread (t->profile, bl_profile_intern (t->profile, "main"));
-  t->a = bl_profile_add_child (t->profile, t->root, bl_profile_intern (t->profile, "a"), main_file, 10);
+  t->a = bl_profile_add_child (t->profile, t->root,
+                               bl_profile_intern (t->profile, "a"), main_file, 10);
   t->b = bl_profile_add_child (t->profile, t->a, bl_profile_intern (t->profile, "b"), b_file, 20);
-  t->c = bl_profile_add_child (t->profile, t->a, bl_profile_intern (t->profile, "c<T>&"), c_file, 30);
-  t->d = bl_profile_add_child (t->profile, t->root, bl_profile_intern (t->profile, "d"), main_file, 40);
+  t->c = bl_profile_add_child (t->profile, t->a,
+                               bl_profile_intern (t->profile, "c<T>&"), c_file, 30);
+  t->d = bl_profile_add_child (t->profile, t->root,
+                               bl_profile_intern (t->profile, "d"), main_file, 40);
   bl_profile_add_value (t->profile, t->a, BL_METRIC_CPU, 10);
   bl_profile_add_value (t->profile, t->b, BL_METRIC_CPU, 30);
   bl_profile_add_value (t->profile, t->c, BL_METRIC_CPU, 20);
@@ -131,12 +134,15 @@ test_spans (void)
   Tree t;
   GtkWidget *graph;
   graphene_rect_t ra, rb, rroot;
+  BlFlameLayout *layout;
+  guint row_h;
 
   tree_init (&t);
   graph = present_graph (t.profile);
 
-  g_assert_cmpint (bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph))), ==, 5);
-  g_assert_cmpint (bl_flame_layout_get_n_levels (bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph))), ==, 3);
+  layout = bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph));
+  g_assert_cmpint (bl_flame_layout_get_n_rects (layout), ==, 5);
+  g_assert_cmpint (bl_flame_layout_get_n_levels (layout), ==, 3);
 
   assert_span (BL_FLAME_GRAPH (graph), t.root, 0, 1000);
   assert_span (BL_FLAME_GRAPH (graph), t.a, 0, 600);
@@ -148,7 +154,8 @@ test_spans (void)
   bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.root, &rroot);
   bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.a, &ra);
   bl_flame_graph_get_frame_bounds (BL_FLAME_GRAPH (graph), t.b, &rb);
-  g_assert_cmpfloat (rroot.origin.y + rroot.size.height, >, HEIGHT - bl_flame_graph_get_row_height (BL_FLAME_GRAPH (graph)) - 1);
+  row_h = bl_flame_graph_get_row_height (BL_FLAME_GRAPH (graph));
+  g_assert_cmpfloat (rroot.origin.y + rroot.size.height, >, HEIGHT - row_h - 1);
   g_assert_cmpfloat (ra.origin.y, <, rroot.origin.y);
   g_assert_cmpfloat (rb.origin.y, <, ra.origin.y);
 
@@ -180,7 +187,8 @@ test_hit (void)
   g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 150, center_y (graph, t.b)), ==, t.b);
   g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 450, center_y (graph, t.c)), ==, t.c);
   /* nothing above d, nor above the deepest level */
-  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 800, center_y (graph, t.b)), ==, BL_NODE_NONE);
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 800, center_y (graph, t.b)), ==,
+                    BL_NODE_NONE);
   g_assert_cmpuint (bl_flame_graph_get_node_at (graph, 150, 2), ==, BL_NODE_NONE);
 
   /* tooltips are plain text: names with < and & survive */
@@ -429,6 +437,41 @@ test_slivers (void)
   g_object_unref (profile);
 }
 
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ClipboardRead;
+
+static void
+clipboard_read_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ClipboardRead *read = user_data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  read->done = TRUE;
+}
+
+static gboolean
+read_done (gpointer data)
+{
+  return ((ClipboardRead *) data)->done;
+}
+
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  ClipboardRead read = { NULL, FALSE };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
+                                 clipboard_read_cb, &read);
+  g_assert_true (iterate_until (read_done, &read));
+
+  return read.text;
+}
+
 static void
 test_keyboard (void)
 {
@@ -464,6 +507,21 @@ test_keyboard (void)
   bl_flame_graph_get_visible_range (graph, &x0, &x1);
   g_assert_cmpfloat_with_epsilon (x0, 0.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (x1, 1.0, 1e-9);
+
+  /* the frame's stack and name go to the clipboard */
+  bl_flame_graph_set_selected_node (graph, t.b);
+  gtk_widget_activate_action (w, "flame.copy-stack", NULL);
+  {
+    g_autofree char *text = read_clipboard (w);
+
+    g_assert_cmpstr (text, ==, "main\na\nb");
+  }
+  gtk_widget_activate_action (w, "flame.copy-name", NULL);
+  {
+    g_autofree char *text = read_clipboard (w);
+
+    g_assert_cmpstr (text, ==, "b");
+  }
 
   /* icicle: down leaves the root */
   bl_flame_graph_set_inverted (graph, TRUE);

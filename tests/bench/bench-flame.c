@@ -71,7 +71,8 @@ generate (void)
         {
           /* skewed choice: a few functions are called a lot */
           guint f = (guint) (G_N_ELEMENTS (names) * pow (g_rand_double (rand), 3));
-          guint32 node = bl_profile_add_child (profile, stack[depth], names[f], files[f % 200], 1 + f);
+          guint32 node = bl_profile_add_child (profile, stack[depth], names[f],
+                                               files[f % 200], 1 + f);
 
           stack[++depth] = node;
           bl_profile_add_value (profile, node, BL_METRIC_CPU, 1 + g_rand_int_range (rand, 0, 1000));
@@ -158,7 +159,8 @@ run_frames (const char   *label,
       node = gtk_snapshot_free_to_node (snapshot);
       c1 = thread_cpu_us ();
       t1 = g_get_monotonic_time ();
-      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
+      texture = gsk_renderer_render_texture (renderer, node,
+                                             &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
       t2 = g_get_monotonic_time ();
 
       if (i == 0)
@@ -268,7 +270,8 @@ main (int   argc,
   {
     guint begin, end;
 
-    bl_flame_layout_get_level (layout, MIN (20, bl_flame_layout_get_n_levels (layout) - 1), &begin, &end);
+    bl_flame_layout_get_level (layout, MIN (20, bl_flame_layout_get_n_levels (layout) - 1),
+                               &begin, &end);
     for (guint i = begin; i < end; i++)
       if (rects[i].x1 - rects[i].x0 < 2e-6 && rects[i].x1 - rects[i].x0 > 2e-7)
         {

@@ -133,7 +133,8 @@ poll_cb (gpointer data)
   tabs = bl_window_get_tab_view (BL_WINDOW (window));
   for (guint i = 0; i < 2; i++)
     {
-      BlProfilePage *page = BL_PROFILE_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs, i)));
+      AdwTabPage *tab = adw_tab_view_get_nth_page (tabs, i);
+      BlProfilePage *page = BL_PROFILE_PAGE (adw_tab_page_get_child (tab));
 
       state->states[i] = bl_profile_page_get_state (page);
       if (state->states[i] == BL_PROFILE_PAGE_LOADING)
@@ -141,11 +142,13 @@ poll_cb (gpointer data)
 
       if (state->states[i] == BL_PROFILE_PAGE_LOADED)
         {
-          BlFlameGraph *graph = bl_profile_view_get_flame_graph (bl_profile_page_get_profile_view (page));
+          BlProfileView *view = bl_profile_page_get_profile_view (page);
+          BlFlameGraph *graph = bl_profile_view_get_flame_graph (view);
 
           /* show the tab so that its flame graph maps; it lays out in a worker too */
           adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, i));
-          if (bl_flame_graph_get_layout (graph) == NULL || !gtk_widget_get_mapped (GTK_WIDGET (graph)))
+          if (bl_flame_graph_get_layout (graph) == NULL ||
+              !gtk_widget_get_mapped (GTK_WIDGET (graph)))
             return G_SOURCE_CONTINUE;
           state->n_rects = bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph));
         }
@@ -165,7 +168,8 @@ poll_cb (gpointer data)
   state->drop_accepted = drop_files (GTK_WIDGET (window), state->dropped, state->dropped2);
   state->n_pages_after_drop = bl_window_get_n_pages (BL_WINDOW (window));
   if (bl_window_get_current_page (BL_WINDOW (window)) != NULL)
-    state->dropped_title = g_strdup (bl_profile_page_get_title (bl_window_get_current_page (BL_WINDOW (window))));
+    state->dropped_title =
+      g_strdup (bl_profile_page_get_title (bl_window_get_current_page (BL_WINDOW (window))));
 
   state->done = TRUE;
   gtk_window_close (window);
@@ -200,7 +204,8 @@ test_open_command_line (void)
   g_content_type_set_mime_dirs (mime_dirs);
 
   /* no D-Bus name: the test must not meet a running instance */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_file_set_contents (dropped, "bsprof", -1, NULL));
   g_assert_true (g_file_set_contents (dropped2, "bsprof", -1, NULL));
   state.dropped = dropped;

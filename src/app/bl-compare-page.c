@@ -375,7 +375,8 @@ bl_compare_page_new (GFile *file_a,
   /* Translators: a tab comparing two files, "before.bsprof ↔ after.bsprof" */
   self->title = g_strdup_printf (_("%s ↔ %s"), self->names[0], self->names[1]);
   /* Translators: both %s are file names */
-  loading_title = g_strdup_printf (_("Comparing “%s” with “%s”"), self->names[0], self->names[1]);
+  loading_title = g_strdup_printf (_("Comparing “%s” with “%s”"),
+                                   self->names[0], self->names[1]);
   adw_status_page_set_title (self->loading_page, loading_title);
 
   return self;

@@ -987,7 +987,8 @@ build_profiles (BlCompareView *self)
                            G_CALLBACK (metric_selected_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->metric_dropdown));
 
-  self->normalized_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Normalized")));
+  self->normalized_button =
+    GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Normalized")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->normalized_button),
                                _("Compare each frame’s share of its run’s total, for runs of "
                                  "different lengths"));
@@ -1040,7 +1041,8 @@ build_profiles (BlCompareView *self)
   gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in B"), SWATCH_ONLY_B));
   gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in A"), SWATCH_ONLY_A));
   {
-    GtkWidget *note = gtk_label_new (_("Colour: change of each frame’s total; stronger is larger"));
+    GtkWidget *note =
+      gtk_label_new (_("Colour: change of each frame’s total; stronger is larger"));
 
     gtk_widget_add_css_class (note, "dim-label");
     gtk_widget_set_hexpand (note, TRUE);
@@ -1061,7 +1063,8 @@ build_profiles (BlCompareView *self)
   gtk_stack_add_titled (self->profile_stack, diff_box, "differential", _("Differential"));
 
   /* functions */
-  self->regressions_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
+  self->regressions_check =
+    GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->regressions_check),
                                _("Only the functions whose total grew"));
   g_signal_connect_object (self->regressions_check, "toggled",
@@ -1131,8 +1134,8 @@ build_sessions (BlCompareView *self)
   label = gtk_label_new_with_mnemonic (_("_Align at"));
   gtk_box_append (GTK_BOX (toolbar), label);
   self->align_names = gtk_string_list_new (NULL);
-  self->align_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->align_names)),
-                                                           NULL));
+  self->align_dropdown =
+    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->align_names)), NULL));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->align_dropdown));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_dropdown),
                                _("The moment drawn at 0 in both sessions"));
@@ -1241,7 +1244,8 @@ fill_sessions (BlCompareView *self)
   for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
     {
       self->charts[i] = NULL;
-      if (!bl_session_has_series (a, chart_series[i]) && !bl_session_has_series (b, chart_series[i]))
+      if (!bl_session_has_series (a, chart_series[i]) &&
+          !bl_session_has_series (b, chart_series[i]))
         continue;
       self->charts[i] = BL_COMPARE_CHART (bl_compare_chart_new (chart_series[i]));
       bl_compare_chart_set_stacked (self->charts[i],

@@ -225,7 +225,8 @@ test_recursion (void)
   g_assert_cmpuint (bl_diff_get_function_self (diff, BL_DIFF_SIDE_A, BL_METRIC_CPU, walk), ==, 60);
   g_assert_cmpuint (bl_diff_get_function_total (diff, BL_DIFF_SIDE_A, BL_METRIC_CPU, walk), ==, 60);
   g_assert_cmpuint (bl_diff_get_function_self (diff, BL_DIFF_SIDE_B, BL_METRIC_CPU, walk), ==, 115);
-  g_assert_cmpuint (bl_diff_get_function_total (diff, BL_DIFF_SIDE_B, BL_METRIC_CPU, walk), ==, 115);
+  g_assert_cmpuint (bl_diff_get_function_total (diff, BL_DIFF_SIDE_B, BL_METRIC_CPU, walk),
+                    ==, 115);
 
   bl_diff_get_function_change (diff, BL_METRIC_CPU, walk, TRUE, FALSE, &change);
   g_assert_cmpfloat (change.a, ==, 60);
@@ -547,10 +548,10 @@ test_samples (void)
   node = lookup (diff, "ContentTask;execute;fetchFeed;parseFeed");
   bl_diff_get_node_change (diff, BL_METRIC_CPU, node, FALSE, FALSE, &change);
   g_assert_cmpfloat (change.delta_pct, <, -40);
-  g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "Thread main;Main;RunEventLoop;HandleDeepLink"))->presence,
-                    ==, BL_DIFF_IN_A);
-  g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "HomeGridScreen;onContentChanged;buildRows;measureRow"))->presence,
-                    ==, BL_DIFF_IN_B);
+  node = lookup (diff, "Thread main;Main;RunEventLoop;HandleDeepLink");
+  g_assert_cmpuint (bl_diff_get_node (diff, node)->presence, ==, BL_DIFF_IN_A);
+  node = lookup (diff, "HomeGridScreen;onContentChanged;buildRows;measureRow");
+  g_assert_cmpuint (bl_diff_get_node (diff, node)->presence, ==, BL_DIFF_IN_B);
   g_assert_cmpuint (bl_diff_get_node (diff, lookup (diff, "ImageCacheTask"))->presence,
                     ==, BL_DIFF_IN_BOTH);
 }

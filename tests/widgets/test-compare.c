@@ -127,12 +127,14 @@ fixture_open (Fixture    *f,
     bl_compare_view_set_page (f->view, page);
   if (!bl_diff_is_session (diff))
     g_assert_true (iterate_until (graphs_laid_out, f->view));
-  if (g_strcmp0 (page, "differential") == 0)
-    g_assert_true (iterate_until (is_mapped,
-                                  bl_compare_view_get_flame_graph (f->view, BL_COMPARE_GRAPH_DIFF)));
-  else if (g_strcmp0 (page, "side-by-side") == 0)
-    g_assert_true (iterate_until (is_mapped,
-                                  bl_compare_view_get_flame_graph (f->view, BL_COMPARE_GRAPH_B)));
+  if (g_strcmp0 (page, "differential") == 0 || g_strcmp0 (page, "side-by-side") == 0)
+    {
+      BlCompareGraph shown = g_str_equal (page, "differential")
+        ? BL_COMPARE_GRAPH_DIFF
+        : BL_COMPARE_GRAPH_B;
+
+      g_assert_true (iterate_until (is_mapped, bl_compare_view_get_flame_graph (f->view, shown)));
+    }
   settle ();
 }
 
@@ -455,8 +457,10 @@ test_in_step (void)
   for (guint g = 0; g < 3; g++)
     g_assert_cmpstr (bl_flame_graph_get_search (bl_compare_view_get_flame_graph (f.view, g)), ==,
                      "grow");
-  g_assert_true (bl_flame_graph_node_matches (a, profile_node (diff, BL_DIFF_SIDE_A, "T;main;grow")));
-  g_assert_true (bl_flame_graph_node_matches (b, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow")));
+  g_assert_true (bl_flame_graph_node_matches (a, profile_node (diff, BL_DIFF_SIDE_A,
+                                                               "T;main;grow")));
+  g_assert_true (bl_flame_graph_node_matches (b, profile_node (diff, BL_DIFF_SIDE_B,
+                                                               "T;main;grow")));
   g_assert_false (bl_flame_graph_node_matches (b, profile_node (diff, BL_DIFF_SIDE_B,
                                                                 "T;main;same")));
   /* the table too */
@@ -550,7 +554,8 @@ test_functions (void)
     {
       BlDiffChange change;
 
-      bl_diff_get_function_change (diff, BL_METRIC_CPU, bl_compare_view_get_function_row (f.view, i),
+      bl_diff_get_function_change (diff, BL_METRIC_CPU,
+                                   bl_compare_view_get_function_row (f.view, i),
                                    TRUE, FALSE, &change);
       g_assert_cmpfloat (change.delta, >, 0);
     }
@@ -668,17 +673,22 @@ test_session_alignment (void)
   g_assert_cmpfloat (bl_compare_chart_time_to_x (chart, 1, ob.start_ms), <,
                      bl_compare_chart_time_to_x (chart, 0, oa.start_ms) - 10);
   /* every chart shares the axis */
-  g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (bl_compare_view_get_chart (f.view,
-                                                                                         BL_SERIES_CPU_TOTAL),
-                                                              1, beacon_time (&ob, "vod_start_complete")),
-                                  xb, 1e-6);
+  {
+    BlCompareChart *cpu = bl_compare_view_get_chart (f.view, BL_SERIES_CPU_TOTAL);
+
+    g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (cpu, 1,
+                                                                beacon_time (&ob,
+                                                                             "vod_start_complete")),
+                                    xb, 1e-6);
+  }
 
   /* a beacon one session lacks fails and keeps the alignment */
   g_assert_false (bl_compare_view_set_alignment (f.view, BL_DIFF_ALIGN_BEACON, "no_such_beacon",
                                                  &error));
   g_assert_error (error, BL_DIFF_ERROR, BL_DIFF_ERROR_NO_BEACON);
-  g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (chart, 0, beacon_time (&oa,
-                                                                                     "vod_start_complete")),
+  g_assert_cmpfloat_with_epsilon (bl_compare_chart_time_to_x (chart, 0,
+                                                              beacon_time (&oa,
+                                                                           "vod_start_complete")),
                                   xa, 1e-6);
 
   /* both lines are drawn, in their two colours, overlaid and stacked */
@@ -891,10 +901,10 @@ test_window (void)
             settle ();
             {
               GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+              GtkWidget *view = GTK_WIDGET (bl_compare_page_get_view (BL_COMPARE_PAGE (child)));
 
               g_assert_nonnull (focus);
-              g_assert_true (gtk_widget_is_ancestor (focus,
-                                                     GTK_WIDGET (bl_compare_page_get_view (BL_COMPARE_PAGE (child)))));
+              g_assert_true (gtk_widget_is_ancestor (focus, view));
               g_assert_true (GTK_IS_SEARCH_ENTRY (focus) ||
                              gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) != NULL);
             }
@@ -902,7 +912,8 @@ test_window (void)
         else
           {
             g_assert_true (BL_IS_PROFILE_PAGE (child));
-            g_assert_true (g_file_equal (bl_profile_page_get_file (BL_PROFILE_PAGE (child)), file_b));
+            g_assert_true (g_file_equal (bl_profile_page_get_file (BL_PROFILE_PAGE (child)),
+                                         file_b));
           }
       }
   }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "bl-br-writer.h"
 #include "bl-bsprof-writer.h"
 
 static char *tmpdir;
@@ -313,6 +314,69 @@ test_random (void)
     }
 }
 
+/* A Business Rules! profile: lines come from the reader of that format
+ * through the same per-line records; samples and time per line. */
+static void
+test_business_rules (void)
+{
+  g_autoptr(GHashTable) tallies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         tally_free);
+  g_autofree char *path = g_build_filename (tmpdir, "random.brprof", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (77);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *modules[] = { "MAIN.BR", "LIB.BR", "REPORT.BR" };
+  const char *functions[] = { "FNLOAD", "FNSAVE", "FNTOTAL" };
+  BlBrWriter *w = bl_br_writer_new ();
+
+  for (guint m = 0; m < G_N_ELEMENTS (modules); m++)
+    bl_br_writer_module (w, m + 1, modules[m]);
+
+  for (guint i = 0; i < 400; i++)
+    {
+      guint m = g_rand_int_range (rand, 0, G_N_ELEMENTS (modules));
+      guint32 line = 10 * g_rand_int_range (rand, 1, 30);
+      guint64 ns = g_rand_int_range (rand, 1, 100000);
+      Tally *t = tally_for (tallies, modules[m], line);
+
+      bl_br_writer_line (w, m + 1, line, 1);
+      if (m == 0)
+        bl_br_writer_main (w);
+      else
+        {
+          bl_br_writer_function (w, functions[g_rand_int_range (rand, 0, 3)]);
+          bl_br_writer_time (w, ns);
+          bl_br_writer_backtrace (w, 1, 500, 1);
+          bl_br_writer_main (w);
+        }
+      if (m == 0)
+        bl_br_writer_time (w, ns);
+      bl_br_writer_end_line (w);
+
+      t->v[CPU] += 1;      /* samples */
+      t->v[WALL] += ns;    /* time-ns */
+    }
+
+  bytes = bl_br_writer_finish (w);   /* frees the writer */
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *samples = expected_output (tallies, CPU, 0);
+    g_autofree char *time_ns = expected_output (tallies, WALL, 0);
+    g_autofree char *top3 = expected_output (tallies, WALL, 3);
+    g_auto(Run) a = { 0, }, b = { 0, }, c = { 0, };
+
+    run_cli (&a, "lines", path, "--metric", "samples", NULL);
+    g_assert_cmpint (a.status, ==, 0);
+    g_assert_cmpstr (a.out, ==, samples);
+    run_cli (&b, "lines", path, "--metric", "time-ns", NULL);
+    g_assert_cmpstr (b.out, ==, time_ns);
+    run_cli (&c, "lines", path, "--top", "3", NULL);   /* the default: time */
+    g_assert_cmpstr (c.out, ==, top3);
+  }
+}
+
 static void
 test_errors (void)
 {
@@ -409,6 +473,7 @@ main (int    argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/cli/lines/random", test_random);
+  g_test_add_func ("/cli/lines/business-rules", test_business_rules);
   g_test_add_func ("/cli/lines/errors", test_errors);
   g_test_add_func ("/cli/lines/sample", test_sample);
 

@@ -60,6 +60,7 @@ struct _BlSourceView
   GtkSourceView   *view;
   GtkSourceBuffer *buffer;
   GtkColumnView   *table;
+  GtkWidget       *gutter_header;
   GListStore      *table_store;
   GtkFileChooserNative *chooser;
 
@@ -201,7 +202,6 @@ static void
 update_header (BlSourceView *self)
 {
   g_autoptr(GString) totals = g_string_new (NULL);
-  g_autoptr(GString) legend = g_string_new (NULL);
   const char *file_name = bl_profile_get_string (self->profile, self->file);
 
   if (self->function != BL_NODE_NONE)
@@ -248,8 +248,6 @@ update_header (BlSourceView *self)
           /* Translators: a file's per-line sum: "CPU 1.20 s on these lines" */
           g_string_append_printf (totals, _("%s %s on these lines"), _(info->short_name), sum);
         }
-
-      g_string_append_printf (legend, "%s%s", legend->len ? " · " : "", _(info->short_name));
     }
 
   gtk_label_set_text (self->totals_label, totals->str);
@@ -258,9 +256,9 @@ update_header (BlSourceView *self)
     {
       const BlMetricInfo *info = bl_metric_get_info (bl_line_gutter_renderer_get_metric (self->heat));
       g_autofree char *text = NULL;
-
-      /* Translators: explains the gutter: "Gutter: heat of CPU, then CPU · Wall · Alloc" */
-      text = g_strdup_printf (_("Gutter: heat of %s, then %s"), _(info->short_name), legend->str);
+      /* Translators: explains the heat bars; %s is a metric: "CPU time" */
+      text = g_strdup_printf (_("Heat bars and tints: each line’s %s as a share of the "
+                                "hottest line in this file"), _(info->display_name));
       gtk_label_set_text (self->legend_label, text);
     }
   else
@@ -372,6 +370,7 @@ scroll_tick (GtkWidget     *widget,
     }
 
   self->scroll_ticks--;
+  gtk_widget_queue_draw (self->gutter_header);
   gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (self->buffer), &iter,
                                     self->focus_line - 1);
   gtk_text_view_get_visible_rect (view, &visible);
@@ -522,6 +521,7 @@ load_cb (GObject      *object,
   gtk_stack_set_visible_child_name (self->stack, "source");
   apply_heat_tags (self);
   scroll_to_focus (self);
+  gtk_widget_queue_draw (self->gutter_header);
 
   g_signal_emit (self, signals[LOADED], 0, TRUE);
 }
@@ -631,6 +631,50 @@ choose_zip_cb (BlSourceView *self)
   choose (self, GTK_FILE_CHOOSER_ACTION_OPEN);
 }
 
+/* Titles over the gutter columns, placed where the columns are. */
+static void
+draw_gutter_header (GtkDrawingArea *area,
+                    cairo_t        *cr,
+                    int             width,
+                    int             height,
+                    gpointer        user_data)
+{
+  BlSourceView *self = user_data;
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
+  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (area));
+  GdkRGBA fg;
+
+  gtk_style_context_get_color (style, &fg);
+  gdk_cairo_set_source_rgba (cr, &fg);
+
+  for (guint i = 0; i <= self->columns->len; i++)
+    {
+      BlLineGutterRenderer *column = i < self->columns->len
+        ? g_ptr_array_index (self->columns, i) : self->heat;
+      int xpad, w, h;
+      graphene_rect_t bounds;
+      double x;
+
+      if (column == NULL ||
+          !gtk_widget_compute_bounds (GTK_WIDGET (column), GTK_WIDGET (area), &bounds))
+        continue;
+
+      xpad = gtk_source_gutter_renderer_get_xpad (GTK_SOURCE_GUTTER_RENDERER (column));
+      if (column == self->heat)
+        /* Translators: the title over the heat bars of the source view */
+        pango_layout_set_text (layout, _("Heat"), -1);
+      else
+        pango_layout_set_text (layout,
+                               _(bl_metric_get_info (bl_line_gutter_renderer_get_metric (column))->short_name),
+                               -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      x = column == self->heat ? bounds.origin.x + xpad
+                               : bounds.origin.x + bounds.size.width - xpad - w;
+      cairo_move_to (cr, x, (height - h) / 2.0);
+      pango_cairo_show_layout (cr, layout);
+    }
+}
+
 static GtkWidget *
 build_header (BlSourceView *self)
 {
@@ -707,6 +751,7 @@ build_status (BlSourceView *self)
 static void
 build_stack (BlSourceView *self)
 {
+  GtkWidget *page;
   GtkWidget *scroller;
   GtkWidget *empty;
   GtkSelectionModel *selection;
@@ -741,8 +786,18 @@ build_stack (BlSourceView *self)
   gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->view), 6);
   gtk_widget_add_css_class (GTK_WIDGET (self->view), "bl-source");
   scroller = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (scroller, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
-  gtk_stack_add_named (self->stack, scroller, "source");
+  self->gutter_header = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->gutter_header), 18);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->gutter_header), draw_gutter_header,
+                                  self, NULL);
+  gtk_widget_add_css_class (self->gutter_header, "caption");
+  gtk_widget_add_css_class (self->gutter_header, "dim-label");
+  page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (page), self->gutter_header);
+  gtk_box_append (GTK_BOX (page), scroller);
+  gtk_stack_add_named (self->stack, page, "source");
 
   self->table_store = g_list_store_new (BL_TYPE_LINE_ITEM);
   selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->table_store))));

@@ -595,7 +595,7 @@ parse_module (Decoder       *dec,
 {
   BlSource *src = dec->src;
   guint32 strid;
-  guint32 name;
+  guint32 name = 0;
 
   READ_U32 (strid, _("thread name"));
 

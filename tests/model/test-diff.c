@@ -491,7 +491,7 @@ test_threads (void)
   const char *b[] = { "T;main;load 150", "T;main;draw;blit 30", NULL };
   g_autoptr(BlDiff) diff = diff_from_lines (a, b);
   GThread *threads[8];
-  const guint64 *first[4];
+  const guint64 *first[4] = { NULL, };
 
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     threads[i] = g_thread_new ("diff-reader", read_values, diff);

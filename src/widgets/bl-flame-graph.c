@@ -393,7 +393,7 @@ label_width (BlFlameGraph *self,
 static guint
 label_key_hash (gconstpointer key)
 {
-  guint64 k = (guint64) GPOINTER_TO_SIZE (key);
+  guint64 k = *(const guint64 *) key;
 
   k *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
   return (guint) (k >> 32);
@@ -408,7 +408,7 @@ label_node (BlFlameGraph *self,
 {
   float full = label_width (self, name);
   guint bucket;
-  gsize key;
+  guint64 key;
   GskRenderNode *node;
   GtkSnapshot *snapshot;
 
@@ -421,8 +421,8 @@ label_node (BlFlameGraph *self,
         return NULL;
     }
 
-  key = (gsize) name | ((gsize) bucket << 33) | ((gsize) color_choice << 32);
-  node = g_hash_table_lookup (self->label_cache, GSIZE_TO_POINTER (key));
+  key = (guint64) name | ((guint64) bucket << 33) | ((guint64) color_choice << 32);
+  node = g_hash_table_lookup (self->label_cache, &key);
   if (node != NULL)
     return node;
 
@@ -448,7 +448,7 @@ label_node (BlFlameGraph *self,
   if (node == NULL)
     return NULL;
 
-  g_hash_table_insert (self->label_cache, GSIZE_TO_POINTER (key), node);
+  g_hash_table_insert (self->label_cache, g_memdup2 (&key, sizeof key), node);
 
   return node;
 }
@@ -1691,7 +1691,7 @@ bl_flame_graph_init (BlFlameGraph *self)
   self->selected_node = BL_NODE_NONE;
   self->hover_node = BL_NODE_NONE;
   self->scroll_to_root = TRUE;
-  self->label_cache = g_hash_table_new_full (label_key_hash, g_direct_equal, NULL,
+  self->label_cache = g_hash_table_new_full (label_key_hash, g_int64_equal, g_free,
                                              (GDestroyNotify) gsk_render_node_unref);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -785,6 +785,8 @@ build_stack (BlSourceView *self)
   gtk_source_view_set_highlight_current_line (self->view, TRUE);
   gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->view), 6);
   gtk_widget_add_css_class (GTK_WIDGET (self->view), "bl-source");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Annotated source"), -1);
   scroller = gtk_scrolled_window_new ();
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
@@ -1011,7 +1013,10 @@ bl_source_view_set_profile (BlSourceView *self,
   set_status (self, NULL);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 
-  if (profile != NULL && self->locator == NULL)
+  /* the sources belong to an app: the new profile's own, if remembered */
+  if (g_set_object (&self->locator, NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCATOR]);
+  if (profile != NULL)
     restore_locator (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);

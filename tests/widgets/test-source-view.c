@@ -477,6 +477,15 @@ test_without_sources (void)
   g_assert_true (bl_source_view_has_source (view));
   g_assert_cmpstr (bl_source_view_get_status_text (view), ==, "");
 
+  /* another profile: no sources until its app's are chosen or remembered */
+  {
+    g_autoptr(BlProfile) again = make_profile ();
+
+    bl_source_view_set_profile (view, again);
+    g_assert_null (bl_source_view_get_locator (view));
+    g_assert_false (bl_source_view_has_source (view));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -81,6 +81,10 @@ bl_cli_lines (int    argc,
              argv[1], bl_metric_get_name (metric));
 
   ranked = bl_lines_rank (profile, metric, (guint) top, &n_ranked);
+  if (n_ranked == 0 && bl_profile_get_n_lines (profile) > 0 &&
+      bl_profile_has_metric (profile, metric))
+    fprintf (stderr, _("brightlens-cli: warning: no line of %s has a %s value; the output is "
+                       "empty.\n"), argv[1], bl_metric_get_name (metric));
 
   if (!(out = bl_cli_open_output (NULL, &error)))
     {

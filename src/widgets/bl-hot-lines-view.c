@@ -161,9 +161,10 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   GtkWidget *title_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *title = gtk_label_new (_("Hot Lines"));
   GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkLayoutManager *layout;
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
-                                  GTK_ORIENTATION_VERTICAL);
+  layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   self->metric = BL_METRIC_INVALID;
 
   gtk_widget_add_css_class (title_row, "bl-sandwich-title");
@@ -182,11 +183,13 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (
+                                         g_object_ref (GTK_SELECTION_MODEL (self->selection))));
   gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hot lines"), -1);
-  g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selected_cb), self);
+  g_signal_connect_swapped (self->selection, "notify::selected-item",
+                            G_CALLBACK (selected_cb), self);
   g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
 

@@ -126,7 +126,8 @@ update_scheme (BlSourceView *self)
 
   scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
   if (scheme == NULL)
-    scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
+    scheme = gtk_source_style_scheme_manager_get_scheme (schemes,
+                                                         dark ? "classic-dark" : "classic");
   gtk_source_buffer_set_style_scheme (self->buffer, scheme);
 }
 
@@ -254,7 +255,8 @@ update_header (BlSourceView *self)
 
   if (self->heat != NULL)
     {
-      const BlMetricInfo *info = bl_metric_get_info (bl_line_gutter_renderer_get_metric (self->heat));
+      BlMetricId heat = bl_line_gutter_renderer_get_metric (self->heat);
+      const BlMetricInfo *info = bl_metric_get_info (heat);
       g_autofree char *text = NULL;
       /* Translators: explains the heat bars; %s is a metric: "CPU time" */
       text = g_strdup_printf (_("Heat bars and tints: each line’s %s as a share of the "
@@ -345,7 +347,8 @@ fill_table (BlSourceView *self)
       g_ptr_array_add (items, bl_line_item_new (self->profile,
                                                 bl_line_set_get_line_index (self->shown_lines, p)));
 
-  g_list_store_splice (self->table_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->table_store)),
+  g_list_store_splice (self->table_store, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->table_store)),
                        items->pdata, items->len);
 }
 
@@ -601,7 +604,8 @@ choose (BlSourceView         *self,
   if (self->chooser != NULL)
     return;
 
-  self->chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+  self->chooser = gtk_file_chooser_native_new (title,
+                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                                action, _("_Choose"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
 
@@ -664,9 +668,11 @@ draw_gutter_header (GtkDrawingArea *area,
         /* Translators: the title over the heat bars of the source view */
         pango_layout_set_text (layout, _("Heat"), -1);
       else
-        pango_layout_set_text (layout,
-                               _(bl_metric_get_info (bl_line_gutter_renderer_get_metric (column))->short_name),
-                               -1);
+        {
+          BlMetricId metric = bl_line_gutter_renderer_get_metric (column);
+
+          pango_layout_set_text (layout, _(bl_metric_get_info (metric)->short_name), -1);
+        }
       pango_layout_get_pixel_size (layout, &w, &h);
       x = column == self->heat ? bounds.origin.x + xpad
                                : bounds.origin.x + bounds.size.width - xpad - w;
@@ -802,7 +808,8 @@ build_stack (BlSourceView *self)
   gtk_stack_add_named (self->stack, page, "source");
 
   self->table_store = g_list_store_new (BL_TYPE_LINE_ITEM);
-  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->table_store))));
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (
+                                    g_object_ref (G_LIST_MODEL (self->table_store))));
   self->table = GTK_COLUMN_VIEW (gtk_column_view_new (selection));
   gtk_column_view_set_show_column_separators (self->table, FALSE);
   gtk_widget_add_css_class (GTK_WIDGET (self->table), "data-table");
@@ -942,9 +949,10 @@ bl_source_view_init (BlSourceView *self)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
+  GtkLayoutManager *layout;
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
-                                  GTK_ORIENTATION_VERTICAL);
+  layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
 
   self->metric = BL_METRIC_INVALID;
   self->function = BL_NODE_NONE;

@@ -384,6 +384,7 @@ test_errors (void)
   g_autofree char *garbage = g_build_filename (tmpdir, "garbage.bin", NULL);
   g_autofree char *nolines = g_build_filename (tmpdir, "nolines.bsprof", NULL);
   g_auto(Run) a = { 0, }, b = { 0, }, c = { 0, }, d = { 0, }, e = { 0, }, f = { 0, };
+  g_auto(Run) g = { 0, };
   g_autoptr(GError) error = NULL;
   BlBsprofHeader h;
   BlBsprofWriter *w;
@@ -420,6 +421,17 @@ test_errors (void)
   g_assert_cmpint (f.status, ==, 0);
   g_assert_cmpstr (f.out, ==, "");
   g_assert_nonnull (strstr (f.err, "per-line"));
+
+  /* calls are counted per path, never per line */
+  {
+    g_autofree char *sample = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                     "roku-grid-app.bsprof", NULL);
+
+    run_cli (&g, "lines", sample, "--metric", "calls", NULL);
+    g_assert_cmpint (g.status, ==, 0);
+    g_assert_cmpstr (g.out, ==, "");
+    g_assert_nonnull (strstr (g.err, "calls"));
+  }
 }
 
 /* The sample: values add up to the CPU total the info command reports. */

@@ -326,9 +326,13 @@ test_gutter (void)
   gtk_text_buffer_get_bounds (bl_source_view_get_buffer (view), &start, &end);
   text = gtk_text_buffer_get_text (bl_source_view_get_buffer (view), &start, &end, FALSE);
   g_assert_cmpstr (text, ==, main_brs);
-  g_assert_nonnull (gtk_source_buffer_get_language (GTK_SOURCE_BUFFER (bl_source_view_get_buffer (view))));
-  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (
-                     GTK_SOURCE_BUFFER (bl_source_view_get_buffer (view)))), ==, "brightscript");
+  {
+    GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (bl_source_view_get_buffer (view));
+
+    g_assert_nonnull (gtk_source_buffer_get_language (buffer));
+    g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (buffer)), ==,
+                     "brightscript");
+  }
 
   /* the hottest line of draw is main.brs:7; the view goes there */
   g_assert_cmpuint (bl_source_view_get_focus_line (view), ==, 7);
@@ -619,8 +623,10 @@ test_hot_lines_and_page (void)
   {
     g_autoptr(GObject) first = g_list_model_get_item (model, 0);
     g_autoptr(GObject) second = g_list_model_get_item (model, 1);
-    const BlLine *l1 = bl_profile_get_line (profile, bl_line_item_get_line_index ((gpointer) first));
-    const BlLine *l2 = bl_profile_get_line (profile, bl_line_item_get_line_index ((gpointer) second));
+    const BlLine *l1 = bl_profile_get_line (profile,
+                                            bl_line_item_get_line_index ((gpointer) first));
+    const BlLine *l2 = bl_profile_get_line (profile,
+                                            bl_line_item_get_line_index ((gpointer) second));
 
     g_assert_cmpuint (l1->line, ==, 7);
     g_assert_cmpuint (l2->line, ==, 4);

@@ -362,8 +362,10 @@ scroll_tick (GtkWidget     *widget,
 {
   BlSourceView *self = BL_SOURCE_VIEW (user_data);
   GtkTextView *view = GTK_TEXT_VIEW (self->view);
+  GtkAdjustment *adjustment;
   GtkTextIter iter;
   GdkRectangle visible;
+  gboolean at_end;
   int y, height;
 
   if (self->focus_line == 0 || self->scroll_ticks == 0)
@@ -379,8 +381,14 @@ scroll_tick (GtkWidget     *widget,
   gtk_text_view_get_visible_rect (view, &visible);
   gtk_text_view_get_line_yrange (view, &iter, &y, &height);
 
+  /* done when the line shows in the upper half, or as high as the end of
+   * the file lets it */
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  at_end = adjustment != NULL &&
+           gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
   if (visible.height > 0 && y >= visible.y && y + height <= visible.y + visible.height &&
-      self->scroll_ticks < 55)
+      (y - visible.y <= visible.height / 2 || at_end) && self->scroll_ticks < 55)
     {
       self->scroll_tick_id = 0;
       return G_SOURCE_REMOVE;

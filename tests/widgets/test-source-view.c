@@ -585,6 +585,78 @@ find_descendant (GtkWidget *widget,
   return NULL;
 }
 
+/* A long file: the view scrolls the hottest line (150 of 300) into sight. */
+static void
+test_scrolls_to_hottest (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(BlSourceLocator) locator = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *widget = bl_source_view_new ();
+  BlSourceView *view = BL_SOURCE_VIEW (widget);
+  GtkWidget *window;
+  GtkTextView *text_view = NULL;
+  GtkTextIter iter;
+  GdkRectangle visible;
+  int y = 0, height = 0;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  copy_system_specs ();
+
+  for (guint i = 1; i <= 300; i++)
+    g_string_append_printf (text, i == 140 ? "sub busy()\n" : "    x = x + %u\n", i);
+  write_file ("long/manifest", "title=Long\n");
+  write_file ("long/source/long.brs", text->str);
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  h.target = "Long";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/long.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 140, 3);
+  bl_bsprof_writer_cpu (w, 1, 2, 5, 5);          /* line 141 */
+  bl_bsprof_writer_cpu (w, 1, 11, 90, 95);       /* line 150, the hottest */
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+
+  window = present (widget);
+  locator = locator_at ("long");
+  bl_source_view_set_profile (view, profile);
+  bl_source_view_set_metric (view, BL_METRIC_CPU);
+  bl_source_view_set_locator (view, locator);
+  g_assert_true (wait_loaded (view, bl_source_view_show_function, find_function (profile, "busy")));
+  g_assert_cmpuint (bl_source_view_get_focus_line (view), ==, 150);
+
+  text_view = GTK_TEXT_VIEW (find_descendant (widget, GTK_SOURCE_TYPE_VIEW));
+  g_assert_nonnull (text_view);
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &iter, 149);
+  for (guint i = 0; i < 300; i++)
+    {
+      iterate (1);
+      gtk_text_view_get_visible_rect (text_view, &visible);
+      gtk_text_view_get_line_yrange (text_view, &iter, &y, &height);
+      if (visible.height > 0 && y >= visible.y && y + height <= visible.y + visible.height)
+        break;
+    }
+  g_test_message ("line 150 at y %d, visible from %d, %d high", y, visible.y, visible.height);
+  g_assert_cmpint (visible.height, >, 0);
+  g_assert_cmpint (visible.y, >, 0);
+  g_assert_cmpint (y, >=, visible.y);
+  g_assert_cmpint (y + height, <=, visible.y + visible.height);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_hot_lines_and_page (void)
 {
@@ -695,6 +767,7 @@ main (int   argc,
   g_test_add_func ("/widgets/source-view/without-sources", test_without_sources);
   g_test_add_func ("/widgets/source-view/zip-and-settings", test_zip_and_settings);
   g_test_add_func ("/widgets/source-view/hot-lines-and-page", test_hot_lines_and_page);
+  g_test_add_func ("/widgets/source-view/scrolls-to-hottest", test_scrolls_to_hottest);
 
   status = g_test_run ();
 

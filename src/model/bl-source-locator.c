@@ -20,6 +20,12 @@
  * byte order, so the choice does not depend on the order of the archive or
  * the directory listing.
  *
+ * Names that are not pkg:/ names (a speedscope frame may carry an absolute
+ * path, a file:// URI or a C:\ path) are tried as they are below the chosen
+ * location and then by their last components, so that
+ * /home/dev/grid/source/main.brs finds source/main.brs. pkg:/ names match
+ * exactly (up to case) and nothing else.
+ *
  * A package's manifest sits at its root. When the chosen folder or archive
  * has no manifest at its root but exactly one top-level folder with one
  * (someone zipped the folder rather than its contents), names resolve from
@@ -805,37 +811,46 @@ bl_source_locator_get_location (BlSourceLocator *self)
   return self->location;
 }
 
-/**
- * bl_source_locator_name_to_path:
- * @name: a file name as a profile gives it: `pkg:/source/main.brs`, or a
- *   path relative to the package root
- *
- * Returns: (transfer full) (nullable): the path inside the package,
- *   '/'-separated, without "." or empty components (`source/main.brs`);
- *   %NULL with %BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE for another volume
- *   (`common:/`, `libpkg:/`, `tmp:/` …) or %BL_SOURCE_LOCATOR_ERROR_BAD_NAME
- */
-char *
-bl_source_locator_name_to_path (const char  *name,
-                                GError     **error)
+/* Splits @name into a path inside the package. @loose is set for names
+ * that are not pkg:/ names (paths as other profilers write them: absolute,
+ * relative, file:// URIs, C:\ paths), which may also match by their last
+ * components: /home/dev/grid/source/main.brs finds source/main.brs. */
+static char *
+name_to_path (const char  *name,
+              gboolean    *loose,
+              GError     **error)
 {
   g_autoptr(GString) path = g_string_new (NULL);
+  g_autofree char *filename = NULL;
   g_auto(GStrv) parts = NULL;
   const char *rest = name;
   const char *colon;
-
-  g_return_val_if_fail (name != NULL, NULL);
+  gboolean is_loose = TRUE;
 
   colon = strchr (name, ':');
-  if (colon != NULL)
+  if (g_ascii_strncasecmp (name, "file://", 7) == 0)
     {
-      if ((gsize) (colon - name) != 3 || g_ascii_strncasecmp (name, "pkg", 3) != 0)
+      if (!(filename = g_filename_from_uri (name, NULL, NULL)))
         {
-          g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE,
-                       _("“%s” is not part of the app package, only pkg:/ files are."), name);
+          g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_BAD_NAME,
+                       _("“%s” is not a valid file URI."), name);
           return NULL;
         }
+      rest = filename;
+    }
+  else if (colon != NULL && colon - name == 3 && g_ascii_strncasecmp (name, "pkg", 3) == 0)
+    {
       rest = colon + 1;
+      is_loose = FALSE;
+    }
+  else if (colon != NULL && colon - name == 1 && g_ascii_isalpha (name[0]) &&
+           (colon[1] == '\\' || colon[1] == '/'))
+    rest = colon + 1;   /* a Windows path, C:\dev\... */
+  else if (colon != NULL)
+    {
+      g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE,
+                   _("“%s” is not part of the app package, only pkg:/ files are."), name);
+      return NULL;
     }
 
   parts = g_strsplit_set (rest, "/\\", -1);
@@ -861,7 +876,29 @@ bl_source_locator_name_to_path (const char  *name,
       return NULL;
     }
 
+  if (loose)
+    *loose = is_loose;
+
   return g_string_free (g_steal_pointer (&path), FALSE);
+}
+
+/**
+ * bl_source_locator_name_to_path:
+ * @name: a file name as a profile gives it: `pkg:/source/main.brs`, or a
+ *   path (absolute, relative, `file://`, `C:\…`) as other profilers write
+ *
+ * Returns: (transfer full) (nullable): the path inside the package,
+ *   '/'-separated, without "." or empty components (`source/main.brs`);
+ *   %NULL with %BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE for another volume
+ *   (`common:/`, `libpkg:/`, `tmp:/` …) or %BL_SOURCE_LOCATOR_ERROR_BAD_NAME
+ */
+char *
+bl_source_locator_name_to_path (const char  *name,
+                                GError     **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return name_to_path (name, NULL, error);
 }
 
 /**
@@ -881,11 +918,13 @@ bl_source_locator_load (BlSourceLocator  *self,
 {
   g_autofree char *path = NULL;
   g_autoptr(GMutexLocker) locker = NULL;
+  gboolean loose = FALSE;
+  const char *tail;
 
   g_return_val_if_fail (BL_IS_SOURCE_LOCATOR (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (!(path = bl_source_locator_name_to_path (name, error)))
+  if (!(path = name_to_path (name, &loose, error)))
     return NULL;
 
   locker = g_mutex_locker_new (&self->mutex);
@@ -895,7 +934,16 @@ bl_source_locator_load (BlSourceLocator  *self,
   if (self->is_zip)
     {
       g_autoptr(GFileInputStream) stream = NULL;
-      ZipEntry *entry = zip_lookup (self, path);
+      ZipEntry *entry = NULL;
+
+      /* a loose name may also match by its last components */
+      for (tail = path; tail != NULL; tail = loose ? strchr (tail, '/') : NULL)
+        {
+          if (tail != path)
+            tail++;
+          if ((entry = zip_lookup (self, tail)) != NULL)
+            break;
+        }
 
       if (entry == NULL)
         {
@@ -913,10 +961,18 @@ bl_source_locator_load (BlSourceLocator  *self,
     }
   else
     {
-      g_autoptr(GFile) file = folder_lookup (self, path, cancellable);
+      g_autoptr(GFile) file = NULL;
       g_autoptr(GFileInfo) info = NULL;
       char *contents = NULL;
       gsize len = 0;
+
+      for (tail = path; tail != NULL; tail = loose ? strchr (tail, '/') : NULL)
+        {
+          if (tail != path)
+            tail++;
+          if ((file = folder_lookup (self, tail, cancellable)) != NULL)
+            break;
+        }
 
       if (file == NULL)
         {

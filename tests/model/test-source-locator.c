@@ -91,6 +91,10 @@ test_names (void)
     { "pkg://components//./Grid.brs", "components/Grid.brs", -1 },
     { "source/util/Feed.brs", "source/util/Feed.brs", -1 },
     { "pkg:/components\\tasks\\Task.brs", "components/tasks/Task.brs", -1 },
+    { "/home/dev/grid/source/main.brs", "home/dev/grid/source/main.brs", -1 },
+    { "file:///opt/grid/source/main.brs", "opt/grid/source/main.brs", -1 },
+    { "C:\\dev\\grid\\source\\main.brs", "dev/grid/source/main.brs", -1 },
+    { "c:grid.brs", NULL, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE },
     { "common:/LibCore/lib.brs", NULL, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE },
     { "libpkg:/source/lib.brs", NULL, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE },
     { "tmp:/x.brs", NULL, BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE },
@@ -145,6 +149,15 @@ test_folder (void)
   assert_fails (locator, "common:/LibCore/x.brs", BL_SOURCE_LOCATOR_ERROR_NOT_IN_PACKAGE, NULL);
   assert_fails (locator, "pkg:/../app/manifest", BL_SOURCE_LOCATOR_ERROR_BAD_NAME, NULL);
   assert_loads (locator, "pkg:/source/main.brs", main_brs);
+
+  /* paths from other profilers match by their last components; pkg:/ names
+   * never do */
+  assert_loads (locator, "/home/dev/grid/source/main.brs", main_brs);
+  assert_loads (locator, "file:///opt/grid/components/Grid.brs", grid_brs);
+  assert_loads (locator, "C:\\dev\\grid\\components\\tasks\\Fetch.brs", "sub go()\nend sub\n");
+  assert_fails (locator, "/home/dev/grid/source/other.brs", BL_SOURCE_LOCATOR_ERROR_NOT_FOUND,
+                NULL);
+  assert_fails (locator, "pkg:/nested/source/main.brs", BL_SOURCE_LOCATOR_ERROR_NOT_FOUND, NULL);
 
   /* the folder above the package: names resolve in the one folder with a manifest */
   parent = locator_for (".");
@@ -238,6 +251,8 @@ test_zip (void)
   assert_loads (locator, "pkg:/components/grid.brs", grid_lower_brs);
   assert_loads (locator, "pkg:/COMPONENTS/GRID.BRS", grid_brs);
   assert_loads (locator, "pkg:/source/util/big.brs", big);
+  assert_loads (locator, "/Users/dev/grid/source/main.brs", main_brs);
+  assert_fails (locator, "pkg:/app/source/main.brs", BL_SOURCE_LOCATOR_ERROR_NOT_FOUND, NULL);
   empty = bl_source_locator_load (locator, "pkg:/images/empty.png", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_bytes_get_size (empty), ==, 0);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -377,6 +378,115 @@ test_business_rules (void)
   }
 }
 
+/* A speedscope profile whose frames carry files and lines, built with
+ * JsonBuilder; each sample's weight goes to its leaf frame's line. */
+static void
+test_speedscope (void)
+{
+  static const struct { const char *name, *file; guint line; } frames[] = {
+    { "Main", "pkg:/source/main.brs", 1 },
+    { "loop", "pkg:/source/main.brs", 12 },
+    { "draw", "pkg:/components/Grid.brs", 40 },
+    { "draw2", "pkg:/components/Grid.brs", 40 },     /* the same line, another name */
+    { "parse", "/home/dev/grid/source/util/Parser.brs", 7 },
+    { "native", "", 0 },                             /* no line */
+  };
+  g_autoptr(GHashTable) tallies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         tally_free);
+  g_autofree char *path = g_build_filename (tmpdir, "lines.speedscope.json", NULL);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint64 total = 0;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "$schema");
+  json_builder_add_string_value (b, "https://www.speedscope.app/file-format-schema.json");
+  json_builder_set_member_name (b, "shared");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, frames[i].name);
+      if (frames[i].line)
+        {
+          json_builder_set_member_name (b, "file");
+          json_builder_add_string_value (b, frames[i].file);
+          json_builder_set_member_name (b, "line");
+          json_builder_add_int_value (b, frames[i].line);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "profiles");
+  json_builder_begin_array (b);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "sampled");
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, "main");
+  json_builder_set_member_name (b, "unit");
+  json_builder_add_string_value (b, "none");
+  json_builder_set_member_name (b, "startValue");
+  json_builder_add_int_value (b, 0);
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_array (b);
+  for (guint s = 0; s < 300; s++)
+    {
+      guint depth = g_rand_int_range (rand, 1, 5);
+      guint leaf = 0;
+      guint weight = g_rand_int_range (rand, 1, 1000);
+
+      json_builder_begin_array (b);
+      for (guint d = 0; d < depth; d++)
+        {
+          leaf = d == 0 ? 0 : g_rand_int_range (rand, 1, G_N_ELEMENTS (frames));
+          json_builder_add_int_value (b, leaf);
+        }
+      json_builder_end_array (b);
+      g_array_append_val (weights, weight);
+      total += weight;
+      if (frames[leaf].line != 0)
+        tally_for (tallies, frames[leaf].file, frames[leaf].line)->v[CPU] += weight;
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "weights");
+  json_builder_begin_array (b);
+  for (guint s = 0; s < weights->len; s++)
+    json_builder_add_int_value (b, g_array_index (weights, guint, s));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "endValue");
+  json_builder_add_int_value (b, (gint64) total);
+  json_builder_end_object (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  g_assert_true (json_generator_to_file (gen, path, &error));
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *expected = expected_output (tallies, CPU, 0);
+    g_auto(Run) a = { 0, }, c = { 0, };
+
+    run_cli (&a, "lines", path, NULL);
+    g_assert_cmpint (a.status, ==, 0);
+    g_assert_cmpstr (a.out, ==, expected);
+    g_assert_nonnull (strstr (a.out, "/home/dev/grid/source/util/Parser.brs:7 "));
+    run_cli (&c, "lines", path, "--metric", "weight", NULL);
+    g_assert_cmpstr (c.out, ==, expected);
+  }
+}
+
 static void
 test_errors (void)
 {
@@ -486,6 +596,7 @@ main (int    argc,
 
   g_test_add_func ("/cli/lines/random", test_random);
   g_test_add_func ("/cli/lines/business-rules", test_business_rules);
+  g_test_add_func ("/cli/lines/speedscope", test_speedscope);
   g_test_add_func ("/cli/lines/errors", test_errors);
   g_test_add_func ("/cli/lines/sample", test_sample);
 

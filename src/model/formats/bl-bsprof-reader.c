@@ -153,8 +153,8 @@ read_varint (const guint8  *p,
              guint64       *value,
              const guint8 **after)
 {
-  guint64 result = 0;
-  guint shift = 0;
+  guint64 result;
+  guint shift;
 
   if G_LIKELY (p < end && *p < 0x80)
     {
@@ -163,6 +163,31 @@ read_varint (const guint8  *p,
       return 1;
     }
 
+  /* Far from the end of the window (nearly always): no bounds checks. */
+  if G_LIKELY (end - p >= 10)
+    {
+      result = p[0] & 0x7f;
+      for (guint i = 1; i < 9; i++)
+        {
+          guint8 byte = p[i];
+
+          result |= (guint64) (byte & 0x7f) << (7 * i);
+          if (byte < 0x80)
+            {
+              *value = result;
+              *after = p + i + 1;
+              return 1;
+            }
+        }
+      if (p[9] > 1)
+        return -1;   /* would overflow 64 bits, or continues past 10 bytes */
+      *value = result | ((guint64) p[9] << 63);
+      *after = p + 10;
+      return 1;
+    }
+
+  result = 0;
+  shift = 0;
   for (guint i = 0; i < 10; i++)
     {
       guint8 byte;
@@ -171,7 +196,7 @@ read_varint (const guint8  *p,
         return 0;
       byte = *p++;
       if (i == 9 && byte > 1)
-        return -1;   /* would overflow 64 bits, or continues past 10 bytes */
+        return -1;
       result |= (guint64) (byte & 0x7f) << shift;
       if ((byte & 0x80) == 0)
         {
@@ -750,6 +775,10 @@ parse_memory (Decoder       *dec,
   if (op == MEM_ALLOC)
     READ_VARINT (size);
 
+  /* The table of live blocks is large and its slots are visited at random:
+   * start loading this one while the path element is looked up. */
+  __builtin_prefetch (&dec->live.slots[addr_hash (addr) & dec->live.mask], 1);
+
   if G_UNLIKELY (op > MEM_FREE_REALLOC)
     {
       set_error (error, BL_BSPROF_ERROR_UNKNOWN_ENTRY,
@@ -1211,7 +1240,8 @@ decode (BlSource       *src,
       if G_LIKELY (r == PARSE_OK)
         {
           dec.entries++;
-          if G_UNLIKELY (!bl_source_tick (src, error))
+          if G_UNLIKELY (bl_source_offset (src, src->pos) >= src->next_progress &&
+                         !bl_source_tick (src, error))
             goto out;
           continue;
         }

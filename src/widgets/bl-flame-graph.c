@@ -1345,6 +1345,19 @@ move_selection (GtkWidget  *widget,
 }
 
 static void
+zoom_selection (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *args)
+{
+  BlFlameGraph *self = BL_FLAME_GRAPH (widget);
+
+  if (self->selected_node != BL_NODE_NONE)
+    bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
+}
+
+/* Enter: zoom in, and tell the view the frame was activated (it opens the
+ * function's source lines), as a double-click does. */
+static void
 activate_selection (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *args)
@@ -1356,6 +1369,17 @@ activate_selection (GtkWidget  *widget,
       bl_flame_graph_zoom_to_node (self, self->selected_node, TRUE);
       g_signal_emit (self, node_activated_signal, 0, self->selected_node);
     }
+}
+
+static void
+show_source_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *args)
+{
+  BlFlameGraph *self = BL_FLAME_GRAPH (widget);
+
+  if (self->selected_node != BL_NODE_NONE)
+    g_signal_emit (self, node_activated_signal, 0, self->selected_node);
 }
 
 static void
@@ -1418,6 +1442,7 @@ context_pressed_cb (BlFlameGraph    *self,
 
       g_menu_append (menu, _("_Zoom In"), "flame.zoom-selected");
       g_menu_append (menu, _("_Reset Zoom"), "flame.reset-zoom");
+      g_menu_append (menu, _("Show Source _Lines"), "flame.show-source");
       g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
       g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
       g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
@@ -1657,7 +1682,10 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
 
   gtk_widget_class_install_action (widget_class, "flame.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "flame.move", "(ii)", move_selection);
-  gtk_widget_class_install_action (widget_class, "flame.zoom-selected", NULL, activate_selection);
+  gtk_widget_class_install_action (widget_class, "flame.zoom-selected", NULL, zoom_selection);
+  gtk_widget_class_install_action (widget_class, "flame.activate-selected", NULL,
+                                   activate_selection);
+  gtk_widget_class_install_action (widget_class, "flame.show-source", NULL, show_source_action);
   gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL, copy_name_action);
   gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL, copy_stack_action);
 
@@ -1666,9 +1694,9 @@ bl_flame_graph_class_init (BlFlameGraphClass *klass)
   add_move_binding (widget_class, GDK_KEY_Up, GDK_KEY_KP_Up, 0, -1);
   add_move_binding (widget_class, GDK_KEY_Down, GDK_KEY_KP_Down, 0, 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0,
-                                       "flame.zoom-selected", NULL);
+                                       "flame.activate-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0,
-                                       "flame.zoom-selected", NULL);
+                                       "flame.activate-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "flame.zoom-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame.reset-zoom", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "flame.reset-zoom", NULL);

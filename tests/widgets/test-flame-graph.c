@@ -473,12 +473,19 @@ read_clipboard (GtkWidget *widget)
 }
 
 static void
+count_activation (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_keyboard (void)
 {
   Tree t;
   BlFlameGraph *graph;
   GtkWidget *w;
   double x0, x1;
+  guint activations = 0;
 
   tree_init (&t);
   graph = BL_FLAME_GRAPH (present_graph (t.profile));
@@ -499,14 +506,24 @@ test_keyboard (void)
   gtk_widget_activate_action (w, "flame.move", "(ii)", 0, 1);
   g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, t.a);
 
-  /* Enter zooms into the selection, Escape/Home resets */
+  /* Space (and the menu's Zoom In) zooms into the selection; Enter zooms
+   * and activates the frame (the view opens its source); Escape/Home reset */
+  g_signal_connect_swapped (graph, "node-activated", G_CALLBACK (count_activation), &activations);
   gtk_widget_activate_action (w, "flame.zoom-selected", NULL);
   bl_flame_graph_get_visible_range (graph, &x0, &x1);
   g_assert_cmpfloat_with_epsilon (x1, 0.6, 1e-9);
+  g_assert_cmpuint (activations, ==, 0);
   gtk_widget_activate_action (w, "flame.reset-zoom", NULL);
   bl_flame_graph_get_visible_range (graph, &x0, &x1);
   g_assert_cmpfloat_with_epsilon (x0, 0.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (x1, 1.0, 1e-9);
+  gtk_widget_activate_action (w, "flame.activate-selected", NULL);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x1, 0.6, 1e-9);
+  g_assert_cmpuint (activations, ==, 1);
+  gtk_widget_activate_action (w, "flame.show-source", NULL);
+  g_assert_cmpuint (activations, ==, 2);
+  gtk_widget_activate_action (w, "flame.reset-zoom", NULL);
 
   /* the frame's stack and name go to the clipboard */
   bl_flame_graph_set_selected_node (graph, t.b);

@@ -298,8 +298,8 @@ fail_unexpected (BlJsonReader  *self,
 /* Returns the next non-whitespace byte (pos at it), -1 at the end of the
  * input, -2 on a read error. */
 static int
-peek_byte (BlJsonReader  *self,
-           GError       **error)
+peek_byte_slow (BlJsonReader  *self,
+                GError       **error)
 {
   BlSource *src = &self->src;
 
@@ -337,6 +337,19 @@ peek_byte (BlJsonReader  *self,
           return -2;
         }
     }
+}
+
+/* Most JSON has no whitespace between tokens: no loop for that. */
+static inline int
+peek_byte (BlJsonReader  *self,
+           GError       **error)
+{
+  BlSource *src = &self->src;
+
+  if G_LIKELY (src->pos < src->len && src->data[src->pos] > ' ')
+    return src->data[src->pos];
+
+  return peek_byte_slow (self, error);
 }
 
 static inline void
@@ -517,6 +530,12 @@ more:
   return SCAN_MORE;
 }
 
+/* powers of ten that doubles hold exactly */
+static const double exact_pow10[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
 static inline gboolean
 is_delimiter (guint8 c)
 {
@@ -536,6 +555,9 @@ scan_number (BlJsonReader  *self,
   gboolean negative = FALSE;
   gboolean overflow = FALSE;
   gboolean fraction = FALSE;
+  gboolean mantissa_exact = TRUE;   /* value holds every digit, integer and fraction */
+  gsize n_digits = 1;
+  gint exponent = 0;
   guint64 value = 0;
 
   if (*p == '-')
@@ -550,16 +572,20 @@ scan_number (BlJsonReader  *self,
     p++;
   else if (*p >= '1' && *p <= '9')
     {
-      while (p < end && *p >= '0' && *p <= '9')
+      const guint8 *digits = p;
+
+      /* 19 digits cannot overflow 64 bits: check only beyond them */
+      while (p < end && (guint8) (*p - '0') < 10)
         {
           guint d = *p - '0';
 
-          if (value > (G_MAXUINT64 - d) / 10)
+          if G_UNLIKELY (p - digits >= 19 && value > (G_MAXUINT64 - d) / 10)
             overflow = TRUE;
           else
             value = value * 10 + d;
           p++;
         }
+      n_digits = p - digits;
     }
   else
     {
@@ -569,6 +595,8 @@ scan_number (BlJsonReader  *self,
 
   if (p < end && *p == '.')
     {
+      const guint8 *digits;
+
       fraction = TRUE;
       p++;
       if (p >= end)
@@ -578,16 +606,27 @@ scan_number (BlJsonReader  *self,
           fail_unexpected (self, error, p - src->data, *p, _("a digit after the decimal point"));
           return SCAN_ERROR;
         }
-      while (p < end && *p >= '0' && *p <= '9')
-        p++;
+      digits = p;
+      while (p < end && (guint8) (*p - '0') < 10)
+        {
+          if (mantissa_exact && value <= (G_GUINT64_CONSTANT (1) << 53) / 10)
+            value = value * 10 + (*p - '0');
+          else
+            mantissa_exact = FALSE;
+          p++;
+        }
+      exponent = -(gint) (p - digits);
     }
 
   if (p < end && (*p == 'e' || *p == 'E'))
     {
+      gboolean exp_negative = FALSE;
+      gint exp = 0;
+
       fraction = TRUE;
       p++;
       if (p < end && (*p == '+' || *p == '-'))
-        p++;
+        exp_negative = *p++ == '-';
       if (p >= end)
         goto more;
       if (!(*p >= '0' && *p <= '9'))
@@ -595,8 +634,13 @@ scan_number (BlJsonReader  *self,
           fail_unexpected (self, error, p - src->data, *p, _("a digit in the exponent"));
           return SCAN_ERROR;
         }
-      while (p < end && *p >= '0' && *p <= '9')
-        p++;
+      while (p < end && (guint8) (*p - '0') < 10)
+        {
+          if (exp < 10000)
+            exp = exp * 10 + (*p - '0');
+          p++;
+        }
+      exponent += exp_negative ? -exp : exp;
     }
 
   if (p >= end && !src->eof)
@@ -616,6 +660,22 @@ scan_number (BlJsonReader  *self,
       else
         self->integer = (gint64) value;
       self->number = negative ? -(double) value : (double) value;
+    }
+  else if (fraction && mantissa_exact && !overflow && n_digits <= 19 &&
+           value <= (G_GUINT64_CONSTANT (1) << 53) && exponent >= -22 && exponent <= 22)
+    {
+      /* both operands exact: one correctly rounded operation, as strtod gives */
+      double v = exponent < 0 ? (double) value / exact_pow10[-exponent]
+                              : (double) value * exact_pow10[exponent];
+
+      self->number = negative ? -v : v;
+      self->integral = FALSE;
+      if (self->number >= 9223372036854775807.0)
+        self->integer = G_MAXINT64;
+      else if (self->number <= -9223372036854775808.0)
+        self->integer = G_MININT64;
+      else
+        self->integer = (gint64) self->number;
     }
   else
     {
@@ -952,7 +1012,14 @@ bl_json_reader_next (BlJsonReader  *self,
             {
               f->state = STATE_OBJ_KEY;
               self->src.pos++;
-              continue;
+              /* straight on to the name, without another turn of the loop */
+              c = peek_byte (self, error);
+              if (c == -2)
+                return BL_JSON_TOKEN_ERROR;
+              if (c != '"')
+                continue;
+              mark_token_start (self);
+              return read_member (self, error);
             }
           if (c == '}')
             return pop_frame (self);
@@ -964,7 +1031,14 @@ bl_json_reader_next (BlJsonReader  *self,
             {
               f->state = STATE_ARR_VALUE;
               self->src.pos++;
-              continue;
+              /* straight on to the value, without another turn of the loop */
+              c = peek_byte (self, error);
+              if (c == -2)
+                return BL_JSON_TOKEN_ERROR;
+              if (c < 0)
+                continue;
+              mark_token_start (self);
+              return read_value (self, c, error);
             }
           if (c == ']')
             return pop_frame (self);
@@ -990,7 +1064,13 @@ bl_json_reader_next (BlJsonReader  *self,
             {
               f->state = STATE_OBJ_VALUE;
               self->src.pos++;
-              continue;
+              c = peek_byte (self, error);
+              if (c == -2)
+                return BL_JSON_TOKEN_ERROR;
+              if (c < 0)
+                continue;
+              mark_token_start (self);
+              return read_value (self, c, error);
             }
           fail_unexpected (self, error, self->src.pos, c, _("“:”"));
           return BL_JSON_TOKEN_ERROR;
@@ -1045,6 +1125,78 @@ bl_json_reader_skip_value (BlJsonReader  *self,
       return FALSE;
 
   return TRUE;
+}
+
+gsize
+bl_json_reader_next_indexes (BlJsonReader *self,
+                             guint32       max,
+                             guint32      *out,
+                             gsize         n_max)
+{
+  BlSource *src;
+  const guint8 *p, *end, *last = NULL;
+  Frame *f;
+  guint64 v = 0;
+  gsize count = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (out != NULL || n_max == 0, 0);
+
+  if (self->failed || self->n_frames == 0)
+    return 0;
+  f = &self->frames[self->n_frames - 1];
+  if (f->is_object)
+    return 0;
+
+  src = &self->src;
+  p = src->data + src->pos;
+  end = src->data + src->len;
+
+  while (count < n_max)
+    {
+      const guint8 *q = p;
+      const guint8 *start;
+
+      if (f->state == STATE_ARR_SEP)
+        {
+          if (q >= end || *q != ',')
+            break;
+          q++;
+        }
+      if (q >= end || (guint8) (*q - '0') >= 10)
+        break;
+
+      start = q;
+      v = *q++ - '0';
+      if (v != 0)
+        while (q < end && (guint8) (*q - '0') < 10 && q - start < 10)
+          v = v * 10 + (*q++ - '0');
+      /* the delimiter must be in sight: a number could go on past the window */
+      if (q >= end || (*q != ',' && *q != ']') || v > max)
+        break;
+
+      out[count++] = (guint32) v;
+      f->index++;
+      f->has_component = TRUE;
+      f->state = STATE_ARR_SEP;
+      last = start;
+      p = q;
+    }
+
+  if (count > 0)
+    {
+      src->pos = p - src->data;
+      self->tok_offset = bl_source_offset (src, last - src->data);
+      self->tok_line = self->line;
+      self->tok_column = self->tok_offset - self->line_start + 1;
+      self->token = BL_JSON_TOKEN_NUMBER;
+      self->integral = TRUE;
+      self->integer = (gint64) out[count - 1];
+      self->number = (double) out[count - 1];
+      self->path_frames = self->n_frames;
+    }
+
+  return count;
 }
 
 BlJsonToken

@@ -93,6 +93,18 @@ BlJsonToken   bl_json_reader_next           (BlJsonReader   *self,
 gboolean      bl_json_reader_skip_value     (BlJsonReader   *self,
                                              GError        **error);
 
+/* A fast path for long arrays of indexes: inside an array, reads the next
+ * elements while they are whole numbers from 0 to @max written plainly
+ * (digits only, no whitespace around them), up to @n_max of them, into
+ * @out, as that many bl_json_reader_next() calls would. Returns how many;
+ * when more than 0, the current token is the last of them (a NUMBER).
+ * It stops before anything else (another kind of value, the array's end,
+ * the end of the input window), which bl_json_reader_next() then reads. */
+gsize         bl_json_reader_next_indexes   (BlJsonReader   *self,
+                                             guint32         max,
+                                             guint32        *out,
+                                             gsize           n_max);
+
 BlJsonToken   bl_json_reader_get_token      (BlJsonReader   *self);
 /* For STRING and MEMBER tokens: the unescaped UTF-8 text, NUL-terminated
  * (it may also hold NULs from \u0000: @len tells). Valid until the next

@@ -588,6 +588,227 @@ test_one_byte_reads (void)
   g_string_free (expected, TRUE);
 }
 
+/* ---- the bulk index path ------------------------------------------------ */
+
+/* Tokens, with where they start and their path when @locations; with
+ * @n_bulk > 0, the reader is first asked for up to @n_bulk plain indexes up
+ * to @max_index at every step (only one keeps every location). */
+static char *
+trace_locations (BlJsonReader *reader,
+                 gsize         n_bulk,
+                 guint32       max_index,
+                 gboolean      locations)
+{
+  GString *out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  BlJsonToken token;
+
+  for (;;)
+    {
+      g_autofree char *path = NULL;
+
+      if (n_bulk > 0)
+        {
+          guint32 got[3];
+          gsize n = bl_json_reader_next_indexes (reader, max_index, got, MIN (n_bulk, 3));
+
+          for (gsize i = 0; i < n; i++)
+            {
+              g_assert_cmpuint (got[i], <=, max_index);
+              g_string_append_printf (out, "i:%u", got[i]);
+              if (i + 1 < n)
+                g_string_append_c (out, '|');
+            }
+          if (n > 0 && !locations)
+            g_string_append_c (out, '|');
+          if (n > 0 && locations)
+            {
+              path = bl_json_reader_dup_path (reader);
+              g_assert_cmpint (bl_json_reader_get_token (reader), ==, BL_JSON_TOKEN_NUMBER);
+              g_assert_true (bl_json_reader_is_integral (reader));
+              g_assert_cmpint (bl_json_reader_get_int (reader), ==, got[n - 1]);
+              g_string_append_printf (out, "@%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%"
+                                      G_GUINT64_FORMAT ":%s:%u|",
+                                      bl_json_reader_get_line (reader),
+                                      bl_json_reader_get_column (reader),
+                                      bl_json_reader_get_offset (reader), path,
+                                      bl_json_reader_get_depth (reader));
+              g_clear_pointer (&path, g_free);
+            }
+        }
+
+      token = bl_json_reader_next (reader, &error);
+      if (token == BL_JSON_TOKEN_ERROR)
+        {
+          g_string_append_printf (out, "ERROR:%d:%s", error->code, error->message);
+          break;
+        }
+      if (token == BL_JSON_TOKEN_END)
+        break;
+      path = bl_json_reader_dup_path (reader);
+      if (token == BL_JSON_TOKEN_NUMBER && bl_json_reader_is_integral (reader))
+        g_string_append_printf (out, "i:%" G_GINT64_FORMAT, bl_json_reader_get_int (reader));
+      else if (token == BL_JSON_TOKEN_NUMBER)
+        g_string_append_printf (out, "d:%.17g", bl_json_reader_get_double (reader));
+      else
+        g_string_append_printf (out, "t%d", token);
+      if (!locations)
+        {
+          g_string_append_c (out, '|');
+          continue;
+        }
+      g_string_append_printf (out, "@%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%"
+                              G_GUINT64_FORMAT ":%s:%u|",
+                              bl_json_reader_get_line (reader),
+                              bl_json_reader_get_column (reader),
+                              bl_json_reader_get_offset (reader), path,
+                              bl_json_reader_get_depth (reader));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* The bulk path reads the same tokens at the same places as
+ * bl_json_reader_next(), over memory, one-byte reads and window ends; it
+ * leaves to next() what is not a plain index up to the maximum. */
+static void
+test_next_indexes (void)
+{
+  const char *docs[] = {
+    "[[0,1,2,3,4,5,6,7],[12,4294967294,99],[],[5, 6 ,7],[8,1.5,9,1e2,10],"
+    "[11,\"x\",12,null,13,-1,14,{\"a\":[15,16]},17]]",
+    "{\"samples\":[[1,2],[3]\n,[4,\n5]],\"w\":[1,2,3,4294967295,4294967296,99999999999]}",
+    "[1,2,3]",
+    "[0,0,0]",
+    "[[[1]],[[2,3]]]",
+    "[1,2,0",
+    "[1,2,01]",
+    "[1,2,3,]",
+  };
+  guint32 maxes[] = { G_MAXUINT32 - 1, 9, 0, 4294967295u };
+
+  for (guint d = 0; d < G_N_ELEMENTS (docs); d++)
+    for (guint m = 0; m < G_N_ELEMENTS (maxes); m++)
+      {
+        const char *doc = docs[d];
+        g_autoptr(BlJsonReader) plain = bl_json_reader_new_for_data ((const guint8 *) doc,
+                                                                     strlen (doc));
+        g_autoptr(BlJsonReader) fast = bl_json_reader_new_for_data ((const guint8 *) doc,
+                                                                    strlen (doc));
+        g_autoptr(GInputStream) stream = one_byte_stream_new (doc, strlen (doc));
+        g_autoptr(BlJsonReader) fast_stream = bl_json_reader_new_for_stream (stream, 0, NULL,
+                                                                             NULL, NULL);
+        g_autoptr(BlJsonReader) plain_bulk =
+          bl_json_reader_new_for_data ((const guint8 *) doc, strlen (doc));
+        g_autoptr(BlJsonReader) fast_bulk =
+          bl_json_reader_new_for_data ((const guint8 *) doc, strlen (doc));
+        g_autofree char *expected = trace_locations (plain, 0, 0, TRUE);
+        g_autofree char *got = trace_locations (fast, 1, maxes[m], TRUE);
+        g_autofree char *got_stream = trace_locations (fast_stream, 1, maxes[m], TRUE);
+        g_autofree char *expected_bulk = NULL;
+        g_autofree char *got_bulk = NULL;
+
+        g_assert_cmpstr (got, ==, expected);
+        g_assert_cmpstr (got_stream, ==, expected);
+
+        /* three at a time: the same values */
+        expected_bulk = trace_locations (plain_bulk, 0, 0, FALSE);
+        got_bulk = trace_locations (fast_bulk, 3, maxes[m], FALSE);
+        g_assert_cmpstr (got_bulk, ==, expected_bulk);
+      }
+
+  /* long arrays across the window's end, read in pieces */
+  {
+    GString *doc = g_string_new ("{\"samples\":[");
+    g_autoptr(BlJsonReader) plain = NULL;
+    g_autoptr(BlJsonReader) fast = NULL;
+    g_autoptr(GInputStream) stream = NULL;
+    g_autofree char *expected = NULL;
+    g_autofree char *got = NULL;
+    guint n = 0;
+
+    while (doc->len < BL_SOURCE_CHUNK + 50000)
+      {
+        g_string_append_printf (doc, "%s[%u,%u,%u]", n > 0 ? "," : "", n % 5000, n % 7,
+                                n * 7919 % 100000);
+        n++;
+      }
+    g_string_append (doc, "]}");
+    plain = bl_json_reader_new_for_data ((const guint8 *) doc->str, doc->len);
+    expected = trace_locations (plain, 0, 0, FALSE);
+    stream = small_read_stream_new (doc->str, doc->len, 4093);
+    fast = bl_json_reader_new_for_stream (stream, 0, NULL, NULL, NULL);
+    got = trace_locations (fast, 3, 50000, FALSE);
+    g_assert_cmpstr (got, ==, expected);
+    g_assert_false (strstr (expected, "ERROR") != NULL);
+    g_string_free (doc, TRUE);
+  }
+}
+
+/* Decimals read without strtod must be the very doubles strtod gives. */
+static void
+test_decimals_exact (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+  GString *doc = g_string_new ("[");
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(BlJsonReader) reader = NULL;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 mantissa = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >>
+                         g_rand_int_range (rand, 0, 64);
+      guint frac = g_rand_int_range (rand, 0, 25);
+      g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, mantissa);
+      GString *text = g_string_new (g_rand_boolean (rand) ? "-" : "");
+      gsize len = strlen (digits);
+
+      /* digits with the point frac places from the right, maybe an exponent */
+      if (frac >= len)
+        {
+          g_string_append (text, "0.");
+          for (gsize k = len; k < frac; k++)
+            g_string_append_c (text, '0');
+          g_string_append (text, digits);
+        }
+      else
+        {
+          g_string_append_len (text, digits, len - frac);
+          if (frac > 0)
+            {
+              g_string_append_c (text, '.');
+              g_string_append (text, digits + len - frac);
+            }
+          else
+            g_string_append (text, ".0");
+        }
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        g_string_append_printf (text, "e%d", g_rand_int_range (rand, -30, 30));
+      g_string_append_printf (doc, "%s%s", i > 0 ? "," : "", text->str);
+      g_ptr_array_add (texts, g_string_free (text, FALSE));
+    }
+  g_string_append_c (doc, ']');
+
+  reader = bl_json_reader_new_for_data ((const guint8 *) doc->str, doc->len);
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      double expected = g_ascii_strtod (g_ptr_array_index (texts, i), NULL);
+      double got;
+
+      g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_NUMBER);
+      g_assert_false (bl_json_reader_is_integral (reader));
+      got = bl_json_reader_get_double (reader);
+      if (memcmp (&got, &expected, sizeof got) != 0)
+        g_error ("%s: read %.17g, strtod gives %.17g", (char *) g_ptr_array_index (texts, i),
+                 got, expected);
+    }
+  g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_END_ARRAY);
+
+  g_string_free (doc, TRUE);
+  g_rand_free (rand);
+}
+
 /* A string longer than a window grows the window. */
 static void
 test_long_string (void)
@@ -680,6 +901,8 @@ main (int    argc,
   g_test_add_func ("/model/json/chunk-boundaries", test_chunk_boundaries);
   g_test_add_func ("/model/json/one-byte-reads", test_one_byte_reads);
   g_test_add_func ("/model/json/long-string", test_long_string);
+  g_test_add_func ("/model/json/next-indexes", test_next_indexes);
+  g_test_add_func ("/model/json/decimals-exact", test_decimals_exact);
   g_test_add_func ("/model/json/progress-and-cancel", test_progress_and_cancel);
 
   return g_test_run ();

@@ -73,7 +73,16 @@ typedef struct
   guint32 parent;
   guint32 frame;
   guint32 first_use;   /* the sample or event that made it, for messages */
+  guint32 last_child;  /* the child looked up last, tried before the hash (0: none) */
 } TrieNode;
+
+/* a child in the trie's hash: one cache line holds the key and the child */
+typedef struct
+{
+  guint32 parent;
+  guint32 frame;
+  guint32 child;       /* 0: an empty slot (the root is nobody's child) */
+} TrieSlot;
 
 typedef struct
 {
@@ -105,8 +114,7 @@ typedef struct
 
   GArray    *nodes;     /* TrieNode; 0 is the root */
   GArray    *values;    /* guint64 self value per node */
-  guint64   *hash_keys; /* (parent << 32 | frame) + 1; 0: empty */
-  guint32   *hash_values;
+  TrieSlot  *hash;      /* (parent, frame) → child, open addressing */
   gsize      hash_mask;
 
   gboolean   has_samples;
@@ -201,7 +209,7 @@ static SsProfile *
 ss_profile_new (guint index)
 {
   SsProfile *p = g_new0 (SsProfile, 1);
-  TrieNode root = { G_MAXUINT32, G_MAXUINT32, 0 };
+  TrieNode root = { G_MAXUINT32, G_MAXUINT32, 0, 0 };
   guint64 zero = 0;
 
   p->index = index;
@@ -211,8 +219,7 @@ ss_profile_new (guint index)
   g_array_append_val (p->nodes, root);
   g_array_append_val (p->values, zero);
   p->hash_mask = 255;
-  p->hash_keys = g_new0 (guint64, p->hash_mask + 1);
-  p->hash_values = g_new0 (guint32, p->hash_mask + 1);
+  p->hash = g_new0 (TrieSlot, p->hash_mask + 1);
   p->leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   p->weights = g_array_new (FALSE, FALSE, sizeof (double));
   p->events = g_array_new (FALSE, FALSE, sizeof (Event));
@@ -229,8 +236,7 @@ ss_profile_free (gpointer data)
   g_free (p->name);
   g_array_unref (p->nodes);
   g_array_unref (p->values);
-  g_free (p->hash_keys);
-  g_free (p->hash_values);
+  g_free (p->hash);
   g_array_unref (p->leaves);
   g_array_unref (p->weights);
   g_array_unref (p->events);
@@ -239,9 +245,10 @@ ss_profile_free (gpointer data)
 }
 
 static inline gsize
-trie_hash (guint64 key)
+trie_hash (guint32 parent,
+           guint32 frame)
 {
-  key *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint64 key = (((guint64) parent << 32) | frame) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
 
   return (gsize) (key ^ (key >> 29));
 }
@@ -249,25 +256,21 @@ trie_hash (guint64 key)
 static void
 trie_grow (SsProfile *p)
 {
-  guint64 *old_keys = p->hash_keys;
-  guint32 *old_values = p->hash_values;
+  TrieSlot *old = p->hash;
   gsize old_size = p->hash_mask + 1;
 
   p->hash_mask = old_size * 2 - 1;
-  p->hash_keys = g_new0 (guint64, p->hash_mask + 1);
-  p->hash_values = g_new0 (guint32, p->hash_mask + 1);
+  p->hash = g_new0 (TrieSlot, p->hash_mask + 1);
   for (gsize i = 0; i < old_size; i++)
-    if (old_keys[i] != 0)
+    if (old[i].child != 0)
       {
-        gsize pos = trie_hash (old_keys[i]) & p->hash_mask;
+        gsize pos = trie_hash (old[i].parent, old[i].frame) & p->hash_mask;
 
-        while (p->hash_keys[pos] != 0)
+        while (p->hash[pos].child != 0)
           pos = (pos + 1) & p->hash_mask;
-        p->hash_keys[pos] = old_keys[i];
-        p->hash_values[pos] = old_values[i];
+        p->hash[pos] = old[i];
       }
-  g_free (old_keys);
-  g_free (old_values);
+  g_free (old);
 }
 
 static guint32
@@ -276,30 +279,45 @@ trie_child (SsProfile *p,
             guint32    frame,
             guint32    use)
 {
-  guint64 key = (((guint64) parent << 32) | frame) + 1;
-  gsize pos = trie_hash (key) & p->hash_mask;
+  TrieNode *nodes = (TrieNode *) (gpointer) p->nodes->data;
+  guint32 last = nodes[parent].last_child;
+  gsize pos;
   TrieNode node;
   guint64 zero = 0;
+  guint32 child;
 
-  while (p->hash_keys[pos] != 0)
+  /* a stack that differs from the one before mostly goes on the same way */
+  if (last != 0 && nodes[last].frame == frame)
+    return last;
+
+  pos = trie_hash (parent, frame) & p->hash_mask;
+  while (p->hash[pos].child != 0)
     {
-      if (p->hash_keys[pos] == key)
-        return p->hash_values[pos];
+      if (p->hash[pos].parent == parent && p->hash[pos].frame == frame)
+        {
+          child = p->hash[pos].child;
+          nodes[parent].last_child = child;
+          return child;
+        }
       pos = (pos + 1) & p->hash_mask;
     }
 
   node.parent = parent;
   node.frame = frame;
   node.first_use = use;
+  node.last_child = 0;
   g_array_append_val (p->nodes, node);
   g_array_append_val (p->values, zero);
-  p->hash_keys[pos] = key;
-  p->hash_values[pos] = p->nodes->len - 1;
+  child = p->nodes->len - 1;
+  p->hash[pos].parent = parent;
+  p->hash[pos].frame = frame;
+  p->hash[pos].child = child;
+  g_array_index (p->nodes, TrieNode, parent).last_child = child;
 
   if ((p->nodes->len) * 2 > p->hash_mask)
     trie_grow (p);
 
-  return p->nodes->len - 1;
+  return child;
 }
 
 /* ---- reading helpers ---------------------------------------------------- */
@@ -470,6 +488,37 @@ read_shared (Reader  *reader,
 
 /* ---- one profile -------------------------------------------------------- */
 
+/* Adds @frame at @depth of the current sample, reusing the previous
+ * sample's nodes while the stacks agree. */
+static inline guint32
+sample_frame (Reader    *reader,
+              SsProfile *p,
+              guint32    sample,
+              guint32    node,
+              guint      depth,
+              guint      prev_len,
+              gboolean  *same,
+              guint32    frame)
+{
+  guint32 *prev_frames = (guint32 *) (gpointer) reader->prev_frames->data;
+  guint32 *prev_nodes = (guint32 *) (gpointer) reader->prev_nodes->data;
+
+  if (*same && depth < prev_len && prev_frames[depth] == frame)
+    return prev_nodes[depth];
+
+  *same = FALSE;
+  node = trie_child (p, node, frame, sample);
+  if (depth >= reader->prev_frames->len)
+    {
+      g_array_set_size (reader->prev_frames, depth + 1);
+      g_array_set_size (reader->prev_nodes, depth + 1);
+    }
+  g_array_index (reader->prev_frames, guint32, depth) = frame;
+  g_array_index (reader->prev_nodes, guint32, depth) = node;
+
+  return node;
+}
+
 static gboolean
 read_samples (Reader    *reader,
               SsProfile *p,
@@ -488,29 +537,28 @@ read_samples (Reader    *reader,
       guint depth = 0;
       gboolean same = TRUE;
 
-      while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_NUMBER)
+      for (;;)
         {
+          guint32 chunk[64];
+          guint32 max = !reader->frames_known ? G_MAXUINT32 - 1
+                        : reader->frames->len > 0 ? reader->frames->len - 1 : 0;
+          gsize n = 0;
           guint32 frame;
 
+          /* plain in-range indexes in bulk; anything else token by token */
+          if (!reader->frames_known || reader->frames->len > 0)
+            n = bl_json_reader_next_indexes (reader->json, max, chunk, G_N_ELEMENTS (chunk));
+          for (gsize i = 0; i < n; i++)
+            node = sample_frame (reader, p, sample, node, depth++, prev_len, &same, chunk[i]);
+          if (n == G_N_ELEMENTS (chunk))
+            continue;
+
+          token = bl_json_reader_next (reader->json, error);
+          if (token != BL_JSON_TOKEN_NUMBER)
+            break;
           if (!get_frame_index (reader, &frame, error))
             return FALSE;
-
-          if (same && depth < prev_len &&
-              g_array_index (reader->prev_frames, guint32, depth) == frame)
-            node = g_array_index (reader->prev_nodes, guint32, depth);
-          else
-            {
-              same = FALSE;
-              node = trie_child (p, node, frame, sample);
-              if (depth >= reader->prev_frames->len)
-                {
-                  g_array_set_size (reader->prev_frames, depth + 1);
-                  g_array_set_size (reader->prev_nodes, depth + 1);
-                }
-              g_array_index (reader->prev_frames, guint32, depth) = frame;
-              g_array_index (reader->prev_nodes, guint32, depth) = node;
-            }
-          depth++;
+          node = sample_frame (reader, p, sample, node, depth++, prev_len, &same, frame);
         }
       if (token == BL_JSON_TOKEN_ERROR)
         return FALSE;
@@ -840,10 +888,8 @@ finish_profile (Reader    *reader,
   g_array_set_size (p->leaves, 0);
   g_array_set_size (p->weights, 0);
   g_array_set_size (p->events, 0);
-  g_clear_pointer (&p->hash_keys, g_free);
-  g_clear_pointer (&p->hash_values, g_free);
-  p->hash_keys = g_new0 (guint64, 1);
-  p->hash_values = g_new0 (guint32, 1);
+  g_clear_pointer (&p->hash, g_free);
+  p->hash = g_new0 (TrieSlot, 1);
   p->hash_mask = 0;
 
   (void) reader;

@@ -643,8 +643,18 @@ scan_number (BlJsonReader  *self,
       exponent += exp_negative ? -exp : exp;
     }
 
-  if (p >= end && !src->eof)
-    goto more;
+  if (p >= end)
+    {
+      if (!src->eof)
+        goto more;
+      /* inside a container, a number cut by the end of the input may have
+       * lost digits: it is not a value, the document is truncated */
+      if (self->n_frames > 0)
+        {
+          fail (self, error, BL_JSON_ERROR_TRUNCATED, src->len, NULL);
+          return SCAN_ERROR;
+        }
+    }
   if (p < end && !is_delimiter (*p))
     {
       fail_unexpected (self, error, p - src->data, *p, _("a delimiter after the number"));
@@ -1309,4 +1319,12 @@ bl_json_reader_dup_location (BlJsonReader *self)
 
   return g_strdup_printf (_("line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT " (%s)"),
                           self->tok_line, self->tok_column, path);
+}
+
+guint64
+bl_json_reader_get_bytes_read (BlJsonReader *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return bl_source_offset (&self->src, self->src.len);
 }

@@ -133,6 +133,9 @@ guint64       bl_json_reader_get_offset     (BlJsonReader   *self);
 char         *bl_json_reader_dup_path       (BlJsonReader   *self);
 /* "line L, column C ($.path)", for error messages. */
 char         *bl_json_reader_dup_location   (BlJsonReader   *self);
+/* How many bytes of input the reader has taken in so far; after a
+ * BL_JSON_ERROR_TRUNCATED error, the length of the input. */
+guint64       bl_json_reader_get_bytes_read (BlJsonReader   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlJsonReader, bl_json_reader_free)
 

@@ -414,6 +414,10 @@ test_errors (void)
   ERR ("{\"a\": [1, 2", BL_JSON_ERROR_TRUNCATED,
        "The JSON ends early at line 1, column 12, inside $.a[1].");
   ERR ("", BL_JSON_ERROR_TRUNCATED, "The JSON ends early at line 1, column 1, inside $.");
+  /* a number cut by the end may have lost digits: not a value */
+  assert_trace ("[1,12", "[|i:1|ERROR:1:The JSON ends early at line 1, column 6, inside $[1].");
+  assert_trace ("{\"a\":1.5", "{|m:a|ERROR:1:The JSON ends early at line 1, column 9, inside $.a.");
+  assert_trace ("12", "i:12|");
   ERR ("{\"a\" 1}", BL_JSON_ERROR_SYNTAX,
        "Invalid JSON at line 1, column 6 ($.a): expected “:” but found “1”.");
   ERR ("{\"a\": 1,}", BL_JSON_ERROR_SYNTAX,

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "bl-model.h"
 #include "bl-speedscope-reader.h"
 
@@ -367,14 +369,18 @@ test_prefixes (void)
   gsize len;
 
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  /* a cut file is an error or an incomplete profile (see test_truncated) */
   for (gsize n = 0; n < len - 1; n++)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlProfile) profile =
         bl_speedscope_read_memory ((const guint8 *) contents, n, &error);
 
-      g_assert_null (profile);
-      g_assert_true (error->domain == BL_JSON_ERROR || error->domain == BL_SPEEDSCOPE_ERROR);
+      g_assert_true ((profile != NULL) != (error != NULL));
+      if (profile != NULL)
+        g_assert_true (bl_profile_is_incomplete (profile));
+      else
+        g_assert_true (error->domain == BL_JSON_ERROR || error->domain == BL_SPEEDSCOPE_ERROR);
     }
 
   for (gsize pos = 0; pos < len; pos++)
@@ -393,6 +399,228 @@ test_prefixes (void)
       }
 }
 
+/* A speedscope document written at test time: frames with files and lines,
+ * an evented profile in milliseconds and a sampled one with integer
+ * weights in "none"; the shared frames first, or after the profiles. */
+static char *
+write_document (gboolean  frames_first,
+                gboolean  pretty,
+                gsize    *len)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  guint stack[8];
+  guint depth = 0;
+  double at = 0;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "$schema");
+  json_builder_add_string_value (b, BL_SPEEDSCOPE_SCHEMA);
+
+  for (guint part = 0; part < 2; part++)
+    {
+      if ((part == 0) == frames_first)
+        {
+          json_builder_set_member_name (b, "shared");
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "frames");
+          json_builder_begin_array (b);
+          for (guint f = 0; f < 6; f++)
+            {
+              g_autofree char *name = g_strdup_printf ("func%u", f);
+
+              json_builder_begin_object (b);
+              json_builder_set_member_name (b, "name");
+              json_builder_add_string_value (b, name);
+              if (f % 2 == 0)
+                {
+                  json_builder_set_member_name (b, "file");
+                  json_builder_add_string_value (b, "pkg:/source/main.brs");
+                  json_builder_set_member_name (b, "line");
+                  json_builder_add_int_value (b, 10 + f);
+                }
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+          continue;
+        }
+
+      json_builder_set_member_name (b, "profiles");
+      json_builder_begin_array (b);
+
+      /* evented: frames open and close in a drifting nest */
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "evented");
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, "Events");
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, "milliseconds");
+      json_builder_set_member_name (b, "startValue");
+      json_builder_add_double_value (b, 0);
+      json_builder_set_member_name (b, "events");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < 24 || depth > 0; i++)
+        {
+          gboolean open = depth == 0 || (depth < 5 && i < 24 && (i * 7) % 3 != 0);
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, open ? "O" : "C");
+          json_builder_set_member_name (b, "frame");
+          if (open)
+            {
+              stack[depth] = (i * 5 + depth) % 6;
+              depth++;
+            }
+          else
+            depth--;
+          json_builder_add_int_value (b, stack[open ? depth - 1 : depth]);
+          json_builder_set_member_name (b, "at");
+          json_builder_add_double_value (b, at);
+          json_builder_end_object (b);
+          at += 1.25;
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "endValue");
+      json_builder_add_double_value (b, at);
+      json_builder_end_object (b);
+
+      /* sampled: stacks that share prefixes, weights 1 and 2 */
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "sampled");
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, "Samples");
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, "none");
+      json_builder_set_member_name (b, "samples");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < 12; i++)
+        {
+          json_builder_begin_array (b);
+          for (guint d = 0; d < 1 + i % 4; d++)
+            json_builder_add_int_value (b, (d * 3 + i / 4) % 6);
+          json_builder_end_array (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "weights");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < 12; i++)
+        json_builder_add_int_value (b, i % 5 == 0 ? 2 : 1);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, pretty);
+
+  return json_generator_to_data (gen, len);
+}
+
+static guint64
+all_totals (BlProfile *profile)
+{
+  return bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS) +
+         bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES) +
+         bl_profile_get_grand_total (profile, BL_METRIC_WEIGHT);
+}
+
+/* Every prefix of a file is a clear error or an incomplete profile with
+ * what was complete in it: its totals only grow with the prefix, and once
+ * something can be read, every longer prefix reads too. */
+static void
+test_truncated (void)
+{
+  for (guint layout = 0; layout < 2; layout++)
+    {
+      gsize len;
+      g_autofree char *doc = write_document (layout == 0, layout == 0, &len);
+      g_autoptr(BlProfile) full = bl_speedscope_read_memory ((const guint8 *) doc, len, NULL);
+      guint64 last_total = 0;
+      gboolean readable = FALSE;
+      guint n_readable = 0;
+
+      g_assert_nonnull (full);
+      g_assert_false (bl_profile_is_incomplete (full));
+      g_assert_cmpuint (bl_profile_get_grand_total (full, BL_METRIC_TIME_NS), >, 0);
+      g_assert_cmpuint (bl_profile_get_grand_total (full, BL_METRIC_WEIGHT), ==, 15);
+
+      for (gsize n = 0; n < len; n++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(BlProfile) profile =
+            bl_speedscope_read_memory ((const guint8 *) doc, n, &error);
+          guint64 total;
+
+          if (profile == NULL)
+            {
+              g_assert_false (readable);
+              g_assert_true (error->domain == BL_JSON_ERROR ||
+                             error->domain == BL_SPEEDSCOPE_ERROR);
+              g_assert_true (g_str_has_suffix (error->message, "."));
+              continue;
+            }
+
+          g_assert_no_error (error);
+          readable = TRUE;
+          n_readable++;
+          g_assert_true (bl_profile_is_incomplete (profile));
+          g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "byte"));
+          total = all_totals (profile);
+          g_assert_cmpuint (total, >=, last_total);
+          g_assert_cmpuint (total, <=, all_totals (full));
+          last_total = total;
+        }
+      g_assert_true (readable);
+      /* with the frames first, from the first complete event on; after the
+       * profiles, only once frames are known */
+      if (layout == 0)
+        g_assert_cmpuint (n_readable, >, len / 2);
+    }
+
+  /* cut inside the shared frames before any profile: an error */
+  {
+    gsize len;
+    g_autofree char *doc = write_document (TRUE, TRUE, &len);
+    const char *cut = strstr (doc, "func3");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlProfile) profile = NULL;
+
+    g_assert_nonnull (cut);
+    profile = bl_speedscope_read_memory ((const guint8 *) doc, cut - doc, &error);
+    g_assert_null (profile);
+    g_assert_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_MISSING);
+    g_assert_nonnull (strstr (error->message, "ends early"));
+  }
+
+  /* cut after the last complete sample: all but the unfinished one are kept */
+  {
+    gsize len;
+    g_autofree char *doc = write_document (TRUE, FALSE, &len);
+    const char *weights = strstr (doc, "\"weights\"");
+    g_autoptr(BlProfile) full = bl_speedscope_read_memory ((const guint8 *) doc, len, NULL);
+    g_autoptr(BlProfile) profile = NULL;
+
+    /* "weights":[2,1,1,1,1,2,1,1,1,1,2,1] cut after the fourth: 2+1+1+1 */
+    g_assert_nonnull (weights);
+    profile = bl_speedscope_read_memory ((const guint8 *) doc, weights - doc + 19, NULL);
+    g_assert_nonnull (profile);
+    g_assert_true (bl_profile_is_incomplete (profile));
+    g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "4 complete samples"));
+    g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WEIGHT), ==, 5);
+    /* the evented profile before it is whole */
+    g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS), ==,
+                      bl_profile_get_grand_total (full, BL_METRIC_TIME_NS));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -407,6 +635,7 @@ main (int   argc,
   g_test_add_func ("/model/speedscope/errors", test_errors);
   g_test_add_func ("/model/speedscope/detect", test_detect);
   g_test_add_func ("/model/speedscope/prefixes-and-flips", test_prefixes);
+  g_test_add_func ("/model/speedscope/truncated", test_truncated);
 
   return g_test_run ();
 }

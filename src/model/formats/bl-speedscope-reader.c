@@ -129,6 +129,10 @@ typedef struct
   guint64    range_start;
   guint64    range_end;
   gboolean   has_range;
+
+  gboolean   finished;   /* finish_profile() succeeded */
+  guint      n_samples;  /* what it held, once finished */
+  guint      n_events;
 } SsProfile;
 
 typedef struct
@@ -146,6 +150,10 @@ typedef struct
   /* the previous sample, for prefix reuse */
   GArray       *prev_frames;
   GArray       *prev_nodes;
+
+  /* the input ended early: keep what is complete and can be named */
+  gboolean      salvage;
+  guint         n_kept;          /* profiles with something kept */
 } Reader;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -711,6 +719,7 @@ to_base (double   value,
  * top of the stack between two events; each open/close pair is a span. */
 static gboolean
 replay_events (SsProfile *p,
+               gboolean   salvage,
                GError   **error)
 {
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
@@ -785,7 +794,12 @@ replay_events (SsProfile *p,
         }
     }
 
-  if (stack->len > 0)
+  /* a cut file: what is still open ends with the last event */
+  if (salvage)
+    for (guint k = 0; k < stack->len; k++)
+      g_array_index (p->spans, TrieSpan, g_array_index (stack, guint32, 2 * k + 1)).end =
+        (guint64) (last - origin);
+  else if (stack->len > 0)
     {
       guint32 node = g_array_index (stack, guint32, 2 * (stack->len - 1));
 
@@ -871,7 +885,7 @@ finish_profile (Reader    *reader,
       if (!p->has_events)
         return fail (error, BL_SPEEDSCOPE_ERROR_MISSING,
                      _("the %s profile %u has no events"), kind, p->index);
-      if (!replay_events (p, error))
+      if (!replay_events (p, reader->salvage, error))
         return FALSE;
       if (p->unit == UNIT_NONE)
         p->metric = BL_METRIC_WEIGHT;
@@ -883,6 +897,10 @@ finish_profile (Reader    *reader,
     p->metric = BL_METRIC_TIME_NS;
   if (p->override != BL_METRIC_INVALID)
     p->metric = p->override;
+
+  p->n_samples = p->leaves->len;
+  p->n_events = p->events->len;
+  p->finished = TRUE;
 
   /* drop what is no longer needed */
   g_array_set_size (p->leaves, 0);
@@ -1093,10 +1111,49 @@ read_document (Reader  *reader,
 
 /* ---- the model ---------------------------------------------------------- */
 
+/* For a cut file: which trie nodes to keep. A node is kept when its
+ * frame is known, its parent is kept, and it or a node below it holds a
+ * value or a span (the stack of a sample cut in the middle holds none).
+ * Returns how many nodes hold a value or a span. */
+static guint
+salvage_nodes (Reader    *reader,
+               SsProfile *p,
+               gboolean  *keep)
+{
+  const TrieNode *nodes = (const TrieNode *) (gpointer) p->nodes->data;
+  const guint64 *values = (const guint64 *) (gpointer) p->values->data;
+  guint n_nodes = p->nodes->len;
+  guint n_used = 0;
+
+  for (guint n = 0; n < n_nodes; n++)
+    keep[n] = values[n] != 0;
+  for (guint s = 0; s < p->spans->len; s++)
+    keep[g_array_index (p->spans, TrieSpan, s).node] = TRUE;
+
+  /* children come after their parents: up from the leaves, ... */
+  for (guint n = n_nodes - 1; n > 0; n--)
+    if (keep[n])
+      keep[nodes[n].parent] = TRUE;
+
+  /* ... then down from the root, only under nameable frames */
+  for (guint n = 1; n < n_nodes; n++)
+    {
+      keep[n] = keep[n] && keep[nodes[n].parent] && nodes[n].frame < reader->frames->len;
+      if (keep[n] && values[n] != 0)
+        n_used++;
+    }
+  for (guint s = 0; s < p->spans->len; s++)
+    if (keep[g_array_index (p->spans, TrieSpan, s).node])
+      n_used++;
+
+  return n_used;
+}
+
 static gboolean
 build_profile (Reader  *reader,
                GError **error)
 {
+  guint n_kept = 0;
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   BlProfileInfo *info = bl_profile_get_info_mutable (reader->profile);
   const SsFrame *frames = (const SsFrame *) (gpointer) reader->frames->data;
@@ -1111,11 +1168,20 @@ build_profile (Reader  *reader,
       const TrieNode *nodes = (const TrieNode *) (gpointer) p->nodes->data;
       const guint64 *values = (const guint64 *) (gpointer) p->values->data;
       g_autofree guint32 *map = g_new (guint32, p->nodes->len);
+      g_autofree gboolean *keep = NULL;
       g_autofree char *name = NULL;
       guint thread;
 
+      if (reader->salvage)
+        {
+          keep = g_new (gboolean, p->nodes->len);
+          if (salvage_nodes (reader, p, keep) == 0)
+            continue;
+          n_kept++;
+        }
+
       /* frame indexes seen before the frames were known */
-      for (guint n = 1; n < p->nodes->len; n++)
+      for (guint n = 1; n < p->nodes->len && keep == NULL; n++)
         if (nodes[n].frame >= n_frames)
           return fail (error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
                        _("frame index %u in %s %u of profile %u is out of range (the file "
@@ -1140,15 +1206,18 @@ build_profile (Reader  *reader,
 
       for (guint n = 1; n < p->nodes->len; n++)
         {
-          const SsFrame *f = &frames[nodes[n].frame];
+          const SsFrame *f;
 
+          if (keep != NULL && !keep[n])
+            continue;
+          f = &frames[nodes[n].frame];
           map[n] = bl_profile_add_child (reader->profile, map[nodes[n].parent],
                                          f->name, f->file, f->line);
         }
 
       for (guint n = 0; n < p->nodes->len; n++)
         {
-          if (values[n] == 0)
+          if (values[n] == 0 || (keep != NULL && !keep[n]))
             continue;
           bl_profile_add_value (reader->profile, map[n], p->metric, values[n]);
 
@@ -1165,16 +1234,51 @@ build_profile (Reader  *reader,
       for (guint s = 0; s < p->spans->len; s++)
         {
           const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
-          guint index = bl_profile_add_span (reader->profile, thread, map[span->node],
-                                             span->start);
+          guint index;
 
+          if (keep != NULL && !keep[span->node])
+            continue;
+          index = bl_profile_add_span (reader->profile, thread, map[span->node], span->start);
           bl_profile_set_span_end (reader->profile, thread, index, span->end);
         }
       if (p->has_range)
         bl_profile_set_time_range (reader->profile, thread, p->range_start, p->range_end);
     }
 
+  reader->n_kept = n_kept;
+
   return TRUE;
+}
+
+/* The input ended early: the profile being read keeps its complete samples
+ * (with their weights) or events, if its type and unit are known. */
+static void
+salvage_profiles (Reader *reader)
+{
+  reader->salvage = TRUE;
+
+  for (guint i = 0; i < reader->profiles->len; i++)
+    {
+      SsProfile *p = g_ptr_array_index (reader->profiles, i);
+      guint n = MIN (p->leaves->len, p->weights->len);
+
+      if (p->finished)
+        continue;
+      g_array_set_size (p->leaves, n);
+      g_array_set_size (p->weights, n);
+      p->has_samples = p->has_weights = p->has_events = TRUE;
+      if (!finish_profile (reader, p, NULL))
+        {
+          /* nothing of it can be read: an empty profile, left out below */
+          g_array_set_size (p->nodes, 1);
+          g_array_set_size (p->values, 1);
+          g_array_index (p->values, guint64, 0) = 0;
+          g_array_set_size (p->spans, 0);
+          p->has_range = FALSE;
+          p->metric = BL_METRIC_SAMPLES;
+          p->finished = TRUE;
+        }
+    }
 }
 
 static BlProfile *
@@ -1182,6 +1286,7 @@ read_all (BlJsonReader  *json,
           GError       **error)
 {
   g_autoptr(BlProfile) profile = bl_profile_new ("speedscope");
+  g_autoptr(GError) read_error = NULL;
   Reader reader = { 0, };
   gboolean ok;
 
@@ -1192,7 +1297,48 @@ read_all (BlJsonReader  *json,
   reader.prev_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.prev_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  ok = read_document (&reader, error) && build_profile (&reader, error);
+  ok = read_document (&reader, &read_error);
+  if (!ok && reader.has_schema &&
+      g_error_matches (read_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED))
+    {
+      guint n_samples = 0, n_events = 0;
+
+      salvage_profiles (&reader);
+      ok = build_profile (&reader, error);
+      if (ok && reader.n_kept == 0)
+        {
+          g_set_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_MISSING,
+                       _("The speedscope file ends early, at byte %" G_GUINT64_FORMAT
+                         " (line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT "), "
+                         "before any complete sample or event whose frames are known."),
+                       bl_json_reader_get_bytes_read (json), bl_json_reader_get_line (json),
+                       bl_json_reader_get_column (json));
+          ok = FALSE;
+        }
+      for (guint i = 0; ok && i < reader.profiles->len; i++)
+        {
+          SsProfile *p = g_ptr_array_index (reader.profiles, i);
+
+          n_samples += p->n_samples;
+          n_events += p->n_events;
+        }
+      if (ok)
+        {
+          g_autofree char *reason =
+            g_strdup_printf (_("The file ends early, at byte %" G_GUINT64_FORMAT
+                               " (line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT
+                               "); the %u complete samples and %u events before it are kept."),
+                             bl_json_reader_get_bytes_read (json),
+                             bl_json_reader_get_line (json), bl_json_reader_get_column (json),
+                             n_samples, n_events);
+
+          bl_profile_set_incomplete (profile, reason);
+        }
+    }
+  else if (!ok)
+    g_propagate_error (error, g_steal_pointer (&read_error));
+  else
+    ok = build_profile (&reader, error);
 
   g_array_unref (reader.frames);
   g_ptr_array_unref (reader.profiles);

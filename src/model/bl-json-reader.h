@@ -21,7 +21,8 @@
  * with two leniencies: a leading UTF-8 byte order mark is skipped, and a
  * lone UTF-16 surrogate in a \u escape becomes U+FFFD.
  * Strings are checked to be valid UTF-8. A document is one value, with only
- * whitespace after it.
+ * whitespace after it. Inside a container, a number that the end of the
+ * input cuts (it may have lost digits) is BL_JSON_ERROR_TRUNCATED.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

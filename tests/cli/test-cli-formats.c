@@ -140,6 +140,49 @@ test_bsprof_speedscope_round_trip (void)
   g_assert_cmpstr (calls.out, ==, "");
 }
 
+/* A speedscope file cut before its end still exports what it holds, with a
+ * warning saying where it ends. */
+static void
+test_speedscope_truncated (void)
+{
+  g_autofree char *bsprof = write_bsprof ();
+  g_autofree char *json = g_build_filename (tmpdir, "cut.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *cut_path = NULL;
+  g_autofree char *early_path = NULL;
+  g_auto(Run) direct = { 0, };
+  g_auto(Run) exported = { 0, };
+  g_auto(Run) cut = { 0, };
+  g_auto(Run) early = { 0, };
+  const char *end;
+  gsize len;
+
+  run_cli (&direct, "export", bsprof, "--format", "folded", NULL);
+  g_assert_cmpint (direct.status, ==, 0);
+  run_cli (&exported, "export", bsprof, "--format", "speedscope", "-o", json, NULL);
+  g_assert_cmpint (exported.status, ==, 0);
+  g_assert_true (g_file_get_contents (json, &contents, &len, NULL));
+
+  /* cut after the last profile's data, before the objects close */
+  end = g_strrstr (contents, "]");
+  g_assert_nonnull (end);
+  contents[end - contents + 1] = '\0';
+  cut_path = save_text ("cut.json", contents);
+  run_cli (&cut, "export", cut_path, "--format", "folded", NULL);
+  g_assert_cmpint (cut.status, ==, 0);
+  g_assert_cmpstr (cut.out, ==, direct.out);
+  g_assert_nonnull (strstr (cut.err, "warning"));
+  g_assert_nonnull (strstr (cut.err, "ends early"));
+
+  /* cut inside the header: nothing to show, an error */
+  contents[60] = '\0';
+  early_path = save_text ("early.json", contents);
+  run_cli (&early, "export", early_path, "--format", "folded", NULL);
+  g_assert_cmpint (early.status, !=, 0);
+  g_assert_cmpstr (early.out, ==, "");
+  g_assert_nonnull (strstr (early.err, "early"));
+}
+
 static void
 test_speedscope_stdout (void)
 {
@@ -260,6 +303,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/formats/bsprof-speedscope-round-trip", test_bsprof_speedscope_round_trip);
   g_test_add_func ("/cli/formats/speedscope-stdout", test_speedscope_stdout);
+  g_test_add_func ("/cli/formats/speedscope-truncated", test_speedscope_truncated);
   g_test_add_func ("/cli/formats/folded-export", test_folded_export_of_formats);
   g_test_add_func ("/cli/formats/errors", test_errors);
 

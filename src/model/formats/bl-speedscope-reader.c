@@ -12,6 +12,11 @@
  * alloc-bytes, and none becomes samples when every weight is 1, else
  * weight. Evented profiles keep their time order as spans.
  *
+ * A file cut short is not an error when something in it is complete: every
+ * finished profile, and the complete samples (with their weights) or events
+ * of the one being read, keep the nodes whose frames are known; the profile
+ * is marked incomplete with the byte and line where the input ended.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 

@@ -327,7 +327,9 @@ trie_child (SsProfile *p,
   p->hash[pos].child = child;
   g_array_index (p->nodes, TrieNode, parent).last_child = child;
 
-  if ((p->nodes->len) * 2 > p->hash_mask)
+  /* up to three quarters full: short probes within a cache line or two,
+   * and a table small enough to stay partly in cache */
+  if ((gsize) p->nodes->len * 4 > (p->hash_mask + 1) * 3)
     trie_grow (p);
 
   return child;

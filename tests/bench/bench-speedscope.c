@@ -62,7 +62,8 @@ static guint
 callee (guint f,
         guint k)
 {
-  guint64 h = ((guint64) f * 2654435761u + k * 40503u + 17) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint64 h = ((guint64) f * 2654435761u + k * 40503u + 17) *
+              G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
 
   return (guint) ((h >> 33) % N_FRAMES);
 }
@@ -183,8 +184,8 @@ write_file (const char  *path,
     fprintf (out, "],\"endValue\":%u}],", total);
   }
 
-  fputs ("\"name\":\"bench-speedscope\",\"exporter\":\"brightlens bench\",\"activeProfileIndex\":0}\n",
-         out);
+  fputs ("\"name\":\"bench-speedscope\",\"exporter\":\"brightlens bench\","
+         "\"activeProfileIndex\":0}\n", out);
 
   if (fclose (out) != 0)
     {

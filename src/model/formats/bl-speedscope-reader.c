@@ -1317,7 +1317,8 @@ read_all (BlJsonReader  *json,
           g_set_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_MISSING,
                        _("The speedscope file ends early, at byte %" G_GUINT64_FORMAT
                          " (line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT "), "
-                         "before any complete sample or event whose frames are known."),
+                         "before any sample with its weight, or any event, whose frames are "
+                         "known."),
                        bl_json_reader_get_bytes_read (json), bl_json_reader_get_line (json),
                        bl_json_reader_get_column (json));
           ok = FALSE;

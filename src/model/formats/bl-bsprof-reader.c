@@ -59,18 +59,19 @@ typedef struct
   guint64 wall;
 } CpuAcc;
 
+/* Frees are credited to the path (and line) that allocated, so what is
+ * still live there is what it allocated less what was freed: only these
+ * four sums are kept while decoding. */
 enum
 {
   MEM_ALLOC_BYTES,
   MEM_ALLOC_COUNT,
   MEM_FREE_BYTES,
   MEM_FREE_COUNT,
-  MEM_LIVE_BYTES,
-  MEM_LIVE_COUNT,
   N_MEM
 };
 
-static const BlMetricId mem_metric[N_MEM] = {
+static const BlMetricId mem_metrics[] = {
   BL_METRIC_ALLOC_BYTES, BL_METRIC_ALLOC_COUNT,
   BL_METRIC_FREE_BYTES, BL_METRIC_FREE_COUNT,
   BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
@@ -800,8 +801,8 @@ parse_memory (Decoder       *dec,
   if G_UNLIKELY (!dec->memory)
     {
       dec->memory = TRUE;
-      for (guint m = 0; m < N_MEM; m++)
-        bl_profile_enable_metric (profile, mem_metric[m]);
+      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+        bl_profile_enable_metric (profile, mem_metrics[m]);
       bl_profile_add_warning (profile, _("The profile holds memory operations although its "
                                          "header says it has none; they are shown."));
     }
@@ -816,16 +817,12 @@ parse_memory (Decoder       *dec,
 
       acc->v[MEM_ALLOC_BYTES] += size;
       acc->v[MEM_ALLOC_COUNT]++;
-      acc->v[MEM_LIVE_BYTES] += size;
-      acc->v[MEM_LIVE_COUNT]++;
       if (line != 0)
         {
           MemAcc *lacc = &dec->line_mem[line - 1];
 
           lacc->v[MEM_ALLOC_BYTES] += size;
           lacc->v[MEM_ALLOC_COUNT]++;
-          lacc->v[MEM_LIVE_BYTES] += size;
-          lacc->v[MEM_LIVE_COUNT]++;
         }
 
       /* An address allocated again without a free in between: the earlier
@@ -845,20 +842,15 @@ parse_memory (Decoder       *dec,
     {
       MemAcc *acc = &dec->pe_mem[slot->node_plus1 - 1];
 
-      /* Frees are credited to the path that allocated; the block was
-       * counted live there, so live never goes below zero. */
+      /* credited to the path that allocated */
       acc->v[MEM_FREE_BYTES] += slot->size;
       acc->v[MEM_FREE_COUNT]++;
-      acc->v[MEM_LIVE_BYTES] -= slot->size;
-      acc->v[MEM_LIVE_COUNT]--;
       if (slot->line_plus1 != 0)
         {
           MemAcc *lacc = &dec->line_mem[slot->line_plus1 - 1];
 
           lacc->v[MEM_FREE_BYTES] += slot->size;
           lacc->v[MEM_FREE_COUNT]++;
-          lacc->v[MEM_LIVE_BYTES] -= slot->size;
-          lacc->v[MEM_LIVE_COUNT]--;
         }
       addr_map_remove (&dec->live, slot);
     }
@@ -1124,12 +1116,26 @@ decoder_clear (Decoder *dec)
   g_clear_pointer (&dec->line_slots, g_free);
 }
 
+/* The six memory metrics from the four sums: live = allocated − freed. */
+static void
+mem_values (const MemAcc *acc,
+            guint64       values[6])
+{
+  values[0] = acc->v[MEM_ALLOC_BYTES];
+  values[1] = acc->v[MEM_ALLOC_COUNT];
+  values[2] = acc->v[MEM_FREE_BYTES];
+  values[3] = acc->v[MEM_FREE_COUNT];
+  values[4] = acc->v[MEM_ALLOC_BYTES] - acc->v[MEM_FREE_BYTES];
+  values[5] = acc->v[MEM_ALLOC_COUNT] - acc->v[MEM_FREE_COUNT];
+}
+
 /* Hands the accumulated sums to the profile. */
 static void
 decoder_flush (Decoder *dec)
 {
   BlProfile *profile = dec->profile;
   gsize n_lines = MIN (dec->line_cap, bl_profile_get_n_lines (profile));
+  guint64 values[G_N_ELEMENTS (mem_metrics)];
 
   for (guint i = 0; i < dec->pe->len; i++)
     {
@@ -1138,9 +1144,12 @@ decoder_flush (Decoder *dec)
       bl_profile_add_value (profile, pe->node, BL_METRIC_CPU, pe->cpu);
       bl_profile_add_value (profile, pe->node, BL_METRIC_WALL, pe->wall);
       bl_profile_add_value (profile, pe->node, BL_METRIC_CALLS, pe->calls);
-      if (dec->memory)
-        for (guint m = 0; m < N_MEM; m++)
-          bl_profile_add_value (profile, pe->node, mem_metric[m], dec->pe_mem[i].v[m]);
+      if (!dec->memory)
+        continue;
+
+      mem_values (&dec->pe_mem[i], values);
+      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+        bl_profile_add_value (profile, pe->node, mem_metrics[m], values[m]);
     }
 
   for (gsize i = 0; i < n_lines; i++)
@@ -1149,10 +1158,13 @@ decoder_flush (Decoder *dec)
         bl_profile_add_line_value (profile, i, BL_METRIC_CPU, dec->line_cpu[i].cpu);
       if (dec->line_cpu[i].wall != 0)
         bl_profile_add_line_value (profile, i, BL_METRIC_WALL, dec->line_cpu[i].wall);
-      if (dec->memory)
-        for (guint m = 0; m < N_MEM; m++)
-          if (dec->line_mem[i].v[m] != 0)
-            bl_profile_add_line_value (profile, i, mem_metric[m], dec->line_mem[i].v[m]);
+      if (!dec->memory)
+        continue;
+
+      mem_values (&dec->line_mem[i], values);
+      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+        if (values[m] != 0)
+          bl_profile_add_line_value (profile, i, mem_metrics[m], values[m]);
     }
 }
 

@@ -73,6 +73,13 @@ struct _BlProfile
 
 G_DEFINE_FINAL_TYPE (BlProfile, bl_profile, G_TYPE_OBJECT)
 
+static inline gboolean
+metric_present (BlProfile  *self,
+                BlMetricId  metric)
+{
+  return metric >= 0 && metric < BL_N_METRICS && self->has_metric[metric];
+}
+
 static void extras_free (struct _BlProfileExtras *extras);
 
 static inline guint64
@@ -984,7 +991,7 @@ bl_profile_get_self (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   return self->self[metric][node];
@@ -999,7 +1006,7 @@ bl_profile_get_total (BlProfile  *self,
   g_return_val_if_fail (self->finished, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   return self->total[metric][node];
@@ -1017,7 +1024,7 @@ bl_profile_get_self_array (BlProfile  *self,
 {
   g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return NULL;
 
   return self->self[metric];
@@ -1030,7 +1037,7 @@ bl_profile_get_total_array (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
   g_return_val_if_fail (self->finished, NULL);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return NULL;
 
   return self->total[metric];
@@ -1045,7 +1052,7 @@ bl_profile_get_grand_total (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (self->finished, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   for (guint t = 0; t < self->threads->len; t++)
@@ -1091,7 +1098,7 @@ bl_profile_get_function_self (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (function < self->n_functions, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   return self->function_self[metric][function];
@@ -1105,7 +1112,7 @@ bl_profile_get_function_total (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (function < self->n_functions, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   return self->function_total[metric][function];
@@ -1137,7 +1144,7 @@ bl_profile_get_line_value (BlProfile  *self,
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (line_index < self->n_lines, 0);
 
-  if (metric < 0 || metric >= BL_N_METRICS || !self->has_metric[metric])
+  if (!metric_present (self, metric))
     return 0;
 
   return self->line_values[metric][line_index];

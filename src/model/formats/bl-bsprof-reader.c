@@ -511,6 +511,23 @@ line_map_grow (Decoder *dec)
   g_free (old);
 }
 
+/* The path element an entry's tag names, which must fit in 32 bits and be
+ * defined before the entry. */
+static inline gboolean
+lookup_entry_element (Decoder      *dec,
+                      guint64       id,
+                      guint64       entry_offset,
+                      PathElement **pe,
+                      GError      **error)
+{
+  if G_UNLIKELY (id > G_MAXUINT32)
+    return set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
+                      _("Corrupt profile: the path element id of the entry at byte %"
+                        G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
+
+  return lookup_element (dec, (guint32) id, entry_offset, pe, error);
+}
+
 static inline void
 remember_line (PathElement *pe,
                guint32      offset,
@@ -787,14 +804,7 @@ parse_memory (Decoder       *dec,
                    " has the unknown type 3."), entry_offset);
       return PARSE_ERROR;
     }
-  if G_UNLIKELY (id > G_MAXUINT32)
-    {
-      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
-                 _("Corrupt profile: the path element id of the entry at byte %"
-                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
-      return PARSE_ERROR;
-    }
-  if (!lookup_element (dec, (guint32) id, entry_offset, &pe, error))
+  if (!lookup_entry_element (dec, id, entry_offset, &pe, error))
     return PARSE_ERROR;
   pe_index = pe - &g_array_index (dec->pe, PathElement, 0);
 
@@ -885,14 +895,7 @@ parse_cpu (Decoder       *dec,
   READ_VARINT (cpu);
   READ_VARINT (wall);
 
-  if G_UNLIKELY (payload > G_MAXUINT32)
-    {
-      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
-                 _("Corrupt profile: the path element id of the entry at byte %"
-                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
-      return PARSE_ERROR;
-    }
-  if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
+  if (!lookup_entry_element (dec, payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
   pe->cpu += cpu;
@@ -922,14 +925,7 @@ parse_calls (Decoder       *dec,
 
   READ_VARINT (count);
 
-  if G_UNLIKELY (payload > G_MAXUINT32)
-    {
-      set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
-                 _("Corrupt profile: the path element id of the entry at byte %"
-                   G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
-      return PARSE_ERROR;
-    }
-  if (!lookup_element (dec, (guint32) payload, entry_offset, &pe, error))
+  if (!lookup_entry_element (dec, payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
   pe->calls += count;

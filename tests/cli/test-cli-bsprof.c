@@ -10,48 +10,9 @@
 #include <string.h>
 
 #include "bl-bsprof-writer.h"
+#include "bl-cli-run.h"
 
 static char *tmpdir;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
 
 static char *
 write_fixture (const char *name,
@@ -109,9 +70,9 @@ static void
 test_export_folded (void)
 {
   g_autofree char *path = write_fixture ("a.bsprof", TRUE, FALSE);
-  g_auto(Run) cpu = { 0, }, wall = { 0, }, calls = { 0, }, live = { 0, }, freed = { 0, };
+  g_auto(BlCliRun) cpu = { 0, }, wall = { 0, }, calls = { 0, }, live = { 0, }, freed = { 0, };
 
-  run_cli (&cpu, "export", path, "--format", "folded", "--metric", "cpu", NULL);
+  bl_cli_run (&cpu, "export", path, "--format", "folded", "--metric", "cpu", NULL);
   g_assert_cmpint (cpu.status, ==, 0);
   g_assert_cmpstr (cpu.out, ==,
                    "TaskA;main 30\n"
@@ -122,25 +83,25 @@ test_export_folded (void)
   {
     g_autofree char *out_path = g_build_filename (tmpdir, "out.folded", NULL);
     g_autofree char *contents = NULL;
-    g_auto(Run) dflt = { 0, };
+    g_auto(BlCliRun) dflt = { 0, };
 
-    run_cli (&dflt, "export", path, "--format", "folded", "-o", out_path, NULL);
+    bl_cli_run (&dflt, "export", path, "--format", "folded", "-o", out_path, NULL);
     g_assert_cmpint (dflt.status, ==, 0);
     g_assert_cmpstr (dflt.out, ==, "");
     g_assert_true (g_file_get_contents (out_path, &contents, NULL, NULL));
     g_assert_cmpstr (contents, ==, cpu.out);
   }
 
-  run_cli (&wall, "export", path, "--format", "folded", "--metric", "wall", NULL);
+  bl_cli_run (&wall, "export", path, "--format", "folded", "--metric", "wall", NULL);
   g_assert_cmpstr (wall.out, ==,
                    "TaskA;main 33\n"
                    "Thread main;main 11\n"
                    "Thread main;main;draw 27\n");
-  run_cli (&calls, "export", path, "--format", "folded", "--metric", "calls", NULL);
+  bl_cli_run (&calls, "export", path, "--format", "folded", "--metric", "calls", NULL);
   g_assert_cmpstr (calls.out, ==, "Thread main;main;draw 4\n");
-  run_cli (&live, "export", path, "--format", "folded", "--metric", "live-bytes", NULL);
+  bl_cli_run (&live, "export", path, "--format", "folded", "--metric", "live-bytes", NULL);
   g_assert_cmpstr (live.out, ==, "TaskA;main 24\n");
-  run_cli (&freed, "export", path, "--format", "folded", "--metric", "free-bytes", NULL);
+  bl_cli_run (&freed, "export", path, "--format", "folded", "--metric", "free-bytes", NULL);
   g_assert_cmpstr (freed.out, ==, "Thread main;main;draw 1000\n");
 }
 
@@ -148,12 +109,12 @@ static void
 test_info_json (void)
 {
   g_autofree char *path = write_fixture ("b.bsprof", TRUE, FALSE);
-  g_auto(Run) run = { 0, };
+  g_auto(BlCliRun) run = { 0, };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *obj, *totals;
 
-  run_cli (&run, "info", path, "--json", NULL);
+  bl_cli_run (&run, "info", path, "--json", NULL);
   g_assert_cmpint (run.status, ==, 0);
   json_parser_load_from_data (parser, run.out, -1, &error);
   g_assert_no_error (error);
@@ -184,9 +145,9 @@ static void
 test_info_human (void)
 {
   g_autofree char *path = write_fixture ("c.bsprof", FALSE, FALSE);
-  g_auto(Run) run = { 0, };
+  g_auto(BlCliRun) run = { 0, };
 
-  run_cli (&run, "info", path, NULL);
+  bl_cli_run (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "CLI App"));
   g_assert_nonnull (strstr (run.out, "1 min 00 s"));
@@ -197,16 +158,16 @@ static void
 test_truncated (void)
 {
   g_autofree char *path = write_fixture ("t.bsprof", FALSE, TRUE);
-  g_auto(Run) run = { 0, };
-  g_auto(Run) info = { 0, };
+  g_auto(BlCliRun) run = { 0, };
+  g_auto(BlCliRun) info = { 0, };
 
-  run_cli (&run, "export", path, "--format", "folded", "--metric", "cpu", NULL);
+  bl_cli_run (&run, "export", path, "--format", "folded", "--metric", "cpu", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.err, "warning"));
   g_assert_nonnull (strstr (run.err, "byte"));
   g_assert_nonnull (strstr (run.out, "TaskA;main 30\n"));
 
-  run_cli (&info, "info", path, "--json", NULL);
+  bl_cli_run (&info, "info", path, "--json", NULL);
   g_assert_cmpint (info.status, ==, 0);
   g_assert_nonnull (strstr (info.out, "\"incomplete\" : true"));
 }
@@ -216,23 +177,23 @@ test_errors_and_usage (void)
 {
   g_autofree char *bad = g_build_filename (tmpdir, "bad.bsprof", NULL);
   g_autofree char *good = write_fixture ("d.bsprof", FALSE, FALSE);
-  g_auto(Run) r1 = { 0, }, r2 = { 0, }, r3 = { 0, }, r4 = { 0, }, r5 = { 0, }, r6 = { 0, };
+  g_auto(BlCliRun) r1 = { 0, }, r2 = { 0, }, r3 = { 0, }, r4 = { 0, }, r5 = { 0, }, r6 = { 0, };
 
   g_file_set_contents (bad, "bsprof\0\0\x02\x00\x00\x10", 12, NULL);
-  run_cli (&r1, "info", bad, NULL);
+  bl_cli_run (&r1, "info", bad, NULL);
   g_assert_cmpint (r1.status, ==, 1);
   g_assert_nonnull (strstr (r1.err, "version 2"));
   g_assert_null (strchr (strchr (r1.err, '\n') + 1, '\n'));   /* one line */
 
-  run_cli (&r2, "info", NULL);
+  bl_cli_run (&r2, "info", NULL);
   g_assert_cmpint (r2.status, ==, 2);
-  run_cli (&r3, "export", good, "--format", "nonsense", NULL);
+  bl_cli_run (&r3, "export", good, "--format", "nonsense", NULL);
   g_assert_cmpint (r3.status, ==, 2);
-  run_cli (&r4, "export", good, "--format", "folded", "--metric", "bogus", NULL);
+  bl_cli_run (&r4, "export", good, "--format", "folded", "--metric", "bogus", NULL);
   g_assert_cmpint (r4.status, ==, 2);
-  run_cli (&r5, "frobnicate", NULL);
+  bl_cli_run (&r5, "frobnicate", NULL);
   g_assert_cmpint (r5.status, ==, 2);
-  run_cli (&r6, "info", "/nonexistent/file.bsprof", NULL);
+  bl_cli_run (&r6, "info", "/nonexistent/file.bsprof", NULL);
   g_assert_cmpint (r6.status, ==, 1);
 }
 
@@ -242,10 +203,10 @@ test_input_untouched (void)
   g_autofree char *path = write_fixture ("e.bsprof", TRUE, FALSE);
   g_autofree char *before = NULL, *after = NULL;
   gsize len_before, len_after;
-  g_auto(Run) run = { 0, };
+  g_auto(BlCliRun) run = { 0, };
 
   g_file_get_contents (path, &before, &len_before, NULL);
-  run_cli (&run, "export", path, "--format", "folded", NULL);
+  bl_cli_run (&run, "export", path, "--format", "folded", NULL);
   g_file_get_contents (path, &after, &len_after, NULL);
   g_assert_cmpmem (before, len_before, after, len_after);
 }

@@ -10,48 +10,9 @@
 
 #include "bl-rrm-writer.h"
 #include "bl-stacks-writer.h"
+#include "bl-cli-run.h"
 
 static char *tmpdir;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
 
 static char *
 save_profile (const char         *name,
@@ -87,12 +48,12 @@ test_folded (void)
 {
   g_autofree char *a = save_profile ("folded-a.bsprof", before);
   g_autofree char *b = save_profile ("folded-b.bsprof", after);
-  g_auto(Run) run = { 0 };
-  g_auto(Run) wall = { 0 };
-  g_auto(Run) calls = { 0 };
-  g_auto(Run) table_first = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) wall = { 0 };
+  g_auto(BlCliRun) calls = { 0 };
+  g_auto(BlCliRun) table_first = { 0 };
 
-  run_cli (&run, "diff", a, b, NULL);
+  bl_cli_run (&run, "diff", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
   g_assert_cmpstr (run.out, ==,
@@ -104,11 +65,11 @@ test_folded (void)
                    "Thread main;main;load 100 150\n");
 
   /* the same with the format named, and the metric named */
-  run_cli (&table_first, "diff", "--format", "folded", "--metric", "cpu", a, b, NULL);
+  bl_cli_run (&table_first, "diff", "--format", "folded", "--metric", "cpu", a, b, NULL);
   g_assert_cmpint (table_first.status, ==, 0);
   g_assert_cmpstr (table_first.out, ==, run.out);
 
-  run_cli (&wall, "diff", a, b, "-m", "wall", NULL);
+  bl_cli_run (&wall, "diff", a, b, "-m", "wall", NULL);
   g_assert_cmpint (wall.status, ==, 0);
   g_assert_cmpstr (wall.out, ==,
                    "New Task;go 0 14\n"
@@ -118,7 +79,7 @@ test_folded (void)
                    "Thread main;main;draw;blit 0 60\n"
                    "Thread main;main;load 200 300\n");
 
-  run_cli (&calls, "diff", a, b, "--metric=calls", NULL);
+  bl_cli_run (&calls, "diff", a, b, "--metric=calls", NULL);
   g_assert_cmpint (calls.status, ==, 0);
   g_assert_nonnull (strstr (calls.out, "Thread main;main;load 1 1\n"));
 }
@@ -129,11 +90,11 @@ check_against_export (const char *diff_out,
                       const char *path,
                       guint       column)
 {
-  g_auto(Run) export = { 0 };
+  g_auto(BlCliRun) export = { 0 };
   g_auto(GStrv) lines = g_strsplit (diff_out, "\n", -1);
   g_autoptr(GString) rebuilt = g_string_new (NULL);
 
-  run_cli (&export, "export", path, "--format", "folded", NULL);
+  bl_cli_run (&export, "export", path, "--format", "folded", NULL);
   g_assert_cmpint (export.status, ==, 0);
 
   for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
@@ -164,7 +125,7 @@ test_folded_matches_export (void)
   for (guint round = 0; round < 5; round++)
     {
       g_autofree char *paths[2] = { NULL, NULL };
-      g_auto(Run) run = { 0 };
+      g_auto(BlCliRun) run = { 0 };
 
       for (guint side = 0; side < 2; side++)
         {
@@ -186,7 +147,7 @@ test_folded_matches_export (void)
           paths[side] = save_profile (name, (const char * const *) lines->pdata);
         }
 
-      run_cli (&run, "diff", paths[0], paths[1], NULL);
+      bl_cli_run (&run, "diff", paths[0], paths[1], NULL);
       g_assert_cmpint (run.status, ==, 0);
       check_against_export (run.out, paths[0], 0);
       check_against_export (run.out, paths[1], 1);
@@ -207,9 +168,9 @@ test_identical_stacks_summed (void)
   const char *b_lines[] = { "T;main;f@pkg:/b.brs 5", NULL };
   g_autofree char *a = save_profile ("same-a.bsprof", a_lines);
   g_autofree char *b = save_profile ("same-b.bsprof", b_lines);
-  g_auto(Run) run = { 0 };
+  g_auto(BlCliRun) run = { 0 };
 
-  run_cli (&run, "diff", a, b, NULL);
+  bl_cli_run (&run, "diff", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "T;main;f 30 5\n");
 }
@@ -222,11 +183,11 @@ test_normalized (void)
   const char *b_lines[] = { "T;main;load 100", "T;main;draw 240", "T;main 60", NULL };
   g_autofree char *a = save_profile ("norm-a.bsprof", a_lines);
   g_autofree char *b = save_profile ("norm-b.bsprof", b_lines);
-  g_auto(Run) run = { 0 };
-  g_auto(Run) table = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) table = { 0 };
   g_auto(GStrv) lines = NULL;
 
-  run_cli (&run, "diff", "--normalized", a, b, NULL);
+  bl_cli_run (&run, "diff", "--normalized", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==,
                    "T;main 40 60\n"
@@ -234,7 +195,7 @@ test_normalized (void)
                    "T;main;load 240 100\n");
 
   /* shares: load 60 % → 25 %, draw 30 % → 60 %, main 10 % → 15 % */
-  run_cli (&table, "diff", "-n", "--format", "table", a, b, NULL);
+  bl_cli_run (&table, "diff", "-n", "--format", "table", a, b, NULL);
   g_assert_cmpint (table.status, ==, 0);
   lines = g_strsplit (table.out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 10);
@@ -259,13 +220,13 @@ test_table (void)
   g_autofree char *b = save_profile ("table-b.bsprof", after);
   g_autofree char *out_path = g_build_filename (tmpdir, "table.txt", NULL);
   g_autofree char *written = NULL;
-  g_auto(Run) run = { 0 };
-  g_auto(Run) by_total = { 0 };
-  g_auto(Run) to_file = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) by_total = { 0 };
+  g_auto(BlCliRun) to_file = { 0 };
   g_auto(GStrv) lines = NULL;
   const char *order[] = { "load", "draw", "blit", "go", "run" };
 
-  run_cli (&run, "diff", "--format", "table", a, b, NULL);
+  bl_cli_run (&run, "diff", "--format", "table", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   lines = g_strsplit (run.out, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "A: "));
@@ -291,11 +252,11 @@ test_table (void)
   g_assert_null (lines[12]);
 
   /* by total: main grew by 30 in total (160 → 190) */
-  run_cli (&by_total, "diff", "--format", "table", "--by", "total", a, b, NULL);
+  bl_cli_run (&by_total, "diff", "--format", "table", "--by", "total", a, b, NULL);
   g_assert_cmpint (by_total.status, ==, 0);
   g_assert_nonnull (strstr (by_total.out, "change of each function’s total"));
 
-  run_cli (&to_file, "diff", "--format", "table", a, b, "-o", out_path, NULL);
+  bl_cli_run (&to_file, "diff", "--format", "table", a, b, "-o", out_path, NULL);
   g_assert_cmpint (to_file.status, ==, 0);
   g_assert_cmpstr (to_file.out, ==, "");
   g_assert_true (g_file_get_contents (out_path, &written, NULL, NULL));
@@ -322,10 +283,10 @@ test_sessions (void)
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
   g_autofree char *profile = save_profile ("session-mix.bsprof", before);
-  g_auto(Run) run = { 0 };
-  g_auto(Run) folded = { 0 };
-  g_auto(Run) mixed = { 0 };
-  g_auto(Run) mixed2 = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) folded = { 0 };
+  g_auto(BlCliRun) mixed = { 0 };
+  g_auto(BlCliRun) mixed2 = { 0 };
   g_auto(GStrv) lines = NULL;
   gboolean seen_launch = FALSE, seen_memory = FALSE;
 
@@ -336,7 +297,7 @@ test_sessions (void)
   a = save_session ("a.json", &oa);
   b = save_session ("b.json", &ob);
 
-  run_cli (&run, "diff", a, b, NULL);
+  bl_cli_run (&run, "diff", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   lines = g_strsplit (run.out, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "A: "));
@@ -363,18 +324,18 @@ test_sessions (void)
   g_assert_nonnull (strstr (run.out, "Peak node count"));
   g_assert_nonnull (strstr (run.out, "Rendezvous"));
 
-  run_cli (&folded, "diff", "--format", "folded", a, b, NULL);
+  bl_cli_run (&folded, "diff", "--format", "folded", a, b, NULL);
   g_assert_cmpint (folded.status, ==, 1);
   g_assert_nonnull (strstr (folded.err, "sessions"));
   g_assert_cmpstr (folded.out, ==, "");
 
-  run_cli (&mixed, "diff", a, profile, NULL);
+  bl_cli_run (&mixed, "diff", a, profile, NULL);
   g_assert_cmpint (mixed.status, ==, 1);
   g_assert_nonnull (strstr (mixed.err, "is a session and"));
   g_assert_nonnull (strstr (mixed.err, "compare two profiles or two sessions"));
   g_assert_cmpstr (mixed.out, ==, "");
 
-  run_cli (&mixed2, "diff", profile, b, "--format", "table", NULL);
+  bl_cli_run (&mixed2, "diff", profile, b, "--format", "table", NULL);
   g_assert_cmpint (mixed2.status, ==, 1);
   g_assert_nonnull (strstr (mixed2.err, "is a profile and"));
 }
@@ -406,9 +367,9 @@ test_exit_codes (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(BlCliRun) run = { 0 };
 
-      run_cli (&run, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3],
+      bl_cli_run (&run, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3],
                cases[i].args[4], cases[i].args[5], NULL);
       g_assert_cmpint (run.status, ==, cases[i].status);
       if (cases[i].status != 0)
@@ -419,9 +380,9 @@ test_exit_codes (void)
 
   /* a metric neither has: a warning for each, no lines, success */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(BlCliRun) run = { 0 };
 
-    run_cli (&run, "diff", a, a, "--metric", "alloc-bytes", NULL);
+    bl_cli_run (&run, "diff", a, a, "--metric", "alloc-bytes", NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.out, ==, "");
     g_assert_nonnull (strstr (run.err, "has no alloc-bytes data"));

@@ -13,48 +13,9 @@
 #include "bl-br-writer.h"
 #include "bl-bsprof-writer.h"
 #include "bl-mpatrol-writer.h"
+#include "bl-cli-run.h"
 
 static char *tmpdir;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
 
 static char *
 save (const char *name,
@@ -115,28 +76,28 @@ test_bsprof_speedscope_round_trip (void)
 {
   g_autofree char *bsprof = write_bsprof ();
   g_autofree char *json = g_build_filename (tmpdir, "app.speedscope.json", NULL);
-  g_auto(Run) direct = { 0, };
-  g_auto(Run) exported = { 0, };
-  g_auto(Run) again = { 0, };
-  g_auto(Run) calls = { 0, };
+  g_auto(BlCliRun) direct = { 0, };
+  g_auto(BlCliRun) exported = { 0, };
+  g_auto(BlCliRun) again = { 0, };
+  g_auto(BlCliRun) calls = { 0, };
 
-  run_cli (&direct, "export", bsprof, "--format", "folded", NULL);
+  bl_cli_run (&direct, "export", bsprof, "--format", "folded", NULL);
   g_assert_cmpint (direct.status, ==, 0);
   g_assert_cmpstr (direct.out, ==,
                    "TaskA;draw 7\n"
                    "Thread main;main 5\n"
                    "Thread main;main;draw 100\n");
 
-  run_cli (&exported, "export", bsprof, "--format", "speedscope", "-o", json, NULL);
+  bl_cli_run (&exported, "export", bsprof, "--format", "speedscope", "-o", json, NULL);
   g_assert_cmpint (exported.status, ==, 0);
   g_assert_true (g_file_test (json, G_FILE_TEST_EXISTS));
 
-  run_cli (&again, "export", json, "--format", "folded", NULL);
+  bl_cli_run (&again, "export", json, "--format", "folded", NULL);
   g_assert_cmpint (again.status, ==, 0);
   g_assert_cmpstr (again.out, ==, direct.out);
 
   /* only the default metric travels */
-  run_cli (&calls, "export", json, "--format", "folded", "--metric", "calls", NULL);
+  bl_cli_run (&calls, "export", json, "--format", "folded", "--metric", "calls", NULL);
   g_assert_cmpstr (calls.out, ==, "");
 }
 
@@ -150,16 +111,16 @@ test_speedscope_truncated (void)
   g_autofree char *contents = NULL;
   g_autofree char *cut_path = NULL;
   g_autofree char *early_path = NULL;
-  g_auto(Run) direct = { 0, };
-  g_auto(Run) exported = { 0, };
-  g_auto(Run) cut = { 0, };
-  g_auto(Run) early = { 0, };
+  g_auto(BlCliRun) direct = { 0, };
+  g_auto(BlCliRun) exported = { 0, };
+  g_auto(BlCliRun) cut = { 0, };
+  g_auto(BlCliRun) early = { 0, };
   const char *end;
   gsize len;
 
-  run_cli (&direct, "export", bsprof, "--format", "folded", NULL);
+  bl_cli_run (&direct, "export", bsprof, "--format", "folded", NULL);
   g_assert_cmpint (direct.status, ==, 0);
-  run_cli (&exported, "export", bsprof, "--format", "speedscope", "-o", json, NULL);
+  bl_cli_run (&exported, "export", bsprof, "--format", "speedscope", "-o", json, NULL);
   g_assert_cmpint (exported.status, ==, 0);
   g_assert_true (g_file_get_contents (json, &contents, &len, NULL));
 
@@ -168,7 +129,7 @@ test_speedscope_truncated (void)
   g_assert_nonnull (end);
   contents[end - contents + 1] = '\0';
   cut_path = save_text ("cut.json", contents);
-  run_cli (&cut, "export", cut_path, "--format", "folded", NULL);
+  bl_cli_run (&cut, "export", cut_path, "--format", "folded", NULL);
   g_assert_cmpint (cut.status, ==, 0);
   g_assert_cmpstr (cut.out, ==, direct.out);
   g_assert_nonnull (strstr (cut.err, "warning"));
@@ -177,7 +138,7 @@ test_speedscope_truncated (void)
   /* cut inside the header: nothing to show, an error */
   contents[60] = '\0';
   early_path = save_text ("early.json", contents);
-  run_cli (&early, "export", early_path, "--format", "folded", NULL);
+  bl_cli_run (&early, "export", early_path, "--format", "folded", NULL);
   g_assert_cmpint (early.status, !=, 0);
   g_assert_cmpstr (early.out, ==, "");
   g_assert_nonnull (strstr (early.err, "early"));
@@ -187,9 +148,9 @@ static void
 test_speedscope_stdout (void)
 {
   g_autofree char *folded = save_text ("stacks.folded", "a;b 3\na;c 4\n");
-  g_auto(Run) run = { 0, };
+  g_auto(BlCliRun) run = { 0, };
 
-  run_cli (&run, "export", folded, "--format", "speedscope", NULL);
+  bl_cli_run (&run, "export", folded, "--format", "speedscope", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (g_str_has_prefix (run.out, "{\"$schema\":\"https://www.speedscope.app/"
                                             "file-format-schema.json\""));
@@ -207,10 +168,10 @@ test_folded_export_of_formats (void)
   g_autofree char *mp_path = NULL;
   g_autofree char *br_path = NULL;
   g_autofree char *folded_path = save_text ("in.txt", "x;y 2\n\nx;y 3\nx 1\n");
-  g_auto(Run) m = { 0, };
-  g_auto(Run) live = { 0, };
-  g_auto(Run) b = { 0, };
-  g_auto(Run) f = { 0, };
+  g_auto(BlCliRun) m = { 0, };
+  g_auto(BlCliRun) live = { 0, };
+  g_auto(BlCliRun) b = { 0, };
+  g_auto(BlCliRun) f = { 0, };
   guint64 d, site;
 
   d = bl_mpatrol_writer_add_data (mw);
@@ -234,17 +195,17 @@ test_folded_export_of_formats (void)
   br = bl_br_writer_finish (bw);
   br_path = save ("profile.prf", br);
 
-  run_cli (&m, "export", mp_path, "--format", "folded", NULL);
+  bl_cli_run (&m, "export", mp_path, "--format", "folded", NULL);
   g_assert_cmpint (m.status, ==, 0);
   g_assert_cmpstr (m.out, ==, "mpatrol;main;grow 150\n");
-  run_cli (&live, "export", mp_path, "--format", "folded", "--metric", "live-bytes", NULL);
+  bl_cli_run (&live, "export", mp_path, "--format", "folded", "--metric", "live-bytes", NULL);
   g_assert_cmpstr (live.out, ==, "mpatrol;main;grow 100\n");
 
-  run_cli (&b, "export", br_path, "--format", "folded", NULL);
+  bl_cli_run (&b, "export", br_path, "--format", "folded", NULL);
   g_assert_cmpint (b.status, ==, 0);
   g_assert_cmpstr (b.out, ==, "MAIN.BR;(main);FNX 40\n");
 
-  run_cli (&f, "export", folded_path, "--format", "folded", NULL);
+  bl_cli_run (&f, "export", folded_path, "--format", "folded", NULL);
   g_assert_cmpint (f.status, ==, 0);
   g_assert_cmpstr (f.out, ==, "x 1\nx;y 5\n");
 }
@@ -262,30 +223,30 @@ test_errors (void)
   static const guint8 binary[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0 };
   g_autoptr(GBytes) bin_bytes = g_bytes_new_static (binary, sizeof binary);
   g_autofree char *bin = save ("a.out", bin_bytes);
-  g_auto(Run) r1 = { 0, };
-  g_auto(Run) r2 = { 0, };
-  g_auto(Run) r3 = { 0, };
-  g_auto(Run) r4 = { 0, };
-  g_auto(Run) r5 = { 0, };
+  g_auto(BlCliRun) r1 = { 0, };
+  g_auto(BlCliRun) r2 = { 0, };
+  g_auto(BlCliRun) r3 = { 0, };
+  g_auto(BlCliRun) r4 = { 0, };
+  g_auto(BlCliRun) r5 = { 0, };
 
-  run_cli (&r1, "export", bad_folded, "--format", "folded", NULL);
+  bl_cli_run (&r1, "export", bad_folded, "--format", "folded", NULL);
   g_assert_cmpint (r1.status, ==, 1);
   g_assert_nonnull (strstr (r1.err, "line 2"));
   g_assert_cmpuint (strchr (r1.err, '\n') - r1.err + 1, ==, strlen (r1.err));
 
-  run_cli (&r2, "export", json, "--format", "speedscope", NULL);
+  bl_cli_run (&r2, "export", json, "--format", "speedscope", NULL);
   g_assert_cmpint (r2.status, ==, 1);
   g_assert_nonnull (strstr (r2.err, "JSON file, but not"));
 
-  run_cli (&r3, "export", bad_speedscope, "--format", "folded", NULL);
+  bl_cli_run (&r3, "export", bad_speedscope, "--format", "folded", NULL);
   g_assert_cmpint (r3.status, ==, 1);
   g_assert_nonnull (strstr (r3.err, "1 samples but 2 weights"));
 
-  run_cli (&r4, "info", bin, NULL);
+  bl_cli_run (&r4, "info", bin, NULL);
   g_assert_cmpint (r4.status, ==, 1);
   g_assert_nonnull (strstr (r4.err, "binary file"));
 
-  run_cli (&r5, "export", bad_folded, "--format", "flamegraph", NULL);
+  bl_cli_run (&r5, "export", bad_folded, "--format", "flamegraph", NULL);
   g_assert_cmpint (r5.status, ==, 2);
 }
 

@@ -14,48 +14,9 @@
 
 #include "bl-br-writer.h"
 #include "bl-bsprof-writer.h"
+#include "bl-cli-run.h"
 
 static char *tmpdir;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
 
 enum { CPU, WALL, ALLOC_BYTES, LIVE_BYTES, N_TALLIES };
 
@@ -286,21 +247,21 @@ test_random (void)
         {
           g_autofree char *expected = expected_output (tallies, metrics[m].k, 0);
           g_autofree char *expected_top = expected_output (tallies, metrics[m].k, 7);
-          g_auto(Run) all = { 0, }, top = { 0, }, zero = { 0, }, large = { 0, };
+          g_auto(BlCliRun) all = { 0, }, top = { 0, }, zero = { 0, }, large = { 0, };
 
           if (metrics[m].metric)
             {
-              run_cli (&all, "lines", path, "--metric", metrics[m].metric, NULL);
-              run_cli (&top, "lines", path, "--metric", metrics[m].metric, "--top", "7", NULL);
-              run_cli (&zero, "lines", path, "--metric", metrics[m].metric, "--top", "0", NULL);
-              run_cli (&large, "lines", "--top", "100000", path, "-m", metrics[m].metric, NULL);
+              bl_cli_run (&all, "lines", path, "--metric", metrics[m].metric, NULL);
+              bl_cli_run (&top, "lines", path, "--metric", metrics[m].metric, "--top", "7", NULL);
+              bl_cli_run (&zero, "lines", path, "--metric", metrics[m].metric, "--top", "0", NULL);
+              bl_cli_run (&large, "lines", "--top", "100000", path, "-m", metrics[m].metric, NULL);
             }
           else
             {
-              run_cli (&all, "lines", path, NULL);
-              run_cli (&top, "lines", path, "--top", "7", NULL);
-              run_cli (&zero, "lines", path, "--top", "0", NULL);
-              run_cli (&large, "lines", path, "--top=100000", NULL);
+              bl_cli_run (&all, "lines", path, NULL);
+              bl_cli_run (&top, "lines", path, "--top", "7", NULL);
+              bl_cli_run (&zero, "lines", path, "--top", "0", NULL);
+              bl_cli_run (&large, "lines", path, "--top=100000", NULL);
             }
 
           g_assert_cmpint (all.status, ==, 0);
@@ -366,14 +327,14 @@ test_business_rules (void)
     g_autofree char *samples = expected_output (tallies, CPU, 0);
     g_autofree char *time_ns = expected_output (tallies, WALL, 0);
     g_autofree char *top3 = expected_output (tallies, WALL, 3);
-    g_auto(Run) a = { 0, }, b = { 0, }, c = { 0, };
+    g_auto(BlCliRun) a = { 0, }, b = { 0, }, c = { 0, };
 
-    run_cli (&a, "lines", path, "--metric", "samples", NULL);
+    bl_cli_run (&a, "lines", path, "--metric", "samples", NULL);
     g_assert_cmpint (a.status, ==, 0);
     g_assert_cmpstr (a.out, ==, samples);
-    run_cli (&b, "lines", path, "--metric", "time-ns", NULL);
+    bl_cli_run (&b, "lines", path, "--metric", "time-ns", NULL);
     g_assert_cmpstr (b.out, ==, time_ns);
-    run_cli (&c, "lines", path, "--top", "3", NULL);   /* the default: time */
+    bl_cli_run (&c, "lines", path, "--top", "3", NULL);   /* the default: time */
     g_assert_cmpstr (c.out, ==, top3);
   }
 }
@@ -476,13 +437,13 @@ test_speedscope (void)
 
   {
     g_autofree char *expected = expected_output (tallies, CPU, 0);
-    g_auto(Run) a = { 0, }, c = { 0, };
+    g_auto(BlCliRun) a = { 0, }, c = { 0, };
 
-    run_cli (&a, "lines", path, NULL);
+    bl_cli_run (&a, "lines", path, NULL);
     g_assert_cmpint (a.status, ==, 0);
     g_assert_cmpstr (a.out, ==, expected);
     g_assert_nonnull (strstr (a.out, "/home/dev/grid/source/util/Parser.brs:7 "));
-    run_cli (&c, "lines", path, "--metric", "weight", NULL);
+    bl_cli_run (&c, "lines", path, "--metric", "weight", NULL);
     g_assert_cmpstr (c.out, ==, expected);
   }
 }
@@ -493,8 +454,8 @@ test_errors (void)
   g_autofree char *missing = g_build_filename (tmpdir, "missing.bsprof", NULL);
   g_autofree char *garbage = g_build_filename (tmpdir, "garbage.bin", NULL);
   g_autofree char *nolines = g_build_filename (tmpdir, "nolines.bsprof", NULL);
-  g_auto(Run) a = { 0, }, b = { 0, }, c = { 0, }, d = { 0, }, e = { 0, }, f = { 0, };
-  g_auto(Run) g = { 0, };
+  g_auto(BlCliRun) a = { 0, }, b = { 0, }, c = { 0, }, d = { 0, }, e = { 0, }, f = { 0, };
+  g_auto(BlCliRun) g = { 0, };
   g_autoptr(GError) error = NULL;
   BlBsprofHeader h;
   BlBsprofWriter *w;
@@ -514,20 +475,20 @@ test_errors (void)
   g_assert_true (bl_bsprof_writer_save (w, nolines, &error));
   bl_bsprof_writer_free (w);
 
-  run_cli (&a, "lines", NULL);
+  bl_cli_run (&a, "lines", NULL);
   g_assert_cmpint (a.status, ==, 2);
-  run_cli (&b, "lines", nolines, "--metric", "bogus", NULL);
+  bl_cli_run (&b, "lines", nolines, "--metric", "bogus", NULL);
   g_assert_cmpint (b.status, ==, 2);
   g_assert_nonnull (strstr (b.err, "bogus"));
-  run_cli (&c, "lines", nolines, "--top", "-3", NULL);
+  bl_cli_run (&c, "lines", nolines, "--top", "-3", NULL);
   g_assert_cmpint (c.status, ==, 2);
-  run_cli (&d, "lines", missing, NULL);
+  bl_cli_run (&d, "lines", missing, NULL);
   g_assert_cmpint (d.status, ==, 1);
   g_assert_cmpstr (d.out, ==, "");
-  run_cli (&e, "lines", garbage, NULL);
+  bl_cli_run (&e, "lines", garbage, NULL);
   g_assert_cmpint (e.status, ==, 1);
   /* a profile without line data: nothing printed, a warning, success */
-  run_cli (&f, "lines", nolines, NULL);
+  bl_cli_run (&f, "lines", nolines, NULL);
   g_assert_cmpint (f.status, ==, 0);
   g_assert_cmpstr (f.out, ==, "");
   g_assert_nonnull (strstr (f.err, "per-line"));
@@ -537,7 +498,7 @@ test_errors (void)
     g_autofree char *sample = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
                                                      "roku-grid-app.bsprof", NULL);
 
-    run_cli (&g, "lines", sample, "--metric", "calls", NULL);
+    bl_cli_run (&g, "lines", sample, "--metric", "calls", NULL);
     g_assert_cmpint (g.status, ==, 0);
     g_assert_cmpstr (g.out, ==, "");
     g_assert_nonnull (strstr (g.err, "calls"));
@@ -550,12 +511,12 @@ test_sample (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
                                                  "roku-grid-app.bsprof", NULL);
-  g_auto(Run) run = { 0, }, top = { 0, };
+  g_auto(BlCliRun) run = { 0, }, top = { 0, };
   g_auto(GStrv) lines = NULL;
   g_autofree char *first = NULL;
   guint64 previous = G_MAXUINT64;
 
-  run_cli (&run, "lines", path, NULL);
+  bl_cli_run (&run, "lines", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   lines = g_strsplit (run.out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), >, 50);
@@ -577,7 +538,7 @@ test_sample (void)
       g_assert_cmpuint (g_ascii_strtoull (colon + 1, NULL, 10), >, 0);
     }
 
-  run_cli (&top, "lines", path, "--top", "1", NULL);
+  bl_cli_run (&top, "lines", path, "--top", "1", NULL);
   first = g_strconcat (lines[0], "\n", NULL);
   g_assert_cmpstr (top.out, ==, first);
 }

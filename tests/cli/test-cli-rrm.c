@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bl-rrm-writer.h"
+#include "bl-cli-run.h"
 
 #define CSV_HEADER \
   "timestamp_ms,memory_used,memory_resident,memory_swap,memory_anon,memory_file," \
@@ -20,46 +21,6 @@
   "bs_objects_count,bs_objects_memory"
 
 static char *tmpdir;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
 
 static char *
 write_session (const char               *name,
@@ -166,15 +127,15 @@ check_csv_variant (const BlRrmWriterOptions *o,
   g_autofree char *path = write_session (name, o);
   g_autofree char *out_path = g_strconcat (path, ".csv", NULL);
   g_autofree char *written = NULL;
-  g_auto(Run) run = { 0 };
-  g_auto(Run) to_file = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) to_file = { 0 };
 
-  run_cli (&run, "export", path, "--format", "csv", NULL);
+  bl_cli_run (&run, "export", path, "--format", "csv", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
   assert_csv_matches (run.out, o);
 
-  run_cli (&to_file, "export", path, "--format", "csv", "-o", out_path, NULL);
+  bl_cli_run (&to_file, "export", path, "--format", "csv", "-o", out_path, NULL);
   g_assert_cmpint (to_file.status, ==, 0);
   g_assert_true (g_file_get_contents (out_path, &written, NULL, NULL));
   g_assert_cmpstr (written, ==, run.out);
@@ -234,18 +195,18 @@ test_csv_errors (void)
                                         "  \"channel_cpu_usage\": [{\"timestamp\": 1,}]}}}");
   g_autofree char *session_path = NULL;
   BlRrmWriterOptions o;
-  g_auto(Run) run = { 0 };
-  g_auto(Run) run2 = { 0 };
-  g_auto(Run) run3 = { 0 };
-  g_auto(Run) run4 = { 0 };
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) run2 = { 0 };
+  g_auto(BlCliRun) run3 = { 0 };
+  g_auto(BlCliRun) run4 = { 0 };
 
-  run_cli (&run, "export", folded, "--format", "csv", NULL);
+  bl_cli_run (&run, "export", folded, "--format", "csv", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "a CSV can only be made from a Roku Resource Monitor "
                                      "session"));
   g_assert_cmpstr (run.out, ==, "");
 
-  run_cli (&run2, "export", broken, "--format", "csv", NULL);
+  bl_cli_run (&run2, "export", broken, "--format", "csv", NULL);
   g_assert_cmpint (run2.status, ==, 1);
   g_assert_nonnull (strstr (run2.err, "line 2, column 41"));
   g_assert_nonnull (strstr (run2.err, "$.session.live.channel_cpu_usage[0]"));
@@ -254,9 +215,9 @@ test_csv_errors (void)
   bl_rrm_writer_options_init (&o);
   o.n_samples = 3;
   session_path = write_session ("for-folded.json", &o);
-  run_cli (&run3, "export", session_path, "--format", "folded", NULL);
+  bl_cli_run (&run3, "export", session_path, "--format", "folded", NULL);
   g_assert_cmpint (run3.status, ==, 1);
-  run_cli (&run4, "export", session_path, "--format", "xml", NULL);
+  bl_cli_run (&run4, "export", session_path, "--format", "xml", NULL);
   g_assert_cmpint (run4.status, ==, 2);
 }
 
@@ -268,9 +229,9 @@ test_info (void)
   BlRrmWriterOptions o;
   g_autofree char *path = NULL;
   g_autofree char *no_limits = NULL;
-  g_auto(Run) text = { 0 };
-  g_auto(Run) json = { 0 };
-  g_auto(Run) json2 = { 0 };
+  g_auto(BlCliRun) text = { 0 };
+  g_auto(BlCliRun) json = { 0 };
+  g_auto(BlCliRun) json2 = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *root;
@@ -288,7 +249,7 @@ test_info (void)
         peak = MAX (peak, v);
     }
 
-  run_cli (&text, "info", path, NULL);
+  bl_cli_run (&text, "info", path, NULL);
   g_assert_cmpint (text.status, ==, 0);
   g_assert_nonnull (strstr (text.out, "Roku Resource Monitor session 4.1"));
   g_assert_nonnull (strstr (text.out, "Roku Ultra 4850X"));
@@ -296,7 +257,7 @@ test_info (void)
   g_assert_nonnull (strstr (text.out, "Duration:     1:59"));
   g_assert_nonnull (strstr (text.out, "vod_start"));
 
-  run_cli (&json, "info", path, "--json", NULL);
+  bl_cli_run (&json, "info", path, "--json", NULL);
   g_assert_cmpint (json.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, json.out, -1, &error));
   g_assert_no_error (error);
@@ -316,7 +277,7 @@ test_info (void)
   /* no limits: null, not 0 */
   o.with_limits = FALSE;
   no_limits = write_session ("no-limits.json", &o);
-  run_cli (&json2, "info", no_limits, "--json", NULL);
+  bl_cli_run (&json2, "info", no_limits, "--json", NULL);
   g_assert_cmpint (json2.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, json2.out, -1, &error));
   root = json_node_get_object (json_parser_get_root (parser));
@@ -333,17 +294,17 @@ test_check (void)
   g_autofree char *good = NULL;
   g_autofree char *bad = NULL;
   g_autofree char *bare = NULL;
-  g_auto(Run) pass = { 0 };
-  g_auto(Run) fail = { 0 };
-  g_auto(Run) nodata = { 0 };
-  g_auto(Run) each = { 0 };
+  g_auto(BlCliRun) pass = { 0 };
+  g_auto(BlCliRun) fail = { 0 };
+  g_auto(BlCliRun) nodata = { 0 };
+  g_auto(BlCliRun) each = { 0 };
 
   /* a healthy session: small leak, 45.5 fps at worst, 2550 ms launch */
   bl_rrm_writer_options_init (&o);
   o.n_samples = 120;
   o.leak_bytes_per_min = 64 * 1024;
   good = write_session ("good.json", &o);
-  run_cli (&pass, "check", good, "--max-foreground-fraction", "0.75",
+  bl_cli_run (&pass, "check", good, "--max-foreground-fraction", "0.75",
            "--max-memory-growth", "131072", "--min-fps", "30", "--max-launch-ms", "3000", NULL);
   g_assert_cmpint (pass.status, ==, 0);
   g_assert_nonnull (strstr (pass.out, "max-foreground-fraction: 0.15"));
@@ -358,7 +319,7 @@ test_check (void)
   o.leak_bytes_per_min = 4 * 1024 * 1024;
   o.foreground_limit = 100 * 1024 * 1024;
   bad = write_session ("bad.json", &o);
-  run_cli (&fail, "check", bad, "--max-foreground-fraction", "0.75",
+  bl_cli_run (&fail, "check", bad, "--max-foreground-fraction", "0.75",
            "--max-memory-growth", "1048576", "--min-fps", "50", "--max-launch-ms", "2000", NULL);
   g_assert_cmpint (fail.status, ==, 1);
   g_assert_nonnull (strstr (fail.out, "(limit 0.75) FAIL\n"));
@@ -368,7 +329,7 @@ test_check (void)
   g_assert_nonnull (strstr (fail.out, "FAIL: 4 of 4 rules failed\n"));
 
   /* one violation among passing rules still fails */
-  run_cli (&each, "check", bad, "--max-launch-ms", "3000", "--min-fps", "50", NULL);
+  bl_cli_run (&each, "check", bad, "--max-launch-ms", "3000", "--min-fps", "50", NULL);
   g_assert_cmpint (each.status, ==, 1);
   g_assert_nonnull (strstr (each.out, "max-launch-ms: 2550 ms (limit 3000 ms) PASS\n"));
   g_assert_nonnull (strstr (each.out, "FAIL: 1 of 2 rules failed\n"));
@@ -379,7 +340,7 @@ test_check (void)
   o.with_limits = FALSE;
   o.with_beacons = FALSE;
   bare = write_session ("bare.json", &o);
-  run_cli (&nodata, "check", bare, "--max-foreground-fraction", "0.75", "--max-launch-ms",
+  bl_cli_run (&nodata, "check", bare, "--max-foreground-fraction", "0.75", "--max-launch-ms",
            "3000", NULL);
   g_assert_cmpint (nodata.status, ==, 1);
   g_assert_nonnull (strstr (nodata.out, "max-foreground-fraction: no data (limit 0.75) FAIL\n"));
@@ -392,28 +353,28 @@ test_check_usage (void)
   BlRrmWriterOptions o;
   g_autofree char *path = NULL;
   g_autofree char *folded = write_text ("check.folded", "main;load 12\n");
-  g_auto(Run) none = { 0 };
-  g_auto(Run) two = { 0 };
-  g_auto(Run) bogus = { 0 };
-  g_auto(Run) missing = { 0 };
-  g_auto(Run) profile = { 0 };
-  g_auto(Run) negative = { 0 };
+  g_auto(BlCliRun) none = { 0 };
+  g_auto(BlCliRun) two = { 0 };
+  g_auto(BlCliRun) bogus = { 0 };
+  g_auto(BlCliRun) missing = { 0 };
+  g_auto(BlCliRun) profile = { 0 };
+  g_auto(BlCliRun) negative = { 0 };
 
   bl_rrm_writer_options_init (&o);
   o.n_samples = 5;
   path = write_session ("usage.json", &o);
 
-  run_cli (&none, "check", path, NULL);
+  bl_cli_run (&none, "check", path, NULL);
   g_assert_cmpint (none.status, ==, 2);
-  run_cli (&two, "check", path, path, "--min-fps", "1", NULL);
+  bl_cli_run (&two, "check", path, path, "--min-fps", "1", NULL);
   g_assert_cmpint (two.status, ==, 2);
-  run_cli (&bogus, "check", path, "--max-cpu", "1", NULL);
+  bl_cli_run (&bogus, "check", path, "--max-cpu", "1", NULL);
   g_assert_cmpint (bogus.status, ==, 2);
-  run_cli (&negative, "check", path, "--max-foreground-fraction", "-1", NULL);
+  bl_cli_run (&negative, "check", path, "--max-foreground-fraction", "-1", NULL);
   g_assert_cmpint (negative.status, ==, 2);
-  run_cli (&missing, "check", "/nonexistent/session.json", "--min-fps", "1", NULL);
+  bl_cli_run (&missing, "check", "/nonexistent/session.json", "--min-fps", "1", NULL);
   g_assert_cmpint (missing.status, ==, 1);
-  run_cli (&profile, "check", folded, "--min-fps", "1", NULL);
+  bl_cli_run (&profile, "check", folded, "--min-fps", "1", NULL);
   g_assert_cmpint (profile.status, ==, 1);
   g_assert_nonnull (strstr (profile.err, "needs a Roku Resource Monitor session"));
 }
@@ -424,7 +385,7 @@ test_truncated (void)
   BlRrmWriterOptions o;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *path = g_build_filename (tmpdir, "truncated.json", NULL);
-  g_auto(Run) run = { 0 };
+  g_auto(BlCliRun) run = { 0 };
   gsize len;
   const char *data;
 
@@ -435,7 +396,7 @@ test_truncated (void)
   data = g_bytes_get_data (bytes, &len);
   g_assert_true (g_file_set_contents (path, data, len / 2, NULL));
 
-  run_cli (&run, "export", path, "--format", "csv", NULL);
+  bl_cli_run (&run, "export", path, "--format", "csv", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.err, "warning"));
   g_assert_nonnull (strstr (run.err, "The session is incomplete"));

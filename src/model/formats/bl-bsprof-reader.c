@@ -82,21 +82,29 @@ typedef struct
   guint64 v[N_MEM];
 } MemAcc;
 
-#define LINE_CACHE 3
+#define LINE_CACHE 6
 
+/* What every entry touches: one 64-byte record per path element. */
 typedef struct
 {
   guint64 cpu;
   guint64 wall;
   guint64 calls;
-  guint32 caller_id;   /* 0 for a root */
   guint32 node;
-  guint32 file;        /* interned */
-  guint32 line;        /* where the function is defined */
-  guint32 function;    /* interned */
   guint16 cache_offset[LINE_CACHE];  /* line offset → line record + 1 */
   guint32 cache_line[LINE_CACHE];
 } PathElement;
+
+G_STATIC_ASSERT (sizeof (PathElement) == 64);
+
+/* What only definitions and line-cache misses need, kept apart. */
+typedef struct
+{
+  guint32 caller_id;   /* 0 for a root */
+  guint32 file;        /* interned */
+  guint32 line;        /* where the function is defined */
+  guint32 function;    /* interned */
+} PathInfo;
 
 typedef struct
 {
@@ -131,7 +139,8 @@ typedef struct
   BlU32Map    elements;    /* sparse path element ids → index into pe */
   guint32    *dense;       /* small path element ids → index into pe + 1 */
   gsize       dense_cap;
-  GArray     *pe;
+  GArray     *pe;          /* PathElement */
+  GArray     *pe_info;     /* PathInfo, indexed like pe */
   AddrMap     live;
   MemAcc     *pe_mem;      /* indexed like pe */
   gsize       pe_mem_cap;
@@ -549,6 +558,7 @@ line_for (Decoder     *dec,
           PathElement *pe,
           guint32      offset)
 {
+  const PathInfo *info;
   guint64 line, key;
   LineSlot *slot;
   gsize pos;
@@ -561,11 +571,12 @@ line_for (Decoder     *dec,
     if (pe->cache_offset[i] == offset)
       return pe->cache_line[i];
 
-  line = (guint64) pe->line + offset - 1;
+  info = &g_array_index (dec->pe_info, PathInfo, pe - &g_array_index (dec->pe, PathElement, 0));
+  line = (guint64) info->line + offset - 1;
   if (line == 0 || line > G_MAXUINT32)
     return 0;
 
-  key = ((guint64) pe->file << 32) | line;
+  key = ((guint64) info->file << 32) | line;
   pos = line_hash (key) & dec->line_mask;
   while ((slot = &dec->line_slots[pos])->index_plus1 != 0)
     {
@@ -577,7 +588,7 @@ line_for (Decoder     *dec,
       pos = (pos + 1) & dec->line_mask;
     }
 
-  index = bl_profile_lookup_line (dec->profile, pe->file, (guint32) line, pe->function);
+  index = bl_profile_lookup_line (dec->profile, info->file, (guint32) line, info->function);
   slot->key = key;
   slot->index_plus1 = index + 1;
   ensure_line_records (dec, (gsize) index + 1);
@@ -671,6 +682,7 @@ parse_path (Decoder       *dec,
 {
   BlSource *src = dec->src;
   PathElement elem = { 0, };
+  PathInfo info = { 0, };
   guint32 caller, module = 0, offset = 0, file_id, line, func_id;
   guint32 index;
 
@@ -692,12 +704,12 @@ parse_path (Decoder       *dec,
       return PARSE_ERROR;
     }
 
-  if (!lookup_string (dec, file_id, entry_offset, &elem.file, error) ||
-      !lookup_string (dec, func_id, entry_offset, &elem.function, error))
+  if (!lookup_string (dec, file_id, entry_offset, &info.file, error) ||
+      !lookup_string (dec, func_id, entry_offset, &info.function, error))
     return PARSE_ERROR;
 
-  elem.caller_id = caller;
-  elem.line = line;
+  info.caller_id = caller;
+  info.line = line;
   (void) offset;   /* the calling line in the caller: not needed for the tree */
 
   if (caller == 0)
@@ -712,7 +724,7 @@ parse_path (Decoder       *dec,
                      (guint32) payload, entry_offset, module);
           return PARSE_ERROR;
         }
-      elem.node = bl_profile_add_child (dec->profile, root, elem.function, elem.file, line);
+      elem.node = bl_profile_add_child (dec->profile, root, info.function, info.file, line);
     }
   else
     {
@@ -737,7 +749,7 @@ parse_path (Decoder       *dec,
         {
           while (id != 0 && hops++ <= dec->pe->len)
             {
-              PathElement *up;
+              const PathInfo *up;
 
               if (id == payload)
                 {
@@ -749,19 +761,20 @@ parse_path (Decoder       *dec,
                 }
               if (!element_index (dec, id, &index))
                 break;
-              up = &g_array_index (dec->pe, PathElement, index);
+              up = &g_array_index (dec->pe_info, PathInfo, index);
               id = up->caller_id;
             }
         }
 
       elem.node = bl_profile_add_child (dec->profile, parent->node,
-                                        elem.function, elem.file, line);
+                                        info.function, info.file, line);
     }
 
   /* A redefined id gets a fresh record: the old one keeps its sums and the
    * live allocations that point at it. */
   element_insert (dec, (guint32) payload, dec->pe->len);
   g_array_append_val (dec->pe, elem);
+  g_array_append_val (dec->pe_info, info);
   ensure_records ((gpointer *) &dec->pe_mem, &dec->pe_mem_cap, dec->pe->len, sizeof (MemAcc));
 
   src->pos = p - src->data;
@@ -1104,6 +1117,7 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->modules);
   bl_u32_map_clear (&dec->elements);
   g_clear_pointer (&dec->pe, g_array_unref);
+  g_clear_pointer (&dec->pe_info, g_array_unref);
   g_clear_pointer (&dec->live.slots, g_free);
   g_clear_pointer (&dec->dense, g_free);
   g_clear_pointer (&dec->pe_mem, g_free);
@@ -1181,6 +1195,7 @@ decode (BlSource       *src,
   bl_u32_map_init (&dec.modules);
   bl_u32_map_init (&dec.elements);
   dec.pe = g_array_new (FALSE, FALSE, sizeof (PathElement));
+  dec.pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
   addr_map_init (&dec.live);
   dec.line_mask = 1023;
   dec.line_slots = g_new0 (LineSlot, dec.line_mask + 1);

@@ -188,6 +188,7 @@ bl_application_startup (GApplication *application)
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.search", { "<Control>f", NULL } },
     { "win.export", { "<Control>e", NULL } },
+    { "win.compare", { "<Shift><Control>o", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

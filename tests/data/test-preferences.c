@@ -322,7 +322,7 @@ test_shortcuts_window (void)
   g_autoptr(GtkBuilder) builder = NULL;
   g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
   const char *expected[] = {
-    "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Control>comma",
+    "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Shift><Control>o", "<Control>comma",
     "<Control>question", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
     "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
     "equal", "0",

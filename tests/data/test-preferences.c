@@ -13,6 +13,7 @@
 #include <adwaita.h>
 
 #include "bl-about.h"
+#include "bl-application.h"
 #include "bl-metric.h"
 #include "bl-preferences-window.h"
 
@@ -325,7 +326,7 @@ test_shortcuts_window (void)
     "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Shift><Control>o", "<Control>comma",
     "<Control>question", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
     "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
-    "equal", "0",
+    "equal", "0", "<Shift><Control>o",
   };
   GObject *overlay;
 
@@ -367,6 +368,52 @@ test_shortcuts_window (void)
   flush ();
 }
 
+/* Every accelerator the application sets is in the shortcuts window. */
+static void
+test_every_app_accelerator_listed (void)
+{
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) actions = NULL;
+  guint n_accels = 0;
+  GObject *overlay;
+
+  /* non-unique, so that no other instance on the bus takes our startup */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) |
+                           G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  builder = gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
+  overlay = gtk_builder_get_object (builder, "help_overlay");
+  collect_accels (GTK_WIDGET (overlay), listed);
+
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                    actions[i]);
+
+      for (guint j = 0; accels[j] != NULL; j++)
+        {
+          g_test_message ("%s: %s", actions[i], accels[j]);
+          if (!accels_contain (listed, accels[j]))
+            g_test_message ("not in the shortcuts window: %s (%s)", accels[j], actions[i]);
+          g_assert_true (accels_contain (listed, accels[j]));
+          n_accels++;
+        }
+    }
+
+  /* open, close tab, search, export, preferences, shortcuts, quit at least */
+  g_assert_cmpuint (n_accels, >=, 7);
+
+  gtk_window_destroy (GTK_WINDOW (overlay));
+  flush ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -386,6 +433,8 @@ main (int   argc,
   g_test_add_func ("/data/preferences/source-folders", test_source_folders);
   g_test_add_func ("/data/about/window", test_about);
   g_test_add_func ("/data/shortcuts/window", test_shortcuts_window);
+  g_test_add_func ("/data/shortcuts/every-app-accelerator-listed",
+                   test_every_app_accelerator_listed);
 
   return g_test_run ();
 }

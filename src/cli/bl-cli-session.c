@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <stdio.h>
@@ -194,7 +195,7 @@ print_session (BlSession *session)
 
   printf (_("Format:       Roku Resource Monitor session %s\n"),
           info->file_version ? info->file_version : "");
-  printf (_("Device:       %s %s, software %s build %" G_GINT64_FORMAT "\n"),
+  printf (_("Device:       %s %s, software %s build %" PRId64 "\n"),
           info->device_name ? info->device_name : "",
           info->model_number ? info->model_number : "",
           info->software_version ? info->software_version : "?",

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -260,12 +261,12 @@ fail (BlJsonReader  *self,
 
   if (code == BL_JSON_ERROR_TRUNCATED)
     g_set_error (error, BL_JSON_ERROR, code,
-                 _("The JSON ends early at line %" G_GUINT64_FORMAT ", column %"
-                   G_GUINT64_FORMAT ", inside %s."),
+                 _("The JSON ends early at line %" PRIu64 ", column %"
+                   PRIu64 ", inside %s."),
                  self->line, column, path);
   else
     g_set_error (error, BL_JSON_ERROR, code,
-                 _("Invalid JSON at line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT
+                 _("Invalid JSON at line %" PRIu64 ", column %" PRIu64
                    " (%s): %s."),
                  self->line, column, path, what);
 }
@@ -1317,7 +1318,7 @@ bl_json_reader_dup_location (BlJsonReader *self)
 
   path = bl_json_reader_dup_path (self);
 
-  return g_strdup_printf (_("line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT " (%s)"),
+  return g_strdup_printf (_("line %" PRIu64 ", column %" PRIu64 " (%s)"),
                           self->tok_line, self->tok_column, path);
 }
 

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "bl-metric.h"
@@ -78,7 +79,7 @@ bl_format_bytes (guint64 bytes)
 {
   if (bytes < 1024)
     /* Translators: a size in bytes, e.g. "12 B" */
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " B"), bytes);
+    return g_strdup_printf (_("%" PRIu64 " B"), bytes);
   if (bytes < 1024 * 1024)
     return g_strdup_printf (_("%.1f KiB"), bytes / 1024.0);
   if (bytes < G_GUINT64_CONSTANT (1024) * 1024 * 1024)
@@ -92,7 +93,7 @@ bl_format_duration_us (guint64 us)
 {
   if (us < 1000)
     /* Translators: microseconds */
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " µs"), us);
+    return g_strdup_printf (_("%" PRIu64 " µs"), us);
   if (us < 1000 * 1000)
     return g_strdup_printf (_("%.2f ms"), us / 1000.0);
   if (us < G_GUINT64_CONSTANT (60) * 1000 * 1000)
@@ -114,7 +115,7 @@ bl_metric_format_value (BlMetricId id,
       return bl_format_duration_us (value);
     case BL_UNIT_NANOSECONDS:
       if (value < 1000)
-        return g_strdup_printf (_("%" G_GUINT64_FORMAT " ns"), value);
+        return g_strdup_printf (_("%" PRIu64 " ns"), value);
       return bl_format_duration_us (value / 1000);
     case BL_UNIT_BYTES:
       return bl_format_bytes (value);

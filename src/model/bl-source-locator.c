@@ -38,6 +38,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -160,8 +161,8 @@ read_at (GInputStream  *stream,
   if (got != len)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
-                   _("The archive ends at byte %" G_GUINT64_FORMAT
-                     " while %" G_GSIZE_FORMAT " bytes were expected there."),
+                   _("The archive ends at byte %" PRIu64
+                     " while %" "zu" " bytes were expected there."),
                    offset + got, len);
       return FALSE;
     }
@@ -211,7 +212,7 @@ zip_read_index (BlSourceLocator  *self,
   if (size < EOCD_SIZE)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_ARCHIVE,
-                   _("The file is %" G_GUINT64_FORMAT " bytes long, too short for a .zip "
+                   _("The file is %" PRIu64 " bytes long, too short for a .zip "
                      "archive."), size);
       return FALSE;
     }
@@ -240,7 +241,7 @@ zip_read_index (BlSourceLocator  *self,
   if (eocd_at == G_MAXUINT64)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_ARCHIVE,
-                   _("No end-of-central-directory record in the last %" G_GSIZE_FORMAT
+                   _("No end-of-central-directory record in the last %" "zu"
                      " bytes: this is not a .zip archive."), tail_len);
       return FALSE;
     }
@@ -268,7 +269,7 @@ zip_read_index (BlSourceLocator  *self,
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
                    _("The central directory (offset %u, %u bytes) runs past the "
-                     "end-of-central-directory record at byte %" G_GUINT64_FORMAT "."),
+                     "end-of-central-directory record at byte %" PRIu64 "."),
                    dir_offset, dir_size, tail_start + eocd_at);
       return FALSE;
     }
@@ -296,7 +297,7 @@ zip_read_index (BlSourceLocator  *self,
       if (dir_size - pos < CENTRAL_SIZE || get_u32 (c) != CENTRAL_SIGNATURE)
         {
           g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
-                       _("Central directory entry %u at byte %" G_GUINT64_FORMAT
+                       _("Central directory entry %u at byte %" PRIu64
                          " is not a file header."), i + 1, at);
           return FALSE;
         }
@@ -307,7 +308,7 @@ zip_read_index (BlSourceLocator  *self,
       if ((gsize) CENTRAL_SIZE + name_len + extra_len + comment_len > dir_size - pos)
         {
           g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
-                       _("Central directory entry %u at byte %" G_GUINT64_FORMAT
+                       _("Central directory entry %u at byte %" PRIu64
                          " runs past the end of the directory."), i + 1, at);
           return FALSE;
         }
@@ -434,7 +435,7 @@ zip_inflate (const ZipEntry  *entry,
   if (out_pos != entry->usize)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
-                   _("The archive entry “%s” inflates to %s%" G_GSIZE_FORMAT
+                   _("The archive entry “%s” inflates to %s%" "zu"
                      " bytes where the directory records %u."),
                    entry->name, out_pos == out_cap ? _("more than ") : "",
                    out_pos == out_cap ? out_pos - 1 : out_pos, entry->usize);
@@ -505,8 +506,8 @@ zip_load (BlSourceLocator  *self,
   if (data_at + entry->csize > self->archive_size)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
-                   _("The data of the archive entry “%s” (%u bytes at byte %" G_GUINT64_FORMAT
-                     ") runs past the end of the archive (%" G_GUINT64_FORMAT " bytes)."),
+                   _("The data of the archive entry “%s” (%u bytes at byte %" PRIu64
+                     ") runs past the end of the archive (%" PRIu64 " bytes)."),
                    entry->name, entry->csize, data_at, self->archive_size);
       return NULL;
     }
@@ -990,7 +991,7 @@ bl_source_locator_load (BlSourceLocator  *self,
       if (g_file_info_get_size (info) > BL_SOURCE_LOCATOR_MAX_SIZE)
         {
           g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_TOO_LARGE,
-                       _("%s is %" G_GINT64_FORMAT " bytes long, more than a source file can "
+                       _("%s is %" PRId64 " bytes long, more than a source file can "
                          "be (%u bytes)."), name, (gint64) g_file_info_get_size (info),
                        (guint) BL_SOURCE_LOCATOR_MAX_SIZE);
           return NULL;

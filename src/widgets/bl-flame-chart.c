@@ -261,8 +261,8 @@ update_accessible (BlFlameChart *self)
   g_autofree char *description = NULL;
 
   description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                              "%" G_GSIZE_FORMAT " call in time order",
-                                              "%" G_GSIZE_FORMAT " calls in time order",
+                                              "%" "zu" " call in time order",
+                                              "%" "zu" " calls in time order",
                                               self->n_spans),
                                  self->n_spans);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -25,6 +25,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -2287,8 +2288,8 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
 
       g_string_append_c (str, '\n');
       g_string_append_printf (str,
-                              g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " call",
-                                           "%" G_GUINT64_FORMAT " calls", calls),
+                              g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " call",
+                                           "%" PRIu64 " calls", calls),
                               calls);
     }
 

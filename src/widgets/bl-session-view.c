@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -550,7 +551,7 @@ update_summary (BlSessionView *self)
                            info->channel_version ? info->channel_version : "");
   gtk_label_set_text (self->title_label, g_strstrip (title));
   if (info->software_build >= 0)
-    device = g_strdup_printf (_("%s %s · Roku OS %s build %" G_GINT64_FORMAT
+    device = g_strdup_printf (_("%s %s · Roku OS %s build %" PRId64
                                 " · app id %s · session file %s"),
                               info->device_name ? info->device_name : _("Unknown device"),
                               info->model_number ? info->model_number : "",

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -1415,7 +1416,7 @@ bl_timeline_dup_tooltip_text (BlTimeline *self,
   intervals = bl_session_get_intervals (self->session, &n_intervals);
   for (guint i = 0; i < n_intervals; i++)
     if (t >= intervals[i].start_ms && t <= intervals[i].end_ms)
-      g_string_append_printf (text, _("\n%s: %" G_GINT64_FORMAT " ms"), intervals[i].name,
+      g_string_append_printf (text, _("\n%s: %" PRId64 " ms"), intervals[i].name,
                               intervals[i].end_ms - intervals[i].start_ms);
 
   return g_string_free (text, FALSE);

@@ -24,6 +24,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -250,16 +251,16 @@ parse_record (Parser        *parser,
         if (type == REC_LINE && parser->in_line)
           return fail (error, BL_BR_ERROR_UNEXPECTED_RECORD,
                        _("Corrupt Business Rules! profile: a current-line record at byte %"
-                         G_GUINT64_FORMAT " starts before the previous line ended."), at);
+                         PRIu64 " starts before the previous line ended."), at);
         if (type == REC_BACKTRACE && !parser->in_line)
           return fail (error, BL_BR_ERROR_UNEXPECTED_RECORD,
                        _("Corrupt Business Rules! profile: the backtrace record at byte %"
-                         G_GUINT64_FORMAT " is outside a current line."), at);
+                         PRIu64 " is outside a current line."), at);
         frame.module = be16 (p + 1);
         frame.line = be32 (p + 3);
         if (parser->modules[frame.module] == 0)
           return fail (error, BL_BR_ERROR_UNDEFINED_MODULE,
-                       _("Corrupt Business Rules! profile: the record at byte %" G_GUINT64_FORMAT
+                       _("Corrupt Business Rules! profile: the record at byte %" PRIu64
                          " refers to module %u, which has no module mapping before it."),
                        at, frame.module);
         if (type == REC_LINE)
@@ -284,7 +285,7 @@ parse_record (Parser        *parser,
         if (!parser->in_line)
           return fail (error, BL_BR_ERROR_UNEXPECTED_RECORD,
                        _("Corrupt Business Rules! profile: the time record at byte %"
-                         G_GUINT64_FORMAT " is outside a current line."), at);
+                         PRIu64 " is outside a current line."), at);
         ns = be64 (p + 1);
         parser->time_ns = parser->time_ns > G_MAXUINT64 - ns ? G_MAXUINT64 : parser->time_ns + ns;
         parser->has_time = TRUE;
@@ -311,7 +312,7 @@ parse_record (Parser        *parser,
         if (!parser->marker_allowed)
           return fail (error, BL_BR_ERROR_UNEXPECTED_RECORD,
                        _("Corrupt Business Rules! profile: the %s record at byte %"
-                         G_GUINT64_FORMAT " does not follow a current-line or backtrace "
+                         PRIu64 " does not follow a current-line or backtrace "
                          "record."),
                        type == REC_FUNCTION ? _("function name")
                          : type == REC_GOSUB ? "GOSUB" : _("main routine"),
@@ -334,7 +335,7 @@ parse_record (Parser        *parser,
       if (!parser->in_line)
         return fail (error, BL_BR_ERROR_UNEXPECTED_RECORD,
                      _("Corrupt Business Rules! profile: the end-of-line record at byte %"
-                       G_GUINT64_FORMAT " has no current line to end."), at);
+                       PRIu64 " has no current line to end."), at);
       commit_sample (parser);
       parser->in_line = FALSE;
       parser->marker_allowed = FALSE;
@@ -343,7 +344,7 @@ parse_record (Parser        *parser,
 
     default:
       return fail (error, BL_BR_ERROR_UNKNOWN_RECORD,
-                   _("Not a Business Rules! profile: the record at byte %" G_GUINT64_FORMAT
+                   _("Not a Business Rules! profile: the record at byte %" PRIu64
                      " has the unknown type %u."), at, type);
     }
 }
@@ -446,14 +447,14 @@ read_source (BlSource  *src,
 
       if (parser.in_line)
         reason = g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
-                                    G_GUINT64_FORMAT " inside the line that starts at byte %"
-                                    G_GUINT64_FORMAT "; the %" G_GUINT64_FORMAT
+                                    PRIu64 " inside the line that starts at byte %"
+                                    PRIu64 "; the %" PRIu64
                                     " complete samples before it are shown."),
                                   bl_source_offset (src, src->len), sample_start_offset,
                                   parser.n_samples);
       else
         reason = g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
-                                    G_GUINT64_FORMAT " inside a record; the %" G_GUINT64_FORMAT
+                                    PRIu64 " inside a record; the %" PRIu64
                                     " complete samples before it are shown."),
                                   bl_source_offset (src, src->len), parser.n_samples);
       bl_profile_set_incomplete (profile, reason);

@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -254,7 +255,7 @@ set_error (GError      **error,
     if G_UNLIKELY (r_ < 0)                                                    \
       {                                                                       \
         set_error (error, BL_BSPROF_ERROR_BAD_VARINT,                         \
-                   _("Corrupt profile: a number at byte %" G_GUINT64_FORMAT    \
+                   _("Corrupt profile: a number at byte %" PRIu64    \
                      " is longer than 10 bytes."),                            \
                    bl_source_offset (src, p - src->data));                    \
         return PARSE_ERROR;                                                   \
@@ -269,7 +270,7 @@ set_error (GError      **error,
       {                                                                       \
         set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,                        \
                    _("Corrupt profile: the %s of the entry at byte %"         \
-                     G_GUINT64_FORMAT " does not fit in 32 bits."),           \
+                     PRIu64 " does not fit in 32 bits."),           \
                    what, entry_offset);                                       \
         return PARSE_ERROR;                                                   \
       }                                                                       \
@@ -386,7 +387,7 @@ lookup_string (Decoder  *dec,
 
   if G_UNLIKELY (!bl_u32_map_lookup (&dec->strings, strid, interned))
     return set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
-                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                      _("Corrupt profile: the entry at byte %" PRIu64
                         " refers to string %u, which is not defined before it."),
                       entry_offset, strid);
 
@@ -443,13 +444,13 @@ lookup_element (Decoder      *dec,
 
   if G_UNLIKELY (id == 0)
     return set_error (error, BL_BSPROF_ERROR_INVALID_ID,
-                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                      _("Corrupt profile: the entry at byte %" PRIu64
                         " refers to path element 0, which is never valid."),
                       entry_offset);
 
   if G_UNLIKELY (!element_index (dec, id, &index))
     return set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
-                      _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                      _("Corrupt profile: the entry at byte %" PRIu64
                         " refers to path element %u, which is not defined before it."),
                       entry_offset, id);
 
@@ -532,7 +533,7 @@ lookup_entry_element (Decoder      *dec,
   if G_UNLIKELY (id > G_MAXUINT32)
     return set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
                       _("Corrupt profile: the path element id of the entry at byte %"
-                        G_GUINT64_FORMAT " does not fit in 32 bits."), entry_offset);
+                        PRIu64 " does not fit in 32 bits."), entry_offset);
 
   return lookup_element (dec, (guint32) id, entry_offset, pe, error);
 }
@@ -614,7 +615,7 @@ parse_string (Decoder       *dec,
   if G_UNLIKELY (payload > G_MAXUINT32)
     {
       set_error (error, BL_BSPROF_ERROR_VALUE_RANGE,
-                 _("Corrupt profile: the string id at byte %" G_GUINT64_FORMAT
+                 _("Corrupt profile: the string id at byte %" PRIu64
                    " does not fit in 32 bits."), entry_offset);
       return PARSE_ERROR;
     }
@@ -656,8 +657,8 @@ parse_module (Decoder       *dec,
   if G_UNLIKELY (payload == 0 || payload > G_MAXUINT32)
     {
       set_error (error, BL_BSPROF_ERROR_INVALID_ID,
-                 _("Corrupt profile: the module at byte %" G_GUINT64_FORMAT
-                   " has the invalid id %" G_GUINT64_FORMAT "."),
+                 _("Corrupt profile: the module at byte %" PRIu64
+                   " has the invalid id %" PRIu64 "."),
                  entry_offset, payload);
       return PARSE_ERROR;
     }
@@ -698,8 +699,8 @@ parse_path (Decoder       *dec,
   if G_UNLIKELY (payload == 0 || payload > G_MAXUINT32)
     {
       set_error (error, BL_BSPROF_ERROR_INVALID_ID,
-                 _("Corrupt profile: the path element at byte %" G_GUINT64_FORMAT
-                   " has the invalid id %" G_GUINT64_FORMAT "."),
+                 _("Corrupt profile: the path element at byte %" PRIu64
+                   " has the invalid id %" PRIu64 "."),
                  entry_offset, payload);
       return PARSE_ERROR;
     }
@@ -719,7 +720,7 @@ parse_path (Decoder       *dec,
       if G_UNLIKELY (!bl_u32_map_lookup (&dec->modules, module, &root))
         {
           set_error (error, BL_BSPROF_ERROR_UNDEFINED_ID,
-                     _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                     _("Corrupt profile: path element %u at byte %" PRIu64
                        " refers to module %u, which is not defined before it."),
                      (guint32) payload, entry_offset, module);
           return PARSE_ERROR;
@@ -735,7 +736,7 @@ parse_path (Decoder       *dec,
       if G_UNLIKELY (caller == payload)
         {
           set_error (error, BL_BSPROF_ERROR_CALLER_CYCLE,
-                     _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                     _("Corrupt profile: path element %u at byte %" PRIu64
                        " is its own caller."),
                      caller, entry_offset);
           return PARSE_ERROR;
@@ -754,7 +755,7 @@ parse_path (Decoder       *dec,
               if (id == payload)
                 {
                   set_error (error, BL_BSPROF_ERROR_CALLER_CYCLE,
-                             _("Corrupt profile: path element %u at byte %" G_GUINT64_FORMAT
+                             _("Corrupt profile: path element %u at byte %" PRIu64
                                " makes its chain of callers loop."),
                              (guint32) payload, entry_offset);
                   return PARSE_ERROR;
@@ -813,7 +814,7 @@ parse_memory (Decoder       *dec,
   if G_UNLIKELY (op > MEM_FREE_REALLOC)
     {
       set_error (error, BL_BSPROF_ERROR_UNKNOWN_ENTRY,
-                 _("Corrupt profile: the memory operation at byte %" G_GUINT64_FORMAT
+                 _("Corrupt profile: the memory operation at byte %" PRIu64
                    " has the unknown type 3."), entry_offset);
       return PARSE_ERROR;
     }
@@ -980,7 +981,7 @@ parse_entry (Decoder  *dec,
       return parse_calls (dec, p, end, tag >> 3, entry_offset, error);
     default:
       set_error (error, BL_BSPROF_ERROR_UNKNOWN_ENTRY,
-                 _("Corrupt profile: the entry at byte %" G_GUINT64_FORMAT
+                 _("Corrupt profile: the entry at byte %" PRIu64
                    " has the unknown type %u."),
                  entry_offset, (guint) (tag & 7));
       return PARSE_ERROR;
@@ -1086,7 +1087,7 @@ parse_header (Decoder  *dec,
     {
       set_error (error, BL_BSPROF_ERROR_BAD_HEADER,
                  _("Corrupt profile: the header says it is %u bytes long, but its "
-                   "fields take %" G_GSIZE_FORMAT " bytes."),
+                   "fields take %" "zu" " bytes."),
                  header_size, (gsize) (p - src->data));
       return PARSE_ERROR;
     }
@@ -1212,7 +1213,7 @@ decode (BlSource       *src,
                          "the bsprof signature."));
           else
             set_error (error, BL_BSPROF_ERROR_TRUNCATED_HEADER,
-                       _("Truncated profile: the file ends at byte %" G_GUINT64_FORMAT
+                       _("Truncated profile: the file ends at byte %" PRIu64
                          ", inside the header."),
                        bl_source_offset (src, src->len));
           goto out;
@@ -1233,8 +1234,8 @@ decode (BlSource       *src,
   if (bl_source_offset (src, src->len) < header_size)
     {
       set_error (error, BL_BSPROF_ERROR_TRUNCATED_HEADER,
-                 _("Truncated profile: the file ends at byte %" G_GUINT64_FORMAT
-                   ", inside the %" G_GUINT64_FORMAT "-byte header."),
+                 _("Truncated profile: the file ends at byte %" PRIu64
+                   ", inside the %" PRIu64 "-byte header."),
                  bl_source_offset (src, src->len), header_size);
       goto out;
     }
@@ -1278,8 +1279,8 @@ decode (BlSource       *src,
         {
           g_autofree char *reason =
             g_strdup_printf (_("The profile is incomplete: the data ends at byte %"
-                               G_GUINT64_FORMAT " inside an entry, without the "
-                               "end-of-entries marker; the %" G_GUINT64_FORMAT
+                               PRIu64 " inside an entry, without the "
+                               "end-of-entries marker; the %" PRIu64
                                " complete entries before it are shown."),
                              bl_source_offset (src, start), dec.entries);
 
@@ -1307,7 +1308,7 @@ decode (BlSource       *src,
       if (res < 0)
         {
           set_error (error, BL_BSPROF_ERROR_BAD_VARINT,
-                     _("Corrupt profile: the footer at byte %" G_GUINT64_FORMAT
+                     _("Corrupt profile: the footer at byte %" PRIu64
                        " holds a number longer than 10 bytes."),
                      bl_source_offset (src, src->pos));
           goto out;
@@ -1316,7 +1317,7 @@ decode (BlSource       *src,
         {
           g_autofree char *reason =
             g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
-                               G_GUINT64_FORMAT " before the footer with the end time."),
+                               PRIu64 " before the footer with the end time."),
                              bl_source_offset (src, src->pos));
 
           bl_profile_set_incomplete (profile, reason);
@@ -1337,8 +1338,8 @@ decode (BlSource       *src,
       guint64 at = bl_source_offset (src, src->pos);
       guint64 extra = src->total > at ? src->total - at : src->len - src->pos;
       g_autofree char *warning =
-        g_strdup_printf (_("%" G_GUINT64_FORMAT " bytes after the footer at byte %"
-                           G_GUINT64_FORMAT " were ignored."),
+        g_strdup_printf (_("%" PRIu64 " bytes after the footer at byte %"
+                           PRIu64 " were ignored."),
                          extra, at);
 
       bl_profile_add_warning (profile, warning);
@@ -1351,9 +1352,9 @@ done:
     {
       g_autofree char *warning =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                      "%" G_GUINT64_FORMAT " free of an address that was "
+                                      "%" PRIu64 " free of an address that was "
                                       "never allocated was ignored.",
-                                      "%" G_GUINT64_FORMAT " frees of addresses that were "
+                                      "%" PRIu64 " frees of addresses that were "
                                       "never allocated were ignored.",
                                       bl_profile_get_info (profile)->unmatched_frees),
                          bl_profile_get_info (profile)->unmatched_frees);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,13 +263,13 @@ add_line (FoldedReader  *reader,
     {
       if (overflow)
         g_set_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_COUNT,
-                     _("Invalid folded stacks: the count on line %" G_GUINT64_FORMAT
-                       " (byte %" G_GUINT64_FORMAT ") does not fit in 64 bits."),
+                     _("Invalid folded stacks: the count on line %" PRIu64
+                       " (byte %" PRIu64 ") does not fit in 64 bits."),
                      reader->line_no, offset);
       else
         g_set_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE,
-                     _("Invalid folded stacks: line %" G_GUINT64_FORMAT " (byte %"
-                       G_GUINT64_FORMAT ") is not “frame;frame;… COUNT”."),
+                     _("Invalid folded stacks: line %" PRIu64 " (byte %"
+                       PRIu64 ") is not “frame;frame;… COUNT”."),
                      reader->line_no, offset);
       return FALSE;
     }
@@ -336,8 +337,8 @@ read_source (BlSource  *src,
       if (memchr (line, 0, line_len) != NULL)
         {
           g_set_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE,
-                       _("Invalid folded stacks: line %" G_GUINT64_FORMAT " (byte %"
-                         G_GUINT64_FORMAT ") contains a zero byte."),
+                       _("Invalid folded stacks: line %" PRIu64 " (byte %"
+                         PRIu64 ") contains a zero byte."),
                        reader.line_no, bl_source_offset (src, src->pos));
           return NULL;
         }

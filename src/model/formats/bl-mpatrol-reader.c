@@ -40,6 +40,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -208,8 +209,8 @@ check_count (MpFile     *f,
 
   if (f->has_trailer)
     {
-      mark_bad (f, _("the count of %s at byte %" G_GSIZE_FORMAT " is %" G_GUINT64_FORMAT
-                     ", but only %" G_GUINT64_FORMAT " fit in the file"),
+      mark_bad (f, _("the count of %s at byte %" "zu" " is %" PRIu64
+                     ", but only %" PRIu64 " fit in the file"),
                 what, f->pos - f->layout.size_t_size, count, fit);
       return FALSE;
     }
@@ -353,8 +354,8 @@ mp_file_read (MpFile *f)
     goto truncated;
   if (f->pos != f->len)
     {
-      mark_bad (f, _("the data ends at byte %" G_GSIZE_FORMAT ", but the closing signature "
-                     "is at byte %" G_GSIZE_FORMAT),
+      mark_bad (f, _("the data ends at byte %" "zu" ", but the closing signature "
+                     "is at byte %" "zu"),
                 f->pos, f->len);
       return;
     }
@@ -363,7 +364,7 @@ mp_file_read (MpFile *f)
 
 truncated:
   if (f->has_trailer)
-    mark_bad (f, _("the data runs into the closing signature at byte %" G_GSIZE_FORMAT),
+    mark_bad (f, _("the data runs into the closing signature at byte %" "zu"),
               f->len);
   else
     f->status = READ_TRUNCATED;
@@ -545,8 +546,8 @@ build (MpFile  *f,
           bl_u32_map_lookup (&data_map, (guint32) d->index, &dummy))
         {
           set_error (error, BL_MPATROL_ERROR_BAD_INDEX,
-                     _("Corrupt mpatrol profile: the profiling data at byte %" G_GSIZE_FORMAT
-                       " has the invalid or repeated index %" G_GUINT64_FORMAT "."),
+                     _("Corrupt mpatrol profile: the profiling data at byte %" "zu"
+                       " has the invalid or repeated index %" PRIu64 "."),
                      d->at, d->index);
           goto out;
         }
@@ -562,8 +563,8 @@ build (MpFile  *f,
           bl_u32_map_lookup (&site_map, (guint32) s->index, &dummy))
         {
           set_error (error, BL_MPATROL_ERROR_BAD_INDEX,
-                     _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
-                       " has the invalid or repeated index %" G_GUINT64_FORMAT "."),
+                     _("Corrupt mpatrol profile: the call site at byte %" "zu"
+                       " has the invalid or repeated index %" PRIu64 "."),
                      s->at, s->index);
           goto out;
         }
@@ -589,25 +590,25 @@ build (MpFile  *f,
               continue;
             }
           set_error (error, BL_MPATROL_ERROR_BAD_INDEX,
-                     _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
-                       " has the parent %" G_GUINT64_FORMAT ", which is not a call site."),
+                     _("Corrupt mpatrol profile: the call site at byte %" "zu"
+                       " has the parent %" PRIu64 ", which is not a call site."),
                      s->at, s->parent);
           goto out;
         }
       if (!truncated && s->symbol > f->symbols->len)
         {
           set_error (error, BL_MPATROL_ERROR_BAD_INDEX,
-                     _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
-                       " refers to symbol %" G_GUINT64_FORMAT ", but there are only %u."),
+                     _("Corrupt mpatrol profile: the call site at byte %" "zu"
+                       " refers to symbol %" PRIu64 ", but there are only %u."),
                      s->at, s->symbol, f->symbols->len);
           goto out;
         }
       if (f->has_strtab && s->offset != 0 && s->offset >= f->strtab_len)
         {
           set_error (error, BL_MPATROL_ERROR_BAD_STRING,
-                     _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
-                       " names its symbol at offset %" G_GUINT64_FORMAT " of a %"
-                       G_GSIZE_FORMAT "-byte string table."),
+                     _("Corrupt mpatrol profile: the call site at byte %" "zu"
+                       " names its symbol at offset %" PRIu64 " of a %"
+                       "zu" "-byte string table."),
                      s->at, s->offset, f->strtab_len);
           goto out;
         }
@@ -646,7 +647,7 @@ build (MpFile  *f,
               const Site *s = &g_array_index (f->sites, Site, j);
 
               set_error (error, BL_MPATROL_ERROR_CYCLE,
-                         _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
+                         _("Corrupt mpatrol profile: the call site at byte %" "zu"
                            " is its own caller through its parent links."),
                          s->at);
               goto out;
@@ -681,8 +682,8 @@ build (MpFile  *f,
       if (s->data > G_MAXUINT32 || !bl_u32_map_lookup (&data_map, (guint32) s->data, &pos))
         {
           set_error (error, BL_MPATROL_ERROR_BAD_INDEX,
-                     _("Corrupt mpatrol profile: the call site at byte %" G_GSIZE_FORMAT
-                       " refers to profiling data %" G_GUINT64_FORMAT ", which does not exist."),
+                     _("Corrupt mpatrol profile: the call site at byte %" "zu"
+                       " refers to profiling data %" PRIu64 ", which does not exist."),
                      s->at, s->data);
           goto out;
         }
@@ -704,7 +705,7 @@ build (MpFile  *f,
     {
       g_autofree char *reason =
         g_strdup_printf (_("The mpatrol profile is incomplete: the file ends at byte %"
-                           G_GSIZE_FORMAT " without the closing signature; the %u profiling "
+                           "zu" " without the closing signature; the %u profiling "
                            "data and %u call sites before it are shown."),
                          f->file_len, f->data->len, n_sites);
 
@@ -713,7 +714,7 @@ build (MpFile  *f,
   if (dropped_refs > 0 && !truncated)
     {
       g_autofree char *warning =
-        g_strdup_printf (_("%" G_GUINT64_FORMAT " repeated references to profiling data "
+        g_strdup_printf (_("%" PRIu64 " repeated references to profiling data "
                            "were ignored."), dropped_refs);
 
       bl_profile_add_warning (profile, warning);
@@ -858,7 +859,7 @@ bl_mpatrol_read_memory (const guint8  *data,
                furthest->reason);
   else
     set_error (error, BL_MPATROL_ERROR_LAYOUT,
-               _("Truncated mpatrol profile: the file ends at byte %" G_GSIZE_FORMAT
+               _("Truncated mpatrol profile: the file ends at byte %" "zu"
                  ", inside the header."), len);
 
   for (guint i = 0; i < G_N_ELEMENTS (layouts); i++)

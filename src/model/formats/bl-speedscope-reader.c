@@ -24,6 +24,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -397,7 +398,7 @@ get_frame_index (Reader   *reader,
 
   if (reader->frames_known && (guint64) v >= reader->frames->len)
     return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
-                    _("frame index %" G_GINT64_FORMAT " is out of range (the file has %u "
+                    _("frame index %" PRId64 " is out of range (the file has %u "
                       "frames)"), v, reader->frames->len);
 
   *out = (guint32) v;
@@ -1315,8 +1316,8 @@ read_all (BlJsonReader  *json,
       if (ok && reader.n_kept == 0)
         {
           g_set_error (error, BL_SPEEDSCOPE_ERROR, BL_SPEEDSCOPE_ERROR_MISSING,
-                       _("The speedscope file ends early, at byte %" G_GUINT64_FORMAT
-                         " (line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT "), "
+                       _("The speedscope file ends early, at byte %" PRIu64
+                         " (line %" PRIu64 ", column %" PRIu64 "), "
                          "before any sample with its weight, or any event, whose frames are "
                          "known."),
                        bl_json_reader_get_bytes_read (json), bl_json_reader_get_line (json),
@@ -1333,8 +1334,8 @@ read_all (BlJsonReader  *json,
       if (ok)
         {
           g_autofree char *reason =
-            g_strdup_printf (_("The file ends early, at byte %" G_GUINT64_FORMAT
-                               " (line %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT
+            g_strdup_printf (_("The file ends early, at byte %" PRIu64
+                               " (line %" PRIu64 ", column %" PRIu64
                                "); the %u complete samples and %u events before it are kept."),
                              bl_json_reader_get_bytes_read (json),
                              bl_json_reader_get_line (json), bl_json_reader_get_column (json),

@@ -634,6 +634,7 @@ draw_chart (BlTimeline  *self,
           draw_limit (self, snapshot, chart, (double) info->foreground_limit, &self->error,
                       _("foreground limit"), width, &row);
           draw_limit (self, snapshot, chart, 0.75 * (double) info->foreground_limit,
+                      /* xgettext:no-c-format */
                       &self->warning, _("75 % of the limit"), width, &row);
         }
       if (info->has_background_limit)

@@ -111,7 +111,7 @@ typedef struct
 {
   guint64 addr;
   guint64 size;
-  guint32 node_plus1;  /* allocating path element + 1; 0: empty slot */
+  guint32 pe_plus1;    /* allocating path element + 1; 0: empty slot */
   guint32 line_plus1;  /* 0: no line */
 } LiveAlloc;
 
@@ -321,7 +321,7 @@ addr_map_find (AddrMap *map,
 {
   gsize pos = addr_hash (addr) & map->mask;
 
-  while (map->slots[pos].node_plus1 != 0 && map->slots[pos].addr != addr)
+  while (map->slots[pos].pe_plus1 != 0 && map->slots[pos].addr != addr)
     pos = (pos + 1) & map->mask;
 
   return &map->slots[pos];
@@ -336,7 +336,7 @@ addr_map_grow (AddrMap *map)
   map->mask = old_size * 2 - 1;
   map->slots = g_new0 (LiveAlloc, map->mask + 1);
   for (gsize i = 0; i < old_size; i++)
-    if (old[i].node_plus1 != 0)
+    if (old[i].pe_plus1 != 0)
       *addr_map_find (map, old[i].addr) = old[i];
   g_free (old);
 }
@@ -354,7 +354,7 @@ addr_map_remove (AddrMap   *map,
       gsize home;
 
       pos = (pos + 1) & map->mask;
-      if (map->slots[pos].node_plus1 == 0)
+      if (map->slots[pos].pe_plus1 == 0)
         break;
 
       home = addr_hash (map->slots[pos].addr) & map->mask;
@@ -366,7 +366,7 @@ addr_map_remove (AddrMap   *map,
         }
     }
 
-  map->slots[hole].node_plus1 = 0;
+  map->slots[hole].pe_plus1 = 0;
   map->used--;
 }
 
@@ -851,20 +851,20 @@ parse_memory (Decoder       *dec,
 
       /* An address allocated again without a free in between: the earlier
        * block's free was never recorded, so it stays live. */
-      if (slot->node_plus1 == 0)
+      if (slot->pe_plus1 == 0)
         {
           dec->live.used++;
           slot->addr = addr;
         }
       slot->size = size;
-      slot->node_plus1 = pe_index + 1;
+      slot->pe_plus1 = pe_index + 1;
       slot->line_plus1 = line;
       if (dec->live.used * 2 > dec->live.mask)
         addr_map_grow (&dec->live);
     }
-  else if (slot->node_plus1 != 0)
+  else if (slot->pe_plus1 != 0)
     {
-      MemAcc *acc = &dec->pe_mem[slot->node_plus1 - 1];
+      MemAcc *acc = &dec->pe_mem[slot->pe_plus1 - 1];
 
       /* credited to the path that allocated */
       acc->v[MEM_FREE_BYTES] += slot->size;
@@ -1264,8 +1264,7 @@ decode (BlSource       *src,
       if G_LIKELY (r == PARSE_OK)
         {
           dec.entries++;
-          if G_UNLIKELY (bl_source_offset (src, src->pos) >= src->next_progress &&
-                         !bl_source_tick (src, error))
+          if G_UNLIKELY (!bl_source_tick (src, error))
             goto out;
           continue;
         }

@@ -49,7 +49,7 @@ void     bl_source_clear       (BlSource        *source);
 gboolean bl_source_fill        (BlSource        *source,
                                 gsize            keep_from,
                                 GError         **error);
-gboolean bl_source_tick        (BlSource        *source,
+gboolean _bl_source_report     (BlSource        *source,
                                 GError         **error);
 
 static inline guint64
@@ -57,6 +57,20 @@ bl_source_offset (const BlSource *source,
                   gsize           pos)
 {
   return source->base + pos;
+}
+
+/* Reports progress and checks for cancellation. Cheap enough to call once
+ * per entry: it does real work only every 256 KiB of input.
+ *
+ * Returns: %FALSE with %G_IO_ERROR_CANCELLED if the load was cancelled */
+static inline gboolean
+bl_source_tick (BlSource  *source,
+                GError   **error)
+{
+  if G_LIKELY (source->base + source->pos < source->next_progress)
+    return TRUE;
+
+  return _bl_source_report (source, error);
 }
 
 G_END_DECLS

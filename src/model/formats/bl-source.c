@@ -52,22 +52,13 @@ bl_source_clear (BlSource *source)
   source->len = source->pos = 0;
 }
 
-/**
- * bl_source_tick:
- *
- * Reports progress and checks for cancellation. Cheap enough to call once
- * per entry: it does real work only every 256 KiB of input.
- *
- * Returns: %FALSE with %G_IO_ERROR_CANCELLED if the load was cancelled
- */
+/* The slow half of bl_source_tick(): report and check, then set the next
+ * point to do so. */
 gboolean
-bl_source_tick (BlSource  *source,
-                GError   **error)
+_bl_source_report (BlSource  *source,
+                   GError   **error)
 {
   guint64 done = source->base + source->pos;
-
-  if G_LIKELY (done < source->next_progress)
-    return TRUE;
 
   source->next_progress = done + 256 * 1024;
 

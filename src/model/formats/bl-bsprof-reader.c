@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-big-array-private.h"
 #include "bl-bsprof-reader.h"
 #include "bl-source-private.h"
 #include "bl-u32-map-private.h"
@@ -49,28 +50,15 @@ typedef enum
 
 
 /* Metrics are summed into accumulators kept by the decoder and handed to
- * the profile at the end. They are laid out for the cache: an entry touches
- * its path element's 64-byte record (which holds the CPU sums, the links
- * and a small line cache) and at most one per-line record. Memory sums live
- * in arrays of their own, used only by memory operations. */
-
-typedef struct
-{
-  guint64 cpu;
-  guint64 wall;
-} CpuAcc;
-
-/* Frees are credited to the path (and line) that allocated, so what is
- * still live there is what it allocated less what was freed: only these
- * four sums are kept while decoding. */
-enum
-{
-  MEM_ALLOC_BYTES,
-  MEM_ALLOC_COUNT,
-  MEM_FREE_BYTES,
-  MEM_FREE_COUNT,
-  N_MEM
-};
+ * the profile at the end. They are laid out for the cache: a CPU, call or
+ * allocation entry touches its path element's 64-byte record (its sums and
+ * a small line cache) and at most one 32-byte per-line record; a free
+ * touches only the table of live blocks.
+ *
+ * Frees are credited to the path (and line) that allocated. What was freed
+ * there is what it allocated less what is still live, and what is live is
+ * what the table holds at the end (plus blocks whose address was allocated
+ * again without a free), so frees add to no sum while decoding. */
 
 static const BlMetricId mem_metrics[] = {
   BL_METRIC_ALLOC_BYTES, BL_METRIC_ALLOC_COUNT,
@@ -78,34 +66,51 @@ static const BlMetricId mem_metrics[] = {
   BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
 };
 
-typedef struct
-{
-  guint64 v[N_MEM];
-} MemAcc;
+/* Each path element remembers the line records of the last six line
+ * offsets it was given (offsets up to 255, records below 2^24 − 1): the
+ * offsets are bytes side by side, compared all at once. */
+#define LINE_CACHE       6
+#define CACHE_OFFSET_MAX 0xff
+#define CACHE_LINE_MAX   0xffffff
 
-#define LINE_CACHE 6
-
-/* What every entry touches: one 64-byte record per path element. */
 typedef struct
 {
   guint64 cpu;
   guint64 wall;
   guint64 calls;
-  guint32 node;
-  guint16 cache_offset[LINE_CACHE];  /* line offset → line record + 1 */
-  guint32 cache_line[LINE_CACHE];
+  guint64 alloc_bytes;
+  guint64 alloc_count;
+  guint8  cache_offset[LINE_CACHE];     /* 0: empty */
+  guint8  cache_line[LINE_CACHE][3];    /* line record + 1, little endian */
 } PathElement;
 
 G_STATIC_ASSERT (sizeof (PathElement) == 64);
 
-/* What only definitions and line-cache misses need, kept apart. */
+/* What only definitions, line-cache misses and the end need, kept apart. */
 typedef struct
 {
   guint32 caller_id;   /* 0 for a root */
   guint32 file;        /* interned */
   guint32 line;        /* where the function is defined */
   guint32 function;    /* interned */
+  guint32 node;
 } PathInfo;
+
+typedef struct
+{
+  guint64 cpu;
+  guint64 wall;
+  guint64 alloc_bytes;
+  guint64 alloc_count;
+} LineAcc;
+
+G_STATIC_ASSERT (sizeof (LineAcc) == 32);
+
+typedef struct
+{
+  guint64 bytes;
+  guint64 count;
+} LiveAcc;
 
 typedef struct
 {
@@ -140,14 +145,17 @@ typedef struct
   BlU32Map    elements;    /* sparse path element ids → index into pe */
   guint32    *dense;       /* small path element ids → index into pe + 1 */
   gsize       dense_cap;
-  GArray     *pe;          /* PathElement */
+  PathElement *pe;
+  gsize       n_pe;
+  gsize       pe_cap;
   GArray     *pe_info;     /* PathInfo, indexed like pe */
   AddrMap     live;
-  MemAcc     *pe_mem;      /* indexed like pe */
-  gsize       pe_mem_cap;
-  CpuAcc     *line_cpu;    /* indexed by line record */
-  MemAcc     *line_mem;
+  LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
+  LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
+  gsize       pe_live_cap;
+  LiveAcc    *line_live;   /* indexed by line record; filled at the end */
+  gsize       line_live_cap;
   LineSlot   *line_slots;
   gsize       line_mask;
   gsize       line_used;
@@ -155,6 +163,40 @@ typedef struct
 } Decoder;
 
 /* ---- varints and strings ------------------------------------------------ */
+
+/* A varint with at least 10 bytes readable at p, with no bounds checks.
+ * Returns the byte after it, or NULL if it is longer than the 10 bytes a
+ * 64-bit value can take. */
+static inline const guint8 *
+read_varint10 (const guint8 *p,
+               guint64      *value)
+{
+  guint64 result;
+
+  if G_LIKELY (*p < 0x80)
+    {
+      *value = *p;
+      return p + 1;
+    }
+
+  result = p[0] & 0x7f;
+  for (guint i = 1; i < 9; i++)
+    {
+      guint8 byte = p[i];
+
+      result |= (guint64) (byte & 0x7f) << (7 * i);
+      if (byte < 0x80)
+        {
+          *value = result;
+          return p + i + 1;
+        }
+    }
+  if (p[9] > 1)
+    return NULL;   /* would overflow 64 bits, or continues past 10 bytes */
+  *value = result | ((guint64) p[9] << 63);
+
+  return p + 10;
+}
 
 /* Returns 1 on success, 0 if the bytes ran out, -1 if the varint is longer
  * than the 10 bytes a 64-bit value can take. */
@@ -167,33 +209,14 @@ read_varint (const guint8  *p,
   guint64 result;
   guint shift;
 
-  if G_LIKELY (p < end && *p < 0x80)
-    {
-      *value = *p;
-      *after = p + 1;
-      return 1;
-    }
-
   /* Far from the end of the window (nearly always): no bounds checks. */
   if G_LIKELY (end - p >= 10)
     {
-      result = p[0] & 0x7f;
-      for (guint i = 1; i < 9; i++)
-        {
-          guint8 byte = p[i];
+      const guint8 *next = read_varint10 (p, value);
 
-          result |= (guint64) (byte & 0x7f) << (7 * i);
-          if (byte < 0x80)
-            {
-              *value = result;
-              *after = p + i + 1;
-              return 1;
-            }
-        }
-      if (p[9] > 1)
-        return -1;   /* would overflow 64 bits, or continues past 10 bytes */
-      *value = result | ((guint64) p[9] << 63);
-      *after = p + 10;
+      if G_UNLIKELY (next == NULL)
+        return -1;
+      *after = next;
       return 1;
     }
 
@@ -312,10 +335,10 @@ addr_map_init (AddrMap *map)
 {
   map->mask = 1023;
   map->used = 0;
-  map->slots = g_new0 (LiveAlloc, map->mask + 1);
+  map->slots = bl_big_array_grow (NULL, 0, (map->mask + 1) * sizeof (LiveAlloc));
 }
 
-static LiveAlloc *
+G_ALWAYS_INLINE static inline LiveAlloc *
 addr_map_find (AddrMap *map,
                guint64  addr)
 {
@@ -334,11 +357,11 @@ addr_map_grow (AddrMap *map)
   gsize old_size = map->mask + 1;
 
   map->mask = old_size * 2 - 1;
-  map->slots = g_new0 (LiveAlloc, map->mask + 1);
+  map->slots = bl_big_array_grow (NULL, 0, (map->mask + 1) * sizeof (LiveAlloc));
   for (gsize i = 0; i < old_size; i++)
     if (old[i].pe_plus1 != 0)
       *addr_map_find (map, old[i].addr) = old[i];
-  g_free (old);
+  bl_big_array_free (old, old_size * sizeof (LiveAlloc));
 }
 
 /* Backward-shift deletion keeps linear probing correct without tombstones. */
@@ -416,14 +439,14 @@ element_insert (Decoder *dec,
                 guint32  id,
                 guint32  index)
 {
-  gsize bound = 4 * (gsize) dec->pe->len + 4096;
+  gsize bound = 4 * dec->n_pe + 4096;
 
   if (id >= dec->dense_cap && id < bound)
     {
       gsize new_cap = MIN (bound, MAX ((gsize) id + 1, dec->dense_cap * 2));
 
-      dec->dense = g_renew (guint32, dec->dense, new_cap);
-      memset (dec->dense + dec->dense_cap, 0, (new_cap - dec->dense_cap) * sizeof (guint32));
+      dec->dense = bl_big_array_grow (dec->dense, dec->dense_cap * sizeof (guint32),
+                                      new_cap * sizeof (guint32));
       dec->dense_cap = new_cap;
     }
 
@@ -454,7 +477,7 @@ lookup_element (Decoder      *dec,
                         " refers to path element %u, which is not defined before it."),
                       entry_offset, id);
 
-  *pe = &g_array_index (dec->pe, PathElement, index);
+  *pe = &dec->pe[index];
 
   return TRUE;
 }
@@ -472,24 +495,32 @@ ensure_records (gpointer  *array,
     return;
 
   new_cap = MAX (needed, MAX (1024, *cap * 2));
-  *array = g_realloc_n (*array, new_cap, elem_size);
-  memset ((guint8 *) *array + *cap * elem_size, 0, (new_cap - *cap) * elem_size);
+  if (new_cap > G_MAXSIZE / elem_size)
+    g_error ("%s: overflow growing to %" G_GSIZE_FORMAT " records", G_STRLOC, new_cap);
+  *array = bl_big_array_grow (*array, *cap * elem_size, new_cap * elem_size);
   *cap = new_cap;
 }
 
+/* A block still live: credited to the path and line that allocated it. */
 static void
-ensure_line_records (Decoder *dec,
-                     gsize    needed)
+credit_live (Decoder         *dec,
+             const LiveAlloc *block)
 {
-  gsize cap = dec->line_cap;
+  gsize pe = block->pe_plus1 - 1;
 
-  if (needed <= cap)
-    return;
+  ensure_records ((gpointer *) &dec->pe_live, &dec->pe_live_cap, pe + 1, sizeof (LiveAcc));
+  dec->pe_live[pe].bytes += block->size;
+  dec->pe_live[pe].count++;
 
-  ensure_records ((gpointer *) &dec->line_cpu, &cap, needed, sizeof (CpuAcc));
-  cap = dec->line_cap;
-  ensure_records ((gpointer *) &dec->line_mem, &cap, needed, sizeof (MemAcc));
-  dec->line_cap = cap;
+  if (block->line_plus1 != 0)
+    {
+      gsize line = block->line_plus1 - 1;
+
+      ensure_records ((gpointer *) &dec->line_live, &dec->line_live_cap, line + 1,
+                      sizeof (LiveAcc));
+      dec->line_live[line].bytes += block->size;
+      dec->line_live[line].count++;
+    }
 }
 
 /* Neighbouring lines of a file go to neighbouring slots (see addr_hash). */
@@ -506,7 +537,7 @@ line_map_grow (Decoder *dec)
   gsize old_size = dec->line_mask + 1;
 
   dec->line_mask = old_size * 2 - 1;
-  dec->line_slots = g_new0 (LineSlot, dec->line_mask + 1);
+  dec->line_slots = bl_big_array_grow (NULL, 0, (dec->line_mask + 1) * sizeof (LineSlot));
   for (gsize i = 0; i < old_size; i++)
     {
       gsize pos;
@@ -518,7 +549,7 @@ line_map_grow (Decoder *dec)
         pos = (pos + 1) & dec->line_mask;
       dec->line_slots[pos] = old[i];
     }
-  g_free (old);
+  bl_big_array_free (old, old_size * sizeof (LineSlot));
 }
 
 /* The path element an entry's tag names, which must fit in 32 bits and be
@@ -538,18 +569,59 @@ lookup_entry_element (Decoder      *dec,
   return lookup_element (dec, (guint32) id, entry_offset, pe, error);
 }
 
+static inline guint32
+pe_index_of (Decoder           *dec,
+             const PathElement *pe)
+{
+  return pe - dec->pe;
+}
+
+static inline const PathInfo *
+pe_info_of (Decoder           *dec,
+            const PathElement *pe)
+{
+  return &g_array_index (dec->pe_info, PathInfo, pe_index_of (dec, pe));
+}
+
 static inline void
 remember_line (PathElement *pe,
                guint32      offset,
                guint32      line_plus1)
 {
-  if (offset > G_MAXUINT16)
+  if (offset > CACHE_OFFSET_MAX || line_plus1 > CACHE_LINE_MAX)
     return;
 
-  memmove (pe->cache_offset + 1, pe->cache_offset, (LINE_CACHE - 1) * sizeof (guint16));
-  memmove (pe->cache_line + 1, pe->cache_line, (LINE_CACHE - 1) * sizeof (guint32));
+  memmove (pe->cache_offset + 1, pe->cache_offset, LINE_CACHE - 1);
+  memmove (pe->cache_line + 1, pe->cache_line, (LINE_CACHE - 1) * 3);
   pe->cache_offset[0] = offset;
-  pe->cache_line[0] = line_plus1;
+  pe->cache_line[0][0] = line_plus1;
+  pe->cache_line[0][1] = line_plus1 >> 8;
+  pe->cache_line[0][2] = line_plus1 >> 16;
+}
+
+/* The cached line record + 1 for a line offset (1–255), or 0. The six
+ * offset bytes are compared at once: a byte of x is zero where the offset
+ * matches, and the lowest such byte is found without a loop. */
+static inline guint32
+cached_line (const PathElement *pe,
+             guint32            offset)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0000010101010101);
+  guint64 offsets = 0, x, zero;
+  const guint8 *line;
+  guint i;
+
+  memcpy (&offsets, pe->cache_offset, LINE_CACHE);
+  offsets = GUINT64_FROM_LE (offsets);
+  x = offsets ^ (ones * offset);
+  zero = (x - ones) & ~x & (ones << 7);
+  if (zero == 0)
+    return 0;
+
+  i = __builtin_ctzll (zero) / 8;
+  line = pe->cache_line[i];
+
+  return line[0] | (guint32) line[1] << 8 | (guint32) line[2] << 16;
 }
 
 /* Per-line data goes to line (definition line + offset − 1) of the function
@@ -568,11 +640,10 @@ line_for (Decoder     *dec,
   if (!dec->lines || offset == 0)
     return 0;
 
-  for (guint i = 0; i < LINE_CACHE; i++)
-    if (pe->cache_offset[i] == offset)
-      return pe->cache_line[i];
+  if G_LIKELY (offset <= CACHE_OFFSET_MAX && (index = cached_line (pe, offset)) != 0)
+    return index;
 
-  info = &g_array_index (dec->pe_info, PathInfo, pe - &g_array_index (dec->pe, PathElement, 0));
+  info = pe_info_of (dec, pe);
   line = (guint64) info->line + offset - 1;
   if (line == 0 || line > G_MAXUINT32)
     return 0;
@@ -592,7 +663,8 @@ line_for (Decoder     *dec,
   index = bl_profile_lookup_line (dec->profile, info->file, (guint32) line, info->function);
   slot->key = key;
   slot->index_plus1 = index + 1;
-  ensure_line_records (dec, (gsize) index + 1);
+  ensure_records ((gpointer *) &dec->line_acc, &dec->line_cap, (gsize) index + 1,
+                  sizeof (LineAcc));
   if (++dec->line_used * 2 > dec->line_mask)
     line_map_grow (dec);
   remember_line (pe, offset, index + 1);
@@ -725,7 +797,7 @@ parse_path (Decoder       *dec,
                      (guint32) payload, entry_offset, module);
           return PARSE_ERROR;
         }
-      elem.node = bl_profile_add_child (dec->profile, root, info.function, info.file, line);
+      info.node = bl_profile_add_child (dec->profile, root, info.function, info.file, line);
     }
   else
     {
@@ -748,7 +820,7 @@ parse_path (Decoder       *dec,
       /* A redefinition could close a loop in the chain of caller ids. */
       if G_UNLIKELY (element_index (dec, (guint32) payload, &index))
         {
-          while (id != 0 && hops++ <= dec->pe->len)
+          while (id != 0 && hops++ <= dec->n_pe)
             {
               const PathInfo *up;
 
@@ -767,20 +839,101 @@ parse_path (Decoder       *dec,
             }
         }
 
-      elem.node = bl_profile_add_child (dec->profile, parent->node,
+      info.node = bl_profile_add_child (dec->profile, pe_info_of (dec, parent)->node,
                                         info.function, info.file, line);
     }
 
   /* A redefined id gets a fresh record: the old one keeps its sums and the
    * live allocations that point at it. */
-  element_insert (dec, (guint32) payload, dec->pe->len);
-  g_array_append_val (dec->pe, elem);
+  element_insert (dec, (guint32) payload, dec->n_pe);
+  ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
+  dec->pe[dec->n_pe++] = elem;
   g_array_append_val (dec->pe_info, info);
-  ensure_records ((gpointer *) &dec->pe_mem, &dec->pe_mem_cap, dec->pe->len, sizeof (MemAcc));
 
   src->pos = p - src->data;
 
   return PARSE_OK;
+}
+
+/* ---- measurements ------------------------------------------------------- */
+
+/* What CPU, call and memory entries add up to, once read and checked; both
+ * the careful parsers below and the hot loop after them end here. */
+
+G_ALWAYS_INLINE static inline void
+credit_cpu (Decoder     *dec,
+            PathElement *pe,
+            guint32      offset,
+            guint64      cpu,
+            guint64      wall)
+{
+  guint32 line;
+
+  pe->cpu += cpu;
+  pe->wall += wall;
+  if ((line = line_for (dec, pe, offset)) != 0)
+    {
+      dec->line_acc[line - 1].cpu += cpu;
+      dec->line_acc[line - 1].wall += wall;
+    }
+}
+
+/* The table of live blocks is large and its slots are visited at random:
+ * start loading an address's slot as soon as the address is read. */
+static inline void
+prefetch_block (Decoder *dec,
+                guint64  addr)
+{
+  __builtin_prefetch (&dec->live.slots[addr_hash (addr) & dec->live.mask], 1);
+}
+
+G_ALWAYS_INLINE static inline void
+credit_memory (Decoder     *dec,
+               PathElement *pe,
+               guint        op,
+               guint32      offset,
+               guint64      addr,
+               guint64      size)
+{
+  LiveAlloc *slot = addr_map_find (&dec->live, addr);
+
+  if (op == MEM_ALLOC)
+    {
+      guint32 line = line_for (dec, pe, offset);
+
+      pe->alloc_bytes += size;
+      pe->alloc_count++;
+      if (line != 0)
+        {
+          dec->line_acc[line - 1].alloc_bytes += size;
+          dec->line_acc[line - 1].alloc_count++;
+        }
+
+      /* An address allocated again without a free in between: the earlier
+       * block's free was never recorded, so it stays live. */
+      if (slot->pe_plus1 != 0)
+        credit_live (dec, slot);
+      else
+        {
+          dec->live.used++;
+          slot->addr = addr;
+        }
+      slot->size = size;
+      slot->pe_plus1 = pe_index_of (dec, pe) + 1;
+      slot->line_plus1 = line;
+      if (dec->live.used * 2 > dec->live.mask)
+        addr_map_grow (&dec->live);
+    }
+  else if (slot->pe_plus1 != 0)
+    {
+      /* nothing to add: what was freed is what was allocated less what is
+       * live at the end */
+      addr_map_remove (&dec->live, slot);
+    }
+  else
+    {
+      bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+    }
 }
 
 static ParseResult
@@ -792,24 +945,17 @@ parse_memory (Decoder       *dec,
               GError       **error)
 {
   BlSource *src = dec->src;
-  BlProfile *profile = dec->profile;
   PathElement *pe = NULL;
   guint op = payload & 3;
-  guint64 id = payload >> 2;
-  guint32 pe_index;
   guint32 offset = 0;
   guint64 addr, size = 0;
-  LiveAlloc *slot;
 
   if (dec->lines)
     READ_U32 (offset, _("line offset"));
   READ_VARINT (addr);
   if (op == MEM_ALLOC)
     READ_VARINT (size);
-
-  /* The table of live blocks is large and its slots are visited at random:
-   * start loading this one while the path element is looked up. */
-  __builtin_prefetch (&dec->live.slots[addr_hash (addr) & dec->live.mask], 1);
+  prefetch_block (dec, addr);
 
   if G_UNLIKELY (op > MEM_FREE_REALLOC)
     {
@@ -818,73 +964,20 @@ parse_memory (Decoder       *dec,
                    " has the unknown type 3."), entry_offset);
       return PARSE_ERROR;
     }
-  if (!lookup_entry_element (dec, id, entry_offset, &pe, error))
+  if (!lookup_entry_element (dec, payload >> 2, entry_offset, &pe, error))
     return PARSE_ERROR;
-  pe_index = pe - &g_array_index (dec->pe, PathElement, 0);
 
   if G_UNLIKELY (!dec->memory)
     {
       dec->memory = TRUE;
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-        bl_profile_enable_metric (profile, mem_metrics[m]);
-      bl_profile_add_warning (profile, _("The profile holds memory operations although its "
-                                         "header says it has none; they are shown."));
+        bl_profile_enable_metric (dec->profile, mem_metrics[m]);
+      bl_profile_add_warning (dec->profile,
+                              _("The profile holds memory operations although its "
+                                "header says it has none; they are shown."));
     }
 
-  slot = addr_map_find (&dec->live, addr);
-
-  if (op == MEM_ALLOC)
-    {
-      guint32 line = line_for (dec, pe, offset);
-
-      MemAcc *acc = &dec->pe_mem[pe_index];
-
-      acc->v[MEM_ALLOC_BYTES] += size;
-      acc->v[MEM_ALLOC_COUNT]++;
-      if (line != 0)
-        {
-          MemAcc *lacc = &dec->line_mem[line - 1];
-
-          lacc->v[MEM_ALLOC_BYTES] += size;
-          lacc->v[MEM_ALLOC_COUNT]++;
-        }
-
-      /* An address allocated again without a free in between: the earlier
-       * block's free was never recorded, so it stays live. */
-      if (slot->pe_plus1 == 0)
-        {
-          dec->live.used++;
-          slot->addr = addr;
-        }
-      slot->size = size;
-      slot->pe_plus1 = pe_index + 1;
-      slot->line_plus1 = line;
-      if (dec->live.used * 2 > dec->live.mask)
-        addr_map_grow (&dec->live);
-    }
-  else if (slot->pe_plus1 != 0)
-    {
-      MemAcc *acc = &dec->pe_mem[slot->pe_plus1 - 1];
-
-      /* credited to the path that allocated */
-      acc->v[MEM_FREE_BYTES] += slot->size;
-      acc->v[MEM_FREE_COUNT]++;
-      if (slot->line_plus1 != 0)
-        {
-          MemAcc *lacc = &dec->line_mem[slot->line_plus1 - 1];
-
-          lacc->v[MEM_FREE_BYTES] += slot->size;
-          lacc->v[MEM_FREE_COUNT]++;
-        }
-      addr_map_remove (&dec->live, slot);
-    }
-  else
-    {
-      BlProfileInfo *info = bl_profile_get_info_mutable (profile);
-
-      info->unmatched_frees++;
-    }
-
+  credit_memory (dec, pe, op, offset, addr, size);
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -902,7 +995,6 @@ parse_cpu (Decoder       *dec,
   PathElement *pe = NULL;
   guint32 offset = 0;
   guint64 cpu, wall;
-  guint32 line;
 
   if (dec->lines)
     READ_U32 (offset, _("line offset"));
@@ -912,14 +1004,7 @@ parse_cpu (Decoder       *dec,
   if (!lookup_entry_element (dec, payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
-  pe->cpu += cpu;
-  pe->wall += wall;
-  if ((line = line_for (dec, pe, offset)) != 0)
-    {
-      dec->line_cpu[line - 1].cpu += cpu;
-      dec->line_cpu[line - 1].wall += wall;
-    }
-
+  credit_cpu (dec, pe, offset, cpu, wall);
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -946,6 +1031,101 @@ parse_calls (Decoder       *dec,
   src->pos = p - src->data;
 
   return PARSE_OK;
+}
+
+/* The hot loop. CPU, call and memory entries are nearly all of a profile;
+ * while the window holds the longest such entry (HOT_ENTRY_MAX bytes) past
+ * the current one, they are read here without bounds checks and without
+ * leaving the loop. Anything else (another entry type, a value out of
+ * range, an undefined id, the first memory operation of a profile whose
+ * header says it has none) stops the loop at the start of that entry, for
+ * the careful parsers above to take or to report. Returns where it
+ * stopped. */
+#define HOT_ENTRY_MAX (4 * 10)
+
+static const guint8 *
+decode_hot (Decoder      *dec,
+            const guint8 *p,
+            const guint8 *limit)
+{
+  PathElement *pes = dec->pe;
+  gboolean lines = dec->lines;
+  guint64 entries = 0;
+
+#define HOT_VARINT(var)                                                       \
+  G_STMT_START {                                                              \
+    if G_UNLIKELY ((p = read_varint10 (p, &(var))) == NULL)                   \
+      goto stop;                                                              \
+  } G_STMT_END
+
+#define HOT_ELEMENT(id)                                                       \
+  G_STMT_START {                                                              \
+    guint32 index_;                                                           \
+    if G_UNLIKELY ((id) > G_MAXUINT32 ||                                      \
+                   !element_index (dec, (guint32) (id), &index_))             \
+      goto stop;                                                              \
+    pe = &pes[index_];                                                        \
+  } G_STMT_END
+
+  while (p < limit)
+    {
+      const guint8 *entry = p;
+      PathElement *pe;
+      guint64 tag, offset = 0, a, b;
+
+      HOT_VARINT (tag);
+      switch (tag & 7)
+        {
+        case TAG_CPU:
+          if (lines)
+            HOT_VARINT (offset);
+          HOT_VARINT (a);
+          HOT_VARINT (b);
+          if G_UNLIKELY (offset > G_MAXUINT32)
+            goto stop;
+          HOT_ELEMENT (tag >> 3);
+          credit_cpu (dec, pe, (guint32) offset, a, b);
+          break;
+
+        case TAG_CALLS:
+          HOT_VARINT (a);
+          HOT_ELEMENT (tag >> 3);
+          pe->calls += a;
+          break;
+
+        case TAG_MEMORY:
+          if (lines)
+            HOT_VARINT (offset);
+          HOT_VARINT (a);
+          b = 0;
+          if ((tag & 0x18) == MEM_ALLOC << 3)
+            HOT_VARINT (b);
+          prefetch_block (dec, a);
+          if G_UNLIKELY (offset > G_MAXUINT32 || ((tag >> 3) & 3) > MEM_FREE_REALLOC ||
+                         !dec->memory)
+            goto stop;
+          HOT_ELEMENT (tag >> 5);
+          credit_memory (dec, pe, (tag >> 3) & 3, (guint32) offset, a, b);
+          break;
+
+        default:
+          goto stop;
+        }
+
+      entries++;
+      continue;
+
+    stop:
+      p = entry;
+      break;
+    }
+
+#undef HOT_VARINT
+#undef HOT_ELEMENT
+
+  dec->entries += entries;
+
+  return p;
 }
 
 static ParseResult
@@ -1117,27 +1297,32 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->strings);
   bl_u32_map_clear (&dec->modules);
   bl_u32_map_clear (&dec->elements);
-  g_clear_pointer (&dec->pe, g_array_unref);
+  bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
   g_clear_pointer (&dec->pe_info, g_array_unref);
-  g_clear_pointer (&dec->live.slots, g_free);
-  g_clear_pointer (&dec->dense, g_free);
-  g_clear_pointer (&dec->pe_mem, g_free);
-  g_clear_pointer (&dec->line_cpu, g_free);
-  g_clear_pointer (&dec->line_mem, g_free);
-  g_clear_pointer (&dec->line_slots, g_free);
+  bl_big_array_free (dec->live.slots, (dec->live.mask + 1) * sizeof (LiveAlloc));
+  bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
+  bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
+  bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
+  bl_big_array_free (dec->line_live, dec->line_live_cap * sizeof (LiveAcc));
+  bl_big_array_free (dec->line_slots, (dec->line_mask + 1) * sizeof (LineSlot));
 }
 
-/* The six memory metrics from the four sums: live = allocated − freed. */
+/* The six memory metrics: freed = allocated − still live. */
 static void
-mem_values (const MemAcc *acc,
-            guint64       values[6])
+mem_values (guint64        alloc_bytes,
+            guint64        alloc_count,
+            const LiveAcc *live,
+            guint64        values[6])
 {
-  values[0] = acc->v[MEM_ALLOC_BYTES];
-  values[1] = acc->v[MEM_ALLOC_COUNT];
-  values[2] = acc->v[MEM_FREE_BYTES];
-  values[3] = acc->v[MEM_FREE_COUNT];
-  values[4] = acc->v[MEM_ALLOC_BYTES] - acc->v[MEM_FREE_BYTES];
-  values[5] = acc->v[MEM_ALLOC_COUNT] - acc->v[MEM_FREE_COUNT];
+  guint64 live_bytes = live != NULL ? live->bytes : 0;
+  guint64 live_count = live != NULL ? live->count : 0;
+
+  values[0] = alloc_bytes;
+  values[1] = alloc_count;
+  values[2] = alloc_bytes - live_bytes;
+  values[3] = alloc_count - live_count;
+  values[4] = live_bytes;
+  values[5] = live_count;
 }
 
 /* Hands the accumulated sums to the profile. */
@@ -1148,31 +1333,41 @@ decoder_flush (Decoder *dec)
   gsize n_lines = MIN (dec->line_cap, bl_profile_get_n_lines (profile));
   guint64 values[G_N_ELEMENTS (mem_metrics)];
 
-  for (guint i = 0; i < dec->pe->len; i++)
-    {
-      PathElement *pe = &g_array_index (dec->pe, PathElement, i);
+  /* what the table still holds was never freed */
+  for (gsize i = 0; i <= dec->live.mask; i++)
+    if (dec->live.slots[i].pe_plus1 != 0)
+      credit_live (dec, &dec->live.slots[i]);
 
-      bl_profile_add_value (profile, pe->node, BL_METRIC_CPU, pe->cpu);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_WALL, pe->wall);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_CALLS, pe->calls);
+  for (gsize i = 0; i < dec->n_pe; i++)
+    {
+      const PathElement *pe = &dec->pe[i];
+      guint32 node = g_array_index (dec->pe_info, PathInfo, i).node;
+
+      bl_profile_add_value (profile, node, BL_METRIC_CPU, pe->cpu);
+      bl_profile_add_value (profile, node, BL_METRIC_WALL, pe->wall);
+      bl_profile_add_value (profile, node, BL_METRIC_CALLS, pe->calls);
       if (!dec->memory)
         continue;
 
-      mem_values (&dec->pe_mem[i], values);
+      mem_values (pe->alloc_bytes, pe->alloc_count,
+                  i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-        bl_profile_add_value (profile, pe->node, mem_metrics[m], values[m]);
+        bl_profile_add_value (profile, node, mem_metrics[m], values[m]);
     }
 
   for (gsize i = 0; i < n_lines; i++)
     {
-      if (dec->line_cpu[i].cpu != 0)
-        bl_profile_add_line_value (profile, i, BL_METRIC_CPU, dec->line_cpu[i].cpu);
-      if (dec->line_cpu[i].wall != 0)
-        bl_profile_add_line_value (profile, i, BL_METRIC_WALL, dec->line_cpu[i].wall);
+      const LineAcc *acc = &dec->line_acc[i];
+
+      if (acc->cpu != 0)
+        bl_profile_add_line_value (profile, i, BL_METRIC_CPU, acc->cpu);
+      if (acc->wall != 0)
+        bl_profile_add_line_value (profile, i, BL_METRIC_WALL, acc->wall);
       if (!dec->memory)
         continue;
 
-      mem_values (&dec->line_mem[i], values);
+      mem_values (acc->alloc_bytes, acc->alloc_count,
+                  i < dec->line_live_cap ? &dec->line_live[i] : NULL, values);
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
         if (values[m] != 0)
           bl_profile_add_line_value (profile, i, mem_metrics[m], values[m]);
@@ -1195,11 +1390,10 @@ decode (BlSource       *src,
   bl_u32_map_init (&dec.strings);
   bl_u32_map_init (&dec.modules);
   bl_u32_map_init (&dec.elements);
-  dec.pe = g_array_new (FALSE, FALSE, sizeof (PathElement));
   dec.pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
   addr_map_init (&dec.live);
   dec.line_mask = 1023;
-  dec.line_slots = g_new0 (LineSlot, dec.line_mask + 1);
+  dec.line_slots = bl_big_array_grow (NULL, 0, (dec.line_mask + 1) * sizeof (LineSlot));
 
   /* header */
   while ((r = parse_header (&dec, &header_size, error)) == PARSE_MORE)
@@ -1257,8 +1451,18 @@ decode (BlSource       *src,
   /* body */
   for (;;)
     {
-      gsize start = src->pos;
+      gsize start;
 
+      if (src->len - src->pos > HOT_ENTRY_MAX)
+        {
+          gsize limit = MIN (src->len - HOT_ENTRY_MAX, bl_source_tick_pos (src));
+
+          src->pos = decode_hot (&dec, src->data + src->pos, src->data + limit) - src->data;
+          if G_UNLIKELY (!bl_source_tick (src, error))
+            goto out;
+        }
+
+      start = src->pos;
       r = parse_entry (&dec, error);
 
       if G_LIKELY (r == PARSE_OK)

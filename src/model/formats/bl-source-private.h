@@ -63,6 +63,17 @@ bl_source_offset (const BlSource *source,
  * per entry: it does real work only every 256 KiB of input.
  *
  * Returns: %FALSE with %G_IO_ERROR_CANCELLED if the load was cancelled */
+/* The window position at which bl_source_tick() next has work to do: a
+ * loop that reaches it calls bl_source_tick(). */
+static inline gsize
+bl_source_tick_pos (const BlSource *source)
+{
+  if (source->next_progress <= source->base)
+    return 0;
+
+  return (gsize) MIN ((guint64) source->len, source->next_progress - source->base);
+}
+
 static inline gboolean
 bl_source_tick (BlSource  *source,
                 GError   **error)

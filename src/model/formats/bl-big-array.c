@@ -1,0 +1,126 @@
+/* bl-big-array.c — zero-filled growing arrays for large tables
+ *
+ * A decoder's accumulators and hash tables are visited at random, entry
+ * after entry. With 4 KiB pages a table of a few megabytes spans more pages
+ * than the processor's address-translation cache holds, and much of the
+ * decoding time goes to page walks. Arrays of a megabyte or more are
+ * therefore mapped on their own, aligned to 2 MiB, and the kernel is asked
+ * to back them with huge pages (it may decline; nothing else changes).
+ * Smaller arrays live on the ordinary heap.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-big-array-private.h"
+
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
+
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#define BIG_MAPPED 1
+#endif
+
+#define BIG_MIN   ((gsize) 1 << 20)
+#define HUGE_PAGE ((gsize) 2 << 20)
+
+#ifdef BIG_MAPPED
+
+static gsize
+mapped_length (gsize size)
+{
+  return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+/* Zero-filled, 2 MiB aligned, huge pages asked for. */
+static gpointer
+map_zeroed (gsize size)
+{
+  gsize len = mapped_length (size);
+  guint8 *base, *aligned;
+
+  base = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED)
+    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, len);
+
+  aligned = (guint8 *) (((guintptr) base + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  if (aligned > base)
+    munmap (base, aligned - base);
+  if (aligned + len < base + len + HUGE_PAGE)
+    munmap (aligned + len, base + len + HUGE_PAGE - (aligned + len));
+  madvise (aligned, len, MADV_HUGEPAGE);
+
+  return aligned;
+}
+
+#endif
+
+/**
+ * bl_big_array_grow:
+ * @data: the array, or %NULL
+ * @old_size: its size in bytes (0 for %NULL)
+ * @new_size: the size wanted, in bytes, at least @old_size
+ *
+ * Grows an array made by this function; the bytes past @old_size are zero.
+ * Free it with bl_big_array_free() and its last size.
+ *
+ * Returns: the array, which may have moved
+ */
+gpointer
+bl_big_array_grow (gpointer data,
+                   gsize    old_size,
+                   gsize    new_size)
+{
+  g_return_val_if_fail (new_size >= old_size, data);
+
+#ifdef BIG_MAPPED
+  if (new_size >= BIG_MIN)
+    {
+      gpointer mapped;
+
+      /* a mapping is zero-filled to its whole length */
+      if (old_size >= BIG_MIN && mapped_length (old_size) >= new_size)
+        return data;
+
+      mapped = map_zeroed (new_size);
+      if (data != NULL)
+        memcpy (mapped, data, old_size);
+      bl_big_array_free (data, old_size);
+
+      return mapped;
+    }
+#endif
+
+  data = g_realloc (data, new_size);
+  memset ((guint8 *) data + old_size, 0, new_size - old_size);
+
+  return data;
+}
+
+/**
+ * bl_big_array_free:
+ * @data: (nullable): an array from bl_big_array_grow()
+ * @size: its size in bytes, as last given to bl_big_array_grow()
+ */
+void
+bl_big_array_free (gpointer data,
+                   gsize    size)
+{
+  if (data == NULL)
+    return;
+
+#ifdef BIG_MAPPED
+  if (size >= BIG_MIN)
+    {
+      munmap (data, mapped_length (size));
+      return;
+    }
+#endif
+
+  g_free (data);
+}

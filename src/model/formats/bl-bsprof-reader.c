@@ -80,8 +80,8 @@ typedef struct
   guint64 calls;
   guint64 alloc_bytes;
   guint64 alloc_count;
-  guint8  cache_offset[LINE_CACHE];     /* 0: empty */
   guint8  cache_line[LINE_CACHE][3];    /* line record + 1, little endian */
+  guint8  cache_offset[LINE_CACHE];     /* 0: empty; the record's last bytes */
 } PathElement;
 
 G_STATIC_ASSERT (sizeof (PathElement) == 64);
@@ -149,7 +149,9 @@ typedef struct
   gsize       n_pe;
   gsize       pe_cap;
   GArray     *pe_info;     /* PathInfo, indexed like pe */
-  AddrMap     live;
+  LiveAlloc  *young;       /* YOUNG_BLOCKS recent live blocks, by young_hash */
+  guint8     *old_filter;  /* OLD_FILTER counts of the old table's addresses */
+  AddrMap     live;        /* older live blocks */
   LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
   LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
@@ -307,7 +309,28 @@ find_nul (const guint8 *p,
   return memchr (p, 0, end - p);
 }
 
-/* ---- the table of live allocations -------------------------------------- */
+/* ---- the tables of live allocations ------------------------------------- */
+
+/* Most blocks are freed soon after they are allocated, and a free looks its
+ * block up by address. One hash table for every live block spreads the
+ * blocks of the last few thousand allocations over so many cache lines that
+ * nearly every free missed the processor's caches. So live blocks are kept
+ * in two tables:
+ *
+ *  - the young table, a small direct-mapped array that stays in the cache:
+ *    an allocation goes there, and moves the block it displaces to
+ *  - the old table, an open-addressing hash table that grows.
+ *
+ * An address has at most one live block (a block allocated again without a
+ * free in between leaves the earlier one live for good). A young block may
+ * shadow an old one at the same address; that old block is settled (left
+ * live for good) when the young one is freed or moves to the old table. To
+ * find old blocks without visiting the large table, a counting filter holds,
+ * per bucket of addresses, how many blocks the old table has there (capped,
+ * and then never decremented). */
+#define YOUNG_BLOCKS (1 << 14)
+#define OLD_FILTER   (1 << 19)
+#define FILTER_MAX   G_MAXUINT8
 
 static inline guint64
 mix64 (guint64 x)
@@ -328,6 +351,20 @@ static inline gsize
 addr_hash (guint64 addr)
 {
   return (gsize) ((mix64 (addr >> 12) << 8) | ((addr >> 4) & 0xff));
+}
+
+static inline gsize
+young_hash (guint64 addr)
+{
+  return (gsize) mix64 (addr >> 4) & (YOUNG_BLOCKS - 1);
+}
+
+/* One 64-byte line of counts per 4 KiB of addresses (see addr_hash): the
+ * frees of recent blocks test only a few lines. */
+static inline gsize
+filter_hash (guint64 addr)
+{
+  return (gsize) ((mix64 (addr >> 12) << 6) | ((addr >> 6) & 0x3f)) & (OLD_FILTER - 1);
 }
 
 static void
@@ -607,41 +644,40 @@ cached_line (const PathElement *pe,
              guint32            offset)
 {
   const guint64 ones = G_GUINT64_CONSTANT (0x0000010101010101);
-  guint64 offsets = 0, x, zero;
-  const guint8 *line;
+  guint64 offsets, x, zero;
+  guint32 line;
   guint i;
 
-  memcpy (&offsets, pe->cache_offset, LINE_CACHE);
-  offsets = GUINT64_FROM_LE (offsets);
+  /* the eight bytes that end the record: two line bytes, then the offsets
+   * (one load: copying six bytes would go through the stack) */
+  memcpy (&offsets, pe->cache_offset + LINE_CACHE - 8, 8);
+  offsets = GUINT64_FROM_LE (offsets) >> 16;
   x = offsets ^ (ones * offset);
   zero = (x - ones) & ~x & (ones << 7);
   if (zero == 0)
     return 0;
 
+  /* four bytes from the entry's line: still inside the record */
   i = __builtin_ctzll (zero) / 8;
-  line = pe->cache_line[i];
+  memcpy (&line, pe->cache_line[i], 4);
 
-  return line[0] | (guint32) line[1] << 8 | (guint32) line[2] << 16;
+  return GUINT32_FROM_LE (line) & CACHE_LINE_MAX;
 }
 
-/* Per-line data goes to line (definition line + offset − 1) of the function
- * at the end of the path. Returns the line record + 1, or 0 for none. */
-static inline guint32
-line_for (Decoder     *dec,
-          PathElement *pe,
-          guint32      offset)
+G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) + LINE_CACHE == sizeof (PathElement));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) >= 8 - LINE_CACHE);
+
+/* line_for() when the path element's cache does not have the offset. */
+static G_NO_INLINE guint32
+line_for_uncached (Decoder     *dec,
+                   PathElement *pe,
+                   guint32      offset)
 {
   const PathInfo *info;
   guint64 line, key;
   LineSlot *slot;
   gsize pos;
   guint32 index;
-
-  if (!dec->lines || offset == 0)
-    return 0;
-
-  if G_LIKELY (offset <= CACHE_OFFSET_MAX && (index = cached_line (pe, offset)) != 0)
-    return index;
 
   info = pe_info_of (dec, pe);
   line = (guint64) info->line + offset - 1;
@@ -670,6 +706,24 @@ line_for (Decoder     *dec,
   remember_line (pe, offset, index + 1);
 
   return index + 1;
+}
+
+/* Per-line data goes to line (definition line + offset − 1) of the function
+ * at the end of the path. Returns the line record + 1, or 0 for none. */
+G_ALWAYS_INLINE static inline guint32
+line_for (Decoder     *dec,
+          PathElement *pe,
+          guint32      offset)
+{
+  guint32 index;
+
+  if (!dec->lines || offset == 0)
+    return 0;
+
+  if G_LIKELY (offset <= CACHE_OFFSET_MAX && (index = cached_line (pe, offset)) != 0)
+    return index;
+
+  return line_for_uncached (dec, pe, offset);
 }
 
 static ParseResult
@@ -878,13 +932,92 @@ credit_cpu (Decoder     *dec,
     }
 }
 
-/* The table of live blocks is large and its slots are visited at random:
- * start loading an address's slot as soon as the address is read. */
+/* Start loading an address's young slot as soon as the address is read. */
 static inline void
 prefetch_block (Decoder *dec,
                 guint64  addr)
 {
-  __builtin_prefetch (&dec->live.slots[addr_hash (addr) & dec->live.mask], 1);
+  __builtin_prefetch (&dec->young[young_hash (addr)], 1);
+}
+
+static inline void
+filter_add (Decoder *dec,
+            guint64  addr,
+            int      delta)
+{
+  guint8 *count = &dec->old_filter[filter_hash (addr)];
+
+  if (*count != FILTER_MAX)
+    *count += delta;
+}
+
+/* The old table's block at addr, or NULL. */
+static inline LiveAlloc *
+find_old (Decoder *dec,
+          guint64  addr)
+{
+  LiveAlloc *slot;
+
+  if (dec->old_filter[filter_hash (addr)] == 0)
+    return NULL;
+
+  slot = addr_map_find (&dec->live, addr);
+
+  return slot->pe_plus1 != 0 ? slot : NULL;
+}
+
+static void
+remove_old (Decoder   *dec,
+            LiveAlloc *slot)
+{
+  filter_add (dec, slot->addr, -1);
+  addr_map_remove (&dec->live, slot);
+}
+
+/* A block displaced from the young table. */
+static G_NO_INLINE void
+make_old (Decoder         *dec,
+          const LiveAlloc *block)
+{
+  LiveAlloc *slot = addr_map_find (&dec->live, block->addr);
+
+  if (slot->pe_plus1 != 0)
+    credit_live (dec, slot);   /* shadowed: allocated again, never freed */
+  else
+    {
+      dec->live.used++;
+      filter_add (dec, block->addr, +1);
+    }
+  *slot = *block;
+  if (dec->live.used * 2 > dec->live.mask)
+    addr_map_grow (&dec->live);
+}
+
+/* A free that did not find its block in the young table. */
+static G_NO_INLINE void
+free_old (Decoder *dec,
+          guint64  addr)
+{
+  LiveAlloc *slot = find_old (dec, addr);
+
+  if (slot != NULL)
+    remove_old (dec, slot);
+  else
+    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+}
+
+/* The old block a young one shadowed, if any, stays live for good. */
+static G_NO_INLINE void
+settle_shadowed (Decoder *dec,
+                 guint64  addr)
+{
+  LiveAlloc *slot = find_old (dec, addr);
+
+  if (slot != NULL)
+    {
+      credit_live (dec, slot);
+      remove_old (dec, slot);
+    }
 }
 
 G_ALWAYS_INLINE static inline void
@@ -895,7 +1028,7 @@ credit_memory (Decoder     *dec,
                guint64      addr,
                guint64      size)
 {
-  LiveAlloc *slot = addr_map_find (&dec->live, addr);
+  LiveAlloc *young = &dec->young[young_hash (addr)];
 
   if (op == MEM_ALLOC)
     {
@@ -909,30 +1042,31 @@ credit_memory (Decoder     *dec,
           dec->line_acc[line - 1].alloc_count++;
         }
 
-      /* An address allocated again without a free in between: the earlier
-       * block's free was never recorded, so it stays live. */
-      if (slot->pe_plus1 != 0)
-        credit_live (dec, slot);
-      else
+      if (young->pe_plus1 != 0)
         {
-          dec->live.used++;
-          slot->addr = addr;
+          /* An address allocated again without a free in between: the
+           * earlier block's free was never recorded, so it stays live. */
+          if (young->addr == addr)
+            credit_live (dec, young);
+          else
+            make_old (dec, young);
         }
-      slot->size = size;
-      slot->pe_plus1 = pe_index_of (dec, pe) + 1;
-      slot->line_plus1 = line;
-      if (dec->live.used * 2 > dec->live.mask)
-        addr_map_grow (&dec->live);
+      young->addr = addr;
+      young->size = size;
+      young->pe_plus1 = pe_index_of (dec, pe) + 1;
+      young->line_plus1 = line;
     }
-  else if (slot->pe_plus1 != 0)
+  else if (young->pe_plus1 != 0 && young->addr == addr)
     {
       /* nothing to add: what was freed is what was allocated less what is
        * live at the end */
-      addr_map_remove (&dec->live, slot);
+      if G_UNLIKELY (dec->old_filter[filter_hash (addr)] != 0)
+        settle_shadowed (dec, addr);
+      young->pe_plus1 = 0;
     }
   else
     {
-      bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+      free_old (dec, addr);
     }
 }
 
@@ -1300,6 +1434,8 @@ decoder_clear (Decoder *dec)
   bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
   g_clear_pointer (&dec->pe_info, g_array_unref);
   bl_big_array_free (dec->live.slots, (dec->live.mask + 1) * sizeof (LiveAlloc));
+  bl_big_array_free (dec->young, YOUNG_BLOCKS * sizeof (LiveAlloc));
+  bl_big_array_free (dec->old_filter, OLD_FILTER);
   bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
   bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
@@ -1333,7 +1469,10 @@ decoder_flush (Decoder *dec)
   gsize n_lines = MIN (dec->line_cap, bl_profile_get_n_lines (profile));
   guint64 values[G_N_ELEMENTS (mem_metrics)];
 
-  /* what the table still holds was never freed */
+  /* what the tables still hold was never freed */
+  for (gsize i = 0; i < YOUNG_BLOCKS; i++)
+    if (dec->young[i].pe_plus1 != 0)
+      credit_live (dec, &dec->young[i]);
   for (gsize i = 0; i <= dec->live.mask; i++)
     if (dec->live.slots[i].pe_plus1 != 0)
       credit_live (dec, &dec->live.slots[i]);
@@ -1392,6 +1531,8 @@ decode (BlSource       *src,
   bl_u32_map_init (&dec.elements);
   dec.pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
   addr_map_init (&dec.live);
+  dec.young = bl_big_array_grow (NULL, 0, YOUNG_BLOCKS * sizeof (LiveAlloc));
+  dec.old_filter = bl_big_array_grow (NULL, 0, OLD_FILTER);
   dec.line_mask = 1023;
   dec.line_slots = bl_big_array_grow (NULL, 0, (dec.line_mask + 1) * sizeof (LineSlot));
 

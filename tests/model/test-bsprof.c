@@ -294,6 +294,116 @@ test_memory (gconstpointer data)
     }
 }
 
+/* Long random runs of allocations and frees over a pool of addresses
+ * (allocated again while live, freed twice, never allocated, above 32 bits)
+ * against the plain meaning: one live block per address, a block allocated
+ * again without a free stays live, a free of an address with no live block
+ * is unmatched. The runs are long enough to pass through every table the
+ * decoder keeps live blocks in. */
+typedef struct
+{
+  guint   pe;      /* 0 or 1: init or loadConfig */
+  guint64 size;
+} RefBlock;
+
+static void
+test_memory_reference (gconstpointer data)
+{
+  guint seed = GPOINTER_TO_UINT (data);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GHashTable) live = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  const guint32 pe_ids[2] = { 11, 12 };
+  const char *stacks[2] = { "Thread main;main;init", "Thread main;main;init;loadConfig" };
+  guint64 alloc_bytes[2] = { 0, }, alloc_count[2] = { 0, };
+  guint64 live_bytes[2] = { 0, }, live_count[2] = { 0, };
+  guint64 unmatched = 0, line_live = 0;
+  guint pool = 20000 + 20000 * (seed % 3);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlBsprofWriter *w = small_app (TRUE, TRUE);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < 300000; i++)
+    {
+      guint64 addr = 16 * (guint64) g_rand_int_range (rand, 1, pool);
+      guint pe = g_rand_int_range (rand, 0, 2);
+      RefBlock *old;
+
+      if (g_rand_int_range (rand, 0, 50) == 0)
+        addr += G_GUINT64_CONSTANT (1) << 36;   /* a wide address */
+
+      old = g_hash_table_lookup (live, &addr);
+      if (g_rand_int_range (rand, 0, 100) < 52)
+        {
+          RefBlock *block = g_new (RefBlock, 1);
+          guint64 *key = g_new (guint64, 1);
+
+          block->pe = pe;
+          block->size = g_rand_int_range (rand, 1, 5000);
+          if (g_rand_int_range (rand, 0, 100) == 0)
+            block->size += G_GUINT64_CONSTANT (1) << 33;   /* a wide size */
+          alloc_bytes[pe] += block->size;
+          alloc_count[pe]++;
+          if (old != NULL)
+            {
+              live_bytes[old->pe] += old->size;   /* allocated again: stays live */
+              live_count[old->pe]++;
+            }
+          *key = addr;
+          g_hash_table_replace (live, key, block);
+          bl_bsprof_writer_alloc (w, pe_ids[pe], 1 + pe, addr, block->size);
+        }
+      else
+        {
+          if (old != NULL)
+            g_hash_table_remove (live, &addr);
+          else
+            unmatched++;
+          bl_bsprof_writer_free_op (w, pe_ids[pe], 1, addr, g_rand_boolean (rand));
+        }
+    }
+
+  g_hash_table_iter_init (&iter, live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      RefBlock *block = value;
+
+      live_bytes[block->pe] += block->size;
+      live_count[block->pe]++;
+    }
+
+  bl_bsprof_writer_end (w, 2);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  g_assert_cmpuint (bl_profile_get_info (profile)->unmatched_frees, ==, unmatched);
+  for (guint pe = 0; pe < 2; pe++)
+    {
+      guint32 node = find_stack (profile, stacks[pe]);
+
+      g_assert_cmpuint (node, !=, BL_NODE_NONE);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, node), ==,
+                        alloc_bytes[pe]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_COUNT, node), ==,
+                        alloc_count[pe]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_BYTES, node), ==,
+                        live_bytes[pe]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_COUNT, node), ==,
+                        live_count[pe]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_BYTES, node), ==,
+                        alloc_bytes[pe] - live_bytes[pe]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_COUNT, node), ==,
+                        alloc_count[pe] - live_count[pe]);
+    }
+
+  /* every allocation had a line: the lines hold the same live bytes */
+  for (guint i = 0; i < bl_profile_get_n_lines (profile); i++)
+    line_live += bl_profile_get_line_value (profile, BL_METRIC_LIVE_BYTES, i);
+  g_assert_cmpuint (line_live, ==, live_bytes[0] + live_bytes[1]);
+}
+
 static void
 test_memory_without_flag (void)
 {
@@ -508,6 +618,12 @@ main (int    argc,
   g_test_add_func ("/model/bsprof/same-line-merged", test_same_line_merged);
   g_test_add_data_func ("/model/bsprof/memory", GINT_TO_POINTER (FALSE), test_memory);
   g_test_add_data_func ("/model/bsprof/memory-lines", GINT_TO_POINTER (TRUE), test_memory);
+  g_test_add_data_func ("/model/bsprof/memory-reference/1", GUINT_TO_POINTER (1),
+                        test_memory_reference);
+  g_test_add_data_func ("/model/bsprof/memory-reference/2", GUINT_TO_POINTER (2),
+                        test_memory_reference);
+  g_test_add_data_func ("/model/bsprof/memory-reference/3", GUINT_TO_POINTER (3),
+                        test_memory_reference);
   g_test_add_func ("/model/bsprof/memory-without-flag", test_memory_without_flag);
   g_test_add_func ("/model/bsprof/recursion", test_recursion);
   g_test_add_func ("/model/bsprof/header-padding-newer-minor", test_header_padding_newer_minor);

@@ -375,6 +375,20 @@ addr_map_init (AddrMap *map)
   map->slots = bl_big_array_grow (NULL, 0, (map->mask + 1) * sizeof (LiveAlloc));
 }
 
+/* Memory operations are read from here on (the header says so, or the
+ * first one turned up): the tables of live blocks. */
+static void
+enable_memory (Decoder *dec)
+{
+  if (dec->memory)
+    return;
+
+  dec->memory = TRUE;
+  addr_map_init (&dec->live);
+  dec->young = bl_big_array_grow (NULL, 0, YOUNG_BLOCKS * sizeof (LiveAlloc));
+  dec->old_filter = bl_big_array_grow (NULL, 0, OLD_FILTER);
+}
+
 G_ALWAYS_INLINE static inline LiveAlloc *
 addr_map_find (AddrMap *map,
                guint64  addr)
@@ -1103,7 +1117,7 @@ parse_memory (Decoder       *dec,
 
   if G_UNLIKELY (!dec->memory)
     {
-      dec->memory = TRUE;
+      enable_memory (dec);
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
         bl_profile_enable_metric (dec->profile, mem_metrics[m]);
       bl_profile_add_warning (dec->profile,
@@ -1416,7 +1430,8 @@ parse_header (Decoder  *dec,
   info->start_ms = start_ms;
 
   dec->lines = info->has_lines;
-  dec->memory = info->has_memory;
+  if (info->has_memory)
+    enable_memory (dec);
   *header_size_out = header_size;
   src->pos = p - src->data;
 
@@ -1433,9 +1448,12 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->elements);
   bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
   g_clear_pointer (&dec->pe_info, g_array_unref);
-  bl_big_array_free (dec->live.slots, (dec->live.mask + 1) * sizeof (LiveAlloc));
-  bl_big_array_free (dec->young, YOUNG_BLOCKS * sizeof (LiveAlloc));
-  bl_big_array_free (dec->old_filter, OLD_FILTER);
+  if (dec->memory)
+    {
+      bl_big_array_free (dec->live.slots, (dec->live.mask + 1) * sizeof (LiveAlloc));
+      bl_big_array_free (dec->young, YOUNG_BLOCKS * sizeof (LiveAlloc));
+      bl_big_array_free (dec->old_filter, OLD_FILTER);
+    }
   bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
   bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
@@ -1470,12 +1488,15 @@ decoder_flush (Decoder *dec)
   guint64 values[G_N_ELEMENTS (mem_metrics)];
 
   /* what the tables still hold was never freed */
-  for (gsize i = 0; i < YOUNG_BLOCKS; i++)
-    if (dec->young[i].pe_plus1 != 0)
-      credit_live (dec, &dec->young[i]);
-  for (gsize i = 0; i <= dec->live.mask; i++)
-    if (dec->live.slots[i].pe_plus1 != 0)
-      credit_live (dec, &dec->live.slots[i]);
+  if (dec->memory)
+    {
+      for (gsize i = 0; i < YOUNG_BLOCKS; i++)
+        if (dec->young[i].pe_plus1 != 0)
+          credit_live (dec, &dec->young[i]);
+      for (gsize i = 0; i <= dec->live.mask; i++)
+        if (dec->live.slots[i].pe_plus1 != 0)
+          credit_live (dec, &dec->live.slots[i]);
+    }
 
   for (gsize i = 0; i < dec->n_pe; i++)
     {
@@ -1530,9 +1551,7 @@ decode (BlSource       *src,
   bl_u32_map_init (&dec.modules);
   bl_u32_map_init (&dec.elements);
   dec.pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
-  addr_map_init (&dec.live);
-  dec.young = bl_big_array_grow (NULL, 0, YOUNG_BLOCKS * sizeof (LiveAlloc));
-  dec.old_filter = bl_big_array_grow (NULL, 0, OLD_FILTER);
+
   dec.line_mask = 1023;
   dec.line_slots = bl_big_array_grow (NULL, 0, (dec.line_mask + 1) * sizeof (LineSlot));
 

@@ -328,8 +328,14 @@ find_nul (const guint8 *p,
  * find old blocks without visiting the large table, a counting filter holds,
  * per bucket of addresses, how many blocks the old table has there (capped,
  * and then never decremented). */
+#ifndef BL_FUZZING
 #define YOUNG_BLOCKS (1 << 14)
 #define OLD_FILTER   (1 << 19)
+#else
+/* small enough for a fuzzer's inputs to move blocks between the tables */
+#define YOUNG_BLOCKS (1 << 4)
+#define OLD_FILTER   (1 << 6)
+#endif
 #define FILTER_MAX   G_MAXUINT8
 
 static inline guint64
@@ -1103,7 +1109,6 @@ parse_memory (Decoder       *dec,
   READ_VARINT (addr);
   if (op == MEM_ALLOC)
     READ_VARINT (size);
-  prefetch_block (dec, addr);
 
   if G_UNLIKELY (op > MEM_FREE_REALLOC)
     {
@@ -1248,10 +1253,10 @@ decode_hot (Decoder      *dec,
           b = 0;
           if ((tag & 0x18) == MEM_ALLOC << 3)
             HOT_VARINT (b);
-          prefetch_block (dec, a);
           if G_UNLIKELY (offset > G_MAXUINT32 || ((tag >> 3) & 3) > MEM_FREE_REALLOC ||
                          !dec->memory)
             goto stop;
+          prefetch_block (dec, a);
           HOT_ELEMENT (tag >> 5);
           credit_memory (dec, pe, (tag >> 3) & 3, (guint32) offset, a, b);
           break;

@@ -11,6 +11,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#define G_LOG_DOMAIN "bl-big-array"
+
 #include "config.h"
 
 #include <string.h>

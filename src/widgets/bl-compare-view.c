@@ -8,6 +8,10 @@
  * values, the change and a filter for regressions. A normalized mode
  * compares shares of each run's total.
  *
+ * A thread selector narrows everything to the thread of one name (threads
+ * of A and B are matched by name, as the diff matches stacks); a side that
+ * did not record that thread says so instead of drawing a graph.
+ *
  * Two sessions: the summary figures side by side with the change, and each
  * chart with A and B on one time axis, aligned at session start or at a
  * beacon both have, overlaid or stacked.
@@ -19,6 +23,7 @@
 
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -119,6 +124,11 @@ struct _BlCompareView
   GtkStack          *mode_stack;
 
   /* profiles */
+  GtkDropDown       *thread_dropdown;
+  GtkStringList     *thread_names;
+  char              *thread;            /* the thread name shown, NULL for all */
+  GtkStack          *graph_stacks[3];
+  AdwStatusPage     *missing_pages[3];
   GtkDropDown       *metric_dropdown;
   GtkToggleButton   *normalized_button;
   GtkSearchEntry    *search_entry;
@@ -249,6 +259,153 @@ map_node (BlCompareView *self,
     }
 
   return BL_NODE_NONE;
+}
+
+/* ---- threads ------------------------------------------------------------ */
+
+/* The first thread of @side's profile named @name, or G_MAXUINT. */
+static guint
+find_thread (BlCompareView *self,
+             BlDiffSide     side,
+             const char    *name)
+{
+  BlProfile *profile = bl_diff_get_profile (self->diff, side);
+
+  for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+    if (g_strcmp0 (bl_profile_get_thread_name (profile, t), name) == 0)
+      return t;
+
+  return G_MAXUINT;
+}
+
+/* Shows the chosen thread in graph @g, or says that its side did not
+ * record that thread. */
+static void
+update_graph_thread (BlCompareView *self,
+                     guint          g)
+{
+  BlDiffSide side = graph_side (self, g);
+  guint thread = BL_FLAME_ALL_THREADS;
+  g_autofree char *title = NULL;
+  const char *description;
+
+  if (self->thread != NULL)
+    thread = find_thread (self, side, self->thread);
+
+  if (thread != G_MAXUINT || self->thread == NULL)
+    {
+      bl_flame_graph_set_thread (self->graphs[g], thread);
+      gtk_stack_set_visible_child_name (self->graph_stacks[g], "graph");
+      return;
+    }
+
+  /* Translators: the empty state of a flame graph; the first %s is a
+   * thread name, the second "A" or "B" */
+  title = g_strdup_printf (_("No Thread “%s” in %s"), self->thread,
+                           side == BL_DIFF_SIDE_A ? _("A") : _("B"));
+  if (g == BL_COMPARE_GRAPH_DIFF)
+    description = side == BL_DIFF_SIDE_B
+      ? _("Only A recorded this thread: draw A’s shape to see what went away.")
+      : _("Only B recorded this thread: turn off A’s shape to see what is new.");
+  else
+    description = side == BL_DIFF_SIDE_B
+      ? _("Only A recorded this thread.")
+      : _("Only B recorded this thread.");
+  adw_status_page_set_title (self->missing_pages[g], title);
+  adw_status_page_set_description (self->missing_pages[g], description);
+  bl_flame_graph_set_thread (self->graphs[g], BL_FLAME_ALL_THREADS);
+  gtk_stack_set_visible_child_name (self->graph_stacks[g], "missing");
+}
+
+static void
+update_graph_threads (BlCompareView *self)
+{
+  if (!is_profile_diff (self))
+    return;
+
+  self->syncing = TRUE;
+  for (guint g = 0; g < 3; g++)
+    update_graph_thread (self, g);
+  self->syncing = FALSE;
+}
+
+/* The self and total values of each of the diff's functions in the chosen
+ * thread of @side (every thread of that name), totals not counting
+ * recursion twice, as the profile's own function view. */
+static void
+add_thread_function_values (BlCompareView *self,
+                            BlDiffSide     side,
+                            guint64       *function_self,
+                            guint64       *function_total)
+{
+  BlProfile *profile = bl_diff_get_profile (self->diff, side);
+  guint n_functions = bl_profile_get_n_functions (profile);
+  const BlNode *nodes = bl_profile_get_nodes (profile);
+  g_autofree guint32 *map = NULL;
+  g_autofree guint32 *on_stack = NULL;
+
+  if (!bl_diff_side_has_metric (self->diff, side, self->metric) || n_functions == 0)
+    return;
+
+  /* the profile's functions to the diff's */
+  map = g_new (guint32, n_functions);
+  for (guint i = 0; i < n_functions; i++)
+    map[i] = BL_NODE_NONE;
+  for (guint32 f = 0; f < bl_diff_get_n_functions (self->diff); f++)
+    {
+      guint32 pf = bl_diff_get_function (self->diff, f)->function[side];
+
+      if (pf < n_functions)
+        map[pf] = f;
+    }
+
+  on_stack = g_new0 (guint32, n_functions);
+  for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+    {
+      guint32 root, n;
+
+      if (g_strcmp0 (bl_profile_get_thread_name (profile, t), self->thread) != 0)
+        continue;
+
+      /* depth first through the thread, counting how often each function
+       * is on the current path */
+      root = n = bl_profile_get_thread_root (profile, t);
+      while (n != BL_NODE_NONE)
+        {
+          guint32 pf = bl_profile_get_node_function (profile, n);
+
+          if (map[pf] != BL_NODE_NONE)
+            {
+              function_self[map[pf]] += bl_profile_get_self (profile, self->metric, n);
+              if (on_stack[pf] == 0)
+                function_total[map[pf]] += bl_profile_get_total (profile, self->metric, n);
+            }
+          on_stack[pf]++;
+
+          if (nodes[n].first_child != BL_NODE_NONE)
+            {
+              n = nodes[n].first_child;
+              continue;
+            }
+
+          /* leave nodes until one has a next sibling */
+          for (;;)
+            {
+              on_stack[bl_profile_get_node_function (profile, n)]--;
+              if (n == root)
+                {
+                  n = BL_NODE_NONE;
+                  break;
+                }
+              if (nodes[n].next_sibling != BL_NODE_NONE)
+                {
+                  n = nodes[n].next_sibling;
+                  break;
+                }
+              n = nodes[n].parent;
+            }
+        }
+    }
 }
 
 /* ---- formatting --------------------------------------------------------- */
@@ -667,6 +824,18 @@ static void
 rebuild_rows (BlCompareView *self)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree guint64 *thread_values = NULL;
+  guint n_functions = 0;
+
+  /* one thread: the functions' values in that thread of each side */
+  if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID && self->thread != NULL)
+    {
+      n_functions = bl_diff_get_n_functions (self->diff);
+      thread_values = g_new0 (guint64, 4 * (gsize) MAX (n_functions, 1));
+      for (guint s = 0; s < 2; s++)
+        add_thread_function_values (self, s, thread_values + 2 * s * n_functions,
+                                    thread_values + (2 * s + 1) * n_functions);
+    }
 
   if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
     for (guint32 f = 0; f < bl_diff_get_n_functions (self->diff); f++)
@@ -676,10 +845,23 @@ rebuild_rows (BlCompareView *self)
         row->function = f;
         row->name = bl_diff_get_function_name (self->diff, f);
         row->file = bl_diff_get_function_file (self->diff, f);
-        bl_diff_get_function_change (self->diff, self->metric, f, FALSE, self->normalized,
-                                     &row->self_change);
-        bl_diff_get_function_change (self->diff, self->metric, f, TRUE, self->normalized,
-                                     &row->total_change);
+        if (thread_values != NULL)
+          {
+            const guint64 *v = thread_values;
+
+            bl_diff_compute_change (self->diff, self->metric, v[f], v[2 * n_functions + f],
+                                    self->normalized, &row->self_change);
+            bl_diff_compute_change (self->diff, self->metric, v[n_functions + f],
+                                    v[3 * n_functions + f], self->normalized,
+                                    &row->total_change);
+          }
+        else
+          {
+            bl_diff_get_function_change (self->diff, self->metric, f, FALSE, self->normalized,
+                                         &row->self_change);
+            bl_diff_get_function_change (self->diff, self->metric, f, TRUE, self->normalized,
+                                         &row->total_change);
+          }
         if (row->total_change.a == 0 && row->total_change.b == 0 &&
             row->self_change.a == 0 && row->self_change.b == 0)
           {
@@ -782,7 +964,20 @@ update_side_labels (BlCompareView *self)
       const char *title = self->titles[s] != NULL ? self->titles[s] : "";
 
       if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID &&
-          bl_diff_side_has_metric (self->diff, s, self->metric))
+          bl_diff_side_has_metric (self->diff, s, self->metric) && self->thread != NULL)
+        {
+          guint32 root = bl_diff_find_root (self->diff, self->thread);
+          g_autofree char *value =
+            bl_metric_format_value (self->metric,
+                                    root == BL_NODE_NONE
+                                    ? 0
+                                    : bl_diff_get_total (self->diff, s, self->metric, root));
+
+          /* Translators: a thread's name and its total, "main: 1.20 s" */
+          total = g_strdup_printf (_("%s: %s"), self->thread, value);
+        }
+      else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID &&
+               bl_diff_side_has_metric (self->diff, s, self->metric))
         total = bl_metric_format_value (self->metric,
                                         bl_diff_get_grand_total (self->diff, s, self->metric));
       else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
@@ -837,6 +1032,19 @@ metric_selected_cb (BlCompareView *self)
     return;
 
   bl_compare_view_set_metric (self, self->metrics[i]);
+}
+
+static void
+thread_selected_cb (BlCompareView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->thread_dropdown);
+
+  if (self->updating || !is_profile_diff (self))
+    return;
+
+  bl_compare_view_set_thread (self, i == 0 || i == GTK_INVALID_LIST_POSITION
+                                    ? NULL
+                                    : gtk_string_list_get_string (self->thread_names, i));
 }
 
 static void
@@ -946,7 +1154,19 @@ graph_pane (BlCompareView *self,
                                   GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_widget_set_hexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (box), scroller);
+
+  /* the graph, or the words why there is none (a thread its side lacks) */
+  self->graph_stacks[graph] = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->graph_stacks[graph]), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->graph_stacks[graph]), TRUE);
+  gtk_stack_add_named (self->graph_stacks[graph], scroller, "graph");
+  self->missing_pages[graph] = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->missing_pages[graph], "edit-find-symbolic");
+  gtk_widget_add_css_class (GTK_WIDGET (self->missing_pages[graph]), "compact");
+  gtk_stack_add_named (self->graph_stacks[graph], GTK_WIDGET (self->missing_pages[graph]),
+                       "missing");
+  gtk_stack_set_visible_child_name (self->graph_stacks[graph], "graph");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->graph_stacks[graph]));
 
   bl_flame_graph_set_tooltip_func (self->graphs[graph], graph_tooltip_func, self, NULL);
   g_signal_connect_object (self->graphs[graph], "notify::zoom-node",
@@ -978,6 +1198,17 @@ build_profiles (BlCompareView *self)
   gtk_widget_set_margin_end (toolbar, 6);
   gtk_widget_set_margin_top (toolbar, 6);
   gtk_widget_set_margin_bottom (toolbar, 6);
+
+  self->thread_names = gtk_string_list_new (NULL);
+  self->thread_dropdown =
+    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->thread_names)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->thread_dropdown), _("Thread"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->thread_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thread"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), FALSE);
+  g_signal_connect_object (self->thread_dropdown, "notify::selected",
+                           G_CALLBACK (thread_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->thread_dropdown));
 
   self->metric_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->metric_dropdown), _("Metric"));
@@ -1265,6 +1496,45 @@ fill_sessions (BlCompareView *self)
   bl_compare_view_set_alignment (self, BL_DIFF_ALIGN_START, NULL, NULL);
 }
 
+/* "All threads", then the thread names in A's order, then those only B
+ * has; one name in all: that thread, else all of them (as a profile's own
+ * view does). */
+static void
+fill_threads (BlCompareView *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  guint n_names;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      BlProfile *profile = bl_diff_get_profile (self->diff, s);
+
+      for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+        {
+          const char *name = bl_profile_get_thread_name (profile, t);
+
+          if (name != NULL && g_hash_table_add (seen, (gpointer) name))
+            g_ptr_array_add (names, (gpointer) name);
+        }
+    }
+
+  n_names = names->len;
+  g_clear_pointer (&self->thread, g_free);
+  if (n_names == 1)
+    self->thread = g_strdup (g_ptr_array_index (names, 0));
+
+  g_ptr_array_add (names, NULL);
+  self->updating = TRUE;
+  gtk_string_list_splice (self->thread_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->thread_names)), NULL);
+  gtk_string_list_append (self->thread_names, _("All threads"));
+  gtk_string_list_splice (self->thread_names, 1, 0, (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->thread_dropdown, self->thread != NULL ? 1 : 0);
+  self->updating = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), n_names > 0);
+}
+
 static void
 fill_profiles (BlCompareView *self)
 {
@@ -1295,6 +1565,8 @@ fill_profiles (BlCompareView *self)
   bl_flame_graph_set_profile (self->graphs[BL_COMPARE_GRAPH_DIFF],
                               bl_diff_get_profile (self->diff, self->shape));
   update_graph_metrics (self);
+  fill_threads (self);
+  update_graph_threads (self);
   refresh_values (self);
 }
 
@@ -1335,6 +1607,7 @@ bl_compare_view_dispose (GObject *object)
   g_clear_object (&self->filter_model);
   g_clear_object (&self->sort_model);
   g_clear_object (&self->align_names);
+  g_clear_object (&self->thread_names);
 
   G_OBJECT_CLASS (bl_compare_view_parent_class)->dispose (object);
 }
@@ -1347,6 +1620,7 @@ bl_compare_view_finalize (GObject *object)
   g_free (self->titles[0]);
   g_free (self->titles[1]);
   g_free (self->search);
+  g_free (self->thread);
 
   G_OBJECT_CLASS (bl_compare_view_parent_class)->finalize (object);
 }
@@ -1643,6 +1917,88 @@ bl_compare_view_reset_zoom (BlCompareView *self)
 }
 
 /**
+ * bl_compare_view_get_thread:
+ *
+ * Returns: (nullable): the name of the thread shown, or %NULL for all
+ */
+const char *
+bl_compare_view_get_thread (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return self->thread;
+}
+
+/**
+ * bl_compare_view_set_thread:
+ * @thread: (nullable): a thread name of A or B, or %NULL for all threads
+ *
+ * Shows that thread in every graph and in the function table; a graph
+ * whose side did not record it says so instead. A name neither side has
+ * shows all threads.
+ */
+void
+bl_compare_view_set_thread (BlCompareView *self,
+                            const char    *thread)
+{
+  guint position = 0;
+
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (!is_profile_diff (self))
+    return;
+
+  if (thread != NULL)
+    for (guint i = 1; i < g_list_model_get_n_items (G_LIST_MODEL (self->thread_names)); i++)
+      if (g_strcmp0 (gtk_string_list_get_string (self->thread_names, i), thread) == 0)
+        position = i;
+
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->thread_dropdown, position);
+  self->updating = FALSE;
+
+  if (position == 0)
+    thread = NULL;
+  if (g_strcmp0 (self->thread, thread) == 0)
+    return;
+
+  g_free (self->thread);
+  self->thread = g_strdup (thread);
+  update_graph_threads (self);
+  refresh_values (self);
+}
+
+/**
+ * bl_compare_view_get_thread_dropdown:
+ *
+ * Returns: (transfer none): the thread selector: "All threads", then the
+ *   thread names of A, then those only B has
+ */
+GtkDropDown *
+bl_compare_view_get_thread_dropdown (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return self->thread_dropdown;
+}
+
+/**
+ * bl_compare_view_get_empty_state:
+ *
+ * Returns: (transfer none): the page shown instead of @graph when its side
+ *   did not record the thread chosen (mapped only then)
+ */
+GtkWidget *
+bl_compare_view_get_empty_state (BlCompareView  *self,
+                                 BlCompareGraph  graph)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+  g_return_val_if_fail (graph <= BL_COMPARE_GRAPH_DIFF, NULL);
+
+  return GTK_WIDGET (self->missing_pages[graph]);
+}
+
+/**
  * bl_compare_view_get_flame_graph:
  *
  * Returns: (transfer none): one of the three flame graphs
@@ -1686,6 +2042,7 @@ bl_compare_view_set_diff_shape (BlCompareView *self,
       self->syncing = TRUE;
       bl_flame_graph_set_profile (graph, bl_diff_get_profile (self->diff, shape));
       update_graph_metrics (self);
+      update_graph_thread (self, BL_COMPARE_GRAPH_DIFF);
       bl_flame_graph_set_search (graph, self->search);
       self->syncing = FALSE;
       bl_flame_graph_invalidate_colors (graph);

@@ -50,6 +50,15 @@ void            bl_compare_view_focus_search         (BlCompareView  *self);
 void            bl_compare_view_reset_zoom           (BlCompareView  *self);
 BlFlameGraph   *bl_compare_view_get_flame_graph      (BlCompareView  *self,
                                                       BlCompareGraph  graph);
+/* The thread shown, by name (threads of A and B are matched by name);
+ * NULL for all threads. */
+const char     *bl_compare_view_get_thread           (BlCompareView  *self);
+void            bl_compare_view_set_thread           (BlCompareView  *self,
+                                                      const char     *thread);
+GtkDropDown    *bl_compare_view_get_thread_dropdown  (BlCompareView  *self);
+/* What a graph shows instead when its side lacks the thread chosen. */
+GtkWidget      *bl_compare_view_get_empty_state      (BlCompareView  *self,
+                                                      BlCompareGraph  graph);
 /* Whose shape the differential flame graph has: B's (the default: what
  * is there now) or A's (shows what went away). */
 BlDiffSide      bl_compare_view_get_diff_shape       (BlCompareView  *self);

@@ -572,6 +572,255 @@ test_functions (void)
   fixture_close (&f);
 }
 
+/* ---- threads ---- */
+
+/* A and B share "main"; only A has "render", only B has "net". */
+static const char *threads_before[] = {
+  "main;run;work 100",
+  "main;run;idle 50",
+  "render;draw 70",
+  NULL
+};
+
+static const char *threads_after[] = {
+  "main;run;work 160",
+  "main;run;idle 20",
+  "net;fetch 40",
+  NULL
+};
+
+static gboolean
+layouts_current (gpointer data)
+{
+  BlCompareView *view = data;
+
+  if (!graphs_laid_out (view))
+    return FALSE;
+  for (guint g = 0; g < 3; g++)
+    {
+      BlFlameGraph *graph = bl_compare_view_get_flame_graph (view, g);
+
+      if (bl_flame_layout_get_thread (bl_flame_graph_get_layout (graph)) !=
+          bl_flame_graph_get_thread (graph))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The names of the root frames a graph lays out, joined by ",". */
+static char *
+root_names (BlCompareView  *view,
+            BlCompareGraph  which)
+{
+  BlFlameGraph *graph = bl_compare_view_get_flame_graph (view, which);
+  BlFlameLayout *layout = bl_flame_graph_get_layout (graph);
+  BlProfile *profile = bl_flame_graph_get_profile (graph);
+  const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
+  GString *str = g_string_new (NULL);
+
+  for (guint i = 0; i < bl_flame_layout_get_n_rects (layout); i++)
+    if (rects[i].depth == 0)
+      {
+        if (str->len > 0)
+          g_string_append_c (str, ',');
+        g_string_append (str, bl_profile_get_node_name (profile, rects[i].node));
+      }
+
+  return g_string_free (str, FALSE);
+}
+
+static void
+select_thread (Fixture *f,
+               guint    position)
+{
+  gtk_drop_down_set_selected (bl_compare_view_get_thread_dropdown (f->view), position);
+  g_assert_true (iterate_until (layouts_current, f->view));
+  settle ();
+}
+
+static void
+assert_roots (BlCompareView  *view,
+              BlCompareGraph  which,
+              const char     *expected)
+{
+  g_autofree char *roots = root_names (view, which);
+
+  g_assert_cmpstr (roots, ==, expected);
+}
+
+/* The graph is on screen and a click in the middle of @stack's frame hits it. */
+static void
+assert_hit (BlCompareView  *view,
+            BlDiff         *diff,
+            BlCompareGraph  which,
+            BlDiffSide      side,
+            const char     *stack)
+{
+  BlFlameGraph *graph = bl_compare_view_get_flame_graph (view, which);
+  guint32 node = profile_node (diff, side, stack);
+  graphene_rect_t r;
+
+  /* shown again after its empty state: allocated on the next frame */
+  g_assert_true (iterate_until (is_mapped, graph));
+  g_assert_false (gtk_widget_get_mapped (bl_compare_view_get_empty_state (view, which)));
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &r));
+  g_assert_cmpuint (bl_flame_graph_get_node_at (graph, r.origin.x + r.size.width / 2,
+                                                r.origin.y + r.size.height / 2), ==, node);
+}
+
+/* The graph is replaced by its empty state, which names the thread. */
+static void
+assert_missing (BlCompareView  *view,
+                BlCompareGraph  which,
+                const char     *title,
+                const char     *description)
+{
+  GtkWidget *empty = bl_compare_view_get_empty_state (view, which);
+
+  g_assert_true (gtk_widget_get_mapped (empty));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (bl_compare_view_get_flame_graph (view,
+                                                                                     which))));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (empty)), ==, title);
+  g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (empty)), ==, description);
+}
+
+static gboolean
+has_row (BlCompareView *view,
+         BlDiff        *diff,
+         const char    *name)
+{
+  for (guint i = 0; i < bl_compare_view_get_n_function_rows (view); i++)
+    if (g_strcmp0 (row_name (view, diff, i), name) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+test_threads (void)
+{
+  g_autoptr(BlProfile) a = profile_from_lines (threads_before);
+  g_autoptr(BlProfile) b = profile_from_lines (threads_after);
+  g_autoptr(BlDiff) diff = bl_diff_new (a, b);
+  static const char *expected[] = { "All threads", "main", "render", "net" };
+  GtkDropDown *dropdown;
+  GListModel *model;
+  BlFlameGraph *graph;
+  graphene_rect_t r;
+  Fixture f;
+
+  /* the fixtures have the threads in the order the test expects */
+  g_assert_cmpuint (bl_profile_get_n_threads (a), ==, 2);
+  g_assert_cmpstr (bl_profile_get_thread_name (a, 0), ==, "main");
+  g_assert_cmpstr (bl_profile_get_thread_name (a, 1), ==, "render");
+
+  fixture_open (&f, diff, "side-by-side");
+  dropdown = bl_compare_view_get_thread_dropdown (f.view);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (dropdown)));
+
+  /* "All threads", A's threads in A's order, then what only B has */
+  model = gtk_drop_down_get_model (dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), i), ==, expected[i]);
+
+  /* several threads: all of them to begin with */
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  g_assert_null (bl_compare_view_get_thread (f.view));
+  assert_roots (f.view, BL_COMPARE_GRAPH_A, "main,render");
+  assert_roots (f.view, BL_COMPARE_GRAPH_B, "main,net");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_A, BL_DIFF_SIDE_A, "render");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_B, BL_DIFF_SIDE_B, "net;fetch");
+  g_assert_true (has_row (f.view, diff, "draw"));
+  g_assert_true (has_row (f.view, diff, "fetch"));
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 5);
+
+  /* the shared thread: only it, on both sides and in the differential graph */
+  select_thread (&f, 1);
+  g_assert_cmpstr (bl_compare_view_get_thread (f.view), ==, "main");
+  assert_roots (f.view, BL_COMPARE_GRAPH_A, "main");
+  assert_roots (f.view, BL_COMPARE_GRAPH_B, "main");
+  assert_roots (f.view, BL_COMPARE_GRAPH_DIFF, "main");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_A, BL_DIFF_SIDE_A, "main;run;work");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_B, BL_DIFF_SIDE_B, "main;run;idle");
+  graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_A);
+  g_assert_false (bl_flame_graph_get_frame_bounds (graph,
+                                                   profile_node (diff, BL_DIFF_SIDE_A, "render"),
+                                                   &r));
+  /* the table: that thread's functions only */
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 3);
+  g_assert_true (has_row (f.view, diff, "work"));
+  g_assert_false (has_row (f.view, diff, "draw"));
+  g_assert_false (has_row (f.view, diff, "fetch"));
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "work");   /* +60 */
+  g_assert_cmpstr (row_name (f.view, diff, 2), ==, "idle");   /* −30 */
+
+  /* a thread only A has: B says so instead of drawing */
+  select_thread (&f, 2);
+  g_assert_cmpstr (bl_compare_view_get_thread (f.view), ==, "render");
+  assert_roots (f.view, BL_COMPARE_GRAPH_A, "render");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_A, BL_DIFF_SIDE_A, "render;draw");
+  assert_missing (f.view, BL_COMPARE_GRAPH_B, "No Thread “render” in B",
+                  "Only A recorded this thread.");
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 1);
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "draw");
+
+  /* the differential graph in B's shape has nothing to draw either; in
+   * A's shape it has */
+  bl_compare_view_set_page (f.view, "differential");
+  settle ();
+  assert_missing (f.view, BL_COMPARE_GRAPH_DIFF, "No Thread “render” in B",
+                  "Only A recorded this thread: draw A’s shape to see what went away.");
+  bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
+  g_assert_true (iterate_until (layouts_current, f.view));
+  settle ();
+  assert_roots (f.view, BL_COMPARE_GRAPH_DIFF, "render");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_DIFF, BL_DIFF_SIDE_A, "render;draw");
+  bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_B);
+  g_assert_true (iterate_until (layouts_current, f.view));
+  bl_compare_view_set_page (f.view, "side-by-side");
+  settle ();
+
+  /* by name through the API: the dropdown follows; only B has "net" */
+  bl_compare_view_set_thread (f.view, "net");
+  g_assert_true (iterate_until (layouts_current, f.view));
+  settle ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 3);
+  assert_missing (f.view, BL_COMPARE_GRAPH_A, "No Thread “net” in A",
+                  "Only B recorded this thread.");
+  assert_roots (f.view, BL_COMPARE_GRAPH_B, "net");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_B, BL_DIFF_SIDE_B, "net;fetch");
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 1);
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "fetch");
+
+  /* "All threads" brings everything back */
+  select_thread (&f, 0);
+  g_assert_null (bl_compare_view_get_thread (f.view));
+  assert_roots (f.view, BL_COMPARE_GRAPH_A, "main,render");
+  assert_roots (f.view, BL_COMPARE_GRAPH_B, "main,net");
+  assert_roots (f.view, BL_COMPARE_GRAPH_DIFF, "main,net");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_A, BL_DIFF_SIDE_A, "render;draw");
+  assert_hit (f.view, diff, BL_COMPARE_GRAPH_B, BL_DIFF_SIDE_B, "main;run;work");
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 5);
+
+  fixture_close (&f);
+
+  /* one thread name in all: that thread is chosen */
+  {
+    g_autoptr(BlDiff) single = profile_diff ();
+
+    fixture_open (&f, single, "side-by-side");
+    dropdown = bl_compare_view_get_thread_dropdown (f.view);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+    g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+    g_assert_cmpstr (bl_compare_view_get_thread (f.view), ==, "T");
+    graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_B);
+    g_assert_cmpuint (bl_flame_graph_get_thread (graph), ==, 0);
+    fixture_close (&f);
+  }
+}
+
 /* ---- sessions ---- */
 
 static BlSession *
@@ -656,6 +905,9 @@ test_session_alignment (void)
   g_assert_true (iterate_until (is_mapped, chart));
   settle ();
   g_assert_nonnull (bl_compare_view_get_chart (f.view, BL_SERIES_FPS));
+  /* sessions have no threads: no thread selector */
+  g_assert_false (gtk_widget_get_mapped (
+                    GTK_WIDGET (bl_compare_view_get_thread_dropdown (f.view))));
 
   /* at session start, the two starts meet */
   xa = bl_compare_chart_time_to_x (chart, 0, bl_session_get_summary (sa)->start_ms);
@@ -1030,6 +1282,7 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/in-step", test_in_step);
   g_test_add_func ("/widgets/compare/functions", test_functions);
   g_test_add_func ("/widgets/compare/formats", test_formats);
+  g_test_add_func ("/widgets/compare/threads", test_threads);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
   g_test_add_func ("/widgets/compare/page", test_page);
   /* one test: windows add recent files, and the recent manager is a

@@ -57,6 +57,7 @@ struct _BlProfile
   BlFunction    *functions;
   gsize          n_functions;
   guint32       *node_function;
+  guint8        *outermost;       /* per node: no ancestor of its function */
   guint64       *function_self[BL_N_METRICS];
   guint64       *function_total[BL_N_METRICS];
 
@@ -193,6 +194,7 @@ bl_profile_finalize (GObject *object)
 
   g_free (self->functions);
   g_free (self->node_function);
+  g_free (self->outermost);
   g_free (self->lines);
   index_hash_clear (&self->line_hash);
 
@@ -666,27 +668,17 @@ build_functions (BlProfile *self)
 
   index_hash_clear (&hash);
 
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    {
-      if (!self->has_metric[m])
-        continue;
-      self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-      self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-      for (gsize i = 0; i < self->n_nodes; i++)
-        self->function_self[m][self->node_function[i]] += self->self[m][i];
-    }
-
   /* Totals without double counting recursion: a node counts towards its
-   * function's total only when no ancestor belongs to the same function.
-   * Walk the tree depth first, keeping a count per function of how often it
-   * is on the current path. */
+   * function's total only when no ancestor belongs to the same function
+   * (it is outermost). Walk the tree depth first, keeping a count per
+   * function of how often it is on the current path. */
+  self->outermost = g_new0 (guint8, MAX (self->n_nodes, 1));
   on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
   stack = g_new (guint32, MAX (self->n_nodes, 1));
 
   for (guint t = 0; t < self->threads->len; t++)
     {
-      guint32 root = g_array_index (self->threads, guint32, t);
-      guint32 n = root;
+      guint32 n = g_array_index (self->threads, guint32, t);
 
       depth = 0;
       while (n != BL_NODE_NONE)
@@ -694,10 +686,7 @@ build_functions (BlProfile *self)
           guint32 f = self->node_function[n];
 
           /* enter n */
-          if (on_stack[f] == 0)
-            for (guint m = 0; m < BL_N_METRICS; m++)
-              if (self->has_metric[m])
-                self->function_total[m][f] += self->total[m][n];
+          self->outermost[n] = on_stack[f] == 0;
           on_stack[f]++;
           stack[depth++] = n;
 
@@ -729,6 +718,20 @@ build_functions (BlProfile *self)
 
   g_free (on_stack);
   g_free (stack);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (!self->has_metric[m])
+        continue;
+      self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+      self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+      for (gsize i = 0; i < self->n_nodes; i++)
+        {
+          self->function_self[m][self->node_function[i]] += self->self[m][i];
+          if (self->outermost[i])
+            self->function_total[m][self->node_function[i]] += self->total[m][i];
+        }
+    }
 }
 
 /**
@@ -1088,6 +1091,24 @@ bl_profile_get_node_function (BlProfile *self,
   g_return_val_if_fail (node < self->n_nodes, 0);
 
   return self->node_function[node];
+}
+
+/**
+ * bl_profile_is_outermost:
+ *
+ * Returns: whether no ancestor of @node belongs to @node's function, that
+ *   is, whether @node's totals count towards its function's totals (a
+ *   recursive call's do not: its outermost call already holds them)
+ */
+gboolean
+bl_profile_is_outermost (BlProfile *self,
+                         guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (self->finished, FALSE);
+  g_return_val_if_fail (node < self->n_nodes, FALSE);
+
+  return self->outermost[node];
 }
 
 guint64

@@ -166,6 +166,8 @@ const BlFunction   *bl_profile_get_function      (BlProfile     *self,
                                                   guint32        function);
 guint32             bl_profile_get_node_function (BlProfile     *self,
                                                   guint32        node);
+gboolean            bl_profile_is_outermost      (BlProfile     *self,
+                                                  guint32        node);
 guint64             bl_profile_get_function_self (BlProfile     *self,
                                                   BlMetricId     metric,
                                                   guint32        function);

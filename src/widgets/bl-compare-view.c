@@ -340,9 +340,10 @@ add_thread_function_values (BlCompareView *self,
 {
   BlProfile *profile = bl_diff_get_profile (self->diff, side);
   guint n_functions = bl_profile_get_n_functions (profile);
+  guint n_threads = bl_profile_get_n_threads (profile);
   const BlNode *nodes = bl_profile_get_nodes (profile);
   g_autofree guint32 *map = NULL;
-  g_autofree guint32 *on_stack = NULL;
+  g_autofree gboolean *chosen = NULL;
 
   if (!bl_diff_side_has_metric (self->diff, side, self->metric) || n_functions == 0)
     return;
@@ -359,52 +360,21 @@ add_thread_function_values (BlCompareView *self,
         map[pf] = f;
     }
 
-  on_stack = g_new0 (guint32, n_functions);
-  for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+  chosen = g_new0 (gboolean, MAX (n_threads, 1));
+  for (guint t = 0; t < n_threads; t++)
+    chosen[t] = g_strcmp0 (bl_profile_get_thread_name (profile, t), self->thread) == 0;
+
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
     {
-      guint32 root, n;
+      guint32 f;
 
-      if (g_strcmp0 (bl_profile_get_thread_name (profile, t), self->thread) != 0)
+      if (!chosen[nodes[n].thread])
         continue;
-
-      /* depth first through the thread, counting how often each function
-       * is on the current path */
-      root = n = bl_profile_get_thread_root (profile, t);
-      while (n != BL_NODE_NONE)
-        {
-          guint32 pf = bl_profile_get_node_function (profile, n);
-
-          if (map[pf] != BL_NODE_NONE)
-            {
-              function_self[map[pf]] += bl_profile_get_self (profile, self->metric, n);
-              if (on_stack[pf] == 0)
-                function_total[map[pf]] += bl_profile_get_total (profile, self->metric, n);
-            }
-          on_stack[pf]++;
-
-          if (nodes[n].first_child != BL_NODE_NONE)
-            {
-              n = nodes[n].first_child;
-              continue;
-            }
-
-          /* leave nodes until one has a next sibling */
-          for (;;)
-            {
-              on_stack[bl_profile_get_node_function (profile, n)]--;
-              if (n == root)
-                {
-                  n = BL_NODE_NONE;
-                  break;
-                }
-              if (nodes[n].next_sibling != BL_NODE_NONE)
-                {
-                  n = nodes[n].next_sibling;
-                  break;
-                }
-              n = nodes[n].parent;
-            }
-        }
+      if ((f = map[bl_profile_get_node_function (profile, n)]) == BL_NODE_NONE)
+        continue;
+      function_self[f] += bl_profile_get_self (profile, self->metric, n);
+      if (bl_profile_is_outermost (profile, n))
+        function_total[f] += bl_profile_get_total (profile, self->metric, n);
     }
 }
 

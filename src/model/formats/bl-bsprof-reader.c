@@ -382,7 +382,7 @@ addr_map_init (AddrMap *map)
 }
 
 /* Memory operations are read from here on (the header says so, or the
- * first one turned up): the tables of live blocks. */
+ * first one turned up): their metrics and the tables of live blocks. */
 static void
 enable_memory (Decoder *dec)
 {
@@ -390,6 +390,8 @@ enable_memory (Decoder *dec)
     return;
 
   dec->memory = TRUE;
+  for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+    bl_profile_enable_metric (dec->profile, mem_metrics[m]);
   addr_map_init (&dec->live);
   dec->young = bl_big_array_grow (NULL, 0, YOUNG_BLOCKS * sizeof (LiveAlloc));
   dec->old_filter = bl_big_array_grow (NULL, 0, OLD_FILTER);
@@ -1123,8 +1125,6 @@ parse_memory (Decoder       *dec,
   if G_UNLIKELY (!dec->memory)
     {
       enable_memory (dec);
-      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-        bl_profile_enable_metric (dec->profile, mem_metrics[m]);
       bl_profile_add_warning (dec->profile,
                               _("The profile holds memory operations although its "
                                 "header says it has none; they are shown."));
@@ -1225,6 +1225,7 @@ decode_hot (Decoder      *dec,
       const guint8 *entry = p;
       PathElement *pe;
       guint64 tag, offset = 0, a, b;
+      guint op;
 
       HOT_VARINT (tag);
       switch (tag & 7)
@@ -1247,18 +1248,18 @@ decode_hot (Decoder      *dec,
           break;
 
         case TAG_MEMORY:
+          op = (tag >> 3) & 3;
           if (lines)
             HOT_VARINT (offset);
           HOT_VARINT (a);
           b = 0;
-          if ((tag & 0x18) == MEM_ALLOC << 3)
+          if (op == MEM_ALLOC)
             HOT_VARINT (b);
-          if G_UNLIKELY (offset > G_MAXUINT32 || ((tag >> 3) & 3) > MEM_FREE_REALLOC ||
-                         !dec->memory)
+          if G_UNLIKELY (offset > G_MAXUINT32 || op > MEM_FREE_REALLOC || !dec->memory)
             goto stop;
           prefetch_block (dec, a);
           HOT_ELEMENT (tag >> 5);
-          credit_memory (dec, pe, (tag >> 3) & 3, (guint32) offset, a, b);
+          credit_memory (dec, pe, op, (guint32) offset, a, b);
           break;
 
         default:
@@ -1603,15 +1604,6 @@ decode (BlSource       *src,
   bl_profile_enable_metric (profile, BL_METRIC_CPU);
   bl_profile_enable_metric (profile, BL_METRIC_WALL);
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
-  if (dec.memory)
-    {
-      bl_profile_enable_metric (profile, BL_METRIC_ALLOC_BYTES);
-      bl_profile_enable_metric (profile, BL_METRIC_ALLOC_COUNT);
-      bl_profile_enable_metric (profile, BL_METRIC_FREE_BYTES);
-      bl_profile_enable_metric (profile, BL_METRIC_FREE_COUNT);
-      bl_profile_enable_metric (profile, BL_METRIC_LIVE_BYTES);
-      bl_profile_enable_metric (profile, BL_METRIC_LIVE_COUNT);
-    }
 
   /* body */
   for (;;)

@@ -14,5 +14,9 @@ gpointer bl_big_array_grow (gpointer data,
                             gsize    new_size);
 void     bl_big_array_free (gpointer data,
                             gsize    size);
+void     bl_big_array_discard (gpointer data,
+                               gsize    size,
+                               gsize    offset,
+                               gsize    len);
 
 G_END_DECLS

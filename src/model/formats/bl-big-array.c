@@ -126,3 +126,35 @@ bl_big_array_free (gpointer data,
 
   g_free (data);
 }
+
+/**
+ * bl_big_array_discard:
+ * @data: an array from bl_big_array_grow()
+ * @size: its size in bytes
+ * @offset: where the bytes that are no longer needed start
+ * @len: how many they are
+ *
+ * Hands the whole pages among those bytes back to the system, so that they
+ * no longer count towards the process's memory; they read as zero (or as
+ * before) afterwards. Arrays on the heap are left as they are.
+ */
+void
+bl_big_array_discard (gpointer data,
+                      gsize    size,
+                      gsize    offset,
+                      gsize    len)
+{
+  g_return_if_fail (offset <= size && len <= size - offset);
+
+#ifdef BIG_MAPPED
+  if (size >= BIG_MIN)
+    {
+      gsize page = 4096;
+      guintptr start = ((guintptr) data + offset + page - 1) & ~(guintptr) (page - 1);
+      guintptr end = ((guintptr) data + offset + len) & ~(guintptr) (page - 1);
+
+      if (end > start)
+        madvise ((gpointer) start, end - start, MADV_DONTNEED);
+    }
+#endif
+}

@@ -66,9 +66,9 @@ static const BlMetricId mem_metrics[] = {
   BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
 };
 
-/* Each path element remembers the line records of the last six line
- * offsets it was given (offsets up to 255, records below 2^24 − 1): the
- * offsets are bytes side by side, compared all at once. */
+/* Each path element remembers the line records of six line offsets it was
+ * given (offsets up to 255, records below 2^24 − 1), each offset in slot
+ * offset % 6: the offsets are bytes side by side, compared all at once. */
 #define LINE_CACHE       6
 #define CACHE_OFFSET_MAX 0xff
 #define CACHE_LINE_MAX   0xffffff
@@ -127,6 +127,35 @@ typedef struct
   gsize      used;
 } AddrMap;
 
+/* Live blocks: see "the tables of live allocations" below. */
+#define BUCKET_SLOTS 4
+#ifndef BL_FUZZING
+#define LIVE_BUCKETS_MIN 1024
+#define MAX_KICKS        64
+#else
+/* small enough for a fuzzer's inputs to grow the table and to give up moving */
+#define LIVE_BUCKETS_MIN 2
+#define MAX_KICKS        4
+#endif
+
+typedef struct
+{
+  guint32 addr[BUCKET_SLOTS];
+  guint32 size[BUCKET_SLOTS];
+  guint32 pe_plus1[BUCKET_SLOTS];    /* allocating path element + 1; 0: empty */
+  guint32 line_plus1[BUCKET_SLOTS];  /* 0: no line */
+} LiveBucket;
+
+G_STATIC_ASSERT (sizeof (LiveBucket) == 64);
+
+typedef struct
+{
+  LiveBucket *buckets;
+  gsize       n_buckets;
+  gsize       used;
+  guint       kick;        /* which slot the next move takes */
+} LiveTable;
+
 typedef struct
 {
   guint64 key;         /* file << 32 | line */
@@ -149,9 +178,9 @@ typedef struct
   gsize       n_pe;
   gsize       pe_cap;
   GArray     *pe_info;     /* PathInfo, indexed like pe */
-  LiveAlloc  *young;       /* YOUNG_BLOCKS recent live blocks, by young_hash */
-  guint8     *old_filter;  /* OLD_FILTER counts of the old table's addresses */
-  AddrMap     live;        /* older live blocks */
+  LiveTable   table;       /* live blocks with 32-bit addresses and sizes */
+  AddrMap     wide;        /* the other live blocks */
+  gsize       n_low_wide;  /* blocks in wide with 32-bit addresses */
   LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
   LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
@@ -311,32 +340,27 @@ find_nul (const guint8 *p,
 
 /* ---- the tables of live allocations ------------------------------------- */
 
-/* Most blocks are freed soon after they are allocated, and a free looks its
- * block up by address. One hash table for every live block spreads the
- * blocks of the last few thousand allocations over so many cache lines that
- * nearly every free missed the processor's caches. So live blocks are kept
- * in two tables:
+/* An allocation is looked up by address when it is freed, and when an
+ * address is allocated again (a block allocated again without a free in
+ * between stays live for good: at most one block is live per address).
+ * Real sessions keep millions of blocks live, freed in any order, at
+ * addresses an allocator hands out one after the other; so every lookup
+ * must cost about one cache miss however the addresses lie, and a block
+ * must take little memory.
  *
- *  - the young table, a small direct-mapped array that stays in the cache:
- *    an allocation goes there, and moves the block it displaces to
- *  - the old table, an open-addressing hash table that grows.
+ * Blocks whose address and size fit in 32 bits (as the format defines
+ * them) live in a bucketed cuckoo hash table: 64-byte buckets of four
+ * 16-byte blocks, and each address may sit in one of two buckets that a
+ * full mix of its bits picks. A lookup reads those two cache lines (both
+ * are prefetched as soon as the address is read, so their misses overlap),
+ * a free only clears a slot, and an insertion that finds both buckets full
+ * moves a block to its other bucket, and so on. The table grows to twice
+ * its size when it is 7/8 full, releasing the old table's pages as they are
+ * emptied, so that the peak is not both tables.
  *
- * An address has at most one live block (a block allocated again without a
- * free in between leaves the earlier one live for good). A young block may
- * shadow an old one at the same address; that old block is settled (left
- * live for good) when the young one is freed or moves to the old table. To
- * find old blocks without visiting the large table, a counting filter holds,
- * per bucket of addresses, how many blocks the old table has there (capped,
- * and then never decremented). */
-#ifndef BL_FUZZING
-#define YOUNG_BLOCKS (1 << 14)
-#define OLD_FILTER   (1 << 19)
-#else
-/* small enough for a fuzzer's inputs to move blocks between the tables */
-#define YOUNG_BLOCKS (1 << 4)
-#define OLD_FILTER   (1 << 6)
-#endif
-#define FILTER_MAX   G_MAXUINT8
+ * The rest (addresses or sizes beyond 32 bits, and any block for which the
+ * moving gives up) go to a plain open-addressing table of 24-byte blocks,
+ * which is visited only when it holds something that could match. */
 
 static inline guint64
 mix64 (guint64 x)
@@ -348,53 +372,211 @@ mix64 (guint64 x)
   return x;
 }
 
-/* Blocks that a program allocates one after the other lie close together;
- * keeping the low bits of the address (in 16-byte units) as the low bits of
- * the slot puts them in neighbouring slots, and a mixed hash of the high bits
- * scatters the 256-slot groups, so strided or clustered addresses still
- * spread over the table. */
+/* MurmurHash3's finalizer: every address bit moves both halves. */
+static inline guint64
+live_hash (guint32 addr)
+{
+  guint64 x = mix64 (addr);
+
+  x *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+
+  return x;
+}
+
+/* The two buckets of a hash: each half scaled to the table by a multiply. */
+static inline gsize
+live_bucket1 (const LiveTable *table,
+              guint64          hash)
+{
+  return (gsize) (((hash & 0xffffffff) * (guint64) table->n_buckets) >> 32);
+}
+
+static inline gsize
+live_bucket2 (const LiveTable *table,
+              guint64          hash)
+{
+  return (gsize) (((hash >> 32) * (guint64) table->n_buckets) >> 32);
+}
+
+static void
+live_table_init (LiveTable *table,
+                 gsize      n_buckets)
+{
+  table->n_buckets = n_buckets;
+  table->used = 0;
+  table->kick = 0;
+  table->buckets = bl_big_array_grow (NULL, 0, n_buckets * sizeof (LiveBucket));
+}
+
+static void
+live_table_clear (LiveTable *table)
+{
+  bl_big_array_free (table->buckets, table->n_buckets * sizeof (LiveBucket));
+  table->buckets = NULL;
+}
+
+/* Slots of bucket b holding addr, one bit each. */
+static inline guint
+bucket_matches (const LiveBucket *b,
+                guint32           addr)
+{
+  guint mask = 0;
+
+  for (guint i = 0; i < BUCKET_SLOTS; i++)
+    mask |= (guint) ((b->addr[i] == addr) & (b->pe_plus1[i] != 0)) << i;
+
+  return mask;
+}
+
+static inline guint
+bucket_free_slots (const LiveBucket *b)
+{
+  guint mask = 0;
+
+  for (guint i = 0; i < BUCKET_SLOTS; i++)
+    mask |= (guint) (b->pe_plus1[i] == 0) << i;
+
+  return mask;
+}
+
+/* Always inlined: GCC 12 drops a prefetch from a function it inlines on
+ * its own. */
+G_ALWAYS_INLINE static inline void
+live_table_prefetch (const LiveTable *table,
+                     guint32          addr)
+{
+  guint64 hash = live_hash (addr);
+
+  __builtin_prefetch (&table->buckets[live_bucket1 (table, hash)], 1);
+  __builtin_prefetch (&table->buckets[live_bucket2 (table, hash)], 1);
+}
+
+/* The block at addr: its bucket and slot, or FALSE. Both buckets are
+ * compared without a branch between them (both were prefetched). */
+G_ALWAYS_INLINE static inline gboolean
+live_table_find (LiveTable   *table,
+                 guint32      addr,
+                 LiveBucket **bucket,
+                 guint       *slot)
+{
+  guint64 hash = live_hash (addr);
+  LiveBucket *b1 = &table->buckets[live_bucket1 (table, hash)];
+  LiveBucket *b2 = &table->buckets[live_bucket2 (table, hash)];
+  guint mask = bucket_matches (b1, addr) | (bucket_matches (b2, addr) << BUCKET_SLOTS);
+
+  if (mask == 0)
+    return FALSE;
+
+  *slot = __builtin_ctz (mask);
+  *bucket = *slot < BUCKET_SLOTS ? b1 : b2;
+  *slot &= BUCKET_SLOTS - 1;
+
+  return TRUE;
+}
+
+static inline gboolean
+bucket_put (LiveBucket *b,
+            guint32     addr,
+            guint32     size,
+            guint32     pe_plus1,
+            guint32     line_plus1)
+{
+  guint free_mask = bucket_free_slots (b);
+  guint i;
+
+  if (free_mask == 0)
+    return FALSE;
+
+  i = __builtin_ctz (free_mask);
+  b->addr[i] = addr;
+  b->size[i] = size;
+  b->pe_plus1[i] = pe_plus1;
+  b->line_plus1[i] = line_plus1;
+
+  return TRUE;
+}
+
+/* Bits set in a mask of free slots. */
+static const guint8 free_count[1 << BUCKET_SLOTS] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Adds a block whose address is not in the table. Returns FALSE when the
+ * moves gave up; *homeless is then the block left out (perhaps another one). */
+static gboolean
+live_table_insert (LiveTable *table,
+                   LiveAlloc *block,
+                   LiveAlloc *homeless)
+{
+  guint32 addr = (guint32) block->addr;
+  guint32 size = (guint32) block->size;
+  guint32 pe_plus1 = block->pe_plus1;
+  guint32 line_plus1 = block->line_plus1;
+  guint64 hash = live_hash (addr);
+  gsize b1 = live_bucket1 (table, hash);
+  gsize b2 = live_bucket2 (table, hash);
+  gsize b;
+
+  /* the emptier of the two buckets: blocks spread evenly, and moves are rare */
+  if (free_count[bucket_free_slots (&table->buckets[b2])] >
+      free_count[bucket_free_slots (&table->buckets[b1])])
+    {
+      gsize t = b1;
+
+      b1 = b2;
+      b2 = t;
+    }
+  if (bucket_put (&table->buckets[b1], addr, size, pe_plus1, line_plus1))
+    {
+      table->used++;
+      return TRUE;
+    }
+
+  /* Both full: put the block in place of one in a bucket, and that one in
+   * its other bucket, until a block finds room. */
+  b = (table->kick & 4) ? b2 : b1;
+  for (guint n = 0; n < MAX_KICKS; n++)
+    {
+      LiveBucket *bucket = &table->buckets[b];
+      guint i = table->kick++ & (BUCKET_SLOTS - 1);
+      guint32 t;
+
+      t = bucket->addr[i]; bucket->addr[i] = addr; addr = t;
+      t = bucket->size[i]; bucket->size[i] = size; size = t;
+      t = bucket->pe_plus1[i]; bucket->pe_plus1[i] = pe_plus1; pe_plus1 = t;
+      t = bucket->line_plus1[i]; bucket->line_plus1[i] = line_plus1; line_plus1 = t;
+
+      hash = live_hash (addr);
+      b1 = live_bucket1 (table, hash);
+      b2 = live_bucket2 (table, hash);
+      b = b == b1 ? b2 : b1;
+      if (bucket_put (&table->buckets[b], addr, size, pe_plus1, line_plus1))
+        {
+          table->used++;
+          return TRUE;
+        }
+    }
+
+  homeless->addr = addr;
+  homeless->size = size;
+  homeless->pe_plus1 = pe_plus1;
+  homeless->line_plus1 = line_plus1;
+
+  return FALSE;
+}
+
+/* Linear probing for the blocks that do not fit the cuckoo table. */
 static inline gsize
 addr_hash (guint64 addr)
 {
-  return (gsize) ((mix64 (addr >> 12) << 8) | ((addr >> 4) & 0xff));
-}
-
-static inline gsize
-young_hash (guint64 addr)
-{
-  return (gsize) mix64 (addr >> 4) & (YOUNG_BLOCKS - 1);
-}
-
-/* One 64-byte line of counts per 4 KiB of addresses (see addr_hash): the
- * frees of recent blocks test only a few lines. */
-static inline gsize
-filter_hash (guint64 addr)
-{
-  return (gsize) ((mix64 (addr >> 12) << 6) | ((addr >> 6) & 0x3f)) & (OLD_FILTER - 1);
+  return (gsize) mix64 (addr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
 }
 
 static void
 addr_map_init (AddrMap *map)
 {
-  map->mask = 1023;
+  map->mask = LIVE_BUCKETS_MIN - 1;
   map->used = 0;
   map->slots = bl_big_array_grow (NULL, 0, (map->mask + 1) * sizeof (LiveAlloc));
-}
-
-/* Memory operations are read from here on (the header says so, or the
- * first one turned up): their metrics and the tables of live blocks. */
-static void
-enable_memory (Decoder *dec)
-{
-  if (dec->memory)
-    return;
-
-  dec->memory = TRUE;
-  for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-    bl_profile_enable_metric (dec->profile, mem_metrics[m]);
-  addr_map_init (&dec->live);
-  dec->young = bl_big_array_grow (NULL, 0, YOUNG_BLOCKS * sizeof (LiveAlloc));
-  dec->old_filter = bl_big_array_grow (NULL, 0, OLD_FILTER);
 }
 
 G_ALWAYS_INLINE static inline LiveAlloc *
@@ -450,6 +632,21 @@ addr_map_remove (AddrMap   *map,
 
   map->slots[hole].pe_plus1 = 0;
   map->used--;
+}
+
+/* Memory operations are read from here on (the header says so, or the
+ * first one turned up): their metrics and the tables of live blocks. */
+static void
+enable_memory (Decoder *dec)
+{
+  if (dec->memory)
+    return;
+
+  dec->memory = TRUE;
+  for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+    bl_profile_enable_metric (dec->profile, mem_metrics[m]);
+  live_table_init (&dec->table, LIVE_BUCKETS_MIN);
+  addr_map_init (&dec->wide);
 }
 
 /* ---- entries ------------------------------------------------------------ */
@@ -562,31 +759,41 @@ ensure_records (gpointer  *array,
 
 /* A block still live: credited to the path and line that allocated it. */
 static void
-credit_live (Decoder         *dec,
-             const LiveAlloc *block)
+credit_live_block (Decoder *dec,
+                   guint32  pe_plus1,
+                   guint32  line_plus1,
+                   guint64  size)
 {
-  gsize pe = block->pe_plus1 - 1;
+  gsize pe = pe_plus1 - 1;
 
   ensure_records ((gpointer *) &dec->pe_live, &dec->pe_live_cap, pe + 1, sizeof (LiveAcc));
-  dec->pe_live[pe].bytes += block->size;
+  dec->pe_live[pe].bytes += size;
   dec->pe_live[pe].count++;
 
-  if (block->line_plus1 != 0)
+  if (line_plus1 != 0)
     {
-      gsize line = block->line_plus1 - 1;
+      gsize line = line_plus1 - 1;
 
       ensure_records ((gpointer *) &dec->line_live, &dec->line_live_cap, line + 1,
                       sizeof (LiveAcc));
-      dec->line_live[line].bytes += block->size;
+      dec->line_live[line].bytes += size;
       dec->line_live[line].count++;
     }
 }
 
-/* Neighbouring lines of a file go to neighbouring slots (see addr_hash). */
+static void
+credit_live (Decoder         *dec,
+             const LiveAlloc *block)
+{
+  credit_live_block (dec, block->pe_plus1, block->line_plus1, block->size);
+}
+
+/* Scattered: keeping a file's neighbouring lines in neighbouring slots
+ * made runs of full slots merge, and lookups walk them. */
 static inline gsize
 line_hash (guint64 key)
 {
-  return (gsize) ((mix64 (key >> 4) << 4) | (key & 0xf));
+  return (gsize) mix64 (key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
 }
 
 static void
@@ -647,15 +854,17 @@ remember_line (PathElement *pe,
                guint32      offset,
                guint32      line_plus1)
 {
+  guint i = offset % LINE_CACHE;
+
   if (offset > CACHE_OFFSET_MAX || line_plus1 > CACHE_LINE_MAX)
     return;
 
-  memmove (pe->cache_offset + 1, pe->cache_offset, LINE_CACHE - 1);
-  memmove (pe->cache_line + 1, pe->cache_line, (LINE_CACHE - 1) * 3);
-  pe->cache_offset[0] = offset;
-  pe->cache_line[0][0] = line_plus1;
-  pe->cache_line[0][1] = line_plus1 >> 8;
-  pe->cache_line[0][2] = line_plus1 >> 16;
+  /* the slot is chosen by the offset: no shifting, and a function's few
+   * neighbouring lines never push each other out */
+  pe->cache_offset[i] = offset;
+  pe->cache_line[i][0] = line_plus1;
+  pe->cache_line[i][1] = line_plus1 >> 8;
+  pe->cache_line[i][2] = line_plus1 >> 16;
 }
 
 /* The cached line record + 1 for a line offset (1–255), or 0. The six
@@ -954,92 +1163,134 @@ credit_cpu (Decoder     *dec,
     }
 }
 
-/* Start loading an address's young slot as soon as the address is read. */
-static inline void
-prefetch_block (Decoder *dec,
-                guint64  addr)
+/* A block for the plain table; its address has no live block. */
+static void
+wide_insert (Decoder         *dec,
+             const LiveAlloc *block)
 {
-  __builtin_prefetch (&dec->young[young_hash (addr)], 1);
-}
-
-static inline void
-filter_add (Decoder *dec,
-            guint64  addr,
-            int      delta)
-{
-  guint8 *count = &dec->old_filter[filter_hash (addr)];
-
-  if (*count != FILTER_MAX)
-    *count += delta;
-}
-
-/* The old table's block at addr, or NULL. */
-static inline LiveAlloc *
-find_old (Decoder *dec,
-          guint64  addr)
-{
-  LiveAlloc *slot;
-
-  if (dec->old_filter[filter_hash (addr)] == 0)
-    return NULL;
-
-  slot = addr_map_find (&dec->live, addr);
-
-  return slot->pe_plus1 != 0 ? slot : NULL;
+  *addr_map_find (&dec->wide, block->addr) = *block;
+  dec->wide.used++;
+  if (block->addr <= G_MAXUINT32)
+    dec->n_low_wide++;
+  if (dec->wide.used * 2 > dec->wide.mask)
+    addr_map_grow (&dec->wide);
 }
 
 static void
-remove_old (Decoder   *dec,
-            LiveAlloc *slot)
+wide_remove (Decoder   *dec,
+             LiveAlloc *slot)
 {
-  filter_add (dec, slot->addr, -1);
-  addr_map_remove (&dec->live, slot);
+  if (slot->addr <= G_MAXUINT32)
+    dec->n_low_wide--;
+  addr_map_remove (&dec->wide, slot);
 }
 
-/* A block displaced from the young table. */
-static G_NO_INLINE void
-make_old (Decoder         *dec,
-          const LiveAlloc *block)
-{
-  LiveAlloc *slot = addr_map_find (&dec->live, block->addr);
+#define GROW_AHEAD 4
 
-  if (slot->pe_plus1 != 0)
-    credit_live (dec, slot);   /* shadowed: allocated again, never freed */
-  else
+/* Twice the buckets. The old table is read in order, and each 2 MiB of it
+ * is handed back to the system once its blocks have moved. */
+static G_NO_INLINE void
+live_table_grow (Decoder *dec)
+{
+  LiveTable old = dec->table;
+  gsize old_bytes = old.n_buckets * sizeof (LiveBucket);
+  const gsize chunk = ((gsize) 2 << 20) / sizeof (LiveBucket);
+
+  live_table_init (&dec->table, old.n_buckets * 2);
+  dec->table.kick = old.kick;
+  for (gsize b = 0; b < old.n_buckets; b++)
     {
-      dec->live.used++;
-      filter_add (dec, block->addr, +1);
+      const LiveBucket *bucket = &old.buckets[b];
+
+      /* where the blocks of a bucket further on will go */
+      if (b + GROW_AHEAD < old.n_buckets)
+        for (guint i = 0; i < BUCKET_SLOTS; i++)
+          {
+            const LiveBucket *ahead = &old.buckets[b + GROW_AHEAD];
+            guint64 hash = live_hash (ahead->addr[i]);
+
+            __builtin_prefetch (&dec->table.buckets[live_bucket1 (&dec->table, hash)], 1);
+            __builtin_prefetch (&dec->table.buckets[live_bucket2 (&dec->table, hash)], 1);
+          }
+
+      for (guint i = 0; i < BUCKET_SLOTS; i++)
+        if (bucket->pe_plus1[i] != 0)
+          {
+            LiveAlloc block = {
+              bucket->addr[i], bucket->size[i], bucket->pe_plus1[i], bucket->line_plus1[i]
+            };
+            LiveAlloc homeless;
+
+            if G_UNLIKELY (!live_table_insert (&dec->table, &block, &homeless))
+              wide_insert (dec, &homeless);
+          }
+      if ((b + 1) % chunk == 0)
+        bl_big_array_discard (old.buckets, old_bytes, (b + 1 - chunk) * sizeof (LiveBucket),
+                              chunk * sizeof (LiveBucket));
     }
-  *slot = *block;
-  if (dec->live.used * 2 > dec->live.mask)
-    addr_map_grow (&dec->live);
+  live_table_clear (&old);
 }
 
-/* A free that did not find its block in the young table. */
-static G_NO_INLINE void
-free_old (Decoder *dec,
-          guint64  addr)
+/* A new block, at an address that has no live block. */
+static inline void
+place_block (Decoder   *dec,
+             LiveAlloc *block)
 {
-  LiveAlloc *slot = find_old (dec, addr);
+  LiveAlloc homeless;
 
-  if (slot != NULL)
-    remove_old (dec, slot);
-  else
+  if G_UNLIKELY (block->addr > G_MAXUINT32 || block->size > G_MAXUINT32)
+    {
+      wide_insert (dec, block);
+      return;
+    }
+
+  if G_UNLIKELY (!live_table_insert (&dec->table, block, &homeless))
+    wide_insert (dec, &homeless);
+  if G_UNLIKELY (dec->table.used * 8 > dec->table.n_buckets * BUCKET_SLOTS * 7)
+    live_table_grow (dec);
+}
+
+/* A memory operation when the plain table may hold the address. */
+static G_NO_INLINE void
+memory_op_slow (Decoder *dec,
+                guint    op,
+                guint64  addr,
+                guint64  size,
+                guint32  pe_plus1,
+                guint32  line_plus1)
+{
+  LiveBucket *bucket;
+  LiveAlloc *wide;
+  guint slot;
+  gboolean found = FALSE;
+
+  /* an address is in one table at most */
+  if (addr <= G_MAXUINT32 && live_table_find (&dec->table, (guint32) addr, &bucket, &slot))
+    {
+      if (op == MEM_ALLOC)
+        credit_live_block (dec, bucket->pe_plus1[slot], bucket->line_plus1[slot],
+                           bucket->size[slot]);
+      bucket->pe_plus1[slot] = 0;
+      dec->table.used--;
+      found = TRUE;
+    }
+  else if (dec->wide.used != 0 && (addr > G_MAXUINT32 || dec->n_low_wide != 0) &&
+           (wide = addr_map_find (&dec->wide, addr))->pe_plus1 != 0)
+    {
+      if (op == MEM_ALLOC)
+        credit_live (dec, wide);
+      wide_remove (dec, wide);
+      found = TRUE;
+    }
+
+  if (op == MEM_ALLOC)
+    {
+      LiveAlloc block = { addr, size, pe_plus1, line_plus1 };
+
+      place_block (dec, &block);
+    }
+  else if (!found)
     bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
-}
-
-/* The old block a young one shadowed, if any, stays live for good. */
-static G_NO_INLINE void
-settle_shadowed (Decoder *dec,
-                 guint64  addr)
-{
-  LiveAlloc *slot = find_old (dec, addr);
-
-  if (slot != NULL)
-    {
-      credit_live (dec, slot);
-      remove_old (dec, slot);
-    }
 }
 
 G_ALWAYS_INLINE static inline void
@@ -1050,12 +1301,14 @@ credit_memory (Decoder     *dec,
                guint64      addr,
                guint64      size)
 {
-  LiveAlloc *young = &dec->young[young_hash (addr)];
+  guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
+  guint32 line = 0;
+  LiveBucket *bucket;
+  guint slot;
 
   if (op == MEM_ALLOC)
     {
-      guint32 line = line_for (dec, pe, offset);
-
+      line = line_for (dec, pe, offset);
       pe->alloc_bytes += size;
       pe->alloc_count++;
       if (line != 0)
@@ -1063,33 +1316,42 @@ credit_memory (Decoder     *dec,
           dec->line_acc[line - 1].alloc_bytes += size;
           dec->line_acc[line - 1].alloc_count++;
         }
+    }
 
-      if (young->pe_plus1 != 0)
+  if G_UNLIKELY (addr > G_MAXUINT32 || size > G_MAXUINT32 || dec->n_low_wide != 0)
+    {
+      memory_op_slow (dec, op, addr, size, pe_plus1, line);
+      return;
+    }
+
+  if (live_table_find (&dec->table, (guint32) addr, &bucket, &slot))
+    {
+      if (op == MEM_ALLOC)
         {
           /* An address allocated again without a free in between: the
            * earlier block's free was never recorded, so it stays live. */
-          if (young->addr == addr)
-            credit_live (dec, young);
-          else
-            make_old (dec, young);
+          credit_live_block (dec, bucket->pe_plus1[slot], bucket->line_plus1[slot],
+                             bucket->size[slot]);
+          bucket->size[slot] = (guint32) size;
+          bucket->pe_plus1[slot] = pe_plus1;
+          bucket->line_plus1[slot] = line;
         }
-      young->addr = addr;
-      young->size = size;
-      young->pe_plus1 = pe_index_of (dec, pe) + 1;
-      young->line_plus1 = line;
+      else
+        {
+          /* nothing to add: what was freed is what was allocated less what
+           * is live at the end */
+          bucket->pe_plus1[slot] = 0;
+          dec->table.used--;
+        }
     }
-  else if (young->pe_plus1 != 0 && young->addr == addr)
+  else if (op == MEM_ALLOC)
     {
-      /* nothing to add: what was freed is what was allocated less what is
-       * live at the end */
-      if G_UNLIKELY (dec->old_filter[filter_hash (addr)] != 0)
-        settle_shadowed (dec, addr);
-      young->pe_plus1 = 0;
+      LiveAlloc block = { addr, size, pe_plus1, line };
+
+      place_block (dec, &block);
     }
   else
-    {
-      free_old (dec, addr);
-    }
+    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
 }
 
 static ParseResult
@@ -1193,8 +1455,25 @@ parse_calls (Decoder       *dec,
  * range, an undefined id, the first memory operation of a profile whose
  * header says it has none) stops the loop at the start of that entry, for
  * the careful parsers above to take or to report. Returns where it
- * stopped. */
+ * stopped.
+ *
+ * Entries are read a batch at a time, and then credited in order: while a
+ * batch is read, the path element records and the live-block buckets its
+ * entries will touch are prefetched, so that the cache misses of a whole
+ * batch (large profiles touch paths and blocks at random) overlap instead
+ * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
+#define HOT_BATCH     16
+
+typedef struct
+{
+  guint64 a;
+  guint64 b;
+  guint32 pe;
+  guint32 offset;
+  guint8  tag;
+  guint8  op;
+} HotEntry;
 
 static const guint8 *
 decode_hot (Decoder      *dec,
@@ -1202,8 +1481,12 @@ decode_hot (Decoder      *dec,
             const guint8 *limit)
 {
   PathElement *pes = dec->pe;
+  const PathInfo *infos = (const PathInfo *) (gpointer) dec->pe_info->data;
   gboolean lines = dec->lines;
-  guint64 entries = 0;
+  gboolean stopped = FALSE;
+  HotEntry batches[2][HOT_BATCH];
+  guint n_prev = 0;
+  gsize filled = 0;
 
 #define HOT_VARINT(var)                                                       \
   G_STMT_START {                                                              \
@@ -1213,71 +1496,113 @@ decode_hot (Decoder      *dec,
 
 #define HOT_ELEMENT(id)                                                       \
   G_STMT_START {                                                              \
-    guint32 index_;                                                           \
     if G_UNLIKELY ((id) > G_MAXUINT32 ||                                      \
-                   !element_index (dec, (guint32) (id), &index_))             \
+                   !element_index (dec, (guint32) (id), &e->pe))              \
       goto stop;                                                              \
-    pe = &pes[index_];                                                        \
+    __builtin_prefetch (&pes[e->pe], 1);                                      \
+    if (lines && offset != 0)                                                 \
+      __builtin_prefetch (&infos[e->pe]);                                     \
   } G_STMT_END
 
-  while (p < limit)
+  /* read batch k + 1, then credit batch k: a whole batch lies between a
+   * prefetch and the use of what it loads */
+  for (;;)
     {
-      const guint8 *entry = p;
-      PathElement *pe;
-      guint64 tag, offset = 0, a, b;
-      guint op;
+      HotEntry *next = batches[filled % 2];
+      guint n = 0;
 
-      HOT_VARINT (tag);
-      switch (tag & 7)
+      /* read a batch */
+      while (n < HOT_BATCH && p < limit && !stopped)
         {
-        case TAG_CPU:
-          if (lines)
-            HOT_VARINT (offset);
-          HOT_VARINT (a);
-          HOT_VARINT (b);
-          if G_UNLIKELY (offset > G_MAXUINT32)
-            goto stop;
-          HOT_ELEMENT (tag >> 3);
-          credit_cpu (dec, pe, (guint32) offset, a, b);
-          break;
+          const guint8 *entry = p;
+          HotEntry *e = &next[n];
+          guint64 tag, offset = 0, a, b;
 
-        case TAG_CALLS:
-          HOT_VARINT (a);
-          HOT_ELEMENT (tag >> 3);
-          pe->calls += a;
-          break;
+          HOT_VARINT (tag);
+          e->tag = tag & 7;
+          switch (tag & 7)
+            {
+            case TAG_CPU:
+              if (lines)
+                HOT_VARINT (offset);
+              HOT_VARINT (a);
+              HOT_VARINT (b);
+              if G_UNLIKELY (offset > G_MAXUINT32)
+                goto stop;
+              HOT_ELEMENT (tag >> 3);
+              break;
 
-        case TAG_MEMORY:
-          op = (tag >> 3) & 3;
-          if (lines)
-            HOT_VARINT (offset);
-          HOT_VARINT (a);
-          b = 0;
-          if (op == MEM_ALLOC)
-            HOT_VARINT (b);
-          if G_UNLIKELY (offset > G_MAXUINT32 || op > MEM_FREE_REALLOC || !dec->memory)
-            goto stop;
-          prefetch_block (dec, a);
-          HOT_ELEMENT (tag >> 5);
-          credit_memory (dec, pe, op, (guint32) offset, a, b);
-          break;
+            case TAG_CALLS:
+              HOT_VARINT (a);
+              b = 0;
+              HOT_ELEMENT (tag >> 3);
+              break;
 
-        default:
-          goto stop;
+            case TAG_MEMORY:
+              e->op = (tag >> 3) & 3;
+              if (lines)
+                HOT_VARINT (offset);
+              HOT_VARINT (a);
+              b = 0;
+              if (e->op == MEM_ALLOC)
+                HOT_VARINT (b);
+              if G_UNLIKELY (offset > G_MAXUINT32 || e->op > MEM_FREE_REALLOC || !dec->memory)
+                goto stop;
+              HOT_ELEMENT (tag >> 5);
+              if (a <= G_MAXUINT32)
+                live_table_prefetch (&dec->table, (guint32) a);
+              break;
+
+            default:
+              goto stop;
+            }
+
+          e->offset = (guint32) offset;
+          e->a = a;
+          e->b = b;
+          n++;
+          continue;
+
+        stop:
+          p = entry;
+          stopped = TRUE;
+          break;
         }
 
-      entries++;
-      continue;
+      /* credit the batch before it */
+      if (filled > 0)
+        {
+          const HotEntry *prev = batches[(filled - 1) % 2];
 
-    stop:
-      p = entry;
-      break;
+          for (guint i = 0; i < n_prev; i++)
+            {
+              const HotEntry *e = &prev[i];
+              PathElement *pe = &pes[e->pe];
+
+              switch (e->tag)
+                {
+                case TAG_CPU:
+                  credit_cpu (dec, pe, e->offset, e->a, e->b);
+                  break;
+                case TAG_CALLS:
+                  pe->calls += e->a;
+                  break;
+                default:
+                  credit_memory (dec, pe, e->op, e->offset, e->a, e->b);
+                  break;
+                }
+            }
+          dec->entries += n_prev;
+        }
+
+      if (n == 0)
+        break;
+      n_prev = n;
+      filled++;
     }
 
 #undef HOT_VARINT
 #undef HOT_ELEMENT
-
-  dec->entries += entries;
 
   return p;
 }
@@ -1456,9 +1781,8 @@ decoder_clear (Decoder *dec)
   g_clear_pointer (&dec->pe_info, g_array_unref);
   if (dec->memory)
     {
-      bl_big_array_free (dec->live.slots, (dec->live.mask + 1) * sizeof (LiveAlloc));
-      bl_big_array_free (dec->young, YOUNG_BLOCKS * sizeof (LiveAlloc));
-      bl_big_array_free (dec->old_filter, OLD_FILTER);
+      live_table_clear (&dec->table);
+      bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
     }
   bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
   bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
@@ -1496,12 +1820,18 @@ decoder_flush (Decoder *dec)
   /* what the tables still hold was never freed */
   if (dec->memory)
     {
-      for (gsize i = 0; i < YOUNG_BLOCKS; i++)
-        if (dec->young[i].pe_plus1 != 0)
-          credit_live (dec, &dec->young[i]);
-      for (gsize i = 0; i <= dec->live.mask; i++)
-        if (dec->live.slots[i].pe_plus1 != 0)
-          credit_live (dec, &dec->live.slots[i]);
+      for (gsize b = 0; b < dec->table.n_buckets; b++)
+        {
+          const LiveBucket *bucket = &dec->table.buckets[b];
+
+          for (guint i = 0; i < BUCKET_SLOTS; i++)
+            if (bucket->pe_plus1[i] != 0)
+              credit_live_block (dec, bucket->pe_plus1[i], bucket->line_plus1[i],
+                                 bucket->size[i]);
+        }
+      for (gsize i = 0; i <= dec->wide.mask; i++)
+        if (dec->wide.slots[i].pe_plus1 != 0)
+          credit_live (dec, &dec->wide.slots[i]);
     }
 
   for (gsize i = 0; i < dec->n_pe; i++)

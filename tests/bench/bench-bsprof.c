@@ -19,14 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
-#include "bl-bsprof-writer.h"
+#include "bl-bsprof-shapes.h"
 #include "bl-model.h"
-
-#define N_THREADS   12
-#define N_FUNCS     3000
-#define N_FILES     120
-#define N_PATHS     60000
 
 static guint64
 peak_rss_kib (void)
@@ -48,149 +44,6 @@ current_rss_kib (void)
   if ((line = strstr (status, "VmRSS:")))
     return g_ascii_strtoull (line + 6, NULL, 10);
   return 0;
-}
-
-static void
-write_profile (const char *path,
-               guint64     target_bytes,
-               guint64    *entries)
-{
-  FILE *file = fopen (path, "wb");
-  GRand *rand = g_rand_new_with_seed (42);
-  BlBsprofHeader h;
-  BlBsprofWriter *w;
-  guint32 *path_caller = g_new0 (guint32, N_PATHS + 1);
-  guint32 *path_line = g_new0 (guint32, N_PATHS + 1);
-  guint64 *live = g_new0 (guint64, 1 << 16);
-  guint32 *live_pe = g_new0 (guint32, 1 << 16);
-  guint64 next_addr = 0x10000;
-  guint32 *first_child, *next_sibling;
-  guint32 current;
-  char name[128];
-
-  g_assert (file != NULL);
-  bl_bsprof_header_init (&h);
-  h.lines = TRUE;
-  h.memory = TRUE;
-  h.target = "Benchmark Channel";
-  w = bl_bsprof_writer_new_file (&h, file);
-
-  /* strings: threads 1..N_THREADS, files, functions */
-  for (guint t = 0; t < N_THREADS; t++)
-    {
-      g_snprintf (name, sizeof name, t == 0 ? "Thread main" : "Task%u", t);
-      bl_bsprof_writer_string (w, 1 + t, name);
-      bl_bsprof_writer_module (w, 1 + t, 1 + t);
-    }
-  for (guint f = 0; f < N_FILES; f++)
-    {
-      g_snprintf (name, sizeof name, "pkg:/components/Module%03u.brs", f);
-      bl_bsprof_writer_string (w, 100 + f, name);
-    }
-  for (guint f = 0; f < N_FUNCS; f++)
-    {
-      g_snprintf (name, sizeof name, "handleEvent_%u", f);
-      bl_bsprof_writer_string (w, 1000 + f, name);
-    }
-
-  /* path elements: roots per thread, then random chains */
-  for (guint32 id = 1; id <= N_PATHS; id++)
-    {
-      guint32 func = g_rand_int_range (rand, 0, N_FUNCS);
-      guint32 file_id = 100 + func % N_FILES;
-
-      path_line[id] = 1 + (func * 37) % 2000;
-      if (id <= N_THREADS * 4)
-        {
-          bl_bsprof_writer_root (w, id, 1 + (id - 1) % N_THREADS, file_id, path_line[id], 1000 + func);
-          path_caller[id] = 0;
-        }
-      else
-        {
-          guint32 caller = g_rand_int_range (rand, MAX (1, (gint32) id - 5000), id);
-
-          bl_bsprof_writer_path (w, id, caller, g_rand_int_range (rand, 1, 30), file_id,
-                                 path_line[id], 1000 + func);
-          path_caller[id] = caller;
-        }
-    }
-
-  /* Child lists, to walk the call tree. */
-  first_child = g_new0 (guint32, N_PATHS + 1);
-  next_sibling = g_new0 (guint32, N_PATHS + 1);
-  for (guint32 id = N_PATHS; id > N_THREADS * 4; id--)
-    {
-      next_sibling[id] = first_child[path_caller[id]];
-      first_child[path_caller[id]] = id;
-    }
-
-  /* The measurement stream is what sampling a running program produces:
-   * the current call path moves a step at a time through the tree (a call,
-   * a return, or the same function again), each function spends its time on
-   * a handful of lines, and most allocations are freed soon after, with a
-   * slow leak of about one block in a hundred. */
-  current = 1;
-  while (bl_bsprof_writer_get_size (w) < target_bytes)
-    {
-      for (guint i = 0; i < 10000; i++)
-        {
-          guint32 pe = current;
-          guint kind = g_rand_int_range (rand, 0, 10);
-          guint32 offset = 1 + (pe * 7 + g_rand_int_range (rand, 0, 5)) % 30;
-          guint step = g_rand_int_range (rand, 0, 100);
-
-          if (step < 12 && first_child[current] != 0)
-            {
-              guint32 c = first_child[current];
-              guint skip = g_rand_int_range (rand, 0, 4);
-
-              while (skip-- > 0 && next_sibling[c] != 0)
-                c = next_sibling[c];
-              current = c;
-            }
-          else if (step < 24 && path_caller[current] != 0)
-            current = path_caller[current];
-          else if (step == 99)
-            current = 1 + g_rand_int_range (rand, 0, N_THREADS * 4);
-
-          if (kind < 5)
-            bl_bsprof_writer_cpu (w, pe, offset, g_rand_int_range (rand, 1, 5000),
-                                  g_rand_int_range (rand, 1, 9000));
-          else if (kind < 6)
-            bl_bsprof_writer_calls (w, pe, g_rand_int_range (rand, 1, 20));
-          else
-            {
-              guint slot = g_rand_int_range (rand, 0, 4096);
-
-              if (live[slot] != 0)
-                {
-                  if (g_rand_int_range (rand, 0, 100) > 0)
-                    bl_bsprof_writer_free_op (w, pe, offset, live[slot], FALSE);
-                  live[slot] = 0;
-                }
-              else
-                {
-                  live[slot] = next_addr;
-                  live_pe[slot] = pe;
-                  next_addr += 16 * g_rand_int_range (rand, 1, 64);
-                  bl_bsprof_writer_alloc (w, pe, offset, live[slot],
-                                          g_rand_int_range (rand, 8, 4096));
-                }
-            }
-        }
-    }
-
-  bl_bsprof_writer_end (w, h.start_ms + 3600 * 1000);
-  *entries = bl_bsprof_writer_get_entries (w);
-  bl_bsprof_writer_free (w);
-  fclose (file);
-  g_rand_free (rand);
-  g_free (path_caller);
-  g_free (path_line);
-  g_free (live);
-  g_free (live_pe);
-  g_free (first_child);
-  g_free (next_sibling);
 }
 
 /* A plain varint loop over every byte of the file in the same chunks, doing
@@ -359,36 +212,84 @@ model_bytes (BlProfile *profile)
          funcs * (sizeof (BlFunction) + n_metrics * 16);
 }
 
-int
-main (int    argc,
-      char **argv)
+/* Resets the peak RSS the kernel reports as VmHWM, where it allows it. */
+static gboolean
+reset_peak_rss (void)
 {
-  guint64 size_mb = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 256;
-  g_autofree char *tmp = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
+  return g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+}
+
+static guint64
+status_kib (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  if ((line = strstr (status, field)))
+    return g_ascii_strtoull (line + strlen (field), NULL, 10);
+  return 0;
+}
+
+static guint64
+sum_self (BlProfile  *profile,
+          BlMetricId  metric)
+{
+  guint64 sum = 0;
+
+  if (!bl_profile_has_metric (profile, metric))
+    return 0;
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (profile); i++)
+    sum += bl_profile_get_self (profile, metric, i);
+  return sum;
+}
+
+static void
+write_shape_file (BlBsprofShape  shape,
+                  guint64        size_mb,
+                  const char    *path)
+{
+  FILE *file = fopen (path, "wb");
+  BlBsprofWriter *w;
+
+  if (file == NULL)
+    g_error ("cannot write %s", path);
+  w = bl_bsprof_write_shape (shape, size_mb * 1000 * 1000, 42, file);
+  bl_bsprof_writer_free (w);
+  fclose (file);
+}
+
+/* CPU time of the process (user and system), in seconds: on a shared
+ * machine it varies far less than wall-clock time. */
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Times the decoder against the bare passes on path, best of three each. */
+static void
+bench_file (const char *shape_name,
+            const char *path,
+            gboolean    verbose)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(BlProfile) profile = NULL;
   BlBsprofStats stats = { 0, };
-  guint64 written_entries = 0, file_size, rss_before, sum;
+  guint64 file_size, rss_before, sum, peak_kib, live_count;
   double t_decode = G_MAXDOUBLE, t_bare = G_MAXDOUBLE, t_bytewise = G_MAXDOUBLE, t0;
+  double c_decode = G_MAXDOUBLE, c_bare = G_MAXDOUBLE, c0;
+  gboolean hwm;
   GStatBuf st;
 
-  if (argc > 2)
-    path = g_strdup (argv[2]);
-  else
-    {
-      tmp = g_dir_make_tmp ("bench-bsprof-XXXXXX", NULL);
-      path = g_build_filename (tmp, "bench.bsprof", NULL);
-    }
-
   if (g_stat (path, &st) != 0)
-    {
-      printf ("writing %" G_GUINT64_FORMAT " MB profile to %s…\n", size_mb, path);
-      write_profile (path, size_mb * 1000 * 1000, &written_entries);
-      g_stat (path, &st);
-    }
+    g_error ("cannot read %s", path);
   file_size = st.st_size;
 
   /* Warm the page cache for every pass alike, then time the passes in
@@ -396,50 +297,179 @@ main (int    argc,
    * best time of each (the machine's speed drifts while it runs). */
   sum = bytewise_varint_pass (path);
   rss_before = current_rss_kib ();
-  file = g_file_new_for_path (path);
+  hwm = reset_peak_rss ();
   for (guint i = 0; i < 3; i++)
     {
+      c0 = cpu_seconds ();
       t0 = g_get_monotonic_time ();
       sum += varint_pass (path);
       t_bare = MIN (t_bare, (g_get_monotonic_time () - t0) / 1e6);
+      c_bare = MIN (c_bare, cpu_seconds () - c0);
 
       g_clear_object (&profile);
       g_clear_object (&stream);
       stream = g_file_read (file, NULL, &error);
       g_assert_no_error (error);
+      c0 = cpu_seconds ();
       t0 = g_get_monotonic_time ();
       profile = bl_bsprof_read_stream (G_INPUT_STREAM (stream), file_size, NULL, NULL, NULL,
                                        &stats, &error);
       t_decode = MIN (t_decode, (g_get_monotonic_time () - t0) / 1e6);
+      c_decode = MIN (c_decode, cpu_seconds () - c0);
       g_assert_no_error (error);
 
       t0 = g_get_monotonic_time ();
       sum += bytewise_varint_pass (path);
       t_bytewise = MIN (t_bytewise, (g_get_monotonic_time () - t0) / 1e6);
     }
+  peak_kib = hwm ? status_kib ("VmHWM:") : peak_rss_kib ();
+  live_count = sum_self (profile, BL_METRIC_LIVE_COUNT);
 
-  printf ("file:            %.1f MB, %" G_GUINT64_FORMAT " entries\n",
-          file_size / 1e6, stats.entries);
-  printf ("model:           %u nodes, %u lines, %u functions, ~%.1f MB\n",
-          bl_profile_get_n_nodes (profile), bl_profile_get_n_lines (profile),
-          bl_profile_get_n_functions (profile), model_bytes (profile) / 1e6);
-  printf ("decode:          %.3f s, %.1f MB/s, %.1f M entries/s\n",
-          t_decode, file_size / 1e6 / t_decode, stats.entries / 1e6 / t_decode);
-  printf ("varint pass:     %.3f s, %.1f MB/s: every varint field of every entry, "
-          "nothing looked up (checksum %" G_GUINT64_FORMAT ")\n",
-          t_bare, file_size / 1e6 / t_bare, sum & 0xffff);
-  printf ("bytewise pass:   %.3f s, %.1f MB/s: every byte as a varint, strings too\n",
-          t_bytewise, file_size / 1e6 / t_bytewise);
-  printf ("ratio:           %.2f to the varint pass (target <= 2.5); %.2f to the bytewise pass\n",
-          t_decode / t_bare, t_decode / t_bytewise);
-  printf ("peak RSS:        %.1f MB (before decoding %.1f MB; target <= %.1f MB = file/2 + model)\n",
-          peak_rss_kib () / 1024.0, rss_before / 1024.0,
-          file_size / 2e6 + model_bytes (profile) / 1e6);
-
-  if (tmp != NULL)
+  if (verbose)
     {
-      g_unlink (path);
-      g_rmdir (tmp);
+      printf ("file:            %.1f MB, %" G_GUINT64_FORMAT " entries, %" G_GUINT64_FORMAT
+              " blocks live at the end\n", file_size / 1e6, stats.entries, live_count);
+      printf ("model:           %u nodes, %u lines, %u functions, ~%.1f MB\n",
+              bl_profile_get_n_nodes (profile), bl_profile_get_n_lines (profile),
+              bl_profile_get_n_functions (profile), model_bytes (profile) / 1e6);
+      printf ("decode:          %.3f s, %.1f MB/s, %.1f M entries/s\n",
+              t_decode, file_size / 1e6 / t_decode, stats.entries / 1e6 / t_decode);
+      printf ("varint pass:     %.3f s, %.1f MB/s: every varint field of every entry, "
+              "nothing looked up (checksum %" G_GUINT64_FORMAT ")\n",
+              t_bare, file_size / 1e6 / t_bare, sum & 0xffff);
+      printf ("bytewise pass:   %.3f s, %.1f MB/s: every byte as a varint, strings too\n",
+              t_bytewise, file_size / 1e6 / t_bytewise);
+      printf ("ratio:           %.2f to the varint pass (target <= 2.5); %.2f to the bytewise pass\n",
+              t_decode / t_bare, t_decode / t_bytewise);
+      printf ("CPU time:        decode %.3f s, varint pass %.3f s, ratio %.2f\n",
+              c_decode, c_bare, c_decode / c_bare);
+      printf ("peak RSS:        %.1f MB%s (before decoding %.1f MB; target <= %.1f MB = "
+              "file/2 + model + 16 B per live block)\n",
+              peak_kib / 1024.0, hwm ? "" : " (whole process)", rss_before / 1024.0,
+              file_size / 2e6 + model_bytes (profile) / 1e6 + live_count * 16 / 1e6);
+    }
+
+  printf ("%-13s %6.1f %7.2f %7.3f %6.1f %7.3f %6.2f %7.3f %7.3f %6.2f %7.1f %7.1f %8.2f\n",
+          shape_name, file_size / 1e6, live_count / 1e6, t_decode, file_size / 1e6 / t_decode,
+          t_bare, t_decode / t_bare, c_decode, c_bare, c_decode / c_bare, peak_kib / 1024.0,
+          file_size / 2e6 + model_bytes (profile) / 1e6 + live_count * 16 / 1e6,
+          bl_profile_get_n_nodes (profile) / 1e6);
+  fflush (stdout);
+}
+
+static void
+print_heading (void)
+{
+  printf ("%-13s %6s %7s %7s %6s %7s %6s %7s %7s %6s %7s %7s %8s\n",
+          "shape", "MB", "live(M)", "decode", "MB/s", "bare", "ratio", "cpu", "cpu-bare",
+          "ratio", "RSS MB", "RSS max", "nodes(M)");
+}
+
+static void
+bench_shape (BlBsprofShape shape,
+             guint64       size_mb)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("bench-bsprof-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (tmp, "bench.bsprof", NULL);
+
+  write_shape_file (shape, size_mb, path);
+  bench_file (bl_bsprof_shape_name (shape), path, FALSE);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *shape_name = NULL;
+  g_autofree char *write_path = NULL;
+  gboolean child = FALSE;
+  guint64 size_mb = 256;
+  BlBsprofShape shape = BL_BSPROF_SHAPE_TODAY;
+  GOptionEntry entries[] = {
+    { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "Only this shape", "NAME" },
+    { "write", 0, 0, G_OPTION_ARG_FILENAME, &write_path, "Write the shape to FILE and exit",
+      "FILE" },
+    { "child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &child, NULL, NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("[SIZE_MB] [FILE] — time the .bsprof decoder");
+  g_option_context_set_summary (context,
+    "With FILE: decode FILE (written with today's shape if missing) in detail.\n"
+    "Without: every shape (today, dense, random-addr, recent-frees, deep, many-paths)\n"
+    "of SIZE_MB (default 256), each in its own process for its peak RSS.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 2;
+    }
+  if (argc > 1)
+    size_mb = g_ascii_strtoull (argv[1], NULL, 10);
+  if (size_mb == 0)
+    size_mb = 256;
+  if (shape_name != NULL && !bl_bsprof_shape_from_name (shape_name, &shape))
+    {
+      fprintf (stderr, "unknown shape %s\n", shape_name);
+      return 2;
+    }
+
+  if (write_path != NULL)
+    {
+      write_shape_file (shape, size_mb, write_path);
+      return 0;
+    }
+
+  if (argc > 2)
+    {
+      GStatBuf st;
+
+      if (g_stat (argv[2], &st) != 0)
+        {
+          printf ("writing %" G_GUINT64_FORMAT " MB profile (%s) to %s…\n", size_mb,
+                  bl_bsprof_shape_name (shape), argv[2]);
+          write_shape_file (shape, size_mb, argv[2]);
+        }
+      print_heading ();
+      bench_file (bl_bsprof_shape_name (shape), argv[2], TRUE);
+      return 0;
+    }
+
+  if (child || shape_name != NULL)
+    {
+      if (!child)
+        print_heading ();
+      bench_shape (shape, size_mb);
+      return 0;
+    }
+
+  printf ("%" G_GUINT64_FORMAT " MB per shape; decode and bare (varint) pass best of 3, in turn, "
+          "wall-clock seconds then CPU seconds; RSS MB: peak while decoding; "
+          "RSS max = file/2 + model + 16 B per live block\n",
+          size_mb);
+  print_heading ();
+  fflush (stdout);
+  for (guint s = 0; s < BL_BSPROF_N_SHAPES; s++)
+    {
+      g_autofree char *size_arg = g_strdup_printf ("%" G_GUINT64_FORMAT, size_mb);
+      const char *child_argv[] = {
+        "/proc/self/exe", "--child", "--shape", bl_bsprof_shape_name (s), size_arg, NULL
+      };
+      int status;
+
+      if (!g_spawn_sync (NULL, (char **) child_argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
+                         NULL, NULL, NULL, NULL, &status, &error) ||
+          !g_spawn_check_wait_status (status, &error))
+        {
+          fprintf (stderr, "shape %s: %s\n", bl_bsprof_shape_name (s), error->message);
+          g_clear_error (&error);
+        }
+      printf ("  %s: %s\n", bl_bsprof_shape_name (s), bl_bsprof_shape_describe (s));
+      fflush (stdout);
     }
 
   return 0;

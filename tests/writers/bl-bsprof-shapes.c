@@ -236,7 +236,7 @@ write_session (BlBsprofWriter *w,
   guint8 *depth = g_new0 (guint8, n_paths + 1);
   guint64 *pool = g_new (guint64, pool_cap);
   guint32 n_pool = 0;
-  guint64 next_addr = G_GUINT64_CONSTANT (0x20000000);
+  guint64 next_addr = G_GUINT64_CONSTANT (0x800000);   /* 4-byte varints for a while */
   char name[128];
 
   for (guint t = 0; t < SESSION_THREADS; t++)

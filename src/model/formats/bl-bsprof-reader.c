@@ -172,6 +172,7 @@ typedef struct
   BlU32Map    strings;     /* file string id → interned id */
   BlU32Map    modules;     /* module id → thread root node */
   BlU32Map    elements;    /* sparse path element ids → index into pe */
+  guint32     n_in_order;  /* ids 1 … n_in_order are at index id − 1 */
   guint32    *dense;       /* small path element ids → index into pe + 1 */
   gsize       dense_cap;
   PathElement *pe;
@@ -681,6 +682,13 @@ element_index (Decoder *dec,
                guint32  id,
                guint32 *index)
 {
+  /* ids defined as 1, 2, 3, … (as profilers number them): no lookup */
+  if (id - 1 < dec->n_in_order)
+    {
+      *index = id - 1;
+      return TRUE;
+    }
+
   if (id < dec->dense_cap && dec->dense[id] != 0)
     {
       *index = dec->dense[id] - 1;
@@ -696,6 +704,11 @@ element_insert (Decoder *dec,
                 guint32  index)
 {
   gsize bound = 4 * dec->n_pe + 4096;
+
+  if (id == index + 1 && index == dec->n_in_order)
+    dec->n_in_order++;
+  else if (id - 1 < dec->n_in_order)
+    dec->n_in_order = 0;   /* redefined: ids no longer follow the records */
 
   if (id >= dec->dense_cap && id < bound)
     {

@@ -15,6 +15,9 @@
 #include <inttypes.h>
 #include <glib/gi18n.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "bl-big-array-private.h"
 #include "bl-bsprof-reader.h"
@@ -417,7 +420,31 @@ live_table_clear (LiveTable *table)
   table->buckets = NULL;
 }
 
-/* Slots of bucket b holding addr, one bit each. */
+/* Slots of bucket b holding addr, one bit each; and its free slots. */
+#ifdef __SSE2__
+
+static inline guint
+bucket_matches (const LiveBucket *b,
+                guint32           addr)
+{
+  __m128i addrs = _mm_loadu_si128 ((const __m128i *) b->addr);
+  __m128i pes = _mm_loadu_si128 ((const __m128i *) b->pe_plus1);
+  __m128i hit = _mm_andnot_si128 (_mm_cmpeq_epi32 (pes, _mm_setzero_si128 ()),
+                                  _mm_cmpeq_epi32 (addrs, _mm_set1_epi32 ((int) addr)));
+
+  return (guint) _mm_movemask_ps (_mm_castsi128_ps (hit));
+}
+
+static inline guint
+bucket_free_slots (const LiveBucket *b)
+{
+  __m128i pes = _mm_loadu_si128 ((const __m128i *) b->pe_plus1);
+
+  return (guint) _mm_movemask_ps (_mm_castsi128_ps (_mm_cmpeq_epi32 (pes, _mm_setzero_si128 ())));
+}
+
+#else
+
 static inline guint
 bucket_matches (const LiveBucket *b,
                 guint32           addr)
@@ -440,6 +467,8 @@ bucket_free_slots (const LiveBucket *b)
 
   return mask;
 }
+
+#endif
 
 /* Always inlined: GCC 12 drops a prefetch from a function it inlines on
  * its own. */
@@ -498,47 +527,27 @@ bucket_put (LiveBucket *b,
   return TRUE;
 }
 
-/* Bits set in a mask of free slots. */
-static const guint8 free_count[1 << BUCKET_SLOTS] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
-
-/* Adds a block whose address is not in the table. Returns FALSE when the
- * moves gave up; *homeless is then the block left out (perhaps another one). */
-static gboolean
-live_table_insert (LiveTable *table,
-                   LiveAlloc *block,
-                   LiveAlloc *homeless)
+/* Both buckets of a block are full: put it in place of one in a bucket,
+ * and that one in its other bucket, until a block finds room. Returns FALSE
+ * when the moves gave up; *homeless is then the block left out (perhaps
+ * another one). */
+static G_NO_INLINE gboolean
+live_table_move (LiveTable *table,
+                 gsize      b,
+                 LiveAlloc *block,
+                 LiveAlloc *homeless)
 {
   guint32 addr = (guint32) block->addr;
   guint32 size = (guint32) block->size;
   guint32 pe_plus1 = block->pe_plus1;
   guint32 line_plus1 = block->line_plus1;
-  guint64 hash = live_hash (addr);
-  gsize b1 = live_bucket1 (table, hash);
-  gsize b2 = live_bucket2 (table, hash);
-  gsize b;
 
-  /* the emptier of the two buckets: blocks spread evenly, and moves are rare */
-  if (free_count[bucket_free_slots (&table->buckets[b2])] >
-      free_count[bucket_free_slots (&table->buckets[b1])])
-    {
-      gsize t = b1;
-
-      b1 = b2;
-      b2 = t;
-    }
-  if (bucket_put (&table->buckets[b1], addr, size, pe_plus1, line_plus1))
-    {
-      table->used++;
-      return TRUE;
-    }
-
-  /* Both full: put the block in place of one in a bucket, and that one in
-   * its other bucket, until a block finds room. */
-  b = (table->kick & 4) ? b2 : b1;
   for (guint n = 0; n < MAX_KICKS; n++)
     {
       LiveBucket *bucket = &table->buckets[b];
       guint i = table->kick++ & (BUCKET_SLOTS - 1);
+      guint64 hash;
+      gsize b1, b2;
       guint32 t;
 
       t = bucket->addr[i]; bucket->addr[i] = addr; addr = t;
@@ -563,6 +572,40 @@ live_table_insert (LiveTable *table,
   homeless->line_plus1 = line_plus1;
 
   return FALSE;
+}
+
+/* Bits set in a mask of free slots. */
+static const guint8 free_count[1 << BUCKET_SLOTS] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Adds a block whose address is not in the table, to the emptier of its
+ * two buckets (blocks spread evenly, and moves are rare). Returns FALSE
+ * when it had to leave a block out, in *homeless. */
+G_ALWAYS_INLINE static inline gboolean
+live_table_insert (LiveTable *table,
+                   LiveAlloc *block,
+                   LiveAlloc *homeless)
+{
+  guint64 hash = live_hash ((guint32) block->addr);
+  LiveBucket *b1 = &table->buckets[live_bucket1 (table, hash)];
+  LiveBucket *b2 = &table->buckets[live_bucket2 (table, hash)];
+  guint free1 = bucket_free_slots (b1);
+  guint free2 = bucket_free_slots (b2);
+  LiveBucket *b = free_count[free2] > free_count[free1] ? b2 : b1;
+  guint free_mask = b == b1 ? free1 : free2;
+  guint i;
+
+  if G_UNLIKELY (free_mask == 0)
+    return live_table_move (table, (table->kick & 4) ? b2 - table->buckets : b1 - table->buckets,
+                            block, homeless);
+
+  i = __builtin_ctz (free_mask);
+  b->addr[i] = (guint32) block->addr;
+  b->size[i] = (guint32) block->size;
+  b->pe_plus1[i] = block->pe_plus1;
+  b->line_plus1[i] = block->line_plus1;
+  table->used++;
+
+  return TRUE;
 }
 
 /* Linear probing for the blocks that do not fit the cuckoo table. */

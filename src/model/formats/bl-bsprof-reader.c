@@ -527,13 +527,16 @@ bucket_put (LiveBucket *b,
   return TRUE;
 }
 
-/* Both buckets of a block are full: put it in place of one in a bucket,
- * and that one in its other bucket, until a block finds room. Returns FALSE
- * when the moves gave up; *homeless is then the block left out (perhaps
- * another one). */
+/* Both buckets of a block are full. First, one of their eight blocks whose
+ * other bucket has room moves there (those eight buckets are fetched all
+ * at once); failing that, the block takes the place of one in a bucket,
+ * and that one goes to its other bucket, and so on, until a block finds
+ * room. Returns FALSE when the moves gave up; *homeless is then the block
+ * left out (perhaps another one). */
 static G_NO_INLINE gboolean
 live_table_move (LiveTable *table,
-                 gsize      b,
+                 gsize      first,
+                 gsize      second,
                  LiveAlloc *block,
                  LiveAlloc *homeless)
 {
@@ -541,7 +544,39 @@ live_table_move (LiveTable *table,
   guint32 size = (guint32) block->size;
   guint32 pe_plus1 = block->pe_plus1;
   guint32 line_plus1 = block->line_plus1;
+  gsize home[2] = { first, second };
+  gsize other[2][BUCKET_SLOTS];
+  gsize b;
 
+  for (guint h = 0; h < 2; h++)
+    for (guint i = 0; i < BUCKET_SLOTS; i++)
+      {
+        guint64 hash = live_hash (table->buckets[home[h]].addr[i]);
+        gsize b1 = live_bucket1 (table, hash);
+
+        other[h][i] = b1 == home[h] ? live_bucket2 (table, hash) : b1;
+        __builtin_prefetch (&table->buckets[other[h][i]], 1);
+      }
+
+  for (guint h = 0; h < 2; h++)
+    for (guint i = 0; i < BUCKET_SLOTS; i++)
+      {
+        LiveBucket *from = &table->buckets[home[h]];
+
+        if (other[h][i] != home[h] &&
+            bucket_put (&table->buckets[other[h][i]], from->addr[i], from->size[i],
+                        from->pe_plus1[i], from->line_plus1[i]))
+          {
+            from->addr[i] = addr;
+            from->size[i] = size;
+            from->pe_plus1[i] = pe_plus1;
+            from->line_plus1[i] = line_plus1;
+            table->used++;
+            return TRUE;
+          }
+      }
+
+  b = (table->kick & 4) ? second : first;
   for (guint n = 0; n < MAX_KICKS; n++)
     {
       LiveBucket *bucket = &table->buckets[b];
@@ -595,8 +630,7 @@ live_table_insert (LiveTable *table,
   guint i;
 
   if G_UNLIKELY (free_mask == 0)
-    return live_table_move (table, (table->kick & 4) ? b2 - table->buckets : b1 - table->buckets,
-                            block, homeless);
+    return live_table_move (table, b1 - table->buckets, b2 - table->buckets, block, homeless);
 
   i = __builtin_ctz (free_mask);
   b->addr[i] = (guint32) block->addr;

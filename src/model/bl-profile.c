@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "bl-profile.h"
@@ -52,6 +54,7 @@ struct _BlProfile
   guint64       *self[BL_N_METRICS];
   guint64       *total[BL_N_METRICS];
   gboolean       has_metric[BL_N_METRICS];
+  guint8         decimals[BL_N_METRICS];   /* values in 10^-decimals units */
 
   /* functions (built by finish) */
   BlFunction    *functions;
@@ -1062,6 +1065,145 @@ bl_profile_get_grand_total (BlProfile  *self,
     sum += self->total[metric][g_array_index (self->threads, guint32, t)];
 
   return sum;
+}
+
+/**
+ * bl_profile_set_metric_decimals:
+ * @decimals: how many decimal places the stored values of @metric have
+ *
+ * Declares that the values of @metric (self, totals, lines, spans) are
+ * whole numbers of 10^-@decimals of the metric's base unit. See
+ * bl-profile.h.
+ */
+void
+bl_profile_set_metric_decimals (BlProfile  *self,
+                                BlMetricId  metric,
+                                guint       decimals)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (metric >= 0 && metric < BL_N_METRICS);
+  g_return_if_fail (decimals <= BL_PROFILE_MAX_DECIMALS);
+
+  self->decimals[metric] = (guint8) decimals;
+}
+
+guint
+bl_profile_get_metric_decimals (BlProfile  *self,
+                                BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 0;
+
+  return self->decimals[metric];
+}
+
+/**
+ * bl_profile_get_metric_scale:
+ *
+ * Returns: 10^decimals: how many stored units make one base unit of @metric
+ */
+guint64
+bl_profile_get_metric_scale (BlProfile  *self,
+                             BlMetricId  metric)
+{
+  guint64 scale = 1;
+
+  for (guint i = bl_profile_get_metric_decimals (self, metric); i > 0; i--)
+    scale *= 10;
+
+  return scale;
+}
+
+/**
+ * bl_profile_to_base_unit:
+ *
+ * Returns: a stored @value of @metric in the metric's base unit
+ */
+double
+bl_profile_to_base_unit (BlProfile  *self,
+                         BlMetricId  metric,
+                         guint64     value)
+{
+  return (double) value / (double) bl_profile_get_metric_scale (self, metric);
+}
+
+/**
+ * bl_profile_append_exact_value:
+ *
+ * Appends a stored @value of @metric as the exact decimal number of base
+ * units it stands for ("1.8"); a plain integer when the metric has no
+ * decimals, as before.
+ */
+void
+bl_profile_append_exact_value (BlProfile  *self,
+                               BlMetricId  metric,
+                               guint64     value,
+                               GString    *out)
+{
+  bl_append_decimal (out, value, bl_profile_get_metric_decimals (self, metric));
+}
+
+/**
+ * bl_profile_format_value:
+ *
+ * Like bl_metric_format_value(), for a stored @value of @metric in this
+ * profile: fractions are shown where they matter (up to three decimals),
+ * and larger values as bl_metric_format_value() shows them.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+bl_profile_format_value (BlProfile  *self,
+                         BlMetricId  metric,
+                         guint64     value)
+{
+  guint decimals = bl_profile_get_metric_decimals (self, metric);
+  guint64 scale = bl_profile_get_metric_scale (self, metric);
+  guint64 whole = value / scale;
+  guint shown = MIN (decimals, 3);
+  guint64 drop = 1;
+  g_autoptr(GString) number = NULL;
+  BlUnit unit;
+
+  g_return_val_if_fail (metric >= 0 && metric < BL_N_METRICS, NULL);
+
+  if (decimals == 0)
+    return bl_metric_format_value (metric, value);
+
+  /* the value rounded to at most three decimals */
+  for (guint i = shown; i < decimals; i++)
+    drop *= 10;
+  number = g_string_new (NULL);
+  bl_append_decimal (number, value / drop + (value % drop >= drop - drop / 2 ? 1 : 0), shown);
+
+  unit = bl_metric_get_info (metric)->unit;
+  switch (unit)
+    {
+    case BL_UNIT_NANOSECONDS:
+      if (whole < 1000)
+        /* Translators: a time in nanoseconds with a fraction, e.g. "1.5 ns" */
+        return g_strdup_printf (_("%s ns"), number->str);
+      break;
+    case BL_UNIT_MICROSECONDS:
+      if (whole < 1000)
+        /* Translators: a time in microseconds with a fraction, e.g. "1.5 µs" */
+        return g_strdup_printf (_("%s µs"), number->str);
+      break;
+    case BL_UNIT_BYTES:
+      if (whole < 1024)
+        /* Translators: a size in bytes with a fraction, e.g. "33.25 B" */
+        return g_strdup_printf (_("%s B"), number->str);
+      break;
+    case BL_UNIT_COUNT:
+    case BL_UNIT_NONE:
+    default:
+      return g_string_free (g_steal_pointer (&number), FALSE);
+    }
+
+  return bl_metric_format_value (metric, (guint64) llround ((double) value / (double) scale));
 }
 
 guint

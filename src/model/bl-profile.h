@@ -161,6 +161,38 @@ const guint64      *bl_profile_get_total_array   (BlProfile     *self,
 guint64             bl_profile_get_grand_total   (BlProfile     *self,
                                                   BlMetricId     metric);
 
+/* Fractional values. Every value is a guint64. A metric whose values are
+ * not whole numbers of its base unit (speedscope weights of 0.4 samples or
+ * 33.25 bytes, event times in fractions of a nanosecond) stores them as
+ * whole numbers of a finer, decimal unit: 10^-decimals of the base unit,
+ * the same for every node, line, function and span value of that metric in
+ * the profile, so sums stay exact integers. decimals is 0 (the default) for
+ * whole numbers: readers that never set it, every existing API and every
+ * output for such profiles are unchanged. Code that shows or exports a
+ * value divides by the scale (10^decimals), or uses the helpers below:
+ * bl_profile_format_value() for people, bl_profile_append_exact_value() for
+ * files (the exact decimal, "1.8", "33.25"; a plain integer when decimals
+ * is 0). Set it (at most BL_PROFILE_MAX_DECIMALS) before bl_profile_finish(). */
+#define BL_PROFILE_MAX_DECIMALS 18
+
+void                bl_profile_set_metric_decimals (BlProfile   *self,
+                                                  BlMetricId     metric,
+                                                  guint          decimals);
+guint               bl_profile_get_metric_decimals (BlProfile   *self,
+                                                  BlMetricId     metric);
+guint64             bl_profile_get_metric_scale  (BlProfile     *self,
+                                                  BlMetricId     metric);
+double              bl_profile_to_base_unit      (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+char               *bl_profile_format_value      (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+void                bl_profile_append_exact_value (BlProfile    *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value,
+                                                  GString       *out);
+
 guint               bl_profile_get_n_functions   (BlProfile     *self);
 const BlFunction   *bl_profile_get_function      (BlProfile     *self,
                                                   guint32        function);
@@ -208,7 +240,8 @@ const BlHistogramBucket *bl_profile_get_histogram (BlProfile             *self,
 /* Time order (speedscope evented profiles): per thread, the spans during
  * which a node was on the stack, in the order they were entered (by start
  * time; a parent before its children). Times are in the unit of the
- * profile's default metric (nanoseconds for time-ns). */
+ * thread's metric as stored (nanoseconds for time-ns; with decimals set for
+ * that metric, 10^-decimals of it, see above). */
 typedef struct
 {
   guint32 node;

@@ -1365,6 +1365,8 @@ struct _BlProfileExtras
   BlHistogramBucket *histogram;
   guint              n_buckets;
   GPtrArray         *times;      /* ThreadTime * per thread, or NULL */
+  GArray            *frames;     /* BlFrame, or NULL */
+  GArray            *node_frame; /* guint32 frame per node (up to the last with one) */
 };
 
 static void
@@ -1385,6 +1387,8 @@ extras_free (struct _BlProfileExtras *extras)
     return;
   g_free (extras->histogram);
   g_clear_pointer (&extras->times, g_ptr_array_unref);
+  g_clear_pointer (&extras->frames, g_array_unref);
+  g_clear_pointer (&extras->node_frame, g_array_unref);
   g_free (extras);
 }
 
@@ -1652,4 +1656,128 @@ bl_profile_get_time_range (BlProfile *self,
     *end = e;
 
   return TRUE;
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+/**
+ * bl_profile_add_frame:
+ * @name: interned function name
+ * @file: interned file name, or 0
+ * @line: line, or 0
+ * @col: column, or 0
+ *
+ * Adds a frame; frames are never merged, each call makes a new one.
+ *
+ * Returns: the frame's index (0, 1, … in the order they were added)
+ */
+guint32
+bl_profile_add_frame (BlProfile *self,
+                      guint32    name,
+                      guint32    file,
+                      guint32    line,
+                      guint32    col)
+{
+  struct _BlProfileExtras *extras;
+  BlFrame frame = { name, file, line, col };
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  extras = ensure_extras (self);
+  if (extras->frames == NULL)
+    {
+      extras->frames = g_array_new (FALSE, FALSE, sizeof (BlFrame));
+      extras->node_frame = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  g_array_append_val (extras->frames, frame);
+
+  return extras->frames->len - 1;
+}
+
+/**
+ * bl_profile_add_child_frame:
+ * @parent: a node index (not %BL_NODE_NONE: threads have no frame)
+ * @frame: a frame from bl_profile_add_frame()
+ *
+ * Finds or creates the child of @parent for @frame.
+ *
+ * Returns: the child's node index
+ */
+guint32
+bl_profile_add_child_frame (BlProfile *self,
+                            guint32    parent,
+                            guint32    frame)
+{
+  GArray *node_frame;
+  const BlFrame *f;
+  BlSlot *slot;
+  guint32 index;
+  guint64 k1 = ((guint64) parent << 32) | frame;
+  guint32 old_len;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+  g_return_val_if_fail (!self->finished, BL_NODE_NONE);
+  g_return_val_if_fail (parent < self->n_nodes, BL_NODE_NONE);
+  g_return_val_if_fail (self->extras != NULL && self->extras->frames != NULL &&
+                        frame < self->extras->frames->len, BL_NODE_NONE);
+
+  /* a key of its own: no string id is G_MAXUINT32, which add_child uses */
+  slot = index_hash_find (&self->node_hash, k1, G_MAXUINT32);
+  if (slot->value != 0)
+    return slot->value - 1;
+
+  f = &g_array_index (self->extras->frames, BlFrame, frame);
+  index = append_node (self, parent, f->name, f->file, f->line);
+  index_hash_insert (&self->node_hash, slot, k1, G_MAXUINT32, index);
+
+  node_frame = self->extras->node_frame;
+  old_len = node_frame->len;
+  if (old_len <= index)
+    {
+      g_array_set_size (node_frame, index + 1);
+      for (guint32 i = old_len; i < index; i++)
+        g_array_index (node_frame, guint32, i) = BL_NODE_NONE;
+    }
+  g_array_index (node_frame, guint32, index) = frame;
+
+  return index;
+}
+
+guint
+bl_profile_get_n_frames (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  if (self->extras == NULL || self->extras->frames == NULL)
+    return 0;
+
+  return self->extras->frames->len;
+}
+
+const BlFrame *
+bl_profile_get_frame (BlProfile *self,
+                      guint32    frame)
+{
+  g_return_val_if_fail (frame < bl_profile_get_n_frames (self), NULL);
+
+  return &g_array_index (self->extras->frames, BlFrame, frame);
+}
+
+/**
+ * bl_profile_get_node_frame:
+ *
+ * Returns: the frame of @node, or %BL_NODE_NONE if it has none
+ */
+guint32
+bl_profile_get_node_frame (BlProfile *self,
+                           guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+
+  if (self->extras == NULL || self->extras->node_frame == NULL ||
+      node >= self->extras->node_frame->len)
+    return BL_NODE_NONE;
+
+  return g_array_index (self->extras->node_frame, guint32, node);
 }

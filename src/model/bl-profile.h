@@ -218,6 +218,35 @@ char               *bl_profile_dup_stack_string  (BlProfile     *self,
                                                   guint32        node,
                                                   char           separator);
 
+/* Frames (optional; speedscope's shared frames): a reader whose format
+ * has frames of its own adds them with bl_profile_add_frame() and builds
+ * its nodes with bl_profile_add_child_frame(). A node is then one frame
+ * under its parent, so two frames are kept apart even when name and file
+ * agree (as speedscope keeps its frames apart by index), and each frame
+ * keeps its line and column. Nodes made by bl_profile_add_child() have no
+ * frame (BL_NODE_NONE). Functions still merge nodes by name and file. */
+typedef struct
+{
+  guint32 name;
+  guint32 file;
+  guint32 line;       /* 0 if unknown */
+  guint32 col;        /* 0 if unknown */
+} BlFrame;
+
+guint32             bl_profile_add_frame         (BlProfile     *self,
+                                                  guint32        name,
+                                                  guint32        file,
+                                                  guint32        line,
+                                                  guint32        col);
+guint32             bl_profile_add_child_frame   (BlProfile     *self,
+                                                  guint32        parent,
+                                                  guint32        frame);
+guint               bl_profile_get_n_frames      (BlProfile     *self);
+const BlFrame      *bl_profile_get_frame         (BlProfile     *self,
+                                                  guint32        frame);
+guint32             bl_profile_get_node_frame    (BlProfile     *self,
+                                                  guint32        node);
+
 /* Allocation-size histogram (mpatrol's bins): bucket i counts the
  * allocations and frees whose size lies in [lower, upper] bytes; the last
  * bucket may be open-ended (upper G_MAXUINT64). */

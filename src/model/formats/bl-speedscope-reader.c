@@ -1404,6 +1404,8 @@ build_profile (Reader  *reader,
   guint n_kept = 0;
   guint decimals[BL_N_METRICS];
   guint64 scales[BL_N_METRICS];
+  /* thread name → the metrics of our own exports under it (bit 31: some
+   * profile under it is not one) */
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   BlProfileInfo *info = bl_profile_get_info_mutable (reader->profile);
   const SsFrame *frames = (const SsFrame *) (gpointer) reader->frames->data;
@@ -1411,6 +1413,11 @@ build_profile (Reader  *reader,
 
   info->target = g_strdup (reader->name);
   info->supplemental = g_strdup (reader->exporter);
+
+  /* speedscope's frames, in its order: a frame is one index of them */
+  for (guint f = 0; f < n_frames; f++)
+    bl_profile_add_frame (reader->profile, frames[f].name, frames[f].file, frames[f].line,
+                          frames[f].col);
 
   choose_decimals (reader, decimals);
   for (guint m = 0; m < BL_N_METRICS; m++)
@@ -1449,16 +1456,33 @@ build_profile (Reader  *reader,
                        nodes[n].frame, p->kind == KIND_SAMPLED ? "sample" : "event",
                        nodes[n].first_use, i, n_frames);
 
-      /* one thread per profile, with a distinct name */
-      name = p->name != NULL && p->name[0] != '\0'
-        ? g_strdup (p->name)
-        : g_strdup_printf ("Profile %u", i + 1);
-      for (guint k = 2; g_hash_table_contains (names, name); k++)
-        {
-          g_free (name);
-          name = g_strdup_printf ("%s (%u)", p->name != NULL ? p->name : "Profile", k);
-        }
-      g_hash_table_add (names, g_strdup (name));
+      /* one thread per profile, with a distinct name (an unnamed one takes
+       * the document's, as speedscope names it after its file), except that
+       * our own exports write a thread once per metric: those come together
+       * again */
+      {
+        g_autofree char *base = p->name != NULL && p->name[0] != '\0'
+          ? g_strdup (p->name)
+          : reader->name != NULL && reader->name[0] != '\0'
+          ? g_strdup (reader->name)
+          : g_strdup_printf ("Profile %u", i + 1);
+        guint own = p->override != BL_METRIC_INVALID ? 1u << p->metric : 1u << 31;
+        gpointer used;
+
+        name = g_strdup (base);
+        for (guint k = 2; g_hash_table_lookup_extended (names, name, NULL, &used); k++)
+          {
+            guint mask = GPOINTER_TO_UINT (used);
+
+            if (own != 1u << 31 && (mask & (1u << 31)) == 0 && (mask & own) == 0)
+              break;
+            g_free (name);
+            name = g_strdup_printf ("%s (%u)", base, k);
+          }
+        used = NULL;
+        g_hash_table_lookup_extended (names, name, NULL, &used);
+        g_hash_table_insert (names, g_strdup (name), GUINT_TO_POINTER (GPOINTER_TO_UINT (used) | own));
+      }
 
       bl_profile_enable_metric (reader->profile, p->metric);
       map[0] = bl_profile_add_thread (reader->profile, bl_profile_intern (reader->profile, name));
@@ -1466,13 +1490,10 @@ build_profile (Reader  *reader,
 
       for (guint n = 1; n < p->nodes->len; n++)
         {
-          const SsFrame *f;
-
           if (keep != NULL && !keep[n])
             continue;
-          f = &frames[nodes[n].frame];
-          map[n] = bl_profile_add_child (reader->profile, map[nodes[n].parent],
-                                         f->name, f->file, f->line);
+          map[n] = bl_profile_add_child_frame (reader->profile, map[nodes[n].parent],
+                                               nodes[n].frame);
         }
 
       for (guint n = 0; n < p->nodes->len; n++)

@@ -664,7 +664,8 @@ test_like_speedscope (void)
       "# time-ns\nevents;f 10\n# weight\nodd;f 1\nodd;f;g 2\n",
       "unknown unit “furlongs”" },
     { "edge-duplicate-names.speedscope.json",
-      "# time-ns\nProfile 1;main;render 6\nProfile 1;main;render;render 4\n", NULL },
+      "# time-ns\nedge-duplicate-names.speedscope.json;main;render 6\n"
+      "edge-duplicate-names.speedscope.json;main;render;render 4\n", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

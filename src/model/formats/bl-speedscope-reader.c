@@ -8,6 +8,9 @@
  * call tree. Consecutive samples usually share most of their stack, so a
  * sample walks the trie only from where it differs from the one before.
  *
+ * An unnamed profile is named after the file, as speedscope names it
+ * (else after the document).
+ *
  * Units: nanoseconds … seconds become the metric time-ns, bytes become
  * alloc-bytes, and none becomes samples when every weight is 1, else
  * weight. Evented profiles keep their time order as spans.
@@ -163,6 +166,7 @@ typedef struct
   gboolean      has_profiles;
   char         *name;
   char         *exporter;
+  const char   *file_name;       /* the input's base name, or NULL */
   GPtrArray    *profiles;        /* SsProfile */
 
   /* the previous sample, for prefix reuse */
@@ -352,6 +356,8 @@ trie_child (SsProfile *p,
 
 /* ---- reading helpers ---------------------------------------------------- */
 
+/* @what: untranslated (N_()): translating it only when it fails keeps
+ * gettext out of the loops over samples and events */
 static gboolean
 next_is (Reader      *reader,
          BlJsonToken  expected,
@@ -360,10 +366,10 @@ next_is (Reader      *reader,
 {
   BlJsonToken token = bl_json_reader_next (reader->json, error);
 
-  if (token == BL_JSON_TOKEN_ERROR)
+  if G_UNLIKELY (token == BL_JSON_TOKEN_ERROR)
     return FALSE;
-  if (token != expected)
-    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"), what);
+  if G_UNLIKELY (token != expected)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"), _(what));
 
   return TRUE;
 }
@@ -376,7 +382,7 @@ read_string (Reader      *reader,
   gsize len;
   const char *str;
 
-  if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
     return FALSE;
   str = bl_json_reader_get_string (reader->json, &len);
   g_free (*out);
@@ -390,7 +396,7 @@ read_number (Reader   *reader,
              double   *out,
              GError  **error)
 {
-  if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a number"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_NUMBER, N_("a number"), error))
     return FALSE;
   *out = bl_json_reader_get_double (reader->json);
 
@@ -440,7 +446,7 @@ read_frame (Reader  *reader,
           const char *str;
           gsize len;
 
-          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
             return FALSE;
           str = bl_json_reader_get_string (reader->json, &len);
           if (is_name)
@@ -487,7 +493,7 @@ read_shared (Reader  *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_OBJECT, _("an object"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_OBJECT, N_("an object"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
@@ -497,7 +503,7 @@ read_shared (Reader  *reader,
           if (reader->frames_known)
             return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
                             _("the frames are given twice"));
-          if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of frames"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of frames"), error))
             return FALSE;
           while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
             if (!read_frame (reader, error))
@@ -557,7 +563,7 @@ read_samples (Reader    *reader,
   BlJsonToken token;
   guint prev_len = 0;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of samples"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of samples"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_ARRAY)
@@ -618,7 +624,7 @@ read_weights (Reader    *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of weights"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of weights"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_NUMBER)
@@ -653,18 +659,19 @@ read_event (Reader    *reader,
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
     {
-      const char *member = bl_json_reader_get_string (reader->json, NULL);
+      gsize len;
+      const char *member = bl_json_reader_get_string (reader->json, &len);
 
-      if (g_str_equal (member, "type"))
+      if (len == 4 && memcmp (member, "type", 4) == 0)
         {
           const char *type;
 
-          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
             return FALSE;
-          type = bl_json_reader_get_string (reader->json, NULL);
-          if (g_str_equal (type, "O"))
+          type = bl_json_reader_get_string (reader->json, &len);
+          if (len == 1 && type[0] == 'O')
             event.open = TRUE;
-          else if (g_str_equal (type, "C"))
+          else if (len == 1 && type[0] == 'C')
             event.open = FALSE;
           else
             {
@@ -674,15 +681,15 @@ read_event (Reader    *reader,
             }
           has_type = TRUE;
         }
-      else if (g_str_equal (member, "at"))
+      else if (len == 2 && member[0] == 'a' && member[1] == 't')
         {
           if (!read_number (reader, &event.at, error))
             return FALSE;
           has_at = TRUE;
         }
-      else if (g_str_equal (member, "frame"))
+      else if (len == 5 && memcmp (member, "frame", 5) == 0)
         {
-          if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a frame index"), error) ||
+          if (!next_is (reader, BL_JSON_TOKEN_NUMBER, N_("a frame index"), error) ||
               !get_frame_index (reader, &event.frame, error))
             return FALSE;
           has_frame = TRUE;
@@ -716,7 +723,7 @@ read_events (Reader    *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of events"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of events"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
@@ -733,22 +740,25 @@ read_events (Reader    *reader,
   return TRUE;
 }
 
-/* Whether @value (in the file's unit) is a whole number of base units;
- * FALSE with *too_large set if it cannot be held at all. */
+/* Whether @value (in the file's unit) is a whole number of base units, up
+ * to 1e-10 of it (1.234 ms is 1234000.0000000002 ns in doubles); FALSE with
+ * *too_large set if it cannot be held at all. */
 static inline gboolean
 is_whole (double    value,
           double    factor,
           gboolean *too_large)
 {
   double v = value * factor;
+  double r;
 
   if (!(v > -9.2e18 && v < 9.2e18))
     {
       *too_large = TRUE;
       return FALSE;
     }
+  r = nearbyint (v);
 
-  return v == nearbyint (v);
+  return v == r || (r != 0 && fabs (v - r) <= 1e-10 * fabs (v));
 }
 
 static gboolean
@@ -837,9 +847,10 @@ replay_events (SsProfile *p,
           if (!to_base (ev->at, p->factor, &t))
             goto range;
           if (top != NULL)
-            g_array_index (p->values, guint64, top[0]) += (guint64) (t - last);
+            /* unsigned: events may span more than 2^63 ns (t >= last) */
+            g_array_index (p->values, guint64, top[0]) += (guint64) t - (guint64) last;
           last = t;
-          at.i = (guint64) (t - origin);
+          at.i = (guint64) t - (guint64) origin;
         }
 
       if (ev->open)
@@ -881,7 +892,7 @@ replay_events (SsProfile *p,
         if (frac)
           span->end.f = flast;
         else
-          span->end.i = (guint64) (last - origin);
+          span->end.i = (guint64) last - (guint64) origin;
       }
   else if (stack->len > 0)
     {
@@ -910,8 +921,9 @@ replay_events (SsProfile *p,
         goto range;
       if (p->has_end && !to_base (p->end_value, p->factor, &end))
         goto range;
-      p->range_start.i = (guint64) MAX (start - origin, 0);
-      p->range_end.i = (guint64) MAX (end - origin, (gint64) p->range_start.i);
+      p->range_start.i = start > origin ? (guint64) start - (guint64) origin : 0;
+      p->range_end.i = end > origin ? (guint64) end - (guint64) origin : 0;
+      p->range_end.i = MAX (p->range_end.i, p->range_start.i);
     }
   p->has_range = TRUE;
 
@@ -990,7 +1002,7 @@ finish_profile (Reader    *reader,
 
           for (guint i = 0; i < p->weights->len; i++)
             if (leaves[i] != idle)
-              values[leaves[i]] += (guint64) (weights[i] * p->factor);
+              values[leaves[i]] += (guint64) nearbyint (weights[i] * p->factor);
         }
 
       if (p->unit == UNIT_NONE)
@@ -1152,7 +1164,7 @@ read_profiles (Reader  *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of profiles"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of profiles"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
@@ -1457,12 +1469,14 @@ build_profile (Reader  *reader,
                        nodes[n].first_use, i, n_frames);
 
       /* one thread per profile, with a distinct name (an unnamed one takes
-       * the document's, as speedscope names it after its file), except that
-       * our own exports write a thread once per metric: those come together
-       * again */
+       * the file's name, as in speedscope, or else the document's), except
+       * that our own exports write a thread once per metric: those come
+       * together again */
       {
         g_autofree char *base = p->name != NULL && p->name[0] != '\0'
           ? g_strdup (p->name)
+          : reader->file_name != NULL && reader->file_name[0] != '\0'
+          ? g_strdup (reader->file_name)
           : reader->name != NULL && reader->name[0] != '\0'
           ? g_strdup (reader->name)
           : g_strdup_printf ("Profile %u", i + 1);
@@ -1572,6 +1586,7 @@ salvage_profiles (Reader *reader)
 
 static BlProfile *
 read_all (BlJsonReader  *json,
+          const char    *file_name,
           GError       **error)
 {
   g_autoptr(BlProfile) profile = bl_profile_new ("speedscope");
@@ -1580,6 +1595,7 @@ read_all (BlJsonReader  *json,
   gboolean ok;
 
   reader.json = json;
+  reader.file_name = file_name;
   reader.profile = profile;
   reader.frames = g_array_new (FALSE, FALSE, sizeof (SsFrame));
   reader.profiles = g_ptr_array_new_with_free_func (ss_profile_free);
@@ -1693,7 +1709,7 @@ bl_speedscope_read_stream (GInputStream   *stream,
 
   json = bl_json_reader_new_for_stream (stream, total, cancellable, progress, progress_data);
 
-  return read_all (json, error);
+  return read_all (json, g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY), error);
 }
 
 /**
@@ -1708,5 +1724,5 @@ bl_speedscope_read_memory (const guint8  *data,
 {
   g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (data, len);
 
-  return read_all (json, error);
+  return read_all (json, NULL, error);
 }

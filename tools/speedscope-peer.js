@@ -6,6 +6,8 @@
 // into some folder, outside the repository) and, for each file given:
 //   - times speedscope's import (read, JSON.parse, importSpeedscopeProfiles) in
 //     wall and CPU seconds, and `brightlens-cli info` on the same file;
+//   - with --export-to DIR, has speedscope import each file (any format it
+//     reads) and writes what its exporter makes of it to DIR/NAME.speedscope.json;
 //   - with --compare, builds speedscope's grouped call tree per profile, and
 //     compares its stacks by frame name with brightlens-cli's folded output for
 //     every metric (times in nanoseconds, to 1e-9 relative); with --round-trip,
@@ -25,12 +27,14 @@ const os = require('os');
 const {execFileSync, spawnSync} = require('child_process');
 
 const args = process.argv.slice(2);
-const opt = {compare: false, roundTrip: false, time: false, speedscope: null, cli: null, files: []};
+const opt = {compare: false, roundTrip: false, time: false, exportTo: null, speedscope: null, cli: null,
+             files: []};
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--compare') opt.compare = true;
   else if (args[i] === '--round-trip') opt.roundTrip = true;
   else if (args[i] === '--time') opt.time = true;
   else if (args[i] === '--speedscope') opt.speedscope = args[++i];
+  else if (args[i] === '--export-to') opt.exportTo = args[++i];
   else if (args[i] === '--cli') opt.cli = args[++i];
   else opt.files.push(args[i]);
 }
@@ -51,6 +55,11 @@ function loadImporter(pkg) {
   const m = /function (\w+)\(t\)\{return\{name:t\.name\|\|t\.profiles\[0\]\.name\|\|"profile",indexToView:t\.activeProfileIndex\|\|0,profiles:t\.profiles\.map/.exec(src);
   if (!m) throw new Error('importSpeedscopeProfiles not found in ' + js);
   src = src.replace(`function ${m[1]}(t){`, `globalThis.__importSpeedscopeProfiles=function(t){return ${m[1]}(t)};function ${m[1]}(t){`);
+  // its exporter (exportProfileGroup) and its import of any format from text
+  const ex = /function (\w+)\(t\)\{let e=\[\],n=new Map;function a\(A\)\{let o=n\.get\(A\)/.exec(src);
+  const im = /async function (\w+)\(t,e\)\{return\(await \w+\)\.importProfileGroupFromText\(t,e\)\}/.exec(src);
+  if (ex) src = src.replace(`function ${ex[1]}(t){let e=[]`, `globalThis.__exportProfileGroup=function(t){return ${ex[1]}(t)};function ${ex[1]}(t){let e=[]`);
+  if (im) src = src.replace(`async function ${im[1]}(t,e){`, `globalThis.__importFromText=function(t,e){return ${im[1]}(t,e)};async function ${im[1]}(t,e){`);
   const noop = () => {};
   const any = () => new Proxy(function () {}, {
     get: (t, k) => (k === Symbol.toPrimitive ? () => '' : any()), apply: () => any(), construct: () => any()});
@@ -64,10 +73,11 @@ function loadImporter(pkg) {
   ctx.self = ctx;
   vm.createContext(ctx);
   try { vm.runInContext(src, ctx); } catch (e) { if (!ctx.__importSpeedscopeProfiles) throw e; }
-  return ctx.__importSpeedscopeProfiles;
+  return ctx;
 }
 
-const importSpeedscopeProfiles = loadImporter(opt.speedscope);
+const peer = loadImporter(opt.speedscope);
+const importSpeedscopeProfiles = peer.__importSpeedscopeProfiles;
 const toNs = {nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9};
 
 // speedscope's stacks: per profile, frame names joined by ';' under the
@@ -143,6 +153,20 @@ function compare(label, ss, bl) {
   for (const key of all.keys())
     if (!seen.has(key)) { problems++; if (problems < 5) console.log(`  ${label}: ${key}: only in Brightlens`); }
   return problems;
+}
+
+async function exportAll() {
+  for (const file of opt.files) {
+    const group = await peer.__importFromText(path.basename(file), fs.readFileSync(file, 'utf8'));
+    if (!group) { console.log(`${file}: speedscope does not read it`); continue; }
+    const out = path.join(opt.exportTo, path.basename(file).replace(/\.[^.]*$/, '') + '.speedscope.json');
+    fs.writeFileSync(out, JSON.stringify(peer.__exportProfileGroup(group)));
+    console.log(`${out}: ${group.profiles.length} profiles`);
+  }
+}
+if (opt.exportTo) {
+  exportAll().then(() => process.exit(0), e => { console.error(e); process.exit(1); });
+  return;
 }
 
 let failed = 0;

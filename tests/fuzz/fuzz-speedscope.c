@@ -52,7 +52,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
                                       bl_profile_get_grand_total (profile, metrics[i]));
     }
 
-  /* the round trip keeps every metric's total */
+  /* the round trip keeps every metric's total (that of a whole file: what
+   * is kept of a cut one is time without some of its frames) */
   json = g_memory_output_stream_new_resizable ();
   g_assert (bl_speedscope_write (profile, json, NULL, NULL));
   g_assert (g_output_stream_close (json, NULL, NULL));
@@ -65,7 +66,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_printerr ("the export does not read back: %s\n", error->message);
       abort ();
     }
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n && !bl_profile_is_incomplete (profile); i++)
     {
       double before = bl_profile_to_base_unit (profile, metrics[i],
                                                bl_profile_get_grand_total (profile, metrics[i]));

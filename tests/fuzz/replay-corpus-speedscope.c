@@ -56,7 +56,8 @@ test_speedscope (void)
         g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
         g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)), &read_error);
       g_assert_no_error (read_error);
-      n_metrics = bl_profile_list_metrics (profile, metrics);
+      /* (what is kept of a cut file is time without some of its frames) */
+      n_metrics = bl_profile_is_incomplete (profile) ? 0 : bl_profile_list_metrics (profile, metrics);
       for (guint i = 0; i < n_metrics; i++)
         {
           double before = bl_profile_to_base_unit (

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -696,6 +697,57 @@ test_like_speedscope (void)
   }
 }
 
+/* Files speedscope 1.25's exporter wrote from other formats (Firefox,
+ * GHC's .prof with time and allocations, callgrind with two event types,
+ * Safari, folded stacks, a Chrome trace): every profile's total is
+ * speedscope's non-idle total, to 1e-9, each in its own unit. */
+static void
+test_exported_by_speedscope (void)
+{
+  static const struct {
+    const char *file;
+    const char *thread;
+    BlMetricId  metric;
+    double      total;   /* speedscope's, in base units */
+  } cases[] = {
+    { "exported-Firefox_61_recursion.speedscope.json", "Firefox_61_recursion.json",
+      BL_METRIC_TIME_NS, 11.149112000013702e6 },
+    { "exported-haskell_simple.speedscope.json", "binary-trees time", BL_METRIC_TIME_NS, 798e6 },
+    { "exported-haskell_simple.speedscope.json", "binary-trees allocation",
+      BL_METRIC_ALLOC_BYTES, 1921672664 },
+    { "exported-callgrind_callgrind.multiple-event-types.speedscope.json",
+      "callgrind_callgrind.multiple-event-types.log -- Time", BL_METRIC_TIME_NS, 8200 },
+    { "exported-callgrind_callgrind.multiple-event-types.speedscope.json",
+      "callgrind_callgrind.multiple-event-types.log -- Memory", BL_METRIC_ALLOC_BYTES, 38000 },
+    { "exported-Safari_13.1_simple.html-recording.speedscope.json",
+      "Grabación de Control temporal 1", BL_METRIC_TIME_NS, 0.03400676000071691e9 },
+    { "exported-stackcollapse_recursion.speedscope.json", "stackcollapse_recursion.txt",
+      BL_METRIC_SAMPLES, 10 },
+    { "exported-trace-event_bex-interaction.speedscope.json", "pid 0, tid 0",
+      BL_METRIC_TIME_NS, 12000 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = load_sample (cases[i].file, &error);
+      guint thread = G_MAXUINT;
+      double total;
+
+      g_test_message ("%s: %s", cases[i].file, cases[i].thread);
+      g_assert_no_error (error);
+      for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+        if (g_str_equal (bl_profile_get_thread_name (profile, t), cases[i].thread))
+          thread = t;
+      g_assert_cmpuint (thread, !=, G_MAXUINT);
+      total = bl_profile_to_base_unit (profile, cases[i].metric,
+                                       bl_profile_get_total (profile, cases[i].metric,
+                                                             bl_profile_get_thread_root (profile,
+                                                                                         thread)));
+      g_assert_cmpfloat (fabs (total - cases[i].total), <=, 1e-9 * cases[i].total);
+    }
+}
+
 /* Values that are not whole numbers of the base unit are held in a finer
  * decimal unit: sums stay exact, and the helpers give the decimals back. */
 static void
@@ -758,6 +810,7 @@ main (int   argc,
   g_test_add_func ("/model/speedscope/truncated", test_truncated);
   g_test_add_func ("/model/speedscope/like-speedscope", test_like_speedscope);
   g_test_add_func ("/model/speedscope/fractional", test_fractional);
+  g_test_add_func ("/model/speedscope/exported-by-speedscope", test_exported_by_speedscope);
 
   return g_test_run ();
 }

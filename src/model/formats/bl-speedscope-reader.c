@@ -1268,13 +1268,15 @@ has_value (const SsProfile *p,
 }
 
 /* Whether @x is a whole number, up to what summing doubles leaves over
- * (1e-9 of it); a value that is not zero must not round to zero. */
+ * (1e-10 of it: rounding there keeps every value within 1e-10 of
+ * speedscope's, also after a round trip); a value that is not zero must not
+ * round to zero. */
 static inline gboolean
 near_whole (double x)
 {
   double r = nearbyint (x);
 
-  return x == r || (r != 0 && fabs (x - r) <= 1e-9 * fabs (x));
+  return x == r || (r != 0 && fabs (x - r) <= 1e-10 * fabs (x));
 }
 
 /* Whether every value and time of the fractional profile @p is a whole

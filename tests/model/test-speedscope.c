@@ -722,7 +722,7 @@ test_exported_by_speedscope (void)
     { "exported-Safari_13.1_simple.html-recording.speedscope.json",
       "Grabación de Control temporal 1", BL_METRIC_TIME_NS, 0.03400676000071691e9 },
     { "exported-stackcollapse_recursion.speedscope.json", "stackcollapse_recursion.txt",
-      BL_METRIC_SAMPLES, 10 },
+      BL_METRIC_WEIGHT, 10 },
     { "exported-trace-event_bex-interaction.speedscope.json", "pid 0, tid 0",
       BL_METRIC_TIME_NS, 12000 },
   };

@@ -1450,6 +1450,7 @@ build_profile (Reader  *reader,
       guint64 scale = scales[p->metric];
       g_autofree guint32 *map = g_new (guint32, p->nodes->len);
       g_autofree gboolean *keep = NULL;
+      g_autofree gint64 *span_self = NULL;
       g_autofree char *name = NULL;
       guint thread;
 
@@ -1512,13 +1513,33 @@ build_profile (Reader  *reader,
                                                nodes[n].frame);
         }
 
+      /* a fractional evented profile: each node's time from its spans in
+       * the finer unit, so that the values agree with the times exported
+       * (reading the export back gives the same values) */
+      if (p->fractional && p->kind == KIND_EVENTED)
+        {
+          span_self = g_new0 (gint64, p->nodes->len);
+          for (guint s = 0; s < p->spans->len; s++)
+            {
+              const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
+              gint64 d = (gint64) (scaled_time (p, span->end, scale) -
+                                   scaled_time (p, span->start, scale));
+
+              span_self[span->node] += d;
+              if (nodes[span->node].parent != 0)
+                span_self[nodes[span->node].parent] -= d;
+            }
+        }
+
       for (guint n = 0; n < p->nodes->len; n++)
         {
           guint64 value;
 
           if (!has_value (p, n) || (keep != NULL && !keep[n]))
             continue;
-          value = scaled_value (p, n, scale);
+          value = span_self != NULL ? (guint64) MAX (span_self[n], 0) : scaled_value (p, n, scale);
+          if (value == 0)
+            continue;
           bl_profile_add_value (reader->profile, map[n], p->metric, value);
 
           if (n > 0 && frames[nodes[n].frame].line != 0)

@@ -1355,6 +1355,7 @@ bl_profile_dup_stack_string (BlProfile *self,
 typedef struct
 {
   GArray  *spans;       /* BlSpan */
+  GArray  *samples;     /* BlOrderedSample, or NULL */
   guint64  start;
   guint64  end;
   gboolean has_range;
@@ -1377,6 +1378,7 @@ thread_time_free (gpointer data)
   if (tt == NULL)
     return;
   g_array_unref (tt->spans);
+  g_clear_pointer (&tt->samples, g_array_unref);
   g_free (tt);
 }
 
@@ -1780,4 +1782,63 @@ bl_profile_get_node_frame (BlProfile *self,
     return BL_NODE_NONE;
 
   return g_array_index (self->extras->node_frame, guint32, node);
+}
+
+/* ---- sample order -------------------------------------------------------- */
+
+/**
+ * bl_profile_add_sample:
+ * @thread: the thread @node belongs to
+ * @node: the node on top of the sample's stack
+ * @weight: the sample's weight, in the stored unit of the thread's metric
+ *
+ * Appends a sample to the thread's sample order (it adds no value: the
+ * reader adds the same weights to the nodes).
+ */
+void
+bl_profile_add_sample (BlProfile *self,
+                       guint      thread,
+                       guint32    node,
+                       guint64    weight)
+{
+  ThreadTime *tt;
+  BlOrderedSample sample = { node, weight };
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (node < self->n_nodes && self->nodes[node].thread == thread);
+
+  tt = ensure_thread_time (self, thread);
+  if (tt->samples == NULL)
+    tt->samples = g_array_new (FALSE, FALSE, sizeof (BlOrderedSample));
+  g_array_append_val (tt->samples, sample);
+}
+
+/**
+ * bl_profile_get_samples:
+ * @n_samples: (out): the number of samples
+ *
+ * Returns: (nullable) (array length=n_samples): the thread's samples in the
+ *   order they were taken, or %NULL if it has no sample order
+ */
+const BlOrderedSample *
+bl_profile_get_samples (BlProfile *self,
+                        guint      thread,
+                        gsize     *n_samples)
+{
+  ThreadTime *tt;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (n_samples != NULL, NULL);
+
+  tt = get_thread_time (self, thread);
+  if (tt == NULL || tt->samples == NULL || tt->samples->len == 0)
+    {
+      *n_samples = 0;
+      return NULL;
+    }
+
+  *n_samples = tt->samples->len;
+
+  return (const BlOrderedSample *) (gpointer) tt->samples->data;
 }

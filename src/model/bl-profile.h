@@ -218,6 +218,24 @@ char               *bl_profile_dup_stack_string  (BlProfile     *self,
                                                   guint32        node,
                                                   char           separator);
 
+/* Sample order (speedscope sampled profiles): per thread, the samples in
+ * the order they were taken: the node on top of each one's stack and its
+ * weight in the thread's metric as stored (the node's self value is the sum
+ * of its samples' weights). */
+typedef struct
+{
+  guint32 node;
+  guint64 weight;
+} BlOrderedSample;
+
+void                bl_profile_add_sample        (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint32        node,
+                                                  guint64        weight);
+const BlOrderedSample *bl_profile_get_samples   (BlProfile     *self,
+                                                  guint          thread,
+                                                  gsize         *n_samples);
+
 /* Frames (optional; speedscope's shared frames): a reader whose format
  * has frames of its own adds them with bl_profile_add_frame() and builds
  * its nodes with bl_profile_add_child_frame(). A node is then one frame

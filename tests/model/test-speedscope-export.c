@@ -501,6 +501,45 @@ test_frames_round_trip (void)
   g_object_unref (round_trip (mixed));
 }
 
+/* A sampled profile goes out sampled, its samples in the order they were
+ * taken (idle ones left out), and comes back with the same order. */
+static void
+test_sample_order_round_trip (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "edge-idle.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(BlProfile) again = NULL;
+  const BlOrderedSample *a, *b;
+  gsize n_a, n_b, len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  profile = bl_speedscope_read_memory ((const guint8 *) contents, len, NULL);
+  g_assert_nonnull (profile);
+  a = bl_profile_get_samples (profile, 0, &n_a);
+  g_assert_cmpuint (n_a, ==, 3);
+  g_assert_cmpuint (a[0].weight, ==, 5500000);
+  g_assert_cmpuint (bl_profile_get_node (profile, a[1].node)->depth, ==, 2);
+
+  json = export (profile);
+  g_assert_nonnull (strstr (json, "\"type\":\"sampled\",\"startValue\":0,\"endValue\":15500000,"
+                                  "\"samples\":[[0],[0,1],[0,1]],"
+                                  "\"weights\":[5500000,6000000,4000000]"));
+  again = round_trip (profile);
+  b = bl_profile_get_samples (again, 0, &n_b);
+  g_assert_cmpuint (n_b, ==, n_a);
+  for (gsize i = 0; i < n_a; i++)
+    {
+      g_autofree char *sa = bl_profile_dup_stack_string (profile, a[i].node, ';');
+      g_autofree char *sb = bl_profile_dup_stack_string (again, b[i].node, ';');
+
+      g_assert_cmpstr (sa, ==, sb);
+      g_assert_cmpuint (a[i].weight, ==, b[i].weight);
+    }
+}
+
 /* An evented profile goes out evented: the same spans come back. */
 static void
 test_time_order_round_trip (void)
@@ -681,6 +720,7 @@ main (int   argc,
   g_test_add_func ("/model/speedscope-export/speedscope-round-trip",
                    test_speedscope_samples_round_trip);
   g_test_add_func ("/model/speedscope-export/frames", test_frames_round_trip);
+  g_test_add_func ("/model/speedscope-export/sample-order", test_sample_order_round_trip);
   g_test_add_func ("/model/speedscope-export/time-order", test_time_order_round_trip);
   g_test_add_func ("/model/speedscope-export/time-order-edges", test_time_order_edges);
   g_test_add_func ("/model/speedscope-export/other-formats", test_other_formats_round_trip);

@@ -148,6 +148,7 @@ typedef struct
   SsTime     range_start;
   SsTime     range_end;
   gboolean   has_range;
+  guint32    idle_leaf;          /* the leaf of idle samples (G_MAXUINT32: none) */
   guint      n_unknown_events;   /* of a type other than O and C, skipped */
   char      *unknown_event_type; /* the first of them */
 
@@ -244,6 +245,7 @@ ss_profile_new (guint index)
 
   p->index = index;
   p->override = BL_METRIC_INVALID;
+  p->idle_leaf = G_MAXUINT32;
   p->nodes = g_array_new (FALSE, FALSE, sizeof (TrieNode));
   p->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_array_append_val (p->nodes, root);
@@ -988,6 +990,7 @@ finish_profile (Reader    *reader,
        * exports (which name their metric) use it for the thread's own
        * value, a folded line with the thread alone. */
       idle = p->override != BL_METRIC_INVALID ? G_MAXUINT32 : 0;
+      p->idle_leaf = idle;
       if (p->fractional)
         {
           double *fvalues = (double *) (gpointer) p->fvalues->data;
@@ -1040,9 +1043,13 @@ finish_profile (Reader    *reader,
   p->n_events = p->events->len;
   p->finished = TRUE;
 
-  /* drop what is no longer needed */
-  g_array_set_size (p->leaves, 0);
-  g_array_set_size (p->weights, 0);
+  /* drop what is no longer needed (a sampled profile's samples give its
+   * sample order) */
+  if (p->kind != KIND_SAMPLED)
+    {
+      g_array_set_size (p->leaves, 0);
+      g_array_set_size (p->weights, 0);
+    }
   g_array_set_size (p->events, 0);
   g_clear_pointer (&p->hash, g_free);
   p->hash = g_new0 (TrieSlot, 1);
@@ -1286,9 +1293,13 @@ fits_scale (const SsProfile *p,
             double           scale)
 {
   const double *fvalues = (const double *) (gpointer) p->fvalues->data;
+  const double *weights = (const double *) (gpointer) p->weights->data;
 
   for (guint n = 0; n < p->fvalues->len; n++)
     if (!near_whole (fvalues[n] * scale))
+      return FALSE;
+  for (guint i = 0; i < p->weights->len; i++)
+    if (!near_whole (weights[i] * p->factor * scale))
       return FALSE;
   for (guint s = 0; s < p->spans->len; s++)
     {
@@ -1513,6 +1524,37 @@ build_profile (Reader  *reader,
                                                nodes[n].frame);
         }
 
+      /* the sample order; a fractional profile's values are the sums of
+       * its samples' weights in the finer unit, so that they agree with
+       * the samples exported */
+      if (p->kind == KIND_SAMPLED && p->leaves->len == p->weights->len)
+        {
+          gsize n_before = 0;
+          /* (one order per thread: our exports' later metrics have none) */
+          gboolean record = bl_profile_get_samples (reader->profile, thread, &n_before) == NULL;
+
+          const guint32 *leaves = (const guint32 *) (gpointer) p->leaves->data;
+          const double *weights = (const double *) (gpointer) p->weights->data;
+
+          if (p->fractional)
+            span_self = g_new0 (gint64, p->nodes->len);
+          for (guint k = 0; k < p->leaves->len; k++)
+            {
+              guint32 leaf = leaves[k];
+              double w = weights[k] * p->factor;
+              guint64 sw;
+
+              if (leaf == p->idle_leaf || w == 0 || (keep != NULL && !keep[leaf]))
+                continue;
+              sw = p->fractional ? (guint64) llround (w * (double) scale)
+                                 : (guint64) nearbyint (w) * scale;
+              if (span_self != NULL)
+                span_self[leaf] += (gint64) sw;
+              if (record)
+                bl_profile_add_sample (reader->profile, thread, map[leaf], sw);
+            }
+        }
+
       /* a fractional evented profile: each node's time from its spans in
        * the finer unit, so that the values agree with the times exported
        * (reading the export back gives the same values) */
@@ -1599,6 +1641,8 @@ salvage_profiles (Reader *reader)
           g_array_index (p->values, guint64, 0) = 0;
           g_clear_pointer (&p->fvalues, g_array_unref);
           p->fractional = FALSE;
+          g_array_set_size (p->leaves, 0);
+          g_array_set_size (p->weights, 0);
           g_array_set_size (p->spans, 0);
           p->has_range = FALSE;
           p->metric = BL_METRIC_SAMPLES;

@@ -11,8 +11,10 @@
  * reader puts the profiles of one thread together again): an evented
  * profile for the metric of the thread's time order (its spans become
  * open and close events, so speedscope's Time Order view shows the same
- * thing), else a sampled one holding one sample per call path with a self
- * value (the thread's own value, if any, as an empty stack). Values that
+ * thing), else a sampled one: its samples in the order they were taken
+ * where the thread has a sample order (a sampled speedscope profile read
+ * back), else one sample per call path with a self value (the thread's own
+ * value, if any, as an empty stack). Values that
  * have decimals (bl_profile_get_metric_decimals()) are written as exact
  * decimal numbers.
  *
@@ -149,8 +151,69 @@ write_evented (Writer         *w,
   return flush (w, FALSE, error);
 }
 
-/* One sample per node of @thread with a self value of @metric, depth first;
- * @path is scratch space for one frame per depth. */
+/* The samples of @thread in the order they were taken, if it has them and
+ * they add up to @metric's total; @path is scratch space for one frame per
+ * depth. Returns FALSE with @done unset when there are none to write. */
+static gboolean
+write_sample_order (Writer         *w,
+                    BlProfile      *profile,
+                    guint           thread,
+                    BlMetricId      metric,
+                    const guint32  *frame_of_node,
+                    guint32        *path,
+                    gboolean       *done,
+                    GError        **error)
+{
+  GString *buffer = w->buffer;
+  g_autoptr(GString) weights = g_string_new (NULL);
+  const BlOrderedSample *samples;
+  gsize n_samples;
+  guint64 sum = 0;
+
+  *done = FALSE;
+  samples = bl_profile_get_samples (profile, thread, &n_samples);
+  if (samples == NULL || metric == BL_METRIC_INVALID)
+    return TRUE;
+  for (gsize i = 0; i < n_samples; i++)
+    sum += samples[i].weight;
+  if (sum != bl_profile_get_total (profile, metric, bl_profile_get_thread_root (profile, thread)))
+    return TRUE;
+
+  for (gsize i = 0; i < n_samples; i++)
+    {
+      guint depth = bl_profile_get_node (profile, samples[i].node)->depth;
+
+      if (i > 0)
+        {
+          g_string_append_c (buffer, ',');
+          g_string_append_c (weights, ',');
+        }
+      for (guint32 n = samples[i].node, d = depth; d > 0; d--)
+        {
+          path[d - 1] = frame_of_node[n];
+          n = bl_profile_get_node (profile, n)->parent;
+        }
+      g_string_append_c (buffer, '[');
+      for (guint d = 0; d < depth; d++)
+        g_string_append_printf (buffer, d > 0 ? ",%u" : "%u", path[d]);
+      g_string_append_c (buffer, ']');
+      bl_profile_append_exact_value (profile, metric, samples[i].weight, weights);
+
+      if (!flush (w, FALSE, error))
+        return FALSE;
+    }
+
+  g_string_append (buffer, "],\"weights\":[");
+  g_string_append_len (buffer, weights->str, weights->len);
+  g_string_append (buffer, "]}");
+  *done = TRUE;
+
+  return flush (w, FALSE, error);
+}
+
+/* One sample per node of @thread with a self value of @metric, depth first
+ * (or the samples in the order they were taken, where the thread has
+ * them); @path is scratch space for one frame per depth. */
 static gboolean
 write_sampled (Writer         *w,
                BlProfile      *profile,
@@ -166,11 +229,17 @@ write_sampled (Writer         *w,
   guint32 root = bl_profile_get_thread_root (profile, thread);
   guint32 n = root;
   gboolean first = TRUE;
+  gboolean done;
 
   g_string_append (buffer, ",\"type\":\"sampled\",\"startValue\":0,\"endValue\":");
   bl_profile_append_exact_value (profile, metric, bl_profile_get_total (profile, metric, root),
                                  buffer);
   g_string_append (buffer, ",\"samples\":[");
+
+  if (!write_sample_order (w, profile, thread, metric, frame_of_node, path, &done, error))
+    return FALSE;
+  if (done)
+    return TRUE;
 
   while (n != BL_NODE_NONE)
     {

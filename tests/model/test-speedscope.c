@@ -748,6 +748,87 @@ test_exported_by_speedscope (void)
     }
 }
 
+/* Compact events are read at once (the JSON reader's flat-object fast
+ * path), others token by token: both give the same profile and the same
+ * errors. */
+static void
+test_compact_events (void)
+{
+  static const char compact[] =
+    HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+    "{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"microseconds\",\"startValue\":0,"
+    "\"endValue\":9,\"events\":[{\"type\":\"O\",\"frame\":0,\"at\":0},"
+    "{\"at\":1.5,\"frame\":1,\"type\":\"O\",\"extra\":\"x\"},{\"type\":\"C\",\"frame\":1,\"at\":4e0},"
+    "{\"type\":\"Z\",\"frame\":1,\"at\":5},"
+    "{\"type\":\"\\u0043\",\"frame\":0,\"at\":9}]}]}";
+  static const char spaced[] =
+    HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+    "{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"microseconds\",\"startValue\":0,"
+    "\"endValue\":9,\"events\":[ { \"type\": \"O\", \"frame\": 0, \"at\": 0 },\n"
+    "{ \"at\": 1.5, \"frame\": 1, \"type\": \"O\", \"extra\": \"x\" }, { \"type\": \"C\", "
+    "\"frame\": 1, \"at\": 4e0 }, { \"type\": \"Z\", \"frame\": 1, \"at\": 5 },\n"
+    "{ \"type\": \"C\", \"frame\": 0, \"at\": 9 } ]}]}";
+  static const struct {
+    const char *events;
+    int         code;
+    const char *needle;
+  } bad[] = {
+    { "{\"type\":\"O\",\"frame\":\"x\",\"at\":0}", BL_SPEEDSCOPE_ERROR_BAD_VALUE, "frame index" },
+    { "{\"type\":\"O\",\"frame\":7,\"at\":0}", BL_SPEEDSCOPE_ERROR_FRAME_RANGE, "out of range" },
+    { "{\"type\":\"O\",\"frame\":0.5,\"at\":0}", BL_SPEEDSCOPE_ERROR_BAD_VALUE, "whole number" },
+    { "{\"type\":\"O\",\"frame\":0}", BL_SPEEDSCOPE_ERROR_MISSING, "lacks its at" },
+    { "{\"type\":1,\"frame\":0,\"at\":0}", BL_SPEEDSCOPE_ERROR_BAD_VALUE, "string" },
+    { "{\"type\":\"O\",\"frame\":0,\"at\":\"now\"}", BL_SPEEDSCOPE_ERROR_BAD_VALUE, "number" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) a = read_json (compact, &error);
+  g_autoptr(BlProfile) b = NULL;
+  g_autofree char *fa = NULL;
+  g_autofree char *fb = NULL;
+  const BlSpan *sa, *sb;
+  gsize na, nb;
+
+  g_assert_no_error (error);
+  b = read_json (spaced, &error);
+  g_assert_no_error (error);
+  fa = folded_all (a);
+  fb = folded_all (b);
+  g_assert_cmpstr (fa, ==, "# time-ns\nt;f 6500\nt;f;g 2500\n");
+  g_assert_cmpstr (fa, ==, fb);
+  sa = bl_profile_get_spans (a, 0, &na);
+  sb = bl_profile_get_spans (b, 0, &nb);
+  g_assert_cmpuint (na, ==, 2);
+  g_assert_cmpuint (na, ==, nb);
+  for (gsize i = 0; i < na; i++)
+    {
+      g_assert_cmpuint (sa[i].start, ==, sb[i].start);
+      g_assert_cmpuint (sa[i].end, ==, sb[i].end);
+    }
+  g_assert_nonnull (strstr (bl_profile_get_warning (a), "1 events of an unknown type "
+                                                         "(the first is “Z”"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    for (guint form = 0; form < 2; form++)
+      {
+        g_autoptr(GError) bad_error = NULL;
+        g_autoptr(BlProfile) profile = NULL;
+        g_auto(GStrv) parts = g_strsplit (bad[i].events, ",", -1);
+        /* the spaced form: a space after each comma is not the compact form */
+        g_autofree char *events = g_strjoinv (form == 0 ? "," : ", ", parts);
+        g_autofree char *json = NULL;
+
+        json = g_strdup_printf (HEAD "\"shared\":{\"frames\":[{\"name\":\"f\"}]},\"profiles\":["
+                                "{\"type\":\"evented\",\"name\":\"t\",\"unit\":\"none\","
+                                "\"events\":[%s]}]}", events);
+        profile = read_json (json, &bad_error);
+        g_test_message ("%s", json);
+        g_assert_null (profile);
+        g_assert_error (bad_error, BL_SPEEDSCOPE_ERROR, bad[i].code);
+        if (strstr (bad_error->message, bad[i].needle) == NULL)
+          g_error ("“%s” not in “%s”", bad[i].needle, bad_error->message);
+      }
+}
+
 /* Values that are not whole numbers of the base unit are held in a finer
  * decimal unit: sums stay exact, and the helpers give the decimals back. */
 static void
@@ -810,6 +891,7 @@ main (int   argc,
   g_test_add_func ("/model/speedscope/truncated", test_truncated);
   g_test_add_func ("/model/speedscope/like-speedscope", test_like_speedscope);
   g_test_add_func ("/model/speedscope/fractional", test_fractional);
+  g_test_add_func ("/model/speedscope/compact-events", test_compact_events);
   g_test_add_func ("/model/speedscope/exported-by-speedscope", test_exported_by_speedscope);
 
   return g_test_run ();

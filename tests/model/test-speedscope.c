@@ -863,6 +863,23 @@ test_fractional (void)
   g_assert_cmpuint (bl_profile_get_grand_total (whole, BL_METRIC_TIME_NS), ==,
                     G_GUINT64_CONSTANT (28000000000));
 
+  /* per-line values in the same finer unit */
+  {
+    g_autoptr(BlProfile) lines = read_json (
+      HEAD "\"shared\":{\"frames\":[{\"name\":\"f\",\"file\":\"a.js\",\"line\":3},"
+      "{\"name\":\"g\",\"file\":\"a.js\",\"line\":9}]},\"profiles\":[{\"type\":\"sampled\","
+      "\"name\":\"t\",\"unit\":\"bytes\",\"samples\":[[0],[0,1]],\"weights\":[1.5,2.25]}]}",
+      NULL);
+    guint64 sum = 0;
+
+    g_assert_nonnull (lines);
+    g_assert_cmpuint (bl_profile_get_metric_decimals (lines, BL_METRIC_ALLOC_BYTES), ==, 2);
+    g_assert_cmpuint (bl_profile_get_n_lines (lines), ==, 2);
+    for (guint i = 0; i < bl_profile_get_n_lines (lines); i++)
+      sum += bl_profile_get_line_value (lines, BL_METRIC_ALLOC_BYTES, i);
+    g_assert_cmpuint (sum, ==, 375);
+  }
+
   g_string_truncate (text, 0);
   bl_append_decimal (text, 3325, 2);
   g_string_append_c (text, ' ');

@@ -72,7 +72,12 @@ profile_to_json (BlProfile *profile)
   for (guint i = 0; i < n_metrics; i++)
     {
       json_builder_set_member_name (builder, bl_metric_get_name (metrics[i]));
-      json_builder_add_int_value (builder, (gint64) bl_profile_get_grand_total (profile, metrics[i]));
+      if (bl_profile_get_metric_decimals (profile, metrics[i]) == 0)
+        json_builder_add_int_value (builder,
+                                    (gint64) bl_profile_get_grand_total (profile, metrics[i]));
+      else
+        json_builder_add_double_value (builder, bl_profile_to_base_unit (profile, metrics[i],
+                                         bl_profile_get_grand_total (profile, metrics[i])));
     }
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "unmatched_frees");
@@ -147,7 +152,7 @@ print_profile (BlProfile *profile)
     {
       const BlMetricInfo *mi = bl_metric_get_info (metrics[i]);
       guint64 total = bl_profile_get_grand_total (profile, metrics[i]);
-      g_autofree char *value = bl_metric_format_value (metrics[i], total);
+      g_autofree char *value = bl_profile_format_value (profile, metrics[i], total);
 
       printf ("  %-18s %s\n", g_dgettext (GETTEXT_PACKAGE, mi->display_name), value);
     }

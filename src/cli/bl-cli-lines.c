@@ -97,9 +97,11 @@ bl_cli_lines (int    argc,
     {
       const BlLine *line = bl_profile_get_line (profile, ranked[i]);
 
-      g_string_append_printf (text, "%s:%u %" G_GUINT64_FORMAT "\n",
-                              bl_profile_get_string (profile, line->file), line->line,
-                              bl_profile_get_line_value (profile, metric, ranked[i]));
+      g_string_append_printf (text, "%s:%u ",
+                              bl_profile_get_string (profile, line->file), line->line);
+      bl_profile_append_exact_value (profile, metric,
+                                     bl_profile_get_line_value (profile, metric, ranked[i]), text);
+      g_string_append_c (text, '\n');
 
       if (text->len >= 64 * 1024 || i + 1 == n_ranked)
         {

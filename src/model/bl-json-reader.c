@@ -1210,6 +1210,156 @@ bl_json_reader_next_indexes (BlJsonReader *self,
   return count;
 }
 
+/* The end of a plain JSON number at @p (its grammar, nothing else), or
+ * NULL if there is none before @end. */
+static const guint8 *
+plain_number_end (const guint8 *p,
+                  const guint8 *end)
+{
+  if (p < end && *p == '-')
+    p++;
+  if (p >= end || (guint8) (*p - '0') >= 10)
+    return NULL;
+  if (*p == '0')
+    p++;
+  else
+    while (p < end && (guint8) (*p - '0') < 10)
+      p++;
+  if (p < end && *p == '.')
+    {
+      p++;
+      if (p >= end || (guint8) (*p - '0') >= 10)
+        return NULL;
+      while (p < end && (guint8) (*p - '0') < 10)
+        p++;
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        p++;
+      if (p >= end || (guint8) (*p - '0') >= 10)
+        return NULL;
+      while (p < end && (guint8) (*p - '0') < 10)
+        p++;
+    }
+
+  return p < end ? p : NULL;
+}
+
+/* The closing quote of a plain ASCII string whose opening quote is at
+ * @p, or NULL. */
+static inline const guint8 *
+plain_string_end (const guint8 *p,
+                  const guint8 *end)
+{
+  for (p++; p < end && char_class[*p] == 1; p++)
+    ;
+
+  return p < end && *p == '"' ? p : NULL;
+}
+
+gssize
+bl_json_reader_next_flat_object (BlJsonReader     *self,
+                                 BlJsonFlatMember *out,
+                                 gsize             n_max)
+{
+  BlSource *src;
+  const guint8 *p, *end, *start;
+  Frame *f;
+  gsize n = 0;
+
+  g_return_val_if_fail (self != NULL, -1);
+  g_return_val_if_fail (out != NULL || n_max == 0, -1);
+
+  if (self->failed || self->n_frames == 0 || self->n_frames >= self->max_depth)
+    return -1;
+  f = &self->frames[self->n_frames - 1];
+  if (f->is_object)
+    return -1;
+
+  src = &self->src;
+  p = src->data + src->pos;
+  end = src->data + src->len;
+
+  if (f->state == STATE_ARR_SEP)
+    {
+      if (p >= end || *p != ',')
+        return -1;
+      p++;
+    }
+  else if (f->state != STATE_ARR_FIRST && f->state != STATE_ARR_VALUE)
+    return -1;
+  if (p >= end || *p != '{')
+    return -1;
+  start = p++;
+
+  /* first see that the whole object is plain and in the window */
+  if (p < end && *p == '}')
+    p++;
+  else
+    for (;;)
+      {
+        const guint8 *name_end, *value_end;
+
+        if (n == n_max || p >= end || *p != '"' || !(name_end = plain_string_end (p, end)))
+          return -1;
+        out[n].name = (const char *) p + 1;
+        out[n].name_len = name_end - p - 1;
+        p = name_end + 1;
+        if (p >= end || *p != ':')
+          return -1;
+        p++;
+        if (p < end && *p == '"')
+          {
+            if (!(value_end = plain_string_end (p, end)))
+              return -1;
+            out[n].string = (const char *) p + 1;
+            out[n].string_len = value_end - p - 1;
+            p = value_end + 1;
+          }
+        else
+          {
+            if (!(value_end = plain_number_end (p, end)))
+              return -1;
+            out[n].string = NULL;
+            out[n].string_len = p - start;   /* the number's offset, for below */
+            p = value_end;
+          }
+        n++;
+        if (p >= end || (*p != ',' && *p != '}'))
+          return -1;
+        if (*p++ == '}')
+          break;
+      }
+
+  /* then take the numbers as the reader would */
+  for (gsize i = 0; i < n; i++)
+    if (out[i].string == NULL)
+      {
+        const guint8 *after;
+        /* (it cannot fail: its grammar and delimiter were checked) */
+        if (scan_number (self, start + out[i].string_len, &after, NULL) != SCAN_OK)
+          return -1;
+        out[i].number = self->number;
+        out[i].integral = self->integral;
+        out[i].integer = self->integer;
+        out[i].string_len = 0;
+      }
+
+  src->pos = p - src->data;
+  self->tok_offset = bl_source_offset (src, p - 1 - src->data);
+  self->tok_line = self->line;
+  self->tok_column = self->tok_offset - self->line_start + 1;
+  self->token = BL_JSON_TOKEN_END_OBJECT;
+  f->index++;
+  f->has_component = TRUE;
+  f->state = STATE_ARR_SEP;
+  self->path_frames = self->n_frames;
+
+  return (gssize) n;
+}
+
 BlJsonToken
 bl_json_reader_get_token (BlJsonReader *self)
 {

@@ -106,6 +106,31 @@ gsize         bl_json_reader_next_indexes   (BlJsonReader   *self,
                                              guint32        *out,
                                              gsize           n_max);
 
+/* A fast path for long arrays of small flat objects (speedscope's
+ * events): inside an array, where the next element is an object written
+ * compactly (no white space) that lies whole in the input window, whose
+ * members (at most @n_max) have ASCII names and values that are plain
+ * ASCII strings (no escapes) or numbers, reads it at once into @out, as the
+ * bl_json_reader_next() calls up to its END_OBJECT would, and returns how
+ * many members it had. A member's string (name, or string value) points
+ * into the reader's window and stays valid until the next call of any
+ * bl_json_reader_ function. Returns -1, having read nothing, when the next
+ * element is anything else; bl_json_reader_next() then reads it. */
+typedef struct
+{
+  const char *name;
+  gsize       name_len;
+  const char *string;      /* NULL: the value is the number */
+  gsize       string_len;
+  double      number;
+  gboolean    integral;    /* the number is whole (as bl_json_reader_is_integral()) */
+  gint64      integer;
+} BlJsonFlatMember;
+
+gssize        bl_json_reader_next_flat_object (BlJsonReader     *self,
+                                               BlJsonFlatMember *out,
+                                               gsize             n_max);
+
 BlJsonToken   bl_json_reader_get_token      (BlJsonReader   *self);
 /* For STRING and MEMBER tokens: the unescaped UTF-8 text, NUL-terminated
  * (it may also hold NULs from \u0000: @len tells). Valid until the next

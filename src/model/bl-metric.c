@@ -125,3 +125,42 @@ bl_metric_format_value (BlMetricId id,
       return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
     }
 }
+
+/**
+ * bl_append_decimal:
+ * @value: a whole number of 10^-@decimals units
+ *
+ * Appends @value / 10^@decimals as an exact decimal, without trailing
+ * zeros: (18, 1) → "1.8", (3325, 2) → "33.25", (30, 1) → "3", (7, 0) → "7".
+ */
+void
+bl_append_decimal (GString *out,
+                   guint64  value,
+                   guint    decimals)
+{
+  char digits[24];
+  guint64 scale = 1;
+  guint64 frac;
+  guint n;
+
+  g_return_if_fail (decimals <= 18);
+
+  for (guint i = 0; i < decimals; i++)
+    scale *= 10;
+
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, value / scale);
+  frac = value % scale;
+  if (frac == 0)
+    return;
+
+  for (n = decimals; n > 0; n--)
+    {
+      digits[n - 1] = (char) ('0' + frac % 10);
+      frac /= 10;
+    }
+  n = decimals;
+  while (n > 0 && digits[n - 1] == '0')
+    n--;
+  g_string_append_c (out, '.');
+  g_string_append_len (out, digits, n);
+}

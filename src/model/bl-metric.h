@@ -54,5 +54,8 @@ char               *bl_metric_format_value     (BlMetricId    id,
                                                 guint64       value);
 char               *bl_format_bytes            (guint64       bytes);
 char               *bl_format_duration_us      (guint64       microseconds);
+void                bl_append_decimal          (GString      *out,
+                                                guint64       value,
+                                                guint         decimals);
 
 G_END_DECLS

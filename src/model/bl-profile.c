@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "bl-profile.h"
@@ -52,6 +54,7 @@ struct _BlProfile
   guint64       *self[BL_N_METRICS];
   guint64       *total[BL_N_METRICS];
   gboolean       has_metric[BL_N_METRICS];
+  guint8         decimals[BL_N_METRICS];   /* values in 10^-decimals units */
 
   /* functions (built by finish) */
   BlFunction    *functions;
@@ -1064,6 +1067,145 @@ bl_profile_get_grand_total (BlProfile  *self,
   return sum;
 }
 
+/**
+ * bl_profile_set_metric_decimals:
+ * @decimals: how many decimal places the stored values of @metric have
+ *
+ * Declares that the values of @metric (self, totals, lines, spans) are
+ * whole numbers of 10^-@decimals of the metric's base unit. See
+ * bl-profile.h.
+ */
+void
+bl_profile_set_metric_decimals (BlProfile  *self,
+                                BlMetricId  metric,
+                                guint       decimals)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (metric >= 0 && metric < BL_N_METRICS);
+  g_return_if_fail (decimals <= BL_PROFILE_MAX_DECIMALS);
+
+  self->decimals[metric] = (guint8) decimals;
+}
+
+guint
+bl_profile_get_metric_decimals (BlProfile  *self,
+                                BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 0;
+
+  return self->decimals[metric];
+}
+
+/**
+ * bl_profile_get_metric_scale:
+ *
+ * Returns: 10^decimals: how many stored units make one base unit of @metric
+ */
+guint64
+bl_profile_get_metric_scale (BlProfile  *self,
+                             BlMetricId  metric)
+{
+  guint64 scale = 1;
+
+  for (guint i = bl_profile_get_metric_decimals (self, metric); i > 0; i--)
+    scale *= 10;
+
+  return scale;
+}
+
+/**
+ * bl_profile_to_base_unit:
+ *
+ * Returns: a stored @value of @metric in the metric's base unit
+ */
+double
+bl_profile_to_base_unit (BlProfile  *self,
+                         BlMetricId  metric,
+                         guint64     value)
+{
+  return (double) value / (double) bl_profile_get_metric_scale (self, metric);
+}
+
+/**
+ * bl_profile_append_exact_value:
+ *
+ * Appends a stored @value of @metric as the exact decimal number of base
+ * units it stands for ("1.8"); a plain integer when the metric has no
+ * decimals, as before.
+ */
+void
+bl_profile_append_exact_value (BlProfile  *self,
+                               BlMetricId  metric,
+                               guint64     value,
+                               GString    *out)
+{
+  bl_append_decimal (out, value, bl_profile_get_metric_decimals (self, metric));
+}
+
+/**
+ * bl_profile_format_value:
+ *
+ * Like bl_metric_format_value(), for a stored @value of @metric in this
+ * profile: fractions are shown where they matter (up to three decimals),
+ * and larger values as bl_metric_format_value() shows them.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+bl_profile_format_value (BlProfile  *self,
+                         BlMetricId  metric,
+                         guint64     value)
+{
+  guint decimals = bl_profile_get_metric_decimals (self, metric);
+  guint64 scale = bl_profile_get_metric_scale (self, metric);
+  guint64 whole = value / scale;
+  guint shown = MIN (decimals, 3);
+  guint64 drop = 1;
+  g_autoptr(GString) number = NULL;
+  BlUnit unit;
+
+  g_return_val_if_fail (metric >= 0 && metric < BL_N_METRICS, NULL);
+
+  if (decimals == 0)
+    return bl_metric_format_value (metric, value);
+
+  /* the value rounded to at most three decimals */
+  for (guint i = shown; i < decimals; i++)
+    drop *= 10;
+  number = g_string_new (NULL);
+  bl_append_decimal (number, value / drop + (value % drop >= drop - drop / 2 ? 1 : 0), shown);
+
+  unit = bl_metric_get_info (metric)->unit;
+  switch (unit)
+    {
+    case BL_UNIT_NANOSECONDS:
+      if (whole < 1000)
+        /* Translators: a time in nanoseconds with a fraction, e.g. "1.5 ns" */
+        return g_strdup_printf (_("%s ns"), number->str);
+      break;
+    case BL_UNIT_MICROSECONDS:
+      if (whole < 1000)
+        /* Translators: a time in microseconds with a fraction, e.g. "1.5 µs" */
+        return g_strdup_printf (_("%s µs"), number->str);
+      break;
+    case BL_UNIT_BYTES:
+      if (whole < 1024)
+        /* Translators: a size in bytes with a fraction, e.g. "33.25 B" */
+        return g_strdup_printf (_("%s B"), number->str);
+      break;
+    case BL_UNIT_COUNT:
+    case BL_UNIT_NONE:
+    default:
+      return g_string_free (g_steal_pointer (&number), FALSE);
+    }
+
+  return bl_metric_format_value (metric, (guint64) llround ((double) value / (double) scale));
+}
+
 guint
 bl_profile_get_n_functions (BlProfile *self)
 {
@@ -1213,6 +1355,7 @@ bl_profile_dup_stack_string (BlProfile *self,
 typedef struct
 {
   GArray  *spans;       /* BlSpan */
+  GArray  *samples;     /* BlOrderedSample, or NULL */
   guint64  start;
   guint64  end;
   gboolean has_range;
@@ -1223,6 +1366,8 @@ struct _BlProfileExtras
   BlHistogramBucket *histogram;
   guint              n_buckets;
   GPtrArray         *times;      /* ThreadTime * per thread, or NULL */
+  GArray            *frames;     /* BlFrame, or NULL */
+  GArray            *node_frame; /* guint32 frame per node (up to the last with one) */
 };
 
 static void
@@ -1233,6 +1378,7 @@ thread_time_free (gpointer data)
   if (tt == NULL)
     return;
   g_array_unref (tt->spans);
+  g_clear_pointer (&tt->samples, g_array_unref);
   g_free (tt);
 }
 
@@ -1243,6 +1389,8 @@ extras_free (struct _BlProfileExtras *extras)
     return;
   g_free (extras->histogram);
   g_clear_pointer (&extras->times, g_ptr_array_unref);
+  g_clear_pointer (&extras->frames, g_array_unref);
+  g_clear_pointer (&extras->node_frame, g_array_unref);
   g_free (extras);
 }
 
@@ -1510,4 +1658,187 @@ bl_profile_get_time_range (BlProfile *self,
     *end = e;
 
   return TRUE;
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+/**
+ * bl_profile_add_frame:
+ * @name: interned function name
+ * @file: interned file name, or 0
+ * @line: line, or 0
+ * @col: column, or 0
+ *
+ * Adds a frame; frames are never merged, each call makes a new one.
+ *
+ * Returns: the frame's index (0, 1, … in the order they were added)
+ */
+guint32
+bl_profile_add_frame (BlProfile *self,
+                      guint32    name,
+                      guint32    file,
+                      guint32    line,
+                      guint32    col)
+{
+  struct _BlProfileExtras *extras;
+  BlFrame frame = { name, file, line, col };
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  extras = ensure_extras (self);
+  if (extras->frames == NULL)
+    {
+      extras->frames = g_array_new (FALSE, FALSE, sizeof (BlFrame));
+      extras->node_frame = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  g_array_append_val (extras->frames, frame);
+
+  return extras->frames->len - 1;
+}
+
+/**
+ * bl_profile_add_child_frame:
+ * @parent: a node index (not %BL_NODE_NONE: threads have no frame)
+ * @frame: a frame from bl_profile_add_frame()
+ *
+ * Finds or creates the child of @parent for @frame.
+ *
+ * Returns: the child's node index
+ */
+guint32
+bl_profile_add_child_frame (BlProfile *self,
+                            guint32    parent,
+                            guint32    frame)
+{
+  GArray *node_frame;
+  const BlFrame *f;
+  BlSlot *slot;
+  guint32 index;
+  guint64 k1 = ((guint64) parent << 32) | frame;
+  guint32 old_len;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+  g_return_val_if_fail (!self->finished, BL_NODE_NONE);
+  g_return_val_if_fail (parent < self->n_nodes, BL_NODE_NONE);
+  g_return_val_if_fail (self->extras != NULL && self->extras->frames != NULL &&
+                        frame < self->extras->frames->len, BL_NODE_NONE);
+
+  /* a key of its own: no string id is G_MAXUINT32, which add_child uses */
+  slot = index_hash_find (&self->node_hash, k1, G_MAXUINT32);
+  if (slot->value != 0)
+    return slot->value - 1;
+
+  f = &g_array_index (self->extras->frames, BlFrame, frame);
+  index = append_node (self, parent, f->name, f->file, f->line);
+  index_hash_insert (&self->node_hash, slot, k1, G_MAXUINT32, index);
+
+  node_frame = self->extras->node_frame;
+  old_len = node_frame->len;
+  if (old_len <= index)
+    {
+      g_array_set_size (node_frame, index + 1);
+      for (guint32 i = old_len; i < index; i++)
+        g_array_index (node_frame, guint32, i) = BL_NODE_NONE;
+    }
+  g_array_index (node_frame, guint32, index) = frame;
+
+  return index;
+}
+
+guint
+bl_profile_get_n_frames (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  if (self->extras == NULL || self->extras->frames == NULL)
+    return 0;
+
+  return self->extras->frames->len;
+}
+
+const BlFrame *
+bl_profile_get_frame (BlProfile *self,
+                      guint32    frame)
+{
+  g_return_val_if_fail (frame < bl_profile_get_n_frames (self), NULL);
+
+  return &g_array_index (self->extras->frames, BlFrame, frame);
+}
+
+/**
+ * bl_profile_get_node_frame:
+ *
+ * Returns: the frame of @node, or %BL_NODE_NONE if it has none
+ */
+guint32
+bl_profile_get_node_frame (BlProfile *self,
+                           guint32    node)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+
+  if (self->extras == NULL || self->extras->node_frame == NULL ||
+      node >= self->extras->node_frame->len)
+    return BL_NODE_NONE;
+
+  return g_array_index (self->extras->node_frame, guint32, node);
+}
+
+/* ---- sample order -------------------------------------------------------- */
+
+/**
+ * bl_profile_add_sample:
+ * @thread: the thread @node belongs to
+ * @node: the node on top of the sample's stack
+ * @weight: the sample's weight, in the stored unit of the thread's metric
+ *
+ * Appends a sample to the thread's sample order (it adds no value: the
+ * reader adds the same weights to the nodes).
+ */
+void
+bl_profile_add_sample (BlProfile *self,
+                       guint      thread,
+                       guint32    node,
+                       guint64    weight)
+{
+  ThreadTime *tt;
+  BlOrderedSample sample = { node, weight };
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (node < self->n_nodes && self->nodes[node].thread == thread);
+
+  tt = ensure_thread_time (self, thread);
+  if (tt->samples == NULL)
+    tt->samples = g_array_new (FALSE, FALSE, sizeof (BlOrderedSample));
+  g_array_append_val (tt->samples, sample);
+}
+
+/**
+ * bl_profile_get_samples:
+ * @n_samples: (out): the number of samples
+ *
+ * Returns: (nullable) (array length=n_samples): the thread's samples in the
+ *   order they were taken, or %NULL if it has no sample order
+ */
+const BlOrderedSample *
+bl_profile_get_samples (BlProfile *self,
+                        guint      thread,
+                        gsize     *n_samples)
+{
+  ThreadTime *tt;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (n_samples != NULL, NULL);
+
+  tt = get_thread_time (self, thread);
+  if (tt == NULL || tt->samples == NULL || tt->samples->len == 0)
+    {
+      *n_samples = 0;
+      return NULL;
+    }
+
+  *n_samples = tt->samples->len;
+
+  return (const BlOrderedSample *) (gpointer) tt->samples->data;
 }

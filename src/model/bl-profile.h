@@ -161,6 +161,38 @@ const guint64      *bl_profile_get_total_array   (BlProfile     *self,
 guint64             bl_profile_get_grand_total   (BlProfile     *self,
                                                   BlMetricId     metric);
 
+/* Fractional values. Every value is a guint64. A metric whose values are
+ * not whole numbers of its base unit (speedscope weights of 0.4 samples or
+ * 33.25 bytes, event times in fractions of a nanosecond) stores them as
+ * whole numbers of a finer, decimal unit: 10^-decimals of the base unit,
+ * the same for every node, line, function and span value of that metric in
+ * the profile, so sums stay exact integers. decimals is 0 (the default) for
+ * whole numbers: readers that never set it, every existing API and every
+ * output for such profiles are unchanged. Code that shows or exports a
+ * value divides by the scale (10^decimals), or uses the helpers below:
+ * bl_profile_format_value() for people, bl_profile_append_exact_value() for
+ * files (the exact decimal, "1.8", "33.25"; a plain integer when decimals
+ * is 0). Set it (at most BL_PROFILE_MAX_DECIMALS) before bl_profile_finish(). */
+#define BL_PROFILE_MAX_DECIMALS 18
+
+void                bl_profile_set_metric_decimals (BlProfile   *self,
+                                                  BlMetricId     metric,
+                                                  guint          decimals);
+guint               bl_profile_get_metric_decimals (BlProfile   *self,
+                                                  BlMetricId     metric);
+guint64             bl_profile_get_metric_scale  (BlProfile     *self,
+                                                  BlMetricId     metric);
+double              bl_profile_to_base_unit      (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+char               *bl_profile_format_value      (BlProfile     *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value);
+void                bl_profile_append_exact_value (BlProfile    *self,
+                                                  BlMetricId     metric,
+                                                  guint64        value,
+                                                  GString       *out);
+
 guint               bl_profile_get_n_functions   (BlProfile     *self);
 const BlFunction   *bl_profile_get_function      (BlProfile     *self,
                                                   guint32        function);
@@ -186,6 +218,53 @@ char               *bl_profile_dup_stack_string  (BlProfile     *self,
                                                   guint32        node,
                                                   char           separator);
 
+/* Sample order (speedscope sampled profiles): per thread, the samples in
+ * the order they were taken: the node on top of each one's stack and its
+ * weight in the thread's metric as stored (the node's self value is the sum
+ * of its samples' weights). */
+typedef struct
+{
+  guint32 node;
+  guint64 weight;
+} BlOrderedSample;
+
+void                bl_profile_add_sample        (BlProfile     *self,
+                                                  guint          thread,
+                                                  guint32        node,
+                                                  guint64        weight);
+const BlOrderedSample *bl_profile_get_samples   (BlProfile     *self,
+                                                  guint          thread,
+                                                  gsize         *n_samples);
+
+/* Frames (optional; speedscope's shared frames): a reader whose format
+ * has frames of its own adds them with bl_profile_add_frame() and builds
+ * its nodes with bl_profile_add_child_frame(). A node is then one frame
+ * under its parent, so two frames are kept apart even when name and file
+ * agree (as speedscope keeps its frames apart by index), and each frame
+ * keeps its line and column. Nodes made by bl_profile_add_child() have no
+ * frame (BL_NODE_NONE). Functions still merge nodes by name and file. */
+typedef struct
+{
+  guint32 name;
+  guint32 file;
+  guint32 line;       /* 0 if unknown */
+  guint32 col;        /* 0 if unknown */
+} BlFrame;
+
+guint32             bl_profile_add_frame         (BlProfile     *self,
+                                                  guint32        name,
+                                                  guint32        file,
+                                                  guint32        line,
+                                                  guint32        col);
+guint32             bl_profile_add_child_frame   (BlProfile     *self,
+                                                  guint32        parent,
+                                                  guint32        frame);
+guint               bl_profile_get_n_frames      (BlProfile     *self);
+const BlFrame      *bl_profile_get_frame         (BlProfile     *self,
+                                                  guint32        frame);
+guint32             bl_profile_get_node_frame    (BlProfile     *self,
+                                                  guint32        node);
+
 /* Allocation-size histogram (mpatrol's bins): bucket i counts the
  * allocations and frees whose size lies in [lower, upper] bytes; the last
  * bucket may be open-ended (upper G_MAXUINT64). */
@@ -208,7 +287,8 @@ const BlHistogramBucket *bl_profile_get_histogram (BlProfile             *self,
 /* Time order (speedscope evented profiles): per thread, the spans during
  * which a node was on the stack, in the order they were entered (by start
  * time; a parent before its children). Times are in the unit of the
- * profile's default metric (nanoseconds for time-ns). */
+ * thread's metric as stored (nanoseconds for time-ns; with decimals set for
+ * that metric, 10^-decimals of it, see above). */
 typedef struct
 {
   guint32 node;

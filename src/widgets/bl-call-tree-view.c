@@ -228,7 +228,7 @@ value_bind (GtkSignalListItemFactory *factory,
   GtkWidget *heat = gtk_widget_get_next_sibling (value);
   GtkWidget *pct = gtk_widget_get_last_child (box);
   guint64 v = column_value (node, metric, kind);
-  g_autofree char *text = bl_metric_format_value (metric, v);
+  g_autofree char *text = bl_profile_format_value (self->profile, metric, v);
   double share = self->denominators[metric] > 0 ? (double) v / self->denominators[metric] : 0;
   char pct_text[32];
 

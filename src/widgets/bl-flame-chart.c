@@ -929,8 +929,8 @@ bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
   metric = bl_profile_get_default_metric (self->profile);
   if (metric == BL_METRIC_INVALID)
     metric = BL_METRIC_WEIGHT;
-  duration = bl_metric_format_value (metric, s->end - s->start);
-  start = bl_metric_format_value (metric, s->start - (guint64) self->t0);
+  duration = bl_profile_format_value (self->profile, metric, s->end - s->start);
+  start = bl_profile_format_value (self->profile, metric, s->start - (guint64) self->t0);
   file = bl_profile_get_string (self->profile, node->file);
 
   if (file[0] != '\0')

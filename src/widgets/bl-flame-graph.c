@@ -2269,8 +2269,9 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
   thread_total = bl_profile_get_total (self->profile, metric,
                                        bl_profile_get_thread_root (self->profile, n->thread));
   grand = bl_profile_get_grand_total (self->profile, metric);
-  self_text = bl_metric_format_value (metric, bl_profile_get_self (self->profile, metric, node));
-  total_text = bl_metric_format_value (metric, total);
+  self_text = bl_profile_format_value (self->profile, metric,
+                                       bl_profile_get_self (self->profile, metric, node));
+  total_text = bl_profile_format_value (self->profile, metric, total);
 
   g_string_append_c (str, '\n');
   /* Translators: "CPU time: 1.2 ms self, 40 ms total" */

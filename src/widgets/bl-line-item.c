@@ -146,7 +146,7 @@ bind_cb (GtkSignalListItemFactory *factory,
       {
         guint64 v = bl_profile_get_line_value (item->profile, column, item->line_index);
 
-        text = v ? bl_metric_format_value (column, v) : g_strdup ("");
+        text = v ? bl_profile_format_value (item->profile, column, v) : g_strdup ("");
       }
       break;
     }

@@ -231,10 +231,12 @@ update_header (BlSourceView *self)
       if (self->function != BL_NODE_NONE)
         {
           g_autofree char *self_text =
-            bl_metric_format_value (m, bl_profile_get_function_self (self->profile, m,
+            bl_profile_format_value (self->profile, m,
+                                     bl_profile_get_function_self (self->profile, m,
                                                                      self->function));
           g_autofree char *total_text =
-            bl_metric_format_value (m, bl_profile_get_function_total (self->profile, m,
+            bl_profile_format_value (self->profile, m,
+                                     bl_profile_get_function_total (self->profile, m,
                                                                       self->function));
 
           /* Translators: a function's totals: "CPU 1.20 s self, 3.40 s total" */
@@ -243,7 +245,8 @@ update_header (BlSourceView *self)
         }
       else
         {
-          g_autofree char *sum = bl_metric_format_value (m, bl_line_set_get_sum (self->file_lines,
+          g_autofree char *sum = bl_profile_format_value (self->profile, m,
+                                                          bl_line_set_get_sum (self->file_lines,
                                                                                  m));
 
           /* Translators: a file's per-line sum: "CPU 1.20 s on these lines" */

@@ -99,7 +99,9 @@ bl_folded_write (BlProfile      *profile,
   for (guint i = 0; i < n; i++)
     {
       g_string_append (buffer, lines[i].stack);
-      g_string_append_printf (buffer, " %" G_GUINT64_FORMAT "\n", lines[i].value);
+      g_string_append_c (buffer, ' ');
+      bl_profile_append_exact_value (profile, metric, lines[i].value, buffer);
+      g_string_append_c (buffer, '\n');
 
       if (buffer->len >= 60 * 1024 || i + 1 == n)
         {

@@ -235,6 +235,9 @@ bl_format_load_file (GFile          *file,
                                          cancellable, NULL);
   if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
     total = g_file_info_get_size (info);
+  /* readers that name things after the file (speedscope's unnamed profiles) */
+  g_object_set_data_full (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY, g_file_get_basename (file),
+                          g_free);
 
   return bl_format_load_stream (G_INPUT_STREAM (stream), total, progress, progress_data,
                                 cancellable, error);

@@ -33,6 +33,10 @@ typedef enum
   BL_FORMAT_ERROR_UNSUPPORTED,
 } BlFormatError;
 
+/* bl_format_load_file() sets this data on the stream it reads: the file's
+ * base name (a string) */
+#define BL_FORMAT_FILE_NAME_KEY "bl-format-file-name"
+
 /* How many leading bytes bl_format_detect() wants to see. */
 #define BL_FORMAT_SNIFF_SIZE 4096
 

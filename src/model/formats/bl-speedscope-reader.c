@@ -8,6 +8,9 @@
  * call tree. Consecutive samples usually share most of their stack, so a
  * sample walks the trie only from where it differs from the one before.
  *
+ * An unnamed profile is named after the file, as speedscope names it
+ * (else after the document).
+ *
  * Units: nanoseconds … seconds become the metric time-ns, bytes become
  * alloc-bytes, and none becomes samples when every weight is 1, else
  * weight. Evented profiles keep their time order as spans.
@@ -97,11 +100,19 @@ typedef struct
   gboolean open;
 } Event;
 
+/* a time: whole base units, or (in a fractional profile) base units with
+ * a fraction */
+typedef union
+{
+  guint64 i;
+  double  f;
+} SsTime;
+
 typedef struct
 {
   guint32 node;
-  guint64 start;
-  guint64 end;
+  SsTime  start;
+  SsTime  end;
 } TrieSpan;
 
 typedef struct
@@ -119,7 +130,9 @@ typedef struct
   double     end_value;
 
   GArray    *nodes;     /* TrieNode; 0 is the root */
-  GArray    *values;    /* guint64 self value per node */
+  GArray    *values;    /* guint64 self value per node, in whole base units */
+  GArray    *fvalues;   /* double per node instead, when fractional */
+  gboolean   fractional; /* a weight or time is not a whole number of base units */
   TrieSlot  *hash;      /* (parent, frame) → child, open addressing */
   gsize      hash_mask;
 
@@ -132,9 +145,12 @@ typedef struct
 
   BlMetricId metric;
   GArray    *spans;     /* TrieSpan */
-  guint64    range_start;
-  guint64    range_end;
+  SsTime     range_start;
+  SsTime     range_end;
   gboolean   has_range;
+  guint32    idle_leaf;          /* the leaf of idle samples (G_MAXUINT32: none) */
+  guint      n_unknown_events;   /* of a type other than O and C, skipped */
+  char      *unknown_event_type; /* the first of them */
 
   gboolean   finished;   /* finish_profile() succeeded */
   guint      n_samples;  /* what it held, once finished */
@@ -151,6 +167,7 @@ typedef struct
   gboolean      has_profiles;
   char         *name;
   char         *exporter;
+  const char   *file_name;       /* the input's base name, or NULL */
   GPtrArray    *profiles;        /* SsProfile */
 
   /* the previous sample, for prefix reuse */
@@ -228,6 +245,7 @@ ss_profile_new (guint index)
 
   p->index = index;
   p->override = BL_METRIC_INVALID;
+  p->idle_leaf = G_MAXUINT32;
   p->nodes = g_array_new (FALSE, FALSE, sizeof (TrieNode));
   p->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_array_append_val (p->nodes, root);
@@ -248,8 +266,10 @@ ss_profile_free (gpointer data)
   SsProfile *p = data;
 
   g_free (p->name);
+  g_free (p->unknown_event_type);
   g_array_unref (p->nodes);
   g_array_unref (p->values);
+  g_clear_pointer (&p->fvalues, g_array_unref);
   g_free (p->hash);
   g_array_unref (p->leaves);
   g_array_unref (p->weights);
@@ -338,6 +358,8 @@ trie_child (SsProfile *p,
 
 /* ---- reading helpers ---------------------------------------------------- */
 
+/* @what: untranslated (N_()): translating it only when it fails keeps
+ * gettext out of the loops over samples and events */
 static gboolean
 next_is (Reader      *reader,
          BlJsonToken  expected,
@@ -346,10 +368,10 @@ next_is (Reader      *reader,
 {
   BlJsonToken token = bl_json_reader_next (reader->json, error);
 
-  if (token == BL_JSON_TOKEN_ERROR)
+  if G_UNLIKELY (token == BL_JSON_TOKEN_ERROR)
     return FALSE;
-  if (token != expected)
-    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"), what);
+  if G_UNLIKELY (token != expected)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"), _(what));
 
   return TRUE;
 }
@@ -362,7 +384,7 @@ read_string (Reader      *reader,
   gsize len;
   const char *str;
 
-  if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
     return FALSE;
   str = bl_json_reader_get_string (reader->json, &len);
   g_free (*out);
@@ -376,7 +398,7 @@ read_number (Reader   *reader,
              double   *out,
              GError  **error)
 {
-  if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a number"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_NUMBER, N_("a number"), error))
     return FALSE;
   *out = bl_json_reader_get_double (reader->json);
 
@@ -426,7 +448,7 @@ read_frame (Reader  *reader,
           const char *str;
           gsize len;
 
-          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
             return FALSE;
           str = bl_json_reader_get_string (reader->json, &len);
           if (is_name)
@@ -473,7 +495,7 @@ read_shared (Reader  *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_OBJECT, _("an object"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_OBJECT, N_("an object"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
@@ -483,7 +505,7 @@ read_shared (Reader  *reader,
           if (reader->frames_known)
             return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
                             _("the frames are given twice"));
-          if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of frames"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of frames"), error))
             return FALSE;
           while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
             if (!read_frame (reader, error))
@@ -543,7 +565,7 @@ read_samples (Reader    *reader,
   BlJsonToken token;
   guint prev_len = 0;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of samples"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of samples"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_ARRAY)
@@ -604,7 +626,7 @@ read_weights (Reader    *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of weights"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of weights"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_NUMBER)
@@ -634,37 +656,42 @@ read_event (Reader    *reader,
 {
   Event event = { 0, 0, FALSE };
   gboolean has_type = FALSE, has_at = FALSE, has_frame = FALSE;
+  g_autofree char *unknown_type = NULL;
   BlJsonToken token;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_MEMBER)
     {
-      const char *member = bl_json_reader_get_string (reader->json, NULL);
+      gsize len;
+      const char *member = bl_json_reader_get_string (reader->json, &len);
 
-      if (g_str_equal (member, "type"))
+      if (len == 4 && memcmp (member, "type", 4) == 0)
         {
           const char *type;
 
-          if (!next_is (reader, BL_JSON_TOKEN_STRING, _("a string"), error))
+          if (!next_is (reader, BL_JSON_TOKEN_STRING, N_("a string"), error))
             return FALSE;
-          type = bl_json_reader_get_string (reader->json, NULL);
-          if (g_str_equal (type, "O"))
+          type = bl_json_reader_get_string (reader->json, &len);
+          if (len == 1 && type[0] == 'O')
             event.open = TRUE;
-          else if (g_str_equal (type, "C"))
+          else if (len == 1 && type[0] == 'C')
             event.open = FALSE;
           else
-            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
-                            _("the event type “%s” is neither “O” nor “C”"), type);
+            {
+              /* speedscope skips it: so do we, and say so */
+              g_free (unknown_type);
+              unknown_type = g_strdup (type);
+            }
           has_type = TRUE;
         }
-      else if (g_str_equal (member, "at"))
+      else if (len == 2 && member[0] == 'a' && member[1] == 't')
         {
           if (!read_number (reader, &event.at, error))
             return FALSE;
           has_at = TRUE;
         }
-      else if (g_str_equal (member, "frame"))
+      else if (len == 5 && memcmp (member, "frame", 5) == 0)
         {
-          if (!next_is (reader, BL_JSON_TOKEN_NUMBER, _("a frame index"), error) ||
+          if (!next_is (reader, BL_JSON_TOKEN_NUMBER, N_("a frame index"), error) ||
               !get_frame_index (reader, &event.frame, error))
             return FALSE;
           has_frame = TRUE;
@@ -675,6 +702,88 @@ read_event (Reader    *reader,
 
   if (token == BL_JSON_TOKEN_ERROR)
     return FALSE;
+  if (unknown_type != NULL)
+    {
+      if (p->n_unknown_events++ == 0)
+        p->unknown_event_type = g_steal_pointer (&unknown_type);
+      return TRUE;
+    }
+  if (!has_type || !has_at || !has_frame)
+    return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_MISSING,
+                    _("event %u lacks its %s"), p->events->len,
+                    !has_type ? "type" : !has_at ? "at" : "frame");
+
+  g_array_append_val (p->events, event);
+
+  return TRUE;
+}
+
+/* An event read at once by the JSON reader's fast path: the same checks
+ * and outcome as read_event() (a message then names the event's end). */
+static gboolean
+add_flat_event (Reader                 *reader,
+                SsProfile              *p,
+                const BlJsonFlatMember *members,
+                gssize                  n,
+                GError                **error)
+{
+  Event event = { 0, 0, FALSE };
+  gboolean has_type = FALSE, has_at = FALSE, has_frame = FALSE;
+  const char *unknown_type = NULL;
+  gsize unknown_len = 0;
+
+  for (gssize i = 0; i < n; i++)
+    {
+      const BlJsonFlatMember *m = &members[i];
+
+      if (m->name_len == 4 && memcmp (m->name, "type", 4) == 0)
+        {
+          if (m->string == NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a string"));
+          unknown_type = NULL;
+          if (m->string_len == 1 && m->string[0] == 'O')
+            event.open = TRUE;
+          else if (m->string_len == 1 && m->string[0] == 'C')
+            event.open = FALSE;
+          else
+            {
+              unknown_type = m->string;
+              unknown_len = m->string_len;
+            }
+          has_type = TRUE;
+        }
+      else if (m->name_len == 2 && m->name[0] == 'a' && m->name[1] == 't')
+        {
+          if (m->string != NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a number"));
+          event.at = m->number;
+          has_at = TRUE;
+        }
+      else if (m->name_len == 5 && memcmp (m->name, "frame", 5) == 0)
+        {
+          if (m->string != NULL)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE, _("expected %s"),
+                            _("a frame index"));
+          if (!m->integral || m->integer < 0 || m->integer >= G_MAXUINT32)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
+                            _("a frame index must be a whole number from 0"));
+          if (reader->frames_known && (guint64) m->integer >= reader->frames->len)
+            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_FRAME_RANGE,
+                            _("frame index %" PRId64 " is out of range (the file has %u "
+                              "frames)"), m->integer, reader->frames->len);
+          event.frame = (guint32) m->integer;
+          has_frame = TRUE;
+        }
+    }
+
+  if (unknown_type != NULL)
+    {
+      if (p->n_unknown_events++ == 0)
+        p->unknown_event_type = g_strndup (unknown_type, unknown_len);
+      return TRUE;
+    }
   if (!has_type || !has_at || !has_frame)
     return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_MISSING,
                     _("event %u lacks its %s"), p->events->len,
@@ -692,12 +801,26 @@ read_events (Reader    *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of events"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of events"), error))
     return FALSE;
 
-  while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
-    if (!read_event (reader, p, error))
-      return FALSE;
+  for (;;)
+    {
+      BlJsonFlatMember members[8];
+      gssize n;
+
+      /* compact events in bulk; anything else token by token */
+      while ((n = bl_json_reader_next_flat_object (reader->json, members,
+                                                   G_N_ELEMENTS (members))) >= 0)
+        if (!add_flat_event (reader, p, members, n, error))
+          return FALSE;
+
+      token = bl_json_reader_next (reader->json, error);
+      if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+        break;
+      if (!read_event (reader, p, error))
+        return FALSE;
+    }
 
   if (token == BL_JSON_TOKEN_ERROR)
     return FALSE;
@@ -707,6 +830,27 @@ read_events (Reader    *reader,
   p->has_events = TRUE;
 
   return TRUE;
+}
+
+/* Whether @value (in the file's unit) is a whole number of base units, up
+ * to 1e-10 of it (1.234 ms is 1234000.0000000002 ns in doubles); FALSE with
+ * *too_large set if it cannot be held at all. */
+static inline gboolean
+is_whole (double    value,
+          double    factor,
+          gboolean *too_large)
+{
+  double v = value * factor;
+  double r;
+
+  if (!(v > -9.2e18 && v < 9.2e18))
+    {
+      *too_large = TRUE;
+      return FALSE;
+    }
+  r = nearbyint (v);
+
+  return v == r || (r != 0 && fabs (v - r) <= 1e-10 * fabs (v));
 }
 
 static gboolean
@@ -723,56 +867,83 @@ to_base (double   value,
   return TRUE;
 }
 
+static void
+make_fractional (SsProfile *p)
+{
+  p->fractional = TRUE;
+  p->fvalues = g_array_new (FALSE, TRUE, sizeof (double));
+  g_array_set_size (p->fvalues, p->nodes->len);
+}
+
 /* Replays the events of an evented profile: self time goes to the frame on
- * top of the stack between two events; each open/close pair is a span. */
+ * top of the stack between two events; time when no frame is open is idle
+ * and goes nowhere (as in speedscope); each open/close pair is a span.
+ * Times are whole base units since the origin, or (when some time is not a
+ * whole number of base units) doubles, taken from the origin in the file's
+ * unit first as speedscope does. */
 static gboolean
 replay_events (SsProfile *p,
                gboolean   salvage,
                GError   **error)
 {
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
-  guint64 *values;
   gint64 origin = 0, last = 0;
+  double origin_at = 0, flast = 0;
   double last_at = -INFINITY;
+  gboolean too_large = FALSE;
+  gboolean frac = FALSE;
+
+  for (guint i = 0; i < p->events->len; i++)
+    if (!is_whole (g_array_index (p->events, Event, i).at, p->factor, &too_large))
+      frac = TRUE;
+  if (p->has_start && !is_whole (p->start_value, p->factor, &too_large))
+    frac = TRUE;
+  if (p->has_end && !is_whole (p->end_value, p->factor, &too_large))
+    frac = TRUE;
+  if (too_large)
+    goto range;
+  if (frac)
+    make_fractional (p);
 
   if (p->events->len > 0)
-    {
-      const Event *first = &g_array_index (p->events, Event, 0);
-
-      if (!to_base (first->at, p->factor, &origin))
-        goto range;
-    }
-  if (p->has_start)
-    {
-      gint64 start;
-
-      if (!to_base (p->start_value, p->factor, &start))
-        goto range;
-      if (p->events->len == 0 || start < origin)
-        origin = start;
-    }
+    origin_at = g_array_index (p->events, Event, 0).at;
+  if (p->has_start && (p->events->len == 0 || p->start_value < origin_at))
+    origin_at = p->start_value;
+  if (!to_base (origin_at, p->factor, &origin))
+    goto range;
   last = origin;
 
   for (guint i = 0; i < p->events->len; i++)
     {
       const Event *ev = &g_array_index (p->events, Event, i);
       guint32 *top = stack->len > 0 ? &g_array_index (stack, guint32, 2 * (stack->len - 1)) : NULL;
-      gint64 t;
+      gint64 t = 0;
+      double ft = 0;
+      SsTime at;
 
       if (ev->at < last_at)
         return fail (error, BL_SPEEDSCOPE_ERROR_TIME_ORDER,
                      _("event %u of profile %u is at %g, before the event before it (at %g)"),
                      i, p->index, ev->at, last_at);
       last_at = ev->at;
-      if (!to_base (ev->at, p->factor, &t))
-        goto range;
-
-      if (top != NULL)
+      if (frac)
         {
-          values = (guint64 *) (gpointer) p->values->data;
-          values[top[0]] += (guint64) (t - last);
+          ft = (ev->at - origin_at) * p->factor;
+          if (top != NULL)
+            g_array_index (p->fvalues, double, top[0]) += ft - flast;
+          flast = ft;
+          at.f = ft;
         }
-      last = t;
+      else
+        {
+          if (!to_base (ev->at, p->factor, &t))
+            goto range;
+          if (top != NULL)
+            /* unsigned: events may span more than 2^63 ns (t >= last) */
+            g_array_index (p->values, guint64, top[0]) += (guint64) t - (guint64) last;
+          last = t;
+          at.i = (guint64) t - (guint64) origin;
+        }
 
       if (ev->open)
         {
@@ -781,8 +952,10 @@ replay_events (SsProfile *p,
 
           entry[0] = trie_child (p, top != NULL ? top[0] : 0, ev->frame, i);
           entry[1] = p->spans->len;
+          if (frac && p->fvalues->len < p->nodes->len)
+            g_array_set_size (p->fvalues, p->nodes->len);
           span.node = entry[0];
-          span.start = span.end = (guint64) (t - origin);
+          span.start = span.end = at;
           g_array_append_val (p->spans, span);
           g_array_append_vals (stack, entry, 1);
         }
@@ -797,7 +970,7 @@ replay_events (SsProfile *p,
                          _("event %u of profile %u closes frame %u, but the innermost open "
                            "frame is %u"),
                          i, p->index, ev->frame, g_array_index (p->nodes, TrieNode, top[0]).frame);
-          g_array_index (p->spans, TrieSpan, top[1]).end = (guint64) (t - origin);
+          g_array_index (p->spans, TrieSpan, top[1]).end = at;
           g_array_set_size (stack, stack->len - 1);
         }
     }
@@ -805,8 +978,14 @@ replay_events (SsProfile *p,
   /* a cut file: what is still open ends with the last event */
   if (salvage)
     for (guint k = 0; k < stack->len; k++)
-      g_array_index (p->spans, TrieSpan, g_array_index (stack, guint32, 2 * k + 1)).end =
-        (guint64) (last - origin);
+      {
+        TrieSpan *span = &g_array_index (p->spans, TrieSpan, g_array_index (stack, guint32, 2 * k + 1));
+
+        if (frac)
+          span->end.f = flast;
+        else
+          span->end.i = (guint64) last - (guint64) origin;
+      }
   else if (stack->len > 0)
     {
       guint32 node = g_array_index (stack, guint32, 2 * (stack->len - 1));
@@ -818,17 +997,27 @@ replay_events (SsProfile *p,
                    g_array_index (p->nodes, TrieNode, node).first_use);
     }
 
-  {
-    gint64 start = origin, end = last;
+  if (frac)
+    {
+      double start = p->has_start ? (p->start_value - origin_at) * p->factor : 0;
+      double end = p->has_end ? (p->end_value - origin_at) * p->factor : flast;
 
-    if (p->has_start && !to_base (p->start_value, p->factor, &start))
-      goto range;
-    if (p->has_end && !to_base (p->end_value, p->factor, &end))
-      goto range;
-    p->range_start = (guint64) MAX (start - origin, 0);
-    p->range_end = (guint64) MAX (end - origin, (gint64) p->range_start);
-    p->has_range = TRUE;
-  }
+      p->range_start.f = MAX (start, 0);
+      p->range_end.f = MAX (end, p->range_start.f);
+    }
+  else
+    {
+      gint64 start = origin, end = last;
+
+      if (p->has_start && !to_base (p->start_value, p->factor, &start))
+        goto range;
+      if (p->has_end && !to_base (p->end_value, p->factor, &end))
+        goto range;
+      p->range_start.i = start > origin ? (guint64) start - (guint64) origin : 0;
+      p->range_end.i = end > origin ? (guint64) end - (guint64) origin : 0;
+      p->range_end.i = MAX (p->range_end.i, p->range_start.i);
+    }
+  p->has_range = TRUE;
 
   return TRUE;
 
@@ -860,7 +1049,10 @@ finish_profile (Reader    *reader,
   if (p->kind == KIND_SAMPLED)
     {
       gboolean all_ones = TRUE;
-      guint64 *values;
+      gboolean too_large = FALSE;
+      guint32 idle;
+      const guint32 *leaves = (const guint32 *) (gpointer) p->leaves->data;
+      const double *weights = (const double *) (gpointer) p->weights->data;
 
       if (!p->has_samples || !p->has_weights)
         return fail (error, BL_SPEEDSCOPE_ERROR_MISSING,
@@ -871,18 +1063,39 @@ finish_profile (Reader    *reader,
                      _("profile %u has %u samples but %u weights"),
                      p->index, p->leaves->len, p->weights->len);
 
-      values = (guint64 *) (gpointer) p->values->data;
+      /* whole base units, unless some weight is not */
       for (guint i = 0; i < p->weights->len; i++)
         {
-          double w = g_array_index (p->weights, double, i);
-          gint64 v;
-
-          if (w != 1)
+          if (weights[i] != 1)
             all_ones = FALSE;
-          if (!to_base (w, p->factor, &v))
+          if (!is_whole (weights[i], p->factor, &too_large) && !p->fractional && !too_large)
+            make_fractional (p);
+          if (too_large)
             return fail (error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
                          _("weight %u of profile %u is too large"), i, p->index);
-          values[g_array_index (p->leaves, guint32, i)] += (guint64) v;
+        }
+
+      /* an empty stack is idle: speedscope leaves it out of every stack,
+       * and so do we, as we do with the gaps between events. Only our own
+       * exports (which name their metric) use it for the thread's own
+       * value, a folded line with the thread alone. */
+      idle = p->override != BL_METRIC_INVALID ? G_MAXUINT32 : 0;
+      p->idle_leaf = idle;
+      if (p->fractional)
+        {
+          double *fvalues = (double *) (gpointer) p->fvalues->data;
+
+          for (guint i = 0; i < p->weights->len; i++)
+            if (leaves[i] != idle)
+              fvalues[leaves[i]] += weights[i] * p->factor;
+        }
+      else
+        {
+          guint64 *values = (guint64 *) (gpointer) p->values->data;
+
+          for (guint i = 0; i < p->weights->len; i++)
+            if (leaves[i] != idle)
+              values[leaves[i]] += (guint64) nearbyint (weights[i] * p->factor);
         }
 
       if (p->unit == UNIT_NONE)
@@ -906,19 +1119,31 @@ finish_profile (Reader    *reader,
   if (p->override != BL_METRIC_INVALID)
     p->metric = p->override;
 
+  if (p->n_unknown_events > 0)
+    {
+      g_autofree char *warning =
+        g_strdup_printf (_("Profile %u: %u events of an unknown type (the first is “%s”; "
+                           "only O and C are known) were skipped, as speedscope does."),
+                         p->index + 1, p->n_unknown_events, p->unknown_event_type);
+
+      bl_profile_add_warning (reader->profile, warning);
+    }
+
   p->n_samples = p->leaves->len;
   p->n_events = p->events->len;
   p->finished = TRUE;
 
-  /* drop what is no longer needed */
-  g_array_set_size (p->leaves, 0);
-  g_array_set_size (p->weights, 0);
+  /* drop what is no longer needed (a sampled profile's samples give its
+   * sample order) */
+  if (p->kind != KIND_SAMPLED)
+    {
+      g_array_set_size (p->leaves, 0);
+      g_array_set_size (p->weights, 0);
+    }
   g_array_set_size (p->events, 0);
   g_clear_pointer (&p->hash, g_free);
   p->hash = g_new0 (TrieSlot, 1);
   p->hash_mask = 0;
-
-  (void) reader;
 
   return TRUE;
 }
@@ -958,6 +1183,7 @@ read_profile (Reader  *reader,
 
           if (!read_string (reader, &unit, error))
             return FALSE;
+          p->unit = UNIT_UNSET;
           for (guint i = 0; i < G_N_ELEMENTS (units); i++)
             if (g_str_equal (unit, units[i].name))
               {
@@ -966,9 +1192,18 @@ read_profile (Reader  *reader,
                 p->factor = units[i].factor;
               }
           if (p->unit == UNIT_UNSET)
-            return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
-                            _("the unit “%s” is not one of none, nanoseconds, microseconds, "
-                              "milliseconds, seconds and bytes"), unit);
+            {
+              /* speedscope shows such values as plain numbers: so do we */
+              g_autofree char *warning =
+                g_strdup_printf (_("Profile %u has the unknown unit “%s”: its values are read "
+                                   "as plain numbers (unit none), as speedscope does."),
+                                 p->index + 1, unit);
+
+              bl_profile_add_warning (reader->profile, warning);
+              p->unit = UNIT_NONE;
+              p->unit_name = "none";
+              p->factor = 1;
+            }
         }
       else if (g_str_equal (member, "name"))
         {
@@ -1026,7 +1261,7 @@ read_profiles (Reader  *reader,
 {
   BlJsonToken token;
 
-  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, _("an array of profiles"), error))
+  if (!next_is (reader, BL_JSON_TOKEN_BEGIN_ARRAY, N_("an array of profiles"), error))
     return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, error)) == BL_JSON_TOKEN_BEGIN_OBJECT)
@@ -1119,6 +1354,127 @@ read_document (Reader  *reader,
 
 /* ---- the model ---------------------------------------------------------- */
 
+static inline gboolean
+has_value (const SsProfile *p,
+           guint            n)
+{
+  if (p->fractional)
+    return g_array_index (p->fvalues, double, n) != 0;
+
+  return g_array_index (p->values, guint64, n) != 0;
+}
+
+/* Whether @x is a whole number, up to what summing doubles leaves over
+ * (1e-10 of it: rounding there keeps every value within 1e-10 of
+ * speedscope's, also after a round trip); a value that is not zero must not
+ * round to zero. */
+static inline gboolean
+near_whole (double x)
+{
+  double r = nearbyint (x);
+
+  return x == r || (r != 0 && fabs (x - r) <= 1e-10 * fabs (x));
+}
+
+/* Whether every value and time of the fractional profile @p is a whole
+ * number of 1/@scale base units. */
+static gboolean
+fits_scale (const SsProfile *p,
+            double           scale)
+{
+  const double *fvalues = (const double *) (gpointer) p->fvalues->data;
+  const double *weights = (const double *) (gpointer) p->weights->data;
+
+  for (guint n = 0; n < p->fvalues->len; n++)
+    if (!near_whole (fvalues[n] * scale))
+      return FALSE;
+  for (guint i = 0; i < p->weights->len; i++)
+    if (!near_whole (weights[i] * p->factor * scale))
+      return FALSE;
+  for (guint s = 0; s < p->spans->len; s++)
+    {
+      const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
+
+      if (!near_whole (span->start.f * scale) || !near_whole (span->end.f * scale))
+        return FALSE;
+    }
+  if (p->has_range &&
+      (!near_whole (p->range_start.f * scale) || !near_whole (p->range_end.f * scale)))
+    return FALSE;
+
+  return TRUE;
+}
+
+/* Fractional values: each metric gets the fewest decimals that hold every
+ * value and time of its profiles exactly (what the file's decimal numbers
+ * had), but no more than keep its grand total and times below 2^62. */
+static void
+choose_decimals (Reader *reader,
+                 guint  *decimals)
+{
+  double limit[BL_N_METRICS] = { 0, };
+  guint wanted[BL_N_METRICS] = { 0, };
+
+  for (guint i = 0; i < reader->profiles->len; i++)
+    {
+      SsProfile *p = g_ptr_array_index (reader->profiles, i);
+      double sum = 0, last = 0;
+      double scale = 1;
+      guint d;
+
+      if (p->metric < 0 || p->metric >= BL_N_METRICS)
+        continue;
+      for (guint n = 0; n < p->nodes->len; n++)
+        sum += p->fractional ? g_array_index (p->fvalues, double, n)
+                             : (double) g_array_index (p->values, guint64, n);
+      if (p->has_range)
+        last = p->fractional ? p->range_end.f : (double) p->range_end.i;
+      limit[p->metric] = MAX (limit[p->metric] + sum, last);
+
+      if (!p->fractional)
+        continue;
+      for (d = 0; d < BL_PROFILE_MAX_DECIMALS && !fits_scale (p, scale); d++)
+        scale *= 10;
+      wanted[p->metric] = MAX (wanted[p->metric], d);
+    }
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      double scale = 1;
+      guint d = 0;
+
+      while (d < wanted[m] && limit[m] * scale * 10 < 4e18)
+        {
+          scale *= 10;
+          d++;
+        }
+      decimals[m] = d;
+    }
+}
+
+/* The value of trie node @n, or the time @t, in 10^-decimals base units */
+static inline guint64
+scaled_value (const SsProfile *p,
+              guint            n,
+              guint64          scale)
+{
+  if (p->fractional)
+    return (guint64) llround (g_array_index (p->fvalues, double, n) * (double) scale);
+
+  return g_array_index (p->values, guint64, n) * scale;
+}
+
+static inline guint64
+scaled_time (const SsProfile *p,
+             SsTime           t,
+             guint64          scale)
+{
+  if (p->fractional)
+    return (guint64) llround (t.f * (double) scale);
+
+  return t.i * scale;
+}
+
 /* For a cut file: which trie nodes to keep. A node is kept when its
  * frame is known, its parent is kept, and it or a node below it holds a
  * value or a span (the stack of a sample cut in the middle holds none).
@@ -1129,12 +1485,11 @@ salvage_nodes (Reader    *reader,
                gboolean  *keep)
 {
   const TrieNode *nodes = (const TrieNode *) (gpointer) p->nodes->data;
-  const guint64 *values = (const guint64 *) (gpointer) p->values->data;
   guint n_nodes = p->nodes->len;
   guint n_used = 0;
 
   for (guint n = 0; n < n_nodes; n++)
-    keep[n] = values[n] != 0;
+    keep[n] = has_value (p, n);
   for (guint s = 0; s < p->spans->len; s++)
     keep[g_array_index (p->spans, TrieSpan, s).node] = TRUE;
 
@@ -1147,7 +1502,7 @@ salvage_nodes (Reader    *reader,
   for (guint n = 1; n < n_nodes; n++)
     {
       keep[n] = keep[n] && keep[nodes[n].parent] && nodes[n].frame < reader->frames->len;
-      if (keep[n] && values[n] != 0)
+      if (keep[n] && has_value (p, n))
         n_used++;
     }
   for (guint s = 0; s < p->spans->len; s++)
@@ -1162,6 +1517,10 @@ build_profile (Reader  *reader,
                GError **error)
 {
   guint n_kept = 0;
+  guint decimals[BL_N_METRICS];
+  guint64 scales[BL_N_METRICS];
+  /* thread name → the metrics of our own exports under it (bit 31: some
+   * profile under it is not one) */
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   BlProfileInfo *info = bl_profile_get_info_mutable (reader->profile);
   const SsFrame *frames = (const SsFrame *) (gpointer) reader->frames->data;
@@ -1170,13 +1529,29 @@ build_profile (Reader  *reader,
   info->target = g_strdup (reader->name);
   info->supplemental = g_strdup (reader->exporter);
 
+  /* speedscope's frames, in its order: a frame is one index of them */
+  for (guint f = 0; f < n_frames; f++)
+    bl_profile_add_frame (reader->profile, frames[f].name, frames[f].file, frames[f].line,
+                          frames[f].col);
+
+  choose_decimals (reader, decimals);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      scales[m] = 1;
+      for (guint d = 0; d < decimals[m]; d++)
+        scales[m] *= 10;
+      if (decimals[m] > 0)
+        bl_profile_set_metric_decimals (reader->profile, m, decimals[m]);
+    }
+
   for (guint i = 0; i < reader->profiles->len; i++)
     {
       SsProfile *p = g_ptr_array_index (reader->profiles, i);
       const TrieNode *nodes = (const TrieNode *) (gpointer) p->nodes->data;
-      const guint64 *values = (const guint64 *) (gpointer) p->values->data;
+      guint64 scale = scales[p->metric];
       g_autofree guint32 *map = g_new (guint32, p->nodes->len);
       g_autofree gboolean *keep = NULL;
+      g_autofree gint64 *span_self = NULL;
       g_autofree char *name = NULL;
       guint thread;
 
@@ -1197,16 +1572,35 @@ build_profile (Reader  *reader,
                        nodes[n].frame, p->kind == KIND_SAMPLED ? "sample" : "event",
                        nodes[n].first_use, i, n_frames);
 
-      /* one thread per profile, with a distinct name */
-      name = p->name != NULL && p->name[0] != '\0'
-        ? g_strdup (p->name)
-        : g_strdup_printf ("Profile %u", i + 1);
-      for (guint k = 2; g_hash_table_contains (names, name); k++)
-        {
-          g_free (name);
-          name = g_strdup_printf ("%s (%u)", p->name != NULL ? p->name : "Profile", k);
-        }
-      g_hash_table_add (names, g_strdup (name));
+      /* one thread per profile, with a distinct name (an unnamed one takes
+       * the file's name, as in speedscope, or else the document's), except
+       * that our own exports write a thread once per metric: those come
+       * together again */
+      {
+        g_autofree char *base = p->name != NULL && p->name[0] != '\0'
+          ? g_strdup (p->name)
+          : reader->file_name != NULL && reader->file_name[0] != '\0'
+          ? g_strdup (reader->file_name)
+          : reader->name != NULL && reader->name[0] != '\0'
+          ? g_strdup (reader->name)
+          : g_strdup_printf ("Profile %u", i + 1);
+        guint own = p->override != BL_METRIC_INVALID ? 1u << p->metric : 1u << 31;
+        gpointer used;
+
+        name = g_strdup (base);
+        for (guint k = 2; g_hash_table_lookup_extended (names, name, NULL, &used); k++)
+          {
+            guint mask = GPOINTER_TO_UINT (used);
+
+            if (own != 1u << 31 && (mask & (1u << 31)) == 0 && (mask & own) == 0)
+              break;
+            g_free (name);
+            name = g_strdup_printf ("%s (%u)", base, k);
+          }
+        used = NULL;
+        g_hash_table_lookup_extended (names, name, NULL, &used);
+        g_hash_table_insert (names, g_strdup (name), GUINT_TO_POINTER (GPOINTER_TO_UINT (used) | own));
+      }
 
       bl_profile_enable_metric (reader->profile, p->metric);
       map[0] = bl_profile_add_thread (reader->profile, bl_profile_intern (reader->profile, name));
@@ -1214,27 +1608,78 @@ build_profile (Reader  *reader,
 
       for (guint n = 1; n < p->nodes->len; n++)
         {
-          const SsFrame *f;
-
           if (keep != NULL && !keep[n])
             continue;
-          f = &frames[nodes[n].frame];
-          map[n] = bl_profile_add_child (reader->profile, map[nodes[n].parent],
-                                         f->name, f->file, f->line);
+          map[n] = bl_profile_add_child_frame (reader->profile, map[nodes[n].parent],
+                                               nodes[n].frame);
+        }
+
+      /* the sample order; a fractional profile's values are the sums of
+       * its samples' weights in the finer unit, so that they agree with
+       * the samples exported */
+      if (p->kind == KIND_SAMPLED && p->leaves->len == p->weights->len)
+        {
+          gsize n_before = 0;
+          /* (one order per thread: our exports' later metrics have none) */
+          gboolean record = bl_profile_get_samples (reader->profile, thread, &n_before) == NULL;
+
+          const guint32 *leaves = (const guint32 *) (gpointer) p->leaves->data;
+          const double *weights = (const double *) (gpointer) p->weights->data;
+
+          if (p->fractional)
+            span_self = g_new0 (gint64, p->nodes->len);
+          for (guint k = 0; k < p->leaves->len; k++)
+            {
+              guint32 leaf = leaves[k];
+              double w = weights[k] * p->factor;
+              guint64 sw;
+
+              if (leaf == p->idle_leaf || w == 0 || (keep != NULL && !keep[leaf]))
+                continue;
+              sw = p->fractional ? (guint64) llround (w * (double) scale)
+                                 : (guint64) nearbyint (w) * scale;
+              if (span_self != NULL)
+                span_self[leaf] += (gint64) sw;
+              if (record)
+                bl_profile_add_sample (reader->profile, thread, map[leaf], sw);
+            }
+        }
+
+      /* a fractional evented profile: each node's time from its spans in
+       * the finer unit, so that the values agree with the times exported
+       * (reading the export back gives the same values) */
+      if (p->fractional && p->kind == KIND_EVENTED)
+        {
+          span_self = g_new0 (gint64, p->nodes->len);
+          for (guint s = 0; s < p->spans->len; s++)
+            {
+              const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
+              gint64 d = (gint64) (scaled_time (p, span->end, scale) -
+                                   scaled_time (p, span->start, scale));
+
+              span_self[span->node] += d;
+              if (nodes[span->node].parent != 0)
+                span_self[nodes[span->node].parent] -= d;
+            }
         }
 
       for (guint n = 0; n < p->nodes->len; n++)
         {
-          if (values[n] == 0 || (keep != NULL && !keep[n]))
+          guint64 value;
+
+          if (!has_value (p, n) || (keep != NULL && !keep[n]))
             continue;
-          bl_profile_add_value (reader->profile, map[n], p->metric, values[n]);
+          value = span_self != NULL ? (guint64) MAX (span_self[n], 0) : scaled_value (p, n, scale);
+          if (value == 0)
+            continue;
+          bl_profile_add_value (reader->profile, map[n], p->metric, value);
 
           if (n > 0 && frames[nodes[n].frame].line != 0)
             {
               const SsFrame *f = &frames[nodes[n].frame];
               guint32 line = bl_profile_lookup_line (reader->profile, f->file, f->line, f->name);
 
-              bl_profile_add_line_value (reader->profile, line, p->metric, values[n]);
+              bl_profile_add_line_value (reader->profile, line, p->metric, value);
               info->has_lines = TRUE;
             }
         }
@@ -1246,11 +1691,14 @@ build_profile (Reader  *reader,
 
           if (keep != NULL && !keep[span->node])
             continue;
-          index = bl_profile_add_span (reader->profile, thread, map[span->node], span->start);
-          bl_profile_set_span_end (reader->profile, thread, index, span->end);
+          index = bl_profile_add_span (reader->profile, thread, map[span->node],
+                                       scaled_time (p, span->start, scale));
+          bl_profile_set_span_end (reader->profile, thread, index,
+                                   scaled_time (p, span->end, scale));
         }
       if (p->has_range)
-        bl_profile_set_time_range (reader->profile, thread, p->range_start, p->range_end);
+        bl_profile_set_time_range (reader->profile, thread, scaled_time (p, p->range_start, scale),
+                                   scaled_time (p, p->range_end, scale));
     }
 
   reader->n_kept = n_kept;
@@ -1281,6 +1729,10 @@ salvage_profiles (Reader *reader)
           g_array_set_size (p->nodes, 1);
           g_array_set_size (p->values, 1);
           g_array_index (p->values, guint64, 0) = 0;
+          g_clear_pointer (&p->fvalues, g_array_unref);
+          p->fractional = FALSE;
+          g_array_set_size (p->leaves, 0);
+          g_array_set_size (p->weights, 0);
           g_array_set_size (p->spans, 0);
           p->has_range = FALSE;
           p->metric = BL_METRIC_SAMPLES;
@@ -1291,6 +1743,7 @@ salvage_profiles (Reader *reader)
 
 static BlProfile *
 read_all (BlJsonReader  *json,
+          const char    *file_name,
           GError       **error)
 {
   g_autoptr(BlProfile) profile = bl_profile_new ("speedscope");
@@ -1299,6 +1752,7 @@ read_all (BlJsonReader  *json,
   gboolean ok;
 
   reader.json = json;
+  reader.file_name = file_name;
   reader.profile = profile;
   reader.frames = g_array_new (FALSE, FALSE, sizeof (SsFrame));
   reader.profiles = g_ptr_array_new_with_free_func (ss_profile_free);
@@ -1412,7 +1866,7 @@ bl_speedscope_read_stream (GInputStream   *stream,
 
   json = bl_json_reader_new_for_stream (stream, total, cancellable, progress, progress_data);
 
-  return read_all (json, error);
+  return read_all (json, g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY), error);
 }
 
 /**
@@ -1427,5 +1881,5 @@ bl_speedscope_read_memory (const guint8  *data,
 {
   g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (data, len);
 
-  return read_all (json, error);
+  return read_all (json, NULL, error);
 }

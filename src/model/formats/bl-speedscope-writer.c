@@ -1,12 +1,22 @@
 /* bl-speedscope-writer.c — export to speedscope's JSON file format
  *
- * Streamed text, never a document tree: the shared frames are the
- * profile's functions (name, file, line — so identical frames are shared
- * across threads), and each thread becomes one profile in the profile's
- * default metric, in the unit of that metric: an evented profile when the
- * thread has a time order (its spans become open and close events, so
- * speedscope's Time Order view shows the same thing), else a sampled one
- * holding one sample per call path with a self value.
+ * Streamed text, never a document tree. The shared frames are the
+ * profile's frames where it has them (a speedscope file read back: one
+ * frame per frame of the original that is used, with line and column, so
+ * frames speedscope keeps apart stay apart), else its functions (name,
+ * file, line — identical frames shared across threads).
+ *
+ * Each thread becomes one profile per metric it has a value of, each in
+ * its own unit and naming its metric (BL_SPEEDSCOPE_METRIC_MEMBER; our
+ * reader puts the profiles of one thread together again): an evented
+ * profile for the metric of the thread's time order (its spans become
+ * open and close events, so speedscope's Time Order view shows the same
+ * thing), else a sampled one: its samples in the order they were taken
+ * where the thread has a sample order (a sampled speedscope profile read
+ * back), else one sample per call path with a self value (the thread's own
+ * value, if any, as an empty stack). Values that
+ * have decimals (bl_profile_get_metric_decimals()) are written as exact
+ * decimal numbers.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -86,8 +96,7 @@ write_evented (Writer         *w,
                BlProfile      *profile,
                guint           thread,
                BlMetricId      metric,
-               const char     *unit,
-               const guint32  *frame_of_function,
+               const guint32  *frame_of_node,
                guint32        *stack,
                GError        **error)
 {
@@ -101,12 +110,11 @@ write_evented (Writer         *w,
   spans = bl_profile_get_spans (profile, thread, &n_spans);
   bl_profile_get_time_range (profile, thread, &start, &end);
 
-  g_string_append (buffer, "{\"type\":\"evented\",\"name\":");
-  append_json_string (buffer, bl_profile_get_thread_name (profile, thread));
-  g_string_append_printf (buffer, ",\"unit\":\"%s\",\"" BL_SPEEDSCOPE_METRIC_MEMBER "\":\"%s\""
-                          ",\"startValue\":%" G_GUINT64_FORMAT ",\"endValue\":%"
-                          G_GUINT64_FORMAT ",\"events\":[",
-                          unit, bl_metric_get_name (metric), start, end);
+  g_string_append (buffer, ",\"type\":\"evented\",\"startValue\":");
+  bl_profile_append_exact_value (profile, metric, start, buffer);
+  g_string_append (buffer, ",\"endValue\":");
+  bl_profile_append_exact_value (profile, metric, end, buffer);
+  g_string_append (buffer, ",\"events\":[");
 
   for (gsize i = 0; i <= n_spans; i++)
     {
@@ -119,21 +127,18 @@ write_evented (Writer         *w,
         {
           const BlSpan *open = &spans[stack[--depth]];
 
-          g_string_append_printf (buffer, ",{\"type\":\"C\",\"frame\":%u,\"at\":%"
-                                  G_GUINT64_FORMAT "}",
-                                  frame_of_function[bl_profile_get_node_function (profile,
-                                                                                  open->node)],
-                                  open->end);
+          g_string_append_printf (buffer, ",{\"type\":\"C\",\"frame\":%u,\"at\":",
+                                  frame_of_node[open->node]);
+          bl_profile_append_exact_value (profile, metric, open->end, buffer);
+          g_string_append_c (buffer, '}');
         }
       if (i == n_spans)
         break;
 
-      g_string_append_printf (buffer, "%s{\"type\":\"O\",\"frame\":%u,\"at\":%"
-                              G_GUINT64_FORMAT "}",
-                              first ? "" : ",",
-                              frame_of_function[bl_profile_get_node_function (profile,
-                                                                              spans[i].node)],
-                              spans[i].start);
+      g_string_append_printf (buffer, "%s{\"type\":\"O\",\"frame\":%u,\"at\":",
+                              first ? "" : ",", frame_of_node[spans[i].node]);
+      bl_profile_append_exact_value (profile, metric, spans[i].start, buffer);
+      g_string_append_c (buffer, '}');
       first = FALSE;
       stack[depth++] = (guint32) i;
 
@@ -146,14 +151,220 @@ write_evented (Writer         *w,
   return flush (w, FALSE, error);
 }
 
+/* The samples of @thread in the order they were taken, if it has them and
+ * they add up to @metric's total; @path is scratch space for one frame per
+ * depth. Returns FALSE with @done unset when there are none to write. */
+static gboolean
+write_sample_order (Writer         *w,
+                    BlProfile      *profile,
+                    guint           thread,
+                    BlMetricId      metric,
+                    const guint32  *frame_of_node,
+                    guint32        *path,
+                    gboolean       *done,
+                    GError        **error)
+{
+  GString *buffer = w->buffer;
+  g_autoptr(GString) weights = g_string_new (NULL);
+  const BlOrderedSample *samples;
+  gsize n_samples;
+  guint64 sum = 0;
+
+  *done = FALSE;
+  samples = bl_profile_get_samples (profile, thread, &n_samples);
+  if (samples == NULL || metric == BL_METRIC_INVALID)
+    return TRUE;
+  for (gsize i = 0; i < n_samples; i++)
+    sum += samples[i].weight;
+  if (sum != bl_profile_get_total (profile, metric, bl_profile_get_thread_root (profile, thread)))
+    return TRUE;
+
+  for (gsize i = 0; i < n_samples; i++)
+    {
+      guint depth = bl_profile_get_node (profile, samples[i].node)->depth;
+
+      if (i > 0)
+        {
+          g_string_append_c (buffer, ',');
+          g_string_append_c (weights, ',');
+        }
+      for (guint32 n = samples[i].node, d = depth; d > 0; d--)
+        {
+          path[d - 1] = frame_of_node[n];
+          n = bl_profile_get_node (profile, n)->parent;
+        }
+      g_string_append_c (buffer, '[');
+      for (guint d = 0; d < depth; d++)
+        g_string_append_printf (buffer, d > 0 ? ",%u" : "%u", path[d]);
+      g_string_append_c (buffer, ']');
+      bl_profile_append_exact_value (profile, metric, samples[i].weight, weights);
+
+      if (!flush (w, FALSE, error))
+        return FALSE;
+    }
+
+  g_string_append (buffer, "],\"weights\":[");
+  g_string_append_len (buffer, weights->str, weights->len);
+  g_string_append (buffer, "]}");
+  *done = TRUE;
+
+  return flush (w, FALSE, error);
+}
+
+/* One sample per node of @thread with a self value of @metric, depth first
+ * (or the samples in the order they were taken, where the thread has
+ * them); @path is scratch space for one frame per depth. */
+static gboolean
+write_sampled (Writer         *w,
+               BlProfile      *profile,
+               guint           thread,
+               BlMetricId      metric,
+               const guint32  *frame_of_node,
+               guint32        *path,
+               GError        **error)
+{
+  GString *buffer = w->buffer;
+  g_autoptr(GString) weights = g_string_new (NULL);
+  const guint64 *self_values = bl_profile_get_self_array (profile, metric);
+  guint32 root = bl_profile_get_thread_root (profile, thread);
+  guint32 n = root;
+  gboolean first = TRUE;
+  gboolean done;
+
+  g_string_append (buffer, ",\"type\":\"sampled\",\"startValue\":0,\"endValue\":");
+  bl_profile_append_exact_value (profile, metric, bl_profile_get_total (profile, metric, root),
+                                 buffer);
+  g_string_append (buffer, ",\"samples\":[");
+
+  if (!write_sample_order (w, profile, thread, metric, frame_of_node, path, &done, error))
+    return FALSE;
+  if (done)
+    return TRUE;
+
+  while (n != BL_NODE_NONE)
+    {
+      const BlNode *node = bl_profile_get_node (profile, n);
+      guint depth = node->depth;
+
+      if (depth > 0)
+        path[depth - 1] = frame_of_node[n];
+
+      if (self_values != NULL && self_values[n] != 0)
+        {
+          if (!first)
+            {
+              g_string_append_c (buffer, ',');
+              g_string_append_c (weights, ',');
+            }
+          first = FALSE;
+          g_string_append_c (buffer, '[');
+          for (guint d = 0; d < depth; d++)
+            g_string_append_printf (buffer, d > 0 ? ",%u" : "%u", path[d]);
+          g_string_append_c (buffer, ']');
+          bl_profile_append_exact_value (profile, metric, self_values[n], weights);
+
+          if (!flush (w, FALSE, error))
+            return FALSE;
+        }
+
+      if (node->first_child != BL_NODE_NONE)
+        {
+          n = node->first_child;
+          continue;
+        }
+      while (n != root && bl_profile_get_node (profile, n)->next_sibling == BL_NODE_NONE)
+        n = bl_profile_get_node (profile, n)->parent;
+      n = n == root ? BL_NODE_NONE : bl_profile_get_node (profile, n)->next_sibling;
+    }
+
+  /* the weights were gathered aside so the samples could stream */
+  g_string_append (buffer, "],\"weights\":[");
+  g_string_append_len (buffer, weights->str, weights->len);
+  g_string_append (buffer, "]}");
+
+  return flush (w, FALSE, error);
+}
+
+/* The metrics @thread has a value of, the one of its time order first (the
+ * first of cpu, time-ns and wall it has), then in table order; the
+ * default metric (BL_METRIC_INVALID in a profile without any) when it has
+ * none, so that the thread is still written. */
+static guint
+thread_metrics (BlProfile  *profile,
+                guint       thread,
+                BlMetricId *metrics)
+{
+  BlMetricId all[BL_N_METRICS];
+  guint n_all = bl_profile_list_metrics (profile, all);
+  guint32 root = bl_profile_get_thread_root (profile, thread);
+  guint n = 0;
+
+  static const BlMetricId times[] = { BL_METRIC_CPU, BL_METRIC_TIME_NS, BL_METRIC_WALL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (times) && n == 0; i++)
+    if (bl_profile_get_total (profile, times[i], root) != 0)
+      metrics[n++] = times[i];
+  for (guint i = 0; i < n_all; i++)
+    if (bl_profile_get_total (profile, all[i], root) != 0 && (n == 0 || all[i] != metrics[0]))
+      metrics[n++] = all[i];
+  if (n == 0)
+    metrics[n++] = bl_profile_get_default_metric (profile);   /* maybe invalid */
+
+  return n;
+}
+
+/* Output frame indexes: a node's key is its frame, or else (past the
+ * frames) its function; the keys in use are numbered in key order. */
+static guint32 *
+number_frames (BlProfile *profile,
+               guint32  **key_of_output,
+               guint32   *n_output)
+{
+  guint n_nodes = bl_profile_get_n_nodes (profile);
+  guint n_frames = bl_profile_get_n_frames (profile);
+  guint n_keys = n_frames + bl_profile_get_n_functions (profile);
+  g_autofree guint32 *output_of_key = g_new (guint32, MAX (n_keys, 1));
+  guint32 *frame_of_node = g_new (guint32, MAX (n_nodes, 1));
+  guint32 n = 0;
+
+  for (guint k = 0; k < n_keys; k++)
+    output_of_key[k] = G_MAXUINT32;
+  for (guint32 i = 0; i < n_nodes; i++)
+    {
+      guint32 frame = bl_profile_get_node_frame (profile, i);
+
+      if (bl_profile_get_node (profile, i)->parent == BL_NODE_NONE)
+        frame_of_node[i] = G_MAXUINT32;
+      else
+        frame_of_node[i] = frame != BL_NODE_NONE
+          ? frame : n_frames + bl_profile_get_node_function (profile, i);
+      if (frame_of_node[i] != G_MAXUINT32)
+        output_of_key[frame_of_node[i]] = 0;
+    }
+
+  *key_of_output = g_new (guint32, MAX (n_keys, 1));
+  for (guint k = 0; k < n_keys; k++)
+    if (output_of_key[k] == 0)
+      {
+        (*key_of_output)[n] = k;
+        output_of_key[k] = n++;
+      }
+  for (guint32 i = 0; i < n_nodes; i++)
+    if (frame_of_node[i] != G_MAXUINT32)
+      frame_of_node[i] = output_of_key[frame_of_node[i]];
+  *n_output = n;
+
+  return frame_of_node;
+}
+
 /**
  * bl_speedscope_write:
  * @profile: a finished profile
  * @out: where to write
  *
  * Writes @profile in speedscope's file format: "$schema", "exporter"
- * (brightlens@VERSION), "name", "activeProfileIndex", deduplicated shared
- * frames and one sampled profile per thread in the default metric.
+ * (brightlens@VERSION), "name", "activeProfileIndex", the shared frames
+ * and one profile per thread and metric (see above).
  *
  * Returns: %FALSE with @error set if writing failed
  */
@@ -164,14 +375,13 @@ bl_speedscope_write (BlProfile      *profile,
                      GError        **error)
 {
   g_autoptr(GString) buffer = g_string_sized_new (FLUSH_SIZE + 4096);
-  g_autofree guint32 *frame_of_function = NULL;
+  g_autofree guint32 *frame_of_node = NULL;
+  g_autofree guint32 *key_of_output = NULL;
   g_autofree guint32 *path = NULL;
   const BlProfileInfo *info;
-  const guint64 *self_values = NULL;
-  BlMetricId metric;
-  const char *unit = "none";
-  guint n_functions, n_nodes;
-  guint32 n_frames = 0;
+  guint n_frames, n_nodes;
+  guint32 n_output = 0;
+  gboolean first_profile = TRUE;
   Writer w;
 
   g_return_val_if_fail (BL_IS_PROFILE (profile), FALSE);
@@ -183,12 +393,6 @@ bl_speedscope_write (BlProfile      *profile,
   w.buffer = buffer;
 
   info = bl_profile_get_info (profile);
-  metric = bl_profile_get_default_metric (profile);
-  if (metric != BL_METRIC_INVALID)
-    {
-      self_values = bl_profile_get_self_array (profile, metric);
-      unit = bl_unit_get_speedscope_name (bl_metric_get_info (metric)->unit);
-    }
 
   g_string_append (buffer, "{\"$schema\":\"" BL_SPEEDSCOPE_SCHEMA "\",");
   g_string_append (buffer, "\"exporter\":\"brightlens@" PACKAGE_VERSION "\",\"name\":");
@@ -203,34 +407,45 @@ bl_speedscope_write (BlProfile      *profile,
     }
   g_string_append (buffer, ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
 
-  /* frames: the functions that are not thread roots */
-  n_functions = bl_profile_get_n_functions (profile);
+  n_frames = bl_profile_get_n_frames (profile);
   n_nodes = bl_profile_get_n_nodes (profile);
-  frame_of_function = g_new (guint32, MAX (n_functions, 1));
-  for (guint f = 0; f < n_functions; f++)
-    frame_of_function[f] = G_MAXUINT32;
-  for (guint32 n = 0; n < n_nodes; n++)
+  frame_of_node = number_frames (profile, &key_of_output, &n_output);
+  for (guint32 i = 0; i < n_output; i++)
     {
-      const BlNode *node = bl_profile_get_node (profile, n);
-      guint32 f = bl_profile_get_node_function (profile, n);
-      const BlFunction *function;
+      guint32 key = key_of_output[i];
+      guint32 name, file, line, col = 0;
 
-      if (node->parent == BL_NODE_NONE || frame_of_function[f] != G_MAXUINT32)
-        continue;
+      if (key < n_frames)
+        {
+          const BlFrame *frame = bl_profile_get_frame (profile, key);
 
-      function = bl_profile_get_function (profile, f);
-      frame_of_function[f] = n_frames++;
-      if (n_frames > 1)
+          name = frame->name;
+          file = frame->file;
+          line = frame->line;
+          col = frame->col;
+        }
+      else
+        {
+          const BlFunction *function = bl_profile_get_function (profile, key - n_frames);
+
+          name = function->name;
+          file = function->file;
+          line = function->line;
+        }
+
+      if (i > 0)
         g_string_append_c (buffer, ',');
       g_string_append (buffer, "{\"name\":");
-      append_json_string (buffer, bl_profile_get_string (profile, function->name));
-      if (function->file != 0)
+      append_json_string (buffer, bl_profile_get_string (profile, name));
+      if (file != 0)
         {
           g_string_append (buffer, ",\"file\":");
-          append_json_string (buffer, bl_profile_get_string (profile, function->file));
+          append_json_string (buffer, bl_profile_get_string (profile, file));
         }
-      if (function->line != 0)
-        g_string_append_printf (buffer, ",\"line\":%u", function->line);
+      if (line != 0)
+        g_string_append_printf (buffer, ",\"line\":%u", line);
+      if (col != 0)
+        g_string_append_printf (buffer, ",\"col\":%u", col);
       g_string_append_c (buffer, '}');
 
       if (!flush (&w, FALSE, error))
@@ -238,81 +453,41 @@ bl_speedscope_write (BlProfile      *profile,
     }
   g_string_append (buffer, "]},\"profiles\":[");
 
-  /* one profile per thread */
+  /* one profile per thread and metric */
   path = g_new (guint32, MAX (n_nodes, 1));
   for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
     {
-      guint32 root = bl_profile_get_thread_root (profile, t);
-      guint64 total = metric != BL_METRIC_INVALID
-        ? bl_profile_get_total (profile, metric, root) : 0;
-      g_autoptr(GString) weights = g_string_new (NULL);
-      guint32 n = root;
-      guint depth = 0;
-      gboolean first = TRUE;
+      BlMetricId metrics[BL_N_METRICS];
+      guint n_metrics = thread_metrics (profile, t, metrics);
       gsize n_spans = 0;
+      gboolean has_spans = bl_profile_get_spans (profile, t, &n_spans) != NULL;
 
-      if (t > 0)
-        g_string_append_c (buffer, ',');
-
-      if (metric != BL_METRIC_INVALID && bl_profile_get_spans (profile, t, &n_spans) != NULL)
+      for (guint i = 0; i < n_metrics; i++)
         {
-          if (!write_evented (&w, profile, t, metric, unit, frame_of_function, path, error))
+          BlMetricId metric = metrics[i];
+          const char *unit = metric != BL_METRIC_INVALID
+            ? bl_unit_get_speedscope_name (bl_metric_get_info (metric)->unit) : "none";
+          gboolean ok;
+
+          if (!first_profile)
+            g_string_append_c (buffer, ',');
+          first_profile = FALSE;
+
+          g_string_append (buffer, "{\"name\":");
+          append_json_string (buffer, bl_profile_get_thread_name (profile, t));
+          g_string_append_printf (buffer, ",\"unit\":\"%s\"", unit);
+          if (metric != BL_METRIC_INVALID)
+            g_string_append_printf (buffer, ",\"" BL_SPEEDSCOPE_METRIC_MEMBER "\":\"%s\"",
+                                    bl_metric_get_name (metric));
+
+          /* the time order is in the thread's first metric */
+          if (has_spans && i == 0 && metric != BL_METRIC_INVALID)
+            ok = write_evented (&w, profile, t, metric, frame_of_node, path, error);
+          else
+            ok = write_sampled (&w, profile, t, metric, frame_of_node, path, error);
+          if (!ok)
             return FALSE;
-          continue;
         }
-
-      g_string_append (buffer, "{\"type\":\"sampled\",\"name\":");
-      append_json_string (buffer, bl_profile_get_thread_name (profile, t));
-      g_string_append_printf (buffer, ",\"unit\":\"%s\"", unit);
-      if (metric != BL_METRIC_INVALID)
-        g_string_append_printf (buffer, ",\"" BL_SPEEDSCOPE_METRIC_MEMBER "\":\"%s\"",
-                                bl_metric_get_name (metric));
-      g_string_append_printf (buffer, ",\"startValue\":0,\"endValue\":%" G_GUINT64_FORMAT
-                              ",\"samples\":[", total);
-
-      /* depth-first walk; path[d] is the frame at depth d + 1 */
-      while (n != BL_NODE_NONE)
-        {
-          const BlNode *node = bl_profile_get_node (profile, n);
-
-          if (node->depth > 0)
-            path[node->depth - 1] = frame_of_function[bl_profile_get_node_function (profile, n)];
-          depth = node->depth;
-
-          if (self_values != NULL && self_values[n] != 0)
-            {
-              if (!first)
-                {
-                  g_string_append_c (buffer, ',');
-                  g_string_append_c (weights, ',');
-                }
-              first = FALSE;
-              g_string_append_c (buffer, '[');
-              for (guint d = 0; d < depth; d++)
-                g_string_append_printf (buffer, d > 0 ? ",%u" : "%u", path[d]);
-              g_string_append_c (buffer, ']');
-              g_string_append_printf (weights, "%" G_GUINT64_FORMAT, self_values[n]);
-
-              if (!flush (&w, FALSE, error))
-                return FALSE;
-            }
-
-          if (node->first_child != BL_NODE_NONE)
-            {
-              n = node->first_child;
-              continue;
-            }
-          while (n != root && bl_profile_get_node (profile, n)->next_sibling == BL_NODE_NONE)
-            n = bl_profile_get_node (profile, n)->parent;
-          n = n == root ? BL_NODE_NONE : bl_profile_get_node (profile, n)->next_sibling;
-        }
-
-      /* the weights were gathered aside so the samples could stream */
-      g_string_append (buffer, "],\"weights\":[");
-      g_string_append_len (buffer, weights->str, weights->len);
-      g_string_append (buffer, "]}");
-      if (!flush (&w, FALSE, error))
-        return FALSE;
     }
 
   g_string_append (buffer, "]}\n");

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bl-call-tree-view.h"
+#include "bl-lazy-children.h"
 #include "bl-profile-node.h"
 
 typedef enum
@@ -386,6 +387,35 @@ rebuild_columns (BlCallTreeView *self)
     gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
 }
 
+/* A metric switch changes only which column sorts: the columns are the
+ * profile's. Removing and adding them again rebuilt every cell of every
+ * table, hidden or not, on the main thread. */
+static void
+sort_for_metric (BlCallTreeView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  GtkColumnViewColumn *sort_column = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      gpointer view = g_object_get_data (G_OBJECT (column), "bl-view");
+      BlMetricId m = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
+      ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
+
+      if (view != self || kind != COLUMN_TOTAL)
+        continue;
+      if (m == self->metric || sort_column == NULL)
+        g_set_object (&sort_column, column);
+    }
+
+  if (sort_column == NULL)
+    return;
+
+  gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
+  g_object_unref (sort_column);
+}
+
 /* ------------------------------------------------------------------------ */
 /* models                                                                    */
 
@@ -393,9 +423,9 @@ static GListModel *
 create_child_model (gpointer item,
                     gpointer user_data)
 {
-  GListModel *children = bl_profile_node_get_children (BL_PROFILE_NODE (item));
-
-  return children ? g_object_ref (children) : NULL;
+  /* asked of every row bound, to know whether it can open: the children
+   * themselves are made when the row opens (bl-lazy-children.c) */
+  return bl_lazy_children_new (BL_PROFILE_NODE (item));
 }
 
 static void
@@ -867,7 +897,7 @@ bl_call_tree_view_set_metric (BlCallTreeView *self,
     return;
 
   self->metric = metric;
-  rebuild_columns (self);
+  sort_for_metric (self);
 }
 
 guint32

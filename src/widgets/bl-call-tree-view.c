@@ -562,7 +562,11 @@ set_roots (BlCallTreeView *self,
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected",
                             G_CALLBACK (selection_changed), self);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* a hidden table binds no rows: they are bound when it is shown */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  else
+    gtk_column_view_set_model (self->column_view, NULL);
 
   /* a single root (one thread, one function) starts open */
   if (self->tree != NULL && g_list_model_get_n_items (roots) == 1)
@@ -675,6 +679,32 @@ update_denominators (BlCallTreeView *self)
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
+static GtkWidget *find_list_view (GtkWidget *widget);
+
+/* The rows of a table that was hidden when they were made: bound now. */
+static void
+bl_call_tree_view_map (GtkWidget *widget)
+{
+  BlCallTreeView *self = BL_CALL_TREE_VIEW (widget);
+  guint selected;
+
+  GTK_WIDGET_CLASS (bl_call_tree_view_parent_class)->map (widget);
+
+  if (self->selection == NULL ||
+      gtk_column_view_get_model (self->column_view) == GTK_SELECTION_MODEL (self->selection))
+    return;
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected != GTK_INVALID_LIST_POSITION)
+    {
+      GtkWidget *list_view = find_list_view (GTK_WIDGET (self->column_view));
+
+      if (list_view != NULL)
+        gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", selected);
+    }
+}
+
 static void
 bl_call_tree_view_dispose (GObject *object)
 {
@@ -764,6 +794,7 @@ bl_call_tree_view_class_init (BlCallTreeViewClass *klass)
   object_class->get_property = bl_call_tree_view_get_property;
   object_class->set_property = bl_call_tree_view_set_property;
   object_class->constructed = bl_call_tree_view_constructed;
+  widget_class->map = bl_call_tree_view_map;
 
   /* a BlCallTreeMode (an int so that .ui files can set it) */
   properties[PROP_MODE] =

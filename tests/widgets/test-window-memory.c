@@ -10,9 +10,14 @@
 #include <glib/gstdio.h>
 
 #include "bl-application.h"
+#include "bl-bsprof-writer.h"
+#include "bl-call-tree-view.h"
+#include "bl-hot-lines-view.h"
 #include "bl-lazy-children.h"
 #include "bl-model.h"
 #include "bl-profile-node.h"
+#include "bl-line-item.h"
+#include "bl-lines.h"
 #include "bl-stacks-writer.h"
 #include "bl-window.h"
 
@@ -294,6 +299,119 @@ test_lazy_children (void)
   g_assert_cmpuint (checked, >, 5);
 }
 
+
+/* A hidden table makes its rows but binds none: the column view gets them
+ * when the table is shown, with the selection made while it was hidden. */
+static void
+test_hidden_table (void)
+{
+  g_autoptr(GBytes) bytes = bl_stacks_write_bsprof (stacks);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *front = gtk_label_new ("front");
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_BOTTOM_UP);
+  GtkColumnView *column_view = bl_call_tree_view_get_column_view (BL_CALL_TREE_VIEW (table));
+  guint32 parse = BL_NODE_NONE;
+
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    if (g_strcmp0 (bl_profile_get_node_name (profile, n), "parse") == 0)
+      parse = n;
+  g_assert_cmpuint (parse, !=, BL_NODE_NONE);
+
+  gtk_stack_add_named (GTK_STACK (stack), front, "front");
+  gtk_stack_add_named (GTK_STACK (stack), table, "table");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, front));
+  g_assert_false (gtk_widget_get_mapped (table));
+
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, G_MAXUINT);
+  bl_call_tree_view_select_node (BL_CALL_TREE_VIEW (table), parse);
+  while (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)))
+    iterate_for (10);
+
+  /* rows and selection are there; nothing is bound */
+  {
+    g_autoptr(GListModel) roots = bl_profile_node_list_functions (profile, G_MAXUINT,
+                                                                  BL_PROFILE_NODE_CALLERS);
+
+    g_assert_cmpuint (g_list_model_get_n_items (roots), >, 3);
+    g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table))),
+                      ==, g_list_model_get_n_items (roots));
+  }
+  g_assert_cmpuint (bl_profile_get_node_function (profile,
+                                                  bl_call_tree_view_get_selected_node (BL_CALL_TREE_VIEW (table))),
+                    ==, bl_profile_get_node_function (profile, parse));
+  g_assert_null (gtk_column_view_get_model (column_view));
+
+  gtk_stack_set_visible_child (GTK_STACK (stack), table);
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, table));
+  g_assert_true (G_LIST_MODEL (gtk_column_view_get_model (column_view)) ==
+                 bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table)));
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view))),
+                    !=, GTK_INVALID_LIST_POSITION);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The hot lines of a hidden Lines page are ranked when shown or asked for,
+ * and are the lines bl_lines_rank() gives. */
+static void
+test_hidden_hot_lines (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree guint32 *ranked = NULL;
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GListModel *model;
+  guint n_ranked = 0;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_string (w, 4, "idle");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 40, 4);
+  bl_bsprof_writer_cpu (w, 1, 2, 5, 50);
+  bl_bsprof_writer_cpu (w, 1, 4, 90, 10);
+  bl_bsprof_writer_cpu (w, 2, 1, 30, 70);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  g_object_ref_sink (view);
+  bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_WALL);
+
+  ranked = bl_lines_rank (profile, BL_METRIC_WALL, 0, &n_ranked);
+  g_assert_cmpuint (n_ranked, ==, 3);
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_ranked);
+  for (guint i = 0; i < n_ranked; i++)
+    {
+      g_autoptr(BlLineItem) item = g_list_model_get_item (model, i);
+
+      g_assert_cmpuint (bl_line_item_get_line_index (item), ==, ranked[i]);
+    }
+
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +423,8 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/widgets/window/lazy-children", test_lazy_children);
+  g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
+  g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);
 
   return g_test_run ();

@@ -38,6 +38,9 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +415,7 @@ typedef struct
   BlProfileView *view;
   BlFlameGraph  *graph;
   GtkStack      *tables;
+  const char    *search;
 } Target;
 
 static gboolean
@@ -455,6 +459,14 @@ page_loaded (gpointer data)
   Target *t = data;
 
   return bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADING;
+}
+
+static gboolean
+search_applied (gpointer data)
+{
+  Target *t = data;
+
+  return g_strcmp0 (bl_flame_graph_get_search (t->graph), t->search) == 0;
 }
 
 static gboolean
@@ -579,6 +591,9 @@ bench_file (Bench      *bench,
   g_print ("  brightlens-cli info                %8.1f ms\n", cli_ms);
   g_print ("  loader alone, no window            %8.1f ms\n", bare_ms);
 
+#ifdef __GLIBC__
+  malloc_trim (0);  /* the bare load's profile, freed above */
+#endif
   rss_before = rss_kib ();
 
   /* open → first frame of the flame graph */
@@ -715,7 +730,8 @@ bench_file (Bench      *bench,
         gtk_editable_set_text (GTK_EDITABLE (entry), texts[k]);
         while (changed_at == 0)
           g_main_context_iteration (NULL, TRUE);
-        report (bench, label, wait_for_frame (bench, changed_at, always, &t,
+        t.search = texts[k];
+        report (bench, label, wait_for_frame (bench, changed_at, search_applied, &t,
                                               GTK_WIDGET (t.graph), 60));
       }
     g_signal_remove_emission_hook (signal_id, hook);
@@ -777,6 +793,15 @@ bench_file (Bench      *bench,
            "(%+.1f MB)\n",
            rss_before / 1024.0, rss_loaded / 1024.0, rss_closed / 1024.0,
            ((double) rss_closed - (double) rss_before) / 1024.0);
+#ifdef __GLIBC__
+  /* what is left: still in use, or free and kept by malloc? */
+  {
+    struct mallinfo2 info = mallinfo2 ();
+
+    g_print ("    (malloc: %.1f MB in use, %.1f MB free in its arenas)\n",
+             (info.uordblks + info.hblkhd) / 1048576.0, info.fordblks / 1048576.0);
+  }
+#endif
 }
 
 /* ------------------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bl-call-tree-view.h"
+#include "bl-lazy-children.h"
 #include "bl-profile-node.h"
 
 typedef enum
@@ -386,6 +387,35 @@ rebuild_columns (BlCallTreeView *self)
     gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
 }
 
+/* A metric switch changes only which column sorts: the columns are the
+ * profile's. Removing and adding them again rebuilt every cell of every
+ * table, hidden or not, on the main thread. */
+static void
+sort_for_metric (BlCallTreeView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  GtkColumnViewColumn *sort_column = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      gpointer view = g_object_get_data (G_OBJECT (column), "bl-view");
+      BlMetricId m = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
+      ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
+
+      if (view != self || kind != COLUMN_TOTAL)
+        continue;
+      if (m == self->metric || sort_column == NULL)
+        g_set_object (&sort_column, column);
+    }
+
+  if (sort_column == NULL)
+    return;
+
+  gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
+  g_object_unref (sort_column);
+}
+
 /* ------------------------------------------------------------------------ */
 /* models                                                                    */
 
@@ -393,9 +423,9 @@ static GListModel *
 create_child_model (gpointer item,
                     gpointer user_data)
 {
-  GListModel *children = bl_profile_node_get_children (BL_PROFILE_NODE (item));
-
-  return children ? g_object_ref (children) : NULL;
+  /* asked of every row bound, to know whether it can open: the children
+   * themselves are made when the row opens (bl-lazy-children.c) */
+  return bl_lazy_children_new (BL_PROFILE_NODE (item));
 }
 
 static void
@@ -532,7 +562,11 @@ set_roots (BlCallTreeView *self,
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected",
                             G_CALLBACK (selection_changed), self);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* a hidden table binds no rows: they are bound when it is shown */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  else
+    gtk_column_view_set_model (self->column_view, NULL);
 
   /* a single root (one thread, one function) starts open */
   if (self->tree != NULL && g_list_model_get_n_items (roots) == 1)
@@ -645,6 +679,32 @@ update_denominators (BlCallTreeView *self)
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
+static GtkWidget *find_list_view (GtkWidget *widget);
+
+/* The rows of a table that was hidden when they were made: bound now. */
+static void
+bl_call_tree_view_map (GtkWidget *widget)
+{
+  BlCallTreeView *self = BL_CALL_TREE_VIEW (widget);
+  guint selected;
+
+  GTK_WIDGET_CLASS (bl_call_tree_view_parent_class)->map (widget);
+
+  if (self->selection == NULL ||
+      gtk_column_view_get_model (self->column_view) == GTK_SELECTION_MODEL (self->selection))
+    return;
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected != GTK_INVALID_LIST_POSITION)
+    {
+      GtkWidget *list_view = find_list_view (GTK_WIDGET (self->column_view));
+
+      if (list_view != NULL)
+        gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", selected);
+    }
+}
+
 static void
 bl_call_tree_view_dispose (GObject *object)
 {
@@ -734,6 +794,7 @@ bl_call_tree_view_class_init (BlCallTreeViewClass *klass)
   object_class->get_property = bl_call_tree_view_get_property;
   object_class->set_property = bl_call_tree_view_set_property;
   object_class->constructed = bl_call_tree_view_constructed;
+  widget_class->map = bl_call_tree_view_map;
 
   /* a BlCallTreeMode (an int so that .ui files can set it) */
   properties[PROP_MODE] =
@@ -867,7 +928,7 @@ bl_call_tree_view_set_metric (BlCallTreeView *self,
     return;
 
   self->metric = metric;
-  rebuild_columns (self);
+  sort_for_metric (self);
 }
 
 guint32

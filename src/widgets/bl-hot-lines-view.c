@@ -26,6 +26,7 @@ struct _BlHotLinesView
   BlProfile          *profile;
   BlMetricId          metric;
   gboolean            filling;
+  gboolean            stale;     /* rows to rank when next shown or asked for */
 
   GtkLabel           *count_label;
   GtkStack           *stack;
@@ -44,6 +45,35 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void rebuild (BlHotLinesView *self);
+
+/* Ranking every line of a big profile and making a row for each costs the
+ * main thread a second: a hidden view (the Lines page behind the tables)
+ * does it when it is shown, or when its rows are asked for. */
+static void
+queue_rebuild (BlHotLinesView *self)
+{
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    rebuild (self);
+  else
+    self->stale = TRUE;
+}
+
+static void
+ensure_rows (BlHotLinesView *self)
+{
+  if (self->stale)
+    rebuild (self);
+}
+
+static void
+bl_hot_lines_view_map (GtkWidget *widget)
+{
+  ensure_rows (BL_HOT_LINES_VIEW (widget));
+
+  GTK_WIDGET_CLASS (bl_hot_lines_view_parent_class)->map (widget);
+}
+
 static void
 rebuild (BlHotLinesView *self)
 {
@@ -55,6 +85,7 @@ rebuild (BlHotLinesView *self)
   g_autofree char *count = NULL;
 
   self->filling = TRUE;
+  self->stale = FALSE;
 
   while (g_list_model_get_n_items (columns) > 0)
     {
@@ -142,6 +173,7 @@ bl_hot_lines_view_class_init (BlHotLinesViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bl_hot_lines_view_dispose;
+  widget_class->map = bl_hot_lines_view_map;
 
   /**
    * BlHotLinesView::line-selected:
@@ -222,7 +254,7 @@ bl_hot_lines_view_set_profile (BlHotLinesView *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
-  rebuild (self);
+  queue_rebuild (self);
 }
 
 BlMetricId
@@ -243,7 +275,7 @@ bl_hot_lines_view_set_metric (BlHotLinesView *self,
     return;
 
   self->metric = metric;
-  rebuild (self);
+  queue_rebuild (self);
 }
 
 /* Returns: (transfer none): the ranked BlLineItems */
@@ -251,6 +283,8 @@ GListModel *
 bl_hot_lines_view_get_model (BlHotLinesView *self)
 {
   g_return_val_if_fail (BL_IS_HOT_LINES_VIEW (self), NULL);
+
+  ensure_rows (self);
 
   return G_LIST_MODEL (self->store);
 }
@@ -262,5 +296,6 @@ bl_hot_lines_view_select (BlHotLinesView *self,
 {
   g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
 
+  ensure_rows (self);
   gtk_single_selection_set_selected (self->selection, position);
 }

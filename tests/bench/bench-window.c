@@ -1,0 +1,920 @@
+/* bench-window.c — the real window on big profiles: time to the first frame,
+ * the time of each interaction, and the memory given back on close
+ *
+ * Runs BlApplication with its BlWindow (the real profile page, flame graph
+ * and tables) and, for each file, prints:
+ *
+ *  - `brightlens-cli info FILE` timed in the same run (the peer), and the
+ *    loader alone in this process with no window (the load without any
+ *    progress UI);
+ *  - open → first drawn frame of the flame graph, and its ratio to `info`;
+ *  - the time of each interaction: metric switch, thread switch and back,
+ *    zoom into a frame, zoom reset, a search keystroke, each table tab (after
+ *    the metric switch, so nothing is cached), switching document tabs;
+ *  - the longest time the main loop was blocked during each of those;
+ *  - RSS before opening, after loading, and after closing the tab.
+ *
+ * "The time of an interaction" is from the action until the widget that
+ * shows its result has no pending work (its layout or rows are there) and a
+ * frame has been painted after that (the window's frame clock "after-paint").
+ * Animations are turned off, so a zoom is measured without its 250 ms glide.
+ * The search is timed from the entry's "search-changed" (GtkSearchEntry
+ * waits for the typing to pause first, 150 ms, by design).
+ *
+ * Usage: bench-window [FILE…]
+ *        bench-window --write DIR [MB]   (only writes the two generated inputs to
+ *                                         DIR, the long session of MB megabytes)
+ *   With no FILE it writes, in a temporary directory under /tmp, a 256 MB
+ *   .bsprof of a long session (allocator-dense addresses, frees in random
+ *   order among up to a million live blocks, 60,000 path elements in 8
+ *   threads touched uniformly, line offsets over 3,000 lines) and a
+ *   1,000,000-node .bsprof, and deletes them at the end. Any file the app
+ *   opens can be given. Needs a display (xvfb-run).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bl-application.h"
+#include "bl-bsprof-writer.h"
+#include "bl-loader.h"
+#include "bl-model.h"
+#include "bl-window.h"
+
+#define HEARTBEAT_MS 4
+
+typedef struct
+{
+  GtkWindow  *window;
+  guint       n_paints;
+  gint64      last_paint;
+  gint64      last_beat;
+  gint64      longest_gap;
+  const char *cli;
+  char      **files;
+  guint       n_files;
+  char       *tiny;
+  int         status;
+} Bench;
+
+/* ------------------------------------------------------------------------ */
+/* generated inputs                                                          */
+
+static guint64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static inline guint64
+rng (void)
+{
+  /* xorshift64*: GRand would cost more than writing the file */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static inline guint32
+rng_below (guint32 n)
+{
+  return (guint32) (((rng () >> 32) * n) >> 32);
+}
+
+#define LS_THREADS  8
+#define LS_FUNCS    3000
+#define LS_FILES    120
+#define LS_PATHS    60000
+#define LS_POOL     1000000
+
+/* the long-session shape of issue 13 */
+static void
+write_long_session (const char *path,
+                    guint64     target_bytes)
+{
+  FILE *file = fopen (path, "wb");
+  guint64 *pool = g_new (guint64, LS_POOL);
+  guint n_pool = 0;
+  guint64 next_addr = 0x7f0000000000ull;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  char name[128];
+
+  g_assert (file != NULL);
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  h.memory = TRUE;
+  h.target = "Long Session Channel";
+  w = bl_bsprof_writer_new_file (&h, file);
+
+  for (guint t = 0; t < LS_THREADS; t++)
+    {
+      g_snprintf (name, sizeof name, t == 0 ? "Thread main" : "Task%u", t);
+      bl_bsprof_writer_string (w, 1 + t, name);
+      bl_bsprof_writer_module (w, 1 + t, 1 + t);
+    }
+  for (guint f = 0; f < LS_FILES; f++)
+    {
+      g_snprintf (name, sizeof name, "pkg:/components/Screen%03u.brs", f);
+      bl_bsprof_writer_string (w, 100 + f, name);
+    }
+  for (guint f = 0; f < LS_FUNCS; f++)
+    {
+      g_snprintf (name, sizeof name, "onContentChanged_%u", f);
+      bl_bsprof_writer_string (w, 1000 + f, name);
+    }
+  for (guint32 id = 1; id <= LS_PATHS; id++)
+    {
+      guint32 func = rng_below (LS_FUNCS);
+
+      if (id <= LS_THREADS * 4)
+        bl_bsprof_writer_root (w, id, 1 + (id - 1) % LS_THREADS, 100 + func % LS_FILES,
+                               1 + func % 2000, 1000 + func);
+      else
+        bl_bsprof_writer_path (w, id, MAX (1, id - 1 - rng_below (MIN (id - 1, 2000))),
+                               1 + rng_below (30), 100 + func % LS_FILES, 1 + func % 2000,
+                               1000 + func);
+    }
+
+  while (bl_bsprof_writer_get_size (w) < target_bytes)
+    for (guint i = 0; i < 10000; i++)
+      {
+        guint32 pe = 1 + rng_below (LS_PATHS);
+        guint32 offset = rng_below (3000);
+        guint kind = rng_below (10);
+
+        if (kind < 4)
+          bl_bsprof_writer_cpu (w, pe, offset, 1 + rng_below (5000), 1 + rng_below (9000));
+        else if (kind < 5)
+          bl_bsprof_writer_calls (w, pe, 1 + rng_below (20));
+        else if (kind < 8 || n_pool == 0)
+          {
+            /* the allocator hands out consecutive 16-byte blocks; when a
+             * million are live, one of them stays live for good */
+            if (n_pool == LS_POOL)
+              pool[rng_below (LS_POOL)] = next_addr;
+            else
+              pool[n_pool++] = next_addr;
+            bl_bsprof_writer_alloc (w, pe, offset, next_addr, 16 + 16 * rng_below (8));
+            next_addr += 16;
+          }
+        else
+          {
+            guint k = rng_below (n_pool);
+
+            bl_bsprof_writer_free_op (w, pe, offset, pool[k], FALSE);
+            pool[k] = pool[--n_pool];
+          }
+      }
+
+  bl_bsprof_writer_end (w, h.start_ms + 3 * 3600 * 1000);
+  bl_bsprof_writer_free (w);
+  fclose (file);
+  g_free (pool);
+}
+
+#define MN_THREADS 4
+#define MN_FUNCS   5000
+#define MN_NODES   1000000
+
+/* a million distinct call paths from a random walk that keeps most stacks
+ * 10 to 40 deep, each with CPU time and some with calls */
+static void
+write_million_nodes (const char *path)
+{
+  FILE *file = fopen (path, "wb");
+  guint32 stack[80];
+  guint depth = 0;
+  guint32 next_id = 1;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  char name[128];
+
+  g_assert (file != NULL);
+  bl_bsprof_header_init (&h);
+  h.target = "Million Nodes Channel";
+  w = bl_bsprof_writer_new_file (&h, file);
+
+  for (guint t = 0; t < MN_THREADS; t++)
+    {
+      g_snprintf (name, sizeof name, t == 0 ? "Thread main" : "Task%u", t);
+      bl_bsprof_writer_string (w, 1 + t, name);
+      bl_bsprof_writer_module (w, 1 + t, 1 + t);
+    }
+  for (guint f = 0; f < 200; f++)
+    {
+      g_snprintf (name, sizeof name, "pkg:/components/file%u.brs", f);
+      bl_bsprof_writer_string (w, 100 + f, name);
+    }
+  for (guint f = 0; f < MN_FUNCS; f++)
+    {
+      g_snprintf (name, sizeof name, "component%u.function_%u", f % 97, f);
+      bl_bsprof_writer_string (w, 1000 + f, name);
+    }
+
+  for (guint t = 0; t < MN_THREADS; t++, next_id++)
+    bl_bsprof_writer_root (w, next_id, 1 + t, 100, 1, 1000 + t);
+  stack[0] = 1;
+
+  while (next_id <= MN_NODES)
+    {
+      guint32 r = rng_below (1000);
+      guint32 push = depth < 8 ? 800 : depth < 30 ? 550 : 300;
+
+      if (depth + 1 < G_N_ELEMENTS (stack) && r < push)
+        {
+          /* skewed choice: a few functions are called a lot */
+          double u = (double) rng_below (1 << 30) / (1 << 30);
+          guint32 f = (guint32) (MN_FUNCS * u * u * u);
+
+          bl_bsprof_writer_path (w, next_id, stack[depth], 1 + rng_below (20), 100 + f % 200,
+                                 1 + f, 1000 + f);
+          bl_bsprof_writer_cpu (w, next_id, 0, 1 + rng_below (1000), 1 + rng_below (2000));
+          if (rng_below (4) == 0)
+            bl_bsprof_writer_calls (w, next_id, 1 + rng_below (10));
+          stack[++depth] = next_id++;
+        }
+      else if (depth > 0)
+        depth--;
+      else
+        stack[0] = 1 + rng_below (MN_THREADS);
+    }
+
+  bl_bsprof_writer_end (w, h.start_ms + 600 * 1000);
+  bl_bsprof_writer_free (w);
+  fclose (file);
+}
+
+static void
+write_tiny (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.target = "Tiny";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "Main");
+  bl_bsprof_writer_string (w, 4, "render");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 10, 4);
+  bl_bsprof_writer_cpu (w, 2, 0, 300, 400);
+  bl_bsprof_writer_end (w, 5);
+  if (!bl_bsprof_writer_save (w, path, &error))
+    g_error ("%s", error->message);
+  bl_bsprof_writer_free (w);
+}
+
+/* ------------------------------------------------------------------------ */
+/* measuring                                                                 */
+
+static guint64
+rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  if ((line = strstr (status, "VmRSS:")))
+    return g_ascii_strtoull (line + 6, NULL, 10);
+  return 0;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Bench         *bench)
+{
+  bench->n_paints++;
+  bench->last_paint = g_get_monotonic_time ();
+}
+
+/* a timer that notes how long the main loop could not run it */
+static gboolean
+heartbeat_cb (gpointer data)
+{
+  Bench *bench = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (bench->last_beat != 0 && now - bench->last_beat > bench->longest_gap)
+    bench->longest_gap = now - bench->last_beat;
+  bench->last_beat = now;
+
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Predicate) (gpointer data);
+
+/* Iterates until @done says the result is there (or @timeout_s passes),
+ * then until a frame has been painted after that. Returns the milliseconds
+ * from @t0 to that paint, or -1 on timeout. */
+static double
+wait_for_frame (Bench     *bench,
+                gint64     t0,
+                Predicate  done,
+                gpointer   data,
+                GtkWidget *target,
+                double     timeout_s)
+{
+  gint64 deadline = t0 + (gint64) (timeout_s * G_USEC_PER_SEC);
+  gint64 ready_at;
+  guint paints;
+
+  while (!done (data))
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (g_get_monotonic_time () > deadline)
+        return -1;
+    }
+
+  ready_at = g_get_monotonic_time ();
+  paints = bench->n_paints;
+  /* the frame that shows the result; queued again in case the result came
+   * before the paint that was already under way */
+  gtk_widget_queue_draw (target);
+  while (bench->n_paints == paints || bench->last_paint < ready_at)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (bench->n_paints != paints)
+        {
+          paints = bench->n_paints;
+          gtk_widget_queue_draw (target);
+        }
+      /* a window that stopped painting is a finding, not a hang */
+      if (now - ready_at > 10 * G_USEC_PER_SEC)
+        {
+          g_print ("  (no frame was painted within 10 s of the result being ready)\n");
+          bench->status = 1;
+          return (ready_at - t0) / 1000.0;
+        }
+      if (now - ready_at > G_USEC_PER_SEC)
+        gtk_widget_queue_draw (GTK_WIDGET (bench->window));
+      g_main_context_iteration (NULL, TRUE);
+      if (g_get_monotonic_time () > deadline)
+        return -1;
+    }
+
+  return (bench->last_paint - t0) / 1000.0;
+}
+
+static gboolean
+wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+settle (double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  guint wake = g_timeout_add (10, wake_cb, NULL);
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake);
+}
+
+static void
+begin_interaction (Bench *bench)
+{
+  settle (0.2);
+  bench->last_beat = g_get_monotonic_time ();
+  bench->longest_gap = 0;
+}
+
+static void
+report (Bench      *bench,
+        const char *what,
+        double      ms)
+{
+  if (ms < 0)
+    g_print ("  %-34s did not finish\n", what);
+  else
+    g_print ("  %-34s %8.1f ms   (main loop blocked at most %.1f ms)\n",
+             what, ms, MAX (0, bench->longest_gap - HEARTBEAT_MS * 1000) / 1000.0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* what "done" means                                                         */
+
+typedef struct
+{
+  BlProfilePage *page;
+  BlProfileView *view;
+  BlFlameGraph  *graph;
+  GtkStack      *tables;
+  const char    *search;
+} Target;
+
+static gboolean
+graph_ready (gpointer data)
+{
+  Target *t = data;
+  BlFlameLayout *layout;
+
+  if (bl_profile_page_get_state (t->page) == BL_PROFILE_PAGE_FAILED)
+    return TRUE;
+  if (bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADED)
+    return FALSE;
+
+  layout = bl_flame_graph_get_layout (t->graph);
+
+  return layout != NULL &&
+         gtk_widget_get_mapped (GTK_WIDGET (t->graph)) &&
+         bl_flame_layout_get_profile (layout) == bl_flame_graph_get_profile (t->graph) &&
+         bl_flame_layout_get_metric (layout) == bl_flame_graph_get_metric (t->graph) &&
+         bl_flame_layout_get_thread (layout) == bl_flame_graph_get_thread (t->graph);
+}
+
+static gboolean
+table_ready (gpointer data)
+{
+  Target *t = data;
+  GtkWidget *child = gtk_stack_get_visible_child (t->tables);
+
+  return !BL_IS_CALL_TREE_VIEW (child) || !bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (child));
+}
+
+static gboolean
+all_ready (gpointer data)
+{
+  return graph_ready (data) && table_ready (data);
+}
+
+static gboolean
+page_loaded (gpointer data)
+{
+  Target *t = data;
+
+  return bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADING;
+}
+
+static gboolean
+search_applied (gpointer data)
+{
+  Target *t = data;
+
+  return g_strcmp0 (bl_flame_graph_get_search (t->graph), t->search) == 0;
+}
+
+static gboolean
+always (gpointer data)
+{
+  return TRUE;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type,
+             const char *child_name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type) &&
+          (child_name == NULL || gtk_stack_get_child_by_name (GTK_STACK (c), child_name)))
+        return c;
+      if ((found = find_widget (c, type, child_name)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+search_changed_hook (GSignalInvocationHint *hint,
+                     guint                  n_values,
+                     const GValue          *values,
+                     gpointer               data)
+{
+  *(gint64 *) data = g_get_monotonic_time ();
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the peers                                                                 */
+
+static double
+time_cli_info (Bench      *bench,
+               const char *file)
+{
+  const char *argv[] = { bench->cli, "info", file, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error))
+    {
+      g_printerr ("cannot run %s: %s\n", bench->cli, error->message);
+      return -1;
+    }
+
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+static void
+loaded_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GObject **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = bl_loader_load_finish (BL_LOADER (source), result, &error);
+  if (*out == NULL)
+    *out = G_OBJECT (g_object_ref (source)); /* failed: still done */
+}
+
+/* the loader in a worker with an idle main loop: the load without a window */
+static double
+time_bare_load (const char *file)
+{
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (file);
+  g_autoptr(BlLoader) loader = bl_loader_new (gfile);
+  GObject *result = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  double ms;
+
+  bl_loader_load_async (loader, NULL, loaded_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  ms = (g_get_monotonic_time () - t0) / 1000.0;
+  g_object_unref (result);
+
+  return ms;
+}
+
+/* ------------------------------------------------------------------------ */
+/* one file                                                                  */
+
+static void
+bench_file (Bench      *bench,
+            const char *file)
+{
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (file);
+  g_autoptr(GFile) tiny = g_file_new_for_path (bench->tiny);
+  BlWindow *window = BL_WINDOW (bench->window);
+  AdwTabView *tab_view = bl_window_get_tab_view (window);
+  Target t = { 0 };
+  GStatBuf st;
+  guint64 rss_before, rss_loaded, rss_closed;
+  double cli_ms, bare_ms, open_ms, loaded_ms, ms;
+  gint64 t0, t_loaded = 0;
+  BlMetricId metrics[BL_N_METRICS];
+  guint n_metrics;
+  BlProfile *profile;
+  GListModel *pages;
+  guint paints;
+
+  g_print ("\n%s (%.1f MB)\n", file,
+           g_stat (file, &st) == 0 ? st.st_size / 1e6 : 0.0);
+
+  cli_ms = time_cli_info (bench, file);
+  bare_ms = time_bare_load (file);
+  settle (0.5);
+  g_print ("  brightlens-cli info                %8.1f ms\n", cli_ms);
+  g_print ("  loader alone, no window            %8.1f ms\n", bare_ms);
+
+#ifdef __GLIBC__
+  malloc_trim (0);  /* the bare load's profile, freed above */
+#endif
+  rss_before = rss_kib ();
+
+  /* open → first frame of the flame graph */
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  paints = bench->n_paints;
+  t.page = bl_window_open_file (window, gfile);
+  t.view = bl_profile_page_get_profile_view (t.page);
+  t.graph = bl_profile_view_get_flame_graph (t.view);
+  wait_for_frame (bench, t0, page_loaded, &t, GTK_WIDGET (t.page), 600);
+  t_loaded = g_get_monotonic_time ();
+  loaded_ms = (t_loaded - t0) / 1000.0;
+  paints = bench->n_paints - paints;
+  open_ms = wait_for_frame (bench, t0, graph_ready, &t, GTK_WIDGET (t.graph), 600);
+  if (bl_profile_page_get_state (t.page) != BL_PROFILE_PAGE_LOADED)
+    {
+      g_print ("  the window could not open it: %s\n",
+               bl_profile_page_get_error_message (t.page));
+      adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (t.page)));
+      bench->status = 1;
+      return;
+    }
+  report (bench, "open → first flame graph frame", open_ms);
+  g_print ("    (decoded and handed to the page after %.1f ms; %.2f× cli info; "
+           "progress UI and window cost %+.1f %% of the bare load)\n",
+           loaded_ms, open_ms / cli_ms, 100.0 * (loaded_ms - bare_ms) / bare_ms);
+  g_print ("    (%u frames painted while loading, %.1f per second)\n",
+           paints, paints / (loaded_ms / 1000.0));
+
+  t.tables = GTK_STACK (find_widget (GTK_WIDGET (t.view), GTK_TYPE_STACK, "top-down"));
+  g_assert (t.tables != NULL);
+
+  begin_interaction (bench);
+  ms = wait_for_frame (bench, g_get_monotonic_time (), all_ready, &t, GTK_WIDGET (t.view), 600);
+  report (bench, "first table settled (after that)", ms);
+
+  profile = bl_profile_page_get_profile (t.page);
+  n_metrics = bl_profile_list_metrics (profile, metrics);
+  g_print ("  %u nodes, %u threads, %u metrics\n", bl_profile_get_n_nodes (profile),
+           bl_profile_get_n_threads (profile), n_metrics);
+
+  /* metric switch: the flame graph and the table shown */
+  if (n_metrics > 1)
+    {
+      BlMetricId now = bl_profile_view_get_metric (t.view);
+      BlMetricId other = metrics[0] == now ? metrics[1] : metrics[0];
+
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_metric (t.view, other);
+      report (bench, "metric switch", wait_for_frame (bench, t0, all_ready, &t,
+                                                       GTK_WIDGET (t.view), 600));
+    }
+
+  /* each table tab, in a fresh state after the metric change */
+  pages = G_LIST_MODEL (gtk_stack_get_pages (t.tables));
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (pages, i);
+      GtkStackPage *page = GTK_STACK_PAGE (item);
+      g_autofree char *label = g_strdup_printf ("table tab “%s”",
+                                                gtk_stack_page_get_name (page));
+
+      if (gtk_stack_get_visible_child (t.tables) == gtk_stack_page_get_child (page) ||
+          !gtk_stack_page_get_visible (page))
+        continue;
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      gtk_stack_set_visible_child (t.tables, gtk_stack_page_get_child (page));
+      report (bench, label, wait_for_frame (bench, t0, table_ready, &t,
+                                            GTK_WIDGET (t.tables), 600));
+    }
+  g_object_unref (pages);
+  gtk_stack_set_visible_child_name (t.tables, "top-down");
+  settle (0.2);
+
+  /* thread switch, and back to all threads */
+  if (bl_profile_get_n_threads (profile) > 1)
+    {
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_thread (t.view, 0);
+      report (bench, "thread switch (one thread)", wait_for_frame (bench, t0, all_ready, &t,
+                                                                   GTK_WIDGET (t.view), 600));
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_thread (t.view, G_MAXUINT);
+      report (bench, "thread switch (all threads)", wait_for_frame (bench, t0, all_ready, &t,
+                                                                    GTK_WIDGET (t.view), 600));
+    }
+
+  /* zoom into a frame a few levels down, then back */
+  {
+    BlFlameLayout *layout = bl_flame_graph_get_layout (t.graph);
+    const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
+    guint begin, end, best = G_MAXUINT;
+
+    bl_flame_layout_get_level (layout, MIN (4, bl_flame_layout_get_n_levels (layout) - 1),
+                               &begin, &end);
+    for (guint i = begin; i < end; i++)
+      if (best == G_MAXUINT || rects[i].x1 - rects[i].x0 > rects[best].x1 - rects[best].x0)
+        best = i;
+    if (best != G_MAXUINT)
+      {
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        bl_flame_graph_zoom_to_node (t.graph, rects[best].node, TRUE);
+        report (bench, "zoom into a frame", wait_for_frame (bench, t0, always, &t,
+                                                            GTK_WIDGET (t.view), 60));
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        bl_profile_view_reset_zoom (t.view);
+        report (bench, "zoom reset", wait_for_frame (bench, t0, always, &t,
+                                                     GTK_WIDGET (t.view), 60));
+      }
+  }
+
+  /* a search keystroke, timed from the entry's search-changed (an emission
+   * hook runs before the view's handler) */
+  {
+    GtkWidget *entry = find_widget (GTK_WIDGET (t.view), GTK_TYPE_SEARCH_ENTRY, NULL);
+    static const char *texts[] = { "o", "on", "onC" };
+    guint signal_id = g_signal_lookup ("search-changed", GTK_TYPE_SEARCH_ENTRY);
+    gint64 changed_at = 0;
+    gulong hook;
+
+    hook = g_signal_add_emission_hook (signal_id, 0, search_changed_hook, &changed_at, NULL);
+    for (guint k = 0; entry != NULL && k < G_N_ELEMENTS (texts); k++)
+      {
+        g_autofree char *label = g_strdup_printf ("search keystroke “%s”", texts[k]);
+
+        begin_interaction (bench);
+        changed_at = 0;
+        gtk_editable_set_text (GTK_EDITABLE (entry), texts[k]);
+        while (changed_at == 0)
+          g_main_context_iteration (NULL, TRUE);
+        t.search = texts[k];
+        report (bench, label, wait_for_frame (bench, changed_at, search_applied, &t,
+                                              GTK_WIDGET (t.graph), 60));
+      }
+    g_signal_remove_emission_hook (signal_id, hook);
+    if (entry != NULL)
+      gtk_editable_set_text (GTK_EDITABLE (entry), "");
+    settle (0.5);
+  }
+
+  /* switching document tabs: to a tiny profile and back */
+  {
+    BlProfilePage *other;
+
+    begin_interaction (bench);
+    other = bl_window_open_file (window, tiny);
+    settle (0.5);
+    begin_interaction (bench);
+    t0 = g_get_monotonic_time ();
+    adw_tab_view_set_selected_page (tab_view, adw_tab_view_get_page (tab_view,
+                                                                     GTK_WIDGET (t.page)));
+    report (bench, "switch to this document's tab", wait_for_frame (bench, t0, all_ready, &t,
+                                                                    GTK_WIDGET (t.view), 60));
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (other)));
+    settle (0.3);
+  }
+
+  settle (0.5);
+  rss_loaded = rss_kib ();
+
+  /* close the tab: everything it held must go */
+  {
+    GWeakRef page_ref_, profile_ref_;
+    GWeakRef *page_ref = &page_ref_, *profile_ref = &profile_ref_;
+
+    g_weak_ref_init (page_ref, t.page);
+    g_weak_ref_init (profile_ref, profile);
+    t.page = NULL;
+    t.view = NULL;
+    t.graph = NULL;
+    profile = NULL;
+    {
+      GtkWidget *child = g_weak_ref_get (page_ref);
+
+      adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, child));
+      g_object_unref (child);
+    }
+    settle (1.5);
+    rss_closed = rss_kib ();
+    {
+      GObject *p = g_weak_ref_get (profile_ref);
+
+      g_print ("  the profile is %s after closing its tab\n", p ? "STILL ALIVE" : "freed");
+      g_clear_object (&p);
+    }
+    g_weak_ref_clear (page_ref);
+    g_weak_ref_clear (profile_ref);
+  }
+
+  g_print ("  RSS before opening %.1f MB, loaded %.1f MB, after closing the tab %.1f MB "
+           "(%+.1f MB)\n",
+           rss_before / 1024.0, rss_loaded / 1024.0, rss_closed / 1024.0,
+           ((double) rss_closed - (double) rss_before) / 1024.0);
+#ifdef __GLIBC__
+  /* what is left: still in use, or free and kept by malloc? */
+  {
+    struct mallinfo2 info = mallinfo2 ();
+
+    g_print ("    (malloc: %.1f MB in use, %.1f MB free in its arenas)\n",
+             (info.uordblks + info.hblkhd) / 1048576.0, info.fordblks / 1048576.0);
+  }
+#endif
+}
+
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+run_bench (gpointer data)
+{
+  Bench *bench = data;
+  GApplication *app = g_application_get_default ();
+  GdkFrameClock *clock;
+  GskRenderer *renderer;
+  guint beat;
+
+  bench->window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert (BL_IS_WINDOW (bench->window));
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  gtk_window_set_default_size (bench->window, 1366, 768);
+  gtk_window_present (bench->window);
+  while (!gtk_widget_get_mapped (GTK_WIDGET (bench->window)))
+    g_main_context_iteration (NULL, TRUE);
+  settle (0.5);
+
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (bench->window));
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), bench);
+  beat = g_timeout_add (HEARTBEAT_MS, heartbeat_cb, bench);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (bench->window));
+  g_print ("window %dx%d, renderer %s\n",
+           gtk_widget_get_width (GTK_WIDGET (bench->window)),
+           gtk_widget_get_height (GTK_WIDGET (bench->window)),
+           renderer ? G_OBJECT_TYPE_NAME (renderer) : "?");
+
+  for (guint i = 0; i < bench->n_files; i++)
+    bench_file (bench, bench->files[i]);
+
+  g_source_remove (beat);
+  g_signal_handlers_disconnect_by_func (clock, after_paint_cb, bench);
+  gtk_window_destroy (bench->window);
+  g_application_release (app);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+activate_cb (GApplication *app,
+             Bench        *bench)
+{
+  g_application_hold (app);
+  g_idle_add (run_bench, bench);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(BlApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  Bench bench = { 0 };
+  char *app_argv[] = { argv[0], NULL };
+  gboolean generated = argc < 2;
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  bench.cli = g_getenv ("BRIGHTLENS_CLI") ? g_getenv ("BRIGHTLENS_CLI") : BRIGHTLENS_CLI_PATH;
+
+  if ((argc == 3 || argc == 4) && g_str_equal (argv[1], "--write"))
+    {
+      g_autofree char *big = g_build_filename (argv[2], "long-session.bsprof", NULL);
+      g_autofree char *million = g_build_filename (argv[2], "million-nodes.bsprof", NULL);
+      guint64 mb = argc == 4 ? g_ascii_strtoull (argv[3], NULL, 10) : 256;
+
+      write_long_session (big, MAX (mb, 1) << 20);
+      write_million_nodes (million);
+      g_print ("%s\n%s\n", big, million);
+      return 0;
+    }
+
+  dir = g_dir_make_tmp ("bench-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  bench.tiny = g_build_filename (dir, "tiny.bsprof", NULL);
+  write_tiny (bench.tiny);
+
+  if (generated)
+    {
+      char *big = g_build_filename (dir, "long-session-256mb.bsprof", NULL);
+      char *million = g_build_filename (dir, "million-nodes.bsprof", NULL);
+      gint64 t0 = g_get_monotonic_time ();
+
+      write_long_session (big, 256ull << 20);
+      write_million_nodes (million);
+      g_print ("wrote the inputs in %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
+      g_ptr_array_add (files, big);
+      g_ptr_array_add (files, million);
+    }
+  else
+    for (int i = 1; i < argc; i++)
+      g_ptr_array_add (files, g_strdup (argv[i]));
+
+  bench.files = (char **) files->pdata;
+  bench.n_files = files->len;
+
+  app = bl_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), &bench);
+  g_application_run (G_APPLICATION (app), 1, app_argv);
+
+  if (generated)
+    for (guint i = 0; i < files->len; i++)
+      g_unlink (g_ptr_array_index (files, i));
+  g_unlink (bench.tiny);
+  g_rmdir (dir);
+  g_free (bench.tiny);
+
+  return bench.status;
+}

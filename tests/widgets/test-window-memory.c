@@ -1,0 +1,431 @@
+/* test-window-memory.c — what a tab holds goes when the tab is closed, and
+ * the tables' lazily made rows are the rows the model makes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "bl-application.h"
+#include "bl-bsprof-writer.h"
+#include "bl-call-tree-view.h"
+#include "bl-hot-lines-view.h"
+#include "bl-lazy-children.h"
+#include "bl-model.h"
+#include "bl-profile-node.h"
+#include "bl-line-item.h"
+#include "bl-lines.h"
+#include "bl-stacks-writer.h"
+#include "bl-window.h"
+
+static const char *stacks[] = {
+  "Thread main;Main;loadContent;parse 300",
+  "Thread main;Main;loadContent;render 200",
+  "Thread main;Main;render 500",
+  "Thread main;Main;parse;render 40",
+  "Task1;run;parse 120",
+  "Task1;run;fetch;parse 80",
+  "Task2;poll;fetch 60",
+  NULL,
+};
+
+static gboolean
+wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  guint wake = g_timeout_add (5, wake_cb, NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!cond (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake);
+
+  return cond (data);
+}
+
+static void
+iterate_for (guint ms)
+{
+  guint wake = g_timeout_add (5, wake_cb, NULL);
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake);
+}
+
+static gboolean
+page_ready (gpointer data)
+{
+  BlProfilePage *page = data;
+  BlProfileView *view;
+  BlFlameGraph *graph;
+
+  if (bl_profile_page_get_state (page) != BL_PROFILE_PAGE_LOADED)
+    return bl_profile_page_get_state (page) == BL_PROFILE_PAGE_FAILED;
+
+  view = bl_profile_page_get_profile_view (page);
+  graph = bl_profile_view_get_flame_graph (view);
+  for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_CALLEES; m++)
+    if (bl_call_tree_view_get_loading (bl_profile_view_get_call_tree (view, m)))
+      return FALSE;
+
+  return bl_flame_graph_get_layout (graph) != NULL &&
+         bl_flame_layout_get_metric (bl_flame_graph_get_layout (graph)) ==
+         bl_flame_graph_get_metric (graph) &&
+         bl_flame_layout_get_thread (bl_flame_graph_get_layout (graph)) ==
+         bl_flame_graph_get_thread (graph);
+}
+
+typedef struct
+{
+  char *path;
+  gboolean done;
+} Run;
+
+static void
+expand_all_roots (BlCallTreeView *table)
+{
+  GListModel *model = bl_call_tree_view_get_model (table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (model, i);
+
+      if (GTK_IS_TREE_LIST_ROW (row) && gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (row)) == 0)
+        gtk_tree_list_row_set_expanded (GTK_TREE_LIST_ROW (row), TRUE);
+    }
+}
+
+static GtkWidget *
+find_stack_child (GtkWidget  *root,
+                  const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_STACK (c) && (found = gtk_stack_get_child_by_name (GTK_STACK (c), name)))
+        return found;
+      if ((found = find_stack_child (c, name)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+run_cb (gpointer data)
+{
+  Run *run = data;
+  GApplication *app = g_application_get_default ();
+  BlWindow *window = BL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  AdwTabView *tabs = bl_window_get_tab_view (window);
+  g_autoptr(GFile) file = g_file_new_for_path (run->path);
+  GWeakRef page_ref, view_ref, graph_ref, profile_ref, table_ref;
+  BlProfilePage *page;
+  BlProfileView *view;
+  BlProfile *profile;
+
+  page = bl_window_open_file (window, file);
+  g_assert_true (iterate_until (page_ready, page));
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+  view = bl_profile_page_get_profile_view (page);
+  profile = bl_profile_page_get_profile (page);
+
+  /* use it: every table with rows opened, another metric, one thread, a
+   * selection, a zoom, a search */
+  for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_FUNCTIONS; m++)
+    {
+      bl_profile_view_show_table (view, m);
+      g_assert_true (iterate_until (page_ready, page));
+      expand_all_roots (bl_profile_view_get_call_tree (view, m));
+      iterate_for (50);
+    }
+  {
+    GtkWidget *lines = find_stack_child (GTK_WIDGET (view), "lines");
+
+    g_assert_nonnull (lines);
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (lines)), lines);
+    iterate_for (100);
+  }
+  bl_profile_view_set_metric (view, BL_METRIC_WALL);
+  g_assert_true (iterate_until (page_ready, page));
+  bl_profile_view_set_thread (view, 0);
+  g_assert_true (iterate_until (page_ready, page));
+  {
+    BlFlameGraph *graph = bl_profile_view_get_flame_graph (view);
+    BlFlameLayout *layout = bl_flame_graph_get_layout (graph);
+    const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
+
+    g_assert_cmpuint (bl_flame_layout_get_n_rects (layout), >, 2);
+    bl_flame_graph_set_selected_node (graph, rects[2].node);
+    bl_flame_graph_zoom_to_node (graph, rects[1].node, FALSE);
+    bl_flame_graph_set_search (graph, "parse");
+  }
+  g_assert_true (iterate_until (page_ready, page));
+  iterate_for (100);
+
+  g_weak_ref_init (&page_ref, page);
+  g_weak_ref_init (&view_ref, view);
+  g_weak_ref_init (&graph_ref, bl_profile_view_get_flame_graph (view));
+  g_weak_ref_init (&table_ref, bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP));
+  g_weak_ref_init (&profile_ref, profile);
+  page = NULL;
+  view = NULL;
+  profile = NULL;
+
+  {
+    GtkWidget *child = g_weak_ref_get (&page_ref);
+
+    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, child));
+    g_object_unref (child);
+  }
+  iterate_for (300);
+
+  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 0);
+  g_assert_null (g_weak_ref_get (&page_ref));
+  g_assert_null (g_weak_ref_get (&view_ref));
+  g_assert_null (g_weak_ref_get (&graph_ref));
+  g_assert_null (g_weak_ref_get (&table_ref));
+  g_assert_null (g_weak_ref_get (&profile_ref));
+
+  g_weak_ref_clear (&page_ref);
+  g_weak_ref_clear (&view_ref);
+  g_weak_ref_clear (&graph_ref);
+  g_weak_ref_clear (&table_ref);
+  g_weak_ref_clear (&profile_ref);
+
+  run->done = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_application_release (app);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+activate_cb (GApplication *app,
+             Run          *run)
+{
+  g_application_hold (app);
+  g_idle_add (run_cb, run);
+}
+
+static void
+test_close_frees (void)
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-memory-XXXXXX", NULL);
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GError) error = NULL;
+  char *argv[] = { (char *) "brightlens", NULL };
+  Run run = { 0 };
+
+  g_content_type_set_mime_dirs (mime_dirs);
+  run.path = g_build_filename (dir, "closing.bsprof", NULL);
+  g_assert_true (bl_stacks_save_bsprof (stacks, run.path, &error));
+  g_assert_no_error (error);
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, argv), ==, 0);
+  g_assert_true (run.done);
+
+  g_unlink (run.path);
+  g_free (run.path);
+  g_rmdir (dir);
+}
+
+/* the rows a lazily made child model gives are the node's own children, and
+ * nothing is made until they are asked for */
+static void
+test_lazy_children (void)
+{
+  g_autoptr(GBytes) bytes = bl_stacks_write_bsprof (stacks);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  BlProfileNodeKind kinds[] = { BL_PROFILE_NODE_CALLERS, BL_PROFILE_NODE_CALLEES };
+  guint checked = 0;
+
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(GListModel) roots = bl_profile_node_list_functions (profile, G_MAXUINT, kinds[k]);
+
+      for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
+        {
+          g_autoptr(BlProfileNode) root = g_list_model_get_item (roots, i);
+          g_autoptr(GListModel) lazy = bl_lazy_children_new (root);
+          GListModel *eager;
+
+          if (!bl_profile_node_has_children (root))
+            {
+              g_assert_null (lazy);
+              continue;
+            }
+          g_assert_nonnull (lazy);
+          g_assert_false (bl_lazy_children_is_made (BL_LAZY_CHILDREN (lazy)));
+          g_assert_true (g_list_model_get_item_type (lazy) == BL_TYPE_PROFILE_NODE);
+
+          eager = bl_profile_node_get_children (root);
+          g_assert_cmpuint (g_list_model_get_n_items (lazy), ==, g_list_model_get_n_items (eager));
+          g_assert_true (bl_lazy_children_is_made (BL_LAZY_CHILDREN (lazy)));
+          g_assert_cmpuint (g_list_model_get_n_items (lazy), >, 0);
+          for (guint c = 0; c < g_list_model_get_n_items (eager); c++)
+            {
+              g_autoptr(BlProfileNode) a = g_list_model_get_item (lazy, c);
+              g_autoptr(BlProfileNode) b = g_list_model_get_item (eager, c);
+
+              g_assert_true (a == b);
+              g_assert_cmpuint (bl_profile_node_get_total (a, BL_METRIC_CPU), ==,
+                                bl_profile_node_get_total (b, BL_METRIC_CPU));
+              checked++;
+            }
+          g_assert_null (g_list_model_get_item (lazy, g_list_model_get_n_items (eager)));
+        }
+    }
+
+  g_assert_cmpuint (checked, >, 5);
+}
+
+
+/* A hidden table makes its rows but binds none: the column view gets them
+ * when the table is shown, with the selection made while it was hidden. */
+static void
+test_hidden_table (void)
+{
+  g_autoptr(GBytes) bytes = bl_stacks_write_bsprof (stacks);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *front = gtk_label_new ("front");
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_BOTTOM_UP);
+  GtkColumnView *column_view = bl_call_tree_view_get_column_view (BL_CALL_TREE_VIEW (table));
+  guint32 parse = BL_NODE_NONE;
+
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    if (g_strcmp0 (bl_profile_get_node_name (profile, n), "parse") == 0)
+      parse = n;
+  g_assert_cmpuint (parse, !=, BL_NODE_NONE);
+
+  gtk_stack_add_named (GTK_STACK (stack), front, "front");
+  gtk_stack_add_named (GTK_STACK (stack), table, "table");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, front));
+  g_assert_false (gtk_widget_get_mapped (table));
+
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, G_MAXUINT);
+  bl_call_tree_view_select_node (BL_CALL_TREE_VIEW (table), parse);
+  while (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)))
+    iterate_for (10);
+
+  /* rows and selection are there; nothing is bound */
+  {
+    g_autoptr(GListModel) roots = bl_profile_node_list_functions (profile, G_MAXUINT,
+                                                                  BL_PROFILE_NODE_CALLERS);
+
+    g_assert_cmpuint (g_list_model_get_n_items (roots), >, 3);
+    g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table))),
+                      ==, g_list_model_get_n_items (roots));
+  }
+  g_assert_cmpuint (bl_profile_get_node_function (profile,
+                                                  bl_call_tree_view_get_selected_node (BL_CALL_TREE_VIEW (table))),
+                    ==, bl_profile_get_node_function (profile, parse));
+  g_assert_null (gtk_column_view_get_model (column_view));
+
+  gtk_stack_set_visible_child (GTK_STACK (stack), table);
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, table));
+  g_assert_true (G_LIST_MODEL (gtk_column_view_get_model (column_view)) ==
+                 bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table)));
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view))),
+                    !=, GTK_INVALID_LIST_POSITION);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The hot lines of a hidden Lines page are ranked when shown or asked for,
+ * and are the lines bl_lines_rank() gives. */
+static void
+test_hidden_hot_lines (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree guint32 *ranked = NULL;
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GListModel *model;
+  guint n_ranked = 0;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_string (w, 4, "idle");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 40, 4);
+  bl_bsprof_writer_cpu (w, 1, 2, 5, 50);
+  bl_bsprof_writer_cpu (w, 1, 4, 90, 10);
+  bl_bsprof_writer_cpu (w, 2, 1, 30, 70);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  g_object_ref_sink (view);
+  bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_WALL);
+
+  ranked = bl_lines_rank (profile, BL_METRIC_WALL, 0, &n_ranked);
+  g_assert_cmpuint (n_ranked, ==, 3);
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_ranked);
+  for (guint i = 0; i < n_ranked; i++)
+    {
+      g_autoptr(BlLineItem) item = g_list_model_get_item (model, i);
+
+      g_assert_cmpuint (bl_line_item_get_line_index (item), ==, ranked[i]);
+    }
+
+  g_object_unref (view);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/widgets/window/lazy-children", test_lazy_children);
+  g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
+  g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
+  g_test_add_func ("/widgets/window/close-frees", test_close_frees);
+
+  return g_test_run ();
+}

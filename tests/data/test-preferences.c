@@ -324,7 +324,7 @@ test_shortcuts_window (void)
   g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
   const char *expected[] = {
     "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Shift><Control>o", "<Control>comma",
-    "<Control>question", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
+    "<Control>question", "F1", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
     "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
     "equal", "0", "<Shift><Control>o",
   };
@@ -406,6 +406,15 @@ test_every_app_accelerator_listed (void)
           n_accels++;
         }
     }
+
+  /* F1 opens the help */
+  {
+    g_auto(GStrv) help = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                "app.help");
+
+    g_assert_cmpstr (help[0], ==, "F1");
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "help"));
+  }
 
   /* open, close tab, search, export, preferences, shortcuts, quit at least */
   g_assert_cmpuint (n_accels, >=, 7);

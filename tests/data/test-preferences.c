@@ -227,43 +227,69 @@ test_source_folders (void)
 static void
 test_about (void)
 {
-  g_autoptr(GListModel) toplevels = NULL;
-  AdwAboutWindow *about = NULL;
+  GObject *about = NULL;
   GtkIconTheme *theme;
   GtkWindow *parent;
+  g_autofree char *version = NULL;
+  g_autofree char *website = NULL;
+  g_autofree char *issue_url = NULL;
+  g_autofree char *icon = NULL;
+  g_auto(GStrv) developers = NULL;
+  GtkLicense license = GTK_LICENSE_UNKNOWN;
 
-  parent = GTK_WINDOW (gtk_window_new ());
+  parent = GTK_WINDOW (adw_window_new ());
   gtk_window_present (parent);
   iterate_until_mapped (GTK_WIDGET (parent));
 
   bl_show_about_window (parent);
 
-  toplevels = g_object_ref (gtk_window_get_toplevels ());
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  /* an AdwAboutDialog inside the window */
+  about = G_OBJECT (adw_window_get_visible_dialog (ADW_WINDOW (parent)));
+  g_assert_true (ADW_IS_ABOUT_DIALOG (about));
+  flush ();
+#else
+  {
+    g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
 
-      if (ADW_IS_ABOUT_WINDOW (window))
-        about = ADW_ABOUT_WINDOW (window);
-    }
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
 
+        if (ADW_IS_ABOUT_WINDOW (window))
+          about = G_OBJECT (window);
+      }
+  }
   g_assert_nonnull (about);
   iterate_until_mapped (GTK_WIDGET (about));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == parent);
-  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
-  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (adw_about_window_get_website (about), ==,
-                   "https://github.com/brightlens/brightlens");
-  g_assert_nonnull (adw_about_window_get_issue_url (about));
-  g_assert_nonnull (adw_about_window_get_developers (about));
-  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, BASE_ID);
+#endif
+
+  g_object_get (about,
+                "version", &version,
+                "license-type", &license,
+                "website", &website,
+                "issue-url", &issue_url,
+                "developers", &developers,
+                "application-icon", &icon,
+                NULL);
+  g_assert_cmpstr (version, ==, PACKAGE_VERSION);
+  g_assert_cmpint (license, ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (website, ==, "https://github.com/brightlens/brightlens");
+  g_assert_nonnull (issue_url);
+  g_assert_nonnull (developers);
+  g_assert_cmpstr (icon, ==, BASE_ID);
   /* the icon comes with the resources (GtkApplication adds their icons/ to the theme), so
    * an uninstalled build shows it */
   theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
   gtk_icon_theme_add_resource_path (theme, RESOURCE_BASE_PATH "/icons");
   g_assert_true (gtk_icon_theme_has_icon (theme, BASE_ID));
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_dialog_force_close (ADW_DIALOG (about));
+#else
   gtk_window_destroy (GTK_WINDOW (about));
+#endif
   gtk_window_destroy (parent);
   flush ();
 }

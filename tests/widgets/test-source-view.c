@@ -54,7 +54,18 @@ copy_system_file (const char *relative)
 static void
 copy_system_specs (void)
 {
-  g_assert_nonnull (system_sourceview_dir);
+  if (system_sourceview_dir == NULL)
+    {
+      /* newer GtkSourceView (Debian 13's 5.16) carries its specs and styles as resources,
+       * which the isolated dirs do not hide */
+      gtk_source_init ();
+      g_assert_true (g_resources_get_info ("/org/gnome/gtksourceview/language-specs/def.lang",
+                                           G_RESOURCE_LOOKUP_FLAGS_NONE, NULL, NULL, NULL));
+      g_assert_true (g_resources_get_info ("/org/gnome/gtksourceview/styles/Adwaita.xml",
+                                           G_RESOURCE_LOOKUP_FLAGS_NONE, NULL, NULL, NULL));
+      return;
+    }
+
   copy_system_file ("language-specs/def.lang");
   copy_system_file ("styles/Adwaita.xml");
   copy_system_file ("styles/Adwaita-dark.xml");

@@ -1,7 +1,7 @@
 /* bench-speedscope.c — importing a big sampled speedscope profile
  *
- * Writes a sampled speedscope file like the one DESIGN.md measures other
- * importers on: about 105 MB, 1,000,000 samples, 5,000 frames with names,
+ * Writes a sampled speedscope file of the shape other importers were
+ * measured on: about 105 MB, 1,000,000 samples, 5,000 frames with names,
  * files and lines, stacks up to 40 deep that drift from sample to sample
  * the way a real program's do; one profile in milliseconds with decimal
  * weights and one in "none" with integer weights. Then it loads the file

@@ -191,9 +191,8 @@ preferences_action (GSimpleAction *action,
                     gpointer       user_data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
-  GtkWindow *window = bl_preferences_window_new (parent);
 
-  gtk_window_present (window);
+  bl_preferences_show (parent);
 }
 
 static const GActionEntry app_actions[] = {

@@ -35,10 +35,10 @@ flush (void)
 }
 
 static gpointer
-template_child (GtkWindow  *window,
+template_child (GtkWidget  *window,
                 const char *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window),
+  GObject *child = gtk_widget_get_template_child (window,
                                                   BL_TYPE_PREFERENCES_WINDOW, name);
 
   g_assert_nonnull (child);
@@ -51,7 +51,7 @@ test_choice_rows (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
   g_autofree char *value = NULL;
-  GtkWindow *window;
+  GtkWidget *window;
   AdwComboRow *orientation;
   AdwComboRow *palette;
   AdwComboRow *metric;
@@ -61,9 +61,13 @@ test_choice_rows (void)
   g_settings_reset (settings, "flame-palette");
   g_settings_reset (settings, "default-metric");
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  g_assert_true (ADW_IS_PREFERENCES_DIALOG (window));
+#else
+  g_assert_true (ADW_IS_PREFERENCES_WINDOW (window));
+#endif
 
   orientation = template_child (window, "flame_orientation_row");
   palette = template_child (window, "flame_palette_row");
@@ -100,7 +104,7 @@ test_choice_rows (void)
   flush ();
   g_assert_cmpuint (adw_combo_row_get_selected (metric), ==, BL_METRIC_LIVE_BYTES);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 
@@ -111,7 +115,7 @@ test_color_scheme (void)
   AdwStyleManager *manager = adw_style_manager_get_default ();
   g_autofree char *value = NULL;
   AdwComboRow *row;
-  GtkWindow *window;
+  GtkWidget *window;
 
   g_settings_reset (settings, "color-scheme");
   bl_preferences_bind_color_scheme (settings);
@@ -124,9 +128,8 @@ test_color_scheme (void)
                    ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (adw_style_manager_get_dark (manager));
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
   row = template_child (window, "color_scheme_row");
   g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 2);
 
@@ -140,7 +143,7 @@ test_color_scheme (void)
   adw_combo_row_set_selected (row, 0);
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 
@@ -183,13 +186,12 @@ test_source_folders (void)
   GtkListBox *list;
   GtkListBoxRow *row;
   GtkWidget *button;
-  GtkWindow *window;
+  GtkWidget *window;
 
   g_settings_reset (settings, "source-folders");
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
   list = template_child (window, "source_folders_list");
   g_assert_cmpuint (count_rows (list), ==, 0);
 
@@ -220,7 +222,7 @@ test_source_folders (void)
   g_assert_cmpstr (remaining_path, ==, "/home/dev/weather-1.2.zip");
   g_assert_cmpuint (count_rows (list), ==, 1);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 

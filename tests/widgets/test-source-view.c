@@ -764,6 +764,13 @@ main (int   argc,
     }
 
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  {
+    /* the isolated XDG dirs hide the MIME database, which newer GTK (4.18) needs to
+     * recognise the theme's SVG icons */
+    static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+
+    g_content_type_set_mime_dirs (mime_dirs);
+  }
 
   /* no display is a failure, not a skip */
   if (!gtk_init_check ())

@@ -44,7 +44,9 @@ test_header_bar (void)
   GtkWidget *window;
   GtkWidget *header;
   GtkWidget *tab_bar;
+  GtkWidget *stack;
   graphene_point_t origin;
+  graphene_point_t content;
 
   g_application_set_flags (G_APPLICATION (app),
                            G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
@@ -61,8 +63,10 @@ test_header_bar (void)
 
   header = find_widget (window, ADW_TYPE_HEADER_BAR);
   tab_bar = find_widget (window, ADW_TYPE_TAB_BAR);
+  stack = GTK_WIDGET (gtk_widget_get_template_child (window, BL_TYPE_WINDOW, "stack"));
   g_assert_nonnull (header);
   g_assert_nonnull (tab_bar);
+  g_assert_nonnull (stack);
 #if ADW_CHECK_VERSION (1, 4, 0)
   g_assert_nonnull (gtk_widget_get_ancestor (header, ADW_TYPE_TOOLBAR_VIEW));
   g_assert_true (gtk_widget_get_ancestor (header, ADW_TYPE_TOOLBAR_VIEW) ==
@@ -74,12 +78,16 @@ test_header_bar (void)
   g_assert_true (GTK_IS_BOX (gtk_widget_get_parent (header)));
 #endif
 
-  /* at the top of the window, full width, with some height */
+  /* at the top of the window (below the frame newer GTK draws), above the tab bar and the
+   * pages, as wide as they are, with some height */
   g_assert_true (gtk_widget_compute_point (header, window, &GRAPHENE_POINT_INIT (0, 0),
                                            &origin));
-  g_assert_cmpfloat (origin.y, <, 1);
+  g_assert_cmpfloat (origin.y, <, 8);
+  g_assert_true (gtk_widget_compute_point (stack, window, &GRAPHENE_POINT_INIT (0, 0),
+                                           &content));
+  g_assert_cmpfloat (content.y, >=, origin.y + gtk_widget_get_height (header));
   g_assert_cmpint (gtk_widget_get_height (header), >, 20);
-  g_assert_cmpint (gtk_widget_get_width (header), >=, gtk_widget_get_width (window) - 2);
+  g_assert_cmpint (gtk_widget_get_width (header), >=, gtk_widget_get_width (stack));
 
   gtk_window_destroy (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))

@@ -747,6 +747,41 @@ test_hot_lines_and_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* GTK 4.18 (Debian 13) sometimes warns that it snapshots a scrollbar's own slider
+ * (a GtkGizmo) before allocating it, when the source view's text arrives and the
+ * scrollbar appears in the same frame. It is GTK's internal widget, not ours: that one
+ * warning is dropped here; every other message goes to GLib's writer, which still makes
+ * warnings fatal. */
+static GLogWriterOutput
+log_writer (GLogLevelFlags   log_level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  if ((log_level & G_LOG_LEVEL_WARNING) != 0)
+    {
+      const char *domain = NULL;
+      const char *message = NULL;
+
+      for (gsize i = 0; i < n_fields; i++)
+        {
+          if (fields[i].length != -1)
+            continue;
+          if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
+            domain = fields[i].value;
+          else if (g_str_equal (fields[i].key, "MESSAGE"))
+            message = fields[i].value;
+        }
+
+      if (g_strcmp0 (domain, "Gtk") == 0 && message != NULL &&
+          g_str_has_prefix (message, "Trying to snapshot GtkGizmo ") &&
+          g_str_has_suffix (message, " without a current allocation"))
+        return G_LOG_WRITER_HANDLED;
+    }
+
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -763,6 +798,7 @@ main (int   argc,
         system_sourceview_dir = g_build_filename (*dir, "gtksourceview-5", NULL);
     }
 
+  g_log_set_writer_func (log_writer, NULL, NULL);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   {
     /* the isolated XDG dirs hide the MIME database, which newer GTK (4.18) needs to

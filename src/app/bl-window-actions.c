@@ -349,6 +349,15 @@ start_export (BlWindow     *self,
   g_task_run_in_thread (task, export_worker);
 }
 
+void
+_bl_window_export_to (BlWindow   *self,
+                      GFile      *file,
+                      const char *format)
+{
+  start_export (self, file,
+                g_strcmp0 (format, "speedscope") == 0 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
+}
+
 static GtkFileFilter *
 folded_filter (void)
 {

@@ -45,11 +45,14 @@ page_loaded (gpointer data)
   return bl_profile_page_get_state (data) == BL_PROFILE_PAGE_LOADED;
 }
 
-/* the export replaces the destination only when it is complete */
+/* The destination exists beforehand with "old" in it: the export writes beside it and
+ * replaces it only when complete, so other contents mean the export is done. */
 static gboolean
-file_written (gpointer data)
+file_replaced (gpointer data)
 {
-  return g_file_test (data, G_FILE_TEST_IS_REGULAR);
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (data, &contents, NULL, NULL) && g_strcmp0 (contents, "old") != 0;
 }
 
 static char *
@@ -63,8 +66,9 @@ export (BlWindow   *window,
   g_autoptr(GError) error = NULL;
   char *contents = NULL;
 
+  g_assert_true (g_file_set_contents (path, "old", -1, NULL));
   _bl_window_export_to (window, file, format);
-  g_assert_true (iterate_until (file_written, path));
+  g_assert_true (iterate_until (file_replaced, path));
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   g_unlink (path);

@@ -1,6 +1,6 @@
 /* bl-about.c
  *
- * An AdwAboutWindow with the version, the licence, the links and the credits.
+ * An AdwAboutDialog (libadwaita 1.5; AdwAboutWindow before) with the version, the licence, the links and the credits.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -35,38 +35,50 @@ bl_show_about_window (GtkWindow *parent)
     "JSON-GLib https://gitlab.gnome.org/GNOME/json-glib",
     NULL
   };
-  AdwAboutWindow *about;
+  GObject *about;
 
   g_return_if_fail (!parent || GTK_IS_WINDOW (parent));
 
-  about = ADW_ABOUT_WINDOW (adw_about_window_new ());
-
+#if ADW_CHECK_VERSION (1, 5, 0)
+  about = G_OBJECT (adw_about_dialog_new ());
+#else
+  about = G_OBJECT (adw_about_window_new ());
   if (parent != NULL)
     {
       gtk_window_set_transient_for (GTK_WINDOW (about), parent);
       gtk_window_set_modal (GTK_WINDOW (about), TRUE);
     }
+#endif
 
-  /* the release id: the resources carry it, so an uninstalled or .Devel build shows it too */
-  adw_about_window_set_application_icon (about, BASE_ID);
-  adw_about_window_set_application_name (about, _("Brightlens"));
-  adw_about_window_set_version (about, PACKAGE_VERSION);
-  adw_about_window_set_developer_name (about, _("The Brightlens contributors"));
-  adw_about_window_set_comments (about,
-                                 _("See where a Roku app spends its time and memory: flame "
-                                   "graphs, call trees, annotated sources and resource "
-                                   "timelines from BrightScript profiles, Roku Resource "
-                                   "Monitor sessions and other profilers."));
-  adw_about_window_set_website (about, BL_WEBSITE);
-  adw_about_window_set_issue_url (about, BL_ISSUE_URL);
-  adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
-  adw_about_window_set_copyright (about, _("© 2026 The Brightlens contributors"));
-  adw_about_window_set_developers (about, developers);
-  adw_about_window_set_designers (about, designers);
-  /* Translators: put your name (and e-mail address) here, one translator per line;
-   * it is shown in the About window's credits. */
-  adw_about_window_set_translator_credits (about, _("translator-credits"));
-  adw_about_window_add_acknowledgement_section (about, _("Built With"), built_with);
+  /* AdwAboutDialog and AdwAboutWindow share these properties.
+   * The release id: the resources carry it, so an uninstalled or .Devel build shows it too */
+  g_object_set (about,
+                "application-icon", BASE_ID,
+                "application-name", _("Brightlens"),
+                "version", PACKAGE_VERSION,
+                "developer-name", _("The Brightlens contributors"),
+                "comments", _("See where a Roku app spends its time and memory: flame "
+                              "graphs, call trees, annotated sources and resource "
+                              "timelines from BrightScript profiles, Roku Resource "
+                              "Monitor sessions and other profilers."),
+                "website", BL_WEBSITE,
+                "issue-url", BL_ISSUE_URL,
+                "license-type", GTK_LICENSE_GPL_3_0,
+                "copyright", _("© 2026 The Brightlens contributors"),
+                "developers", developers,
+                "designers", designers,
+                /* Translators: put your name (and e-mail address) here, one translator per
+                 * line; it is shown in the About window's credits. */
+                "translator-credits", _("translator-credits"),
+                NULL);
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_about_dialog_add_acknowledgement_section (ADW_ABOUT_DIALOG (about), _("Built With"),
+                                                built_with);
+  adw_dialog_present (ADW_DIALOG (about), parent != NULL ? GTK_WIDGET (parent) : NULL);
+#else
+  adw_about_window_add_acknowledgement_section (ADW_ABOUT_WINDOW (about), _("Built With"),
+                                                built_with);
   gtk_window_present (GTK_WINDOW (about));
+#endif
 }

@@ -154,20 +154,51 @@ about_action (GSimpleAction *action,
   bl_show_about_window (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
 }
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+help_launched_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_uri_launcher_launch_finish (GTK_URI_LAUNCHER (source), result, &error) &&
+      !g_error_matches (error, GTK_DIALOG_ERROR, GTK_DIALOG_ERROR_DISMISSED))
+    g_warning ("Could not open the help: %s", error->message);
+}
+#endif
+
+/* The Mallard pages in share/help/C/brightlens, shown by Yelp. */
+static void
+help_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkUriLauncher) launcher = gtk_uri_launcher_new ("help:" PACKAGE_NAME);
+
+  gtk_uri_launcher_launch (launcher, parent, NULL, help_launched_cb, NULL);
+#else
+  gtk_show_uri (parent, "help:" PACKAGE_NAME, GDK_CURRENT_TIME);
+#endif
+}
+
 static void
 preferences_action (GSimpleAction *action,
                     GVariant      *param,
                     gpointer       user_data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
-  GtkWindow *window = bl_preferences_window_new (parent);
 
-  gtk_window_present (window);
+  bl_preferences_show (parent);
 }
 
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "about", about_action },
+  { "help", help_action },
   { "preferences", preferences_action },
 };
 
@@ -184,6 +215,7 @@ bl_application_startup (GApplication *application)
   } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.help", { "F1", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.search", { "<Control>f", NULL } },

@@ -19,7 +19,11 @@
 
 struct _BlPreferencesWindow
 {
+#if ADW_CHECK_VERSION (1, 5, 0)
+  AdwPreferencesDialog  parent_instance;
+#else
   AdwPreferencesWindow  parent_instance;
+#endif
 
   GSettings            *settings;
 
@@ -30,7 +34,11 @@ struct _BlPreferencesWindow
   GtkListBox           *source_folders_list;
 };
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+G_DEFINE_FINAL_TYPE (BlPreferencesWindow, bl_preferences_window, ADW_TYPE_PREFERENCES_DIALOG)
+#else
 G_DEFINE_FINAL_TYPE (BlPreferencesWindow, bl_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+#endif
 
 /* The order of these matches the items of the combo rows in bl-preferences-window.ui. */
 static const char * const color_scheme_values[] = { "default", "light", "dark", NULL };
@@ -203,8 +211,11 @@ bl_preferences_window_class_init (BlPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlPreferencesWindow, flame_palette_row);
   gtk_widget_class_bind_template_child (widget_class, BlPreferencesWindow, source_folders_list);
 
+#if !ADW_CHECK_VERSION (1, 5, 0)
+  /* a dialog closes with Escape; a window also with Ctrl+W */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
+#endif
 }
 
 static void
@@ -231,6 +242,7 @@ bl_preferences_window_init (BlPreferencesWindow *self)
 #endif
 }
 
+#if !ADW_CHECK_VERSION (1, 5, 0)
 /**
  * bl_preferences_window_new:
  * @parent: (nullable): the window the preferences are opened from
@@ -246,6 +258,50 @@ bl_preferences_window_new (GtkWindow *parent)
                        "transient-for", parent,
                        "modal", parent != NULL,
                        NULL);
+}
+#endif
+
+/**
+ * bl_preferences_show:
+ * @parent: (nullable): the window the preferences are opened from
+ *
+ * Shows the preferences: a dialog inside @parent (libadwaita 1.5) or a window
+ * transient for it.
+ *
+ * Returns: (transfer none): the preferences widget
+ */
+GtkWidget *
+bl_preferences_show (GtkWindow *parent)
+{
+  GtkWidget *preferences;
+
+  g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
+
+#if ADW_CHECK_VERSION (1, 5, 0)
+  preferences = g_object_new (BL_TYPE_PREFERENCES_WINDOW, NULL);
+  adw_dialog_present (ADW_DIALOG (preferences), parent != NULL ? GTK_WIDGET (parent) : NULL);
+#else
+  preferences = GTK_WIDGET (bl_preferences_window_new (parent));
+  gtk_window_present (GTK_WINDOW (preferences));
+#endif
+
+  return preferences;
+}
+
+/**
+ * bl_preferences_close:
+ * @preferences: what bl_preferences_show() returned
+ */
+void
+bl_preferences_close (GtkWidget *preferences)
+{
+  g_return_if_fail (BL_IS_PREFERENCES_WINDOW (preferences));
+
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_dialog_force_close (ADW_DIALOG (preferences));
+#else
+  gtk_window_destroy (GTK_WINDOW (preferences));
+#endif
 }
 
 static void

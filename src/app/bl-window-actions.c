@@ -16,6 +16,7 @@
 
 #include "bl-folded.h"
 
+#include "bl-alert.h"
 #include "bl-window-compare.h"
 #include "bl-window-private.h"
 
@@ -62,7 +63,6 @@ add_filters (GListStore *store)
 /* open                                                                      */
 
 #if GTK_CHECK_VERSION (4, 10, 0)
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 
 static void
 open_dialog_cb (GObject      *source,
@@ -100,7 +100,6 @@ open_action (GtkWidget  *widget,
                                  open_dialog_cb, g_object_ref (self));
 }
 
-G_GNUC_END_IGNORE_DEPRECATIONS
 #else
 
 static void
@@ -307,13 +306,10 @@ export_done_cb (GObject      *source,
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      AdwMessageDialog *dialog;
+      GObject *alert = bl_alert_new (_("Could Not Export"), error->message);
 
-      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                                           _("Could Not Export"),
-                                                           error->message));
-      adw_message_dialog_add_response (dialog, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
+      bl_alert_add_response (alert, "close", _("_Close"));
+      bl_alert_present (alert, GTK_WINDOW (self));
       return;
     }
 
@@ -327,14 +323,13 @@ export_done_cb (GObject      *source,
 }
 
 static void
-start_export (BlWindow *self,
-              GFile    *file,
-              gboolean  speedscope)
+start_export (BlWindow     *self,
+              GFile        *file,
+              ExportFormat  format)
 {
   BlProfileView *view = current_view (self);
   g_autoptr(GTask) task = NULL;
   ExportJob *job;
-  g_autofree char *name = g_file_get_basename (file);
 
   if (view == NULL)
     return;
@@ -343,8 +338,7 @@ start_export (BlWindow *self,
   job->profile = g_object_ref (bl_profile_view_get_profile (view));
   job->metric = bl_profile_view_get_metric (view);
   job->file = g_object_ref (file);
-  job->format = speedscope || (name != NULL && g_str_has_suffix (name, ".json"))
-    ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED;
+  job->format = format;
 #ifndef HAVE_SPEEDSCOPE_WRITER
   job->format = EXPORT_FOLDED;
 #endif
@@ -353,6 +347,15 @@ start_export (BlWindow *self,
   g_task_set_source_tag (task, start_export);
   g_task_set_task_data (task, job, export_job_free);
   g_task_run_in_thread (task, export_worker);
+}
+
+void
+_bl_window_export_to (BlWindow   *self,
+                      GFile      *file,
+                      const char *format)
+{
+  start_export (self, file,
+                g_strcmp0 (format, "speedscope") == 0 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
 }
 
 static GtkFileFilter *
@@ -394,7 +397,9 @@ suggested_name (BlWindow *self)
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+
+/* GtkFileDialog does not tell which filter was chosen, so the format is chosen
+ * first and the dialog offers only that format's filter. */
 
 static void
 export_dialog_cb (GObject      *source,
@@ -403,10 +408,57 @@ export_dialog_cb (GObject      *source,
 {
   g_autoptr(BlWindow) self = user_data;
   g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (source), result, NULL);
+  ExportFormat format = GPOINTER_TO_INT (g_object_get_data (source, "bl-export-format"));
 
   if (file != NULL)
-    start_export (self, file, FALSE);
+    start_export (self, file, format);
 }
+
+static void
+export_as (BlWindow     *self,
+           ExportFormat  format)
+{
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) filter = NULL;
+  g_autofree char *name = suggested_name (self);
+
+#ifdef HAVE_SPEEDSCOPE_WRITER
+  if (format == EXPORT_SPEEDSCOPE)
+    {
+      /* suggested_name() ends in ".folded" */
+      g_autofree char *base = g_strndup (name, strlen (name) - strlen (".folded"));
+
+      filter = speedscope_filter ();
+      g_free (name);
+      name = g_strconcat (base, ".speedscope.json", NULL);
+    }
+#endif
+  if (filter == NULL)
+    filter = folded_filter ();
+
+  g_list_store_append (filters, filter);
+  gtk_file_dialog_set_title (dialog, _("Export Profile"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Export"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_set_default_filter (dialog, filter);
+  gtk_file_dialog_set_initial_name (dialog, name);
+  g_object_set_data (G_OBJECT (dialog), "bl-export-format", GINT_TO_POINTER (format));
+  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, export_dialog_cb, g_object_ref (self));
+}
+
+#ifdef HAVE_SPEEDSCOPE_WRITER
+static void
+export_format_cb (GObject    *alert,
+                  const char *response,
+                  BlWindow   *self)
+{
+  if (g_str_equal (response, "folded"))
+    export_as (self, EXPORT_FOLDED);
+  else if (g_str_equal (response, "speedscope"))
+    export_as (self, EXPORT_SPEEDSCOPE);
+}
+#endif
 
 static void
 export_action (GtkWidget  *widget,
@@ -414,26 +466,23 @@ export_action (GtkWidget  *widget,
                GVariant   *param)
 {
   BlWindow *self = BL_WINDOW (widget);
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
-  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
-  g_autoptr(GtkFileFilter) folded = folded_filter ();
-  g_autofree char *name = suggested_name (self);
-
-  g_list_store_append (filters, folded);
 #ifdef HAVE_SPEEDSCOPE_WRITER
-  {
-    g_autoptr(GtkFileFilter) speedscope = speedscope_filter ();
+  GObject *alert = bl_alert_new (_("Export Profile"),
+                                 _("Folded stacks open in flamegraph.pl and inferno; "
+                                   "speedscope files open in speedscope."));
 
-    g_list_store_append (filters, speedscope);
-  }
+  bl_alert_add_response (alert, "cancel", _("_Cancel"));
+  bl_alert_add_response (alert, "speedscope", _("_speedscope"));
+  bl_alert_add_response (alert, "folded", _("_Folded Stacks"));
+  bl_alert_set_suggested (alert, "folded");
+  bl_alert_set_close_response (alert, "cancel");
+  g_signal_connect_object (alert, "response", G_CALLBACK (export_format_cb), self, 0);
+  bl_alert_present (alert, GTK_WINDOW (self));
+#else
+  export_as (self, EXPORT_FOLDED);
 #endif
-  gtk_file_dialog_set_title (dialog, _("Export Profile"));
-  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_initial_name (dialog, name);
-  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, export_dialog_cb, g_object_ref (self));
 }
 
-G_GNUC_END_IGNORE_DEPRECATIONS
 #else
 
 static void
@@ -445,11 +494,13 @@ export_response_cb (BlWindow             *self,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
-      gboolean speedscope = filter != NULL &&
-        g_strcmp0 (gtk_file_filter_get_name (filter), _("speedscope")) == 0;
+      g_autofree char *name = file != NULL ? g_file_get_basename (file) : NULL;
+      gboolean speedscope = (filter != NULL &&
+                             g_strcmp0 (gtk_file_filter_get_name (filter), _("speedscope")) == 0) ||
+                            (name != NULL && g_str_has_suffix (name, ".json"));
 
       if (file != NULL)
-        start_export (self, file, speedscope);
+        start_export (self, file, speedscope ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
     }
 
   if (self->chooser == chooser)

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "bl-window-compare.h"
+#include "bl-alert.h"
 #include "bl-window-private.h"
 
 static BlComparePage *
@@ -131,6 +132,113 @@ compare_request_free (gpointer data)
 }
 
 static void
+compare_chosen (CompareRequest *request,
+                GListModel     *files)
+{
+  BlWindow *self = request->window;
+  guint n = g_list_model_get_n_items (files);
+
+  if (request->file_a != NULL && n == 1)
+    {
+      g_autoptr(GFile) file_b = g_list_model_get_item (files, 0);
+
+      bl_window_compare_files (self, request->file_a, file_b, request->document_a);
+    }
+  else if (request->file_a == NULL && n == 2)
+    {
+      g_autoptr(GFile) file_a = g_list_model_get_item (files, 0);
+      g_autoptr(GFile) file_b = g_list_model_get_item (files, 1);
+
+      bl_window_compare_files (self, file_a, file_b, NULL);
+    }
+  else
+    adw_toast_overlay_add_toast (self->toast_overlay,
+                                 adw_toast_new (_("Choose two files to compare.")));
+}
+
+static GListStore *
+compare_filters (void)
+{
+  GListStore *filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  GtkFileFilter *filter;
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Profiles and Sessions"));
+  gtk_file_filter_add_pattern (filter, "*.bsprof");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.folded");
+  gtk_file_filter_add_pattern (filter, "*.txt");
+  gtk_file_filter_add_pattern (filter, "*.out");
+  gtk_file_filter_add_pattern (filter, "*.prof");
+  g_list_store_append (filters, filter);
+  g_object_unref (filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  g_list_store_append (filters, filter);
+  g_object_unref (filter);
+
+  return filters;
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+compare_one_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  CompareRequest *request = user_data;
+  g_autoptr(GFile) file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (source), result, NULL);
+
+  if (file != NULL)
+    {
+      g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+
+      g_list_store_append (files, file);
+      compare_chosen (request, G_LIST_MODEL (files));
+    }
+  g_object_unref (request->window);
+  compare_request_free (request);
+}
+
+static void
+compare_two_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  CompareRequest *request = user_data;
+  g_autoptr(GListModel) files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (source),
+                                                                      result, NULL);
+
+  if (files != NULL)
+    compare_chosen (request, files);
+  g_object_unref (request->window);
+  compare_request_free (request);
+}
+
+static void
+show_compare_chooser (BlWindow       *self,
+                      CompareRequest *request,
+                      const char     *title)
+{
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = compare_filters ();
+
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_accept_label (dialog, _("_Compare"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  /* the window outlives the dialog's callback */
+  g_object_ref (self);
+  if (request->file_a != NULL)
+    gtk_file_dialog_open (dialog, GTK_WINDOW (self), NULL, compare_one_cb, request);
+  else
+    gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), NULL, compare_two_cb, request);
+}
+
+#else
+
+static void
 compare_response_cb (GtkFileChooserNative *chooser,
                      int                   response,
                      CompareRequest       *request)
@@ -140,29 +248,44 @@ compare_response_cb (GtkFileChooserNative *chooser,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      guint n = g_list_model_get_n_items (files);
 
-      if (request->file_a != NULL && n == 1)
-        {
-          g_autoptr(GFile) file_b = g_list_model_get_item (files, 0);
-
-          bl_window_compare_files (self, request->file_a, file_b, request->document_a);
-        }
-      else if (request->file_a == NULL && n == 2)
-        {
-          g_autoptr(GFile) file_a = g_list_model_get_item (files, 0);
-          g_autoptr(GFile) file_b = g_list_model_get_item (files, 1);
-
-          bl_window_compare_files (self, file_a, file_b, NULL);
-        }
-      else
-        adw_toast_overlay_add_toast (self->toast_overlay,
-                                     adw_toast_new (_("Choose two files to compare.")));
+      compare_chosen (request, files);
     }
 
   if (self->chooser == chooser)
     g_clear_object (&self->chooser);
 }
+
+static void
+show_compare_chooser (BlWindow       *self,
+                      CompareRequest *request,
+                      const char     *title)
+{
+  g_autoptr(GListStore) filters = compare_filters ();
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  /* the chooser lives until "response": the window holds the only reference */
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Compare"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), request->file_a == NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (filters)); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (G_LIST_MODEL (filters), i);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+    }
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_data (self->chooser, "response", G_CALLBACK (compare_response_cb),
+                         request, (GClosureNotify) (void (*) (void)) compare_request_free, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+#endif
 
 static void
 compare_action (GtkWidget  *widget,
@@ -172,7 +295,6 @@ compare_action (GtkWidget  *widget,
   BlWindow *self = BL_WINDOW (widget);
   BlProfilePage *page = bl_window_get_current_page (self);
   CompareRequest *request = g_new0 (CompareRequest, 1);
-  GtkFileFilter *filter;
   g_autofree char *title = NULL;
 
   request->window = self;
@@ -186,36 +308,7 @@ compare_action (GtkWidget  *widget,
   else
     title = g_strdup (_("Choose Two Files to Compare"));
 
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
-
-  /* the chooser lives until "response": the window holds the only reference */
-  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               _("_Compare"), _("_Cancel"));
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), request->file_a == NULL);
-
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Profiles and Sessions"));
-  gtk_file_filter_add_pattern (filter, "*.bsprof");
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.folded");
-  gtk_file_filter_add_pattern (filter, "*.txt");
-  gtk_file_filter_add_pattern (filter, "*.out");
-  gtk_file_filter_add_pattern (filter, "*.prof");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All Files"));
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  g_signal_connect_data (self->chooser, "response", G_CALLBACK (compare_response_cb),
-                         request, (GClosureNotify) (void (*) (void)) compare_request_free, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  show_compare_chooser (self, request, title);
 }
 
 /* ---- a file dropped on an open tab -------------------------------------- */
@@ -239,9 +332,9 @@ drop_request_free (gpointer data)
 }
 
 static void
-drop_response_cb (AdwMessageDialog *dialog,
-                  const char       *response,
-                  DropRequest      *request)
+drop_response_cb (GObject     *alert,
+                  const char  *response,
+                  DropRequest *request)
 {
   if (g_str_equal (response, "open"))
     bl_window_open_file (request->window, request->dropped);
@@ -259,7 +352,7 @@ _bl_window_compare_handle_drop (BlWindow *self,
   GFile *dropped;
   g_autofree char *name = NULL;
   g_autofree char *body = NULL;
-  AdwMessageDialog *dialog;
+  GObject *alert;
   DropRequest *request;
 
   if (files == NULL || files->next != NULL || page == NULL ||
@@ -274,24 +367,20 @@ _bl_window_compare_handle_drop (BlWindow *self,
   /* Translators: both %s are file names */
   body = g_strdup_printf (_("Open “%s” in a new tab, or compare “%s” with it?"),
                           name, bl_profile_page_get_title (page));
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                                       _("Open or Compare?"), body));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "open", _("_Open"),
-                                    "compare", _("_Compare with This"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "compare", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "compare");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  alert = bl_alert_new (_("Open or Compare?"), body);
+  bl_alert_add_response (alert, "cancel", _("_Cancel"));
+  bl_alert_add_response (alert, "open", _("_Open"));
+  bl_alert_add_response (alert, "compare", _("_Compare with This"));
+  bl_alert_set_suggested (alert, "compare");
+  bl_alert_set_close_response (alert, "cancel");
 
   request = g_new0 (DropRequest, 1);
   request->window = g_object_ref (self);
   request->page = g_object_ref (page);
   request->dropped = g_object_ref (dropped);
-  g_signal_connect_data (dialog, "response", G_CALLBACK (drop_response_cb),
+  g_signal_connect_data (alert, "response", G_CALLBACK (drop_response_cb),
                          request, (GClosureNotify) (void (*) (void)) drop_request_free, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  bl_alert_present (alert, GTK_WINDOW (self));
 
   return TRUE;
 }

@@ -35,6 +35,10 @@ void _bl_window_class_actions_init (GtkWidgetClass *widget_class);
 void _bl_window_actions_init       (BlWindow       *self);
 void _bl_window_update_actions     (BlWindow       *self);
 void _bl_window_update_recent      (BlWindow       *self);
+/* for tests: export the current profile as "folded" or "speedscope", whatever the name */
+void _bl_window_export_to          (BlWindow       *self,
+                                    GFile          *file,
+                                    const char     *format);
 void _bl_window_add_recent         (BlWindow       *self,
                                     GFile          *file);
 

@@ -189,6 +189,33 @@ bl_window_class_init (BlWindowClass *klass)
   _bl_window_class_compare_init (widget_class);
 }
 
+/* libadwaita 1.4 and later: the header bar and the tab bar become top bars of an
+ * AdwToolbarView. The template keeps the plain box that libadwaita 1.2 needs. */
+static void
+use_toolbar_view (BlWindow *self)
+{
+#if ADW_CHECK_VERSION (1, 4, 0)
+  GtkWidget *box = adw_toast_overlay_get_child (self->toast_overlay);
+  GtkWidget *toolbar = adw_toolbar_view_new ();
+  GtkWidget *bars[2] = { gtk_widget_get_first_child (box), GTK_WIDGET (self->tab_bar) };
+
+  g_assert (ADW_IS_HEADER_BAR (bars[0]));
+  g_object_ref (box);
+  adw_toast_overlay_set_child (self->toast_overlay, toolbar);
+  for (guint i = 0; i < G_N_ELEMENTS (bars); i++)
+    {
+      if (gtk_widget_get_parent (bars[i]) != box)
+        continue;
+      g_object_ref (bars[i]);
+      gtk_box_remove (GTK_BOX (box), bars[i]);
+      adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (toolbar), bars[i]);
+      g_object_unref (bars[i]);
+    }
+  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (toolbar), box);
+  g_object_unref (box);
+#endif
+}
+
 static void
 bl_window_init (BlWindow *self)
 {
@@ -197,6 +224,7 @@ bl_window_init (BlWindow *self)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  use_toolbar_view (self);
 
   source = g_settings_schema_source_get_default ();
   if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)

@@ -2,7 +2,7 @@
  *
  * Big JSON inputs (RRM sessions, speedscope profiles) are read token by
  * token through a BlSource, so memory stays bounded by the largest token
- * rather than by the document (see DESIGN.md, "JSON at scale").
+ * rather than by the document (see DESIGN.md, "Reading").
  *
  * Usage:
  *

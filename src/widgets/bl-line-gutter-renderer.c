@@ -129,15 +129,26 @@ bl_line_gutter_renderer_snapshot_line (GtkSourceGutterRenderer *renderer,
   BlLineGutterRenderer *self = BL_LINE_GUTTER_RENDERER (renderer);
   int xpad = gtk_source_gutter_renderer_get_xpad (renderer);
   int width = gtk_widget_get_width (GTK_WIDGET (self));
-  int y, height;
   guint64 value = value_at (self, line + 1);
+#if GTK_SOURCE_CHECK_VERSION (5, 16, 0)
+  double y, height;
+#else
+  int y, height;
+#endif
 
   if (value == 0)
     return;
 
+#if GTK_SOURCE_CHECK_VERSION (5, 16, 0)
+  /* 5.16 deprecates the integer get_line_yrange() */
+  gtk_source_gutter_lines_get_line_extent (lines, line,
+                                           GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST,
+                                           &y, &height);
+#else
   gtk_source_gutter_lines_get_line_yrange (lines, line,
                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST,
                                            &y, &height);
+#endif
 
   if (self->kind == BL_LINE_GUTTER_HEAT)
     {

@@ -62,7 +62,11 @@ struct _BlSourceView
   GtkColumnView   *table;
   GtkWidget       *gutter_header;
   GListStore      *table_store;
+#if GTK_CHECK_VERSION (4, 10, 0)
+  GCancellable    *choosing;      /* while a GtkFileDialog is open */
+#else
   GtkFileChooserNative *chooser;
+#endif
 
   BlLineGutterRenderer *heat;
   GPtrArray       *columns;       /* BlLineGutterRenderer, owned by the gutter */
@@ -587,6 +591,70 @@ show_file (BlSourceView *self,
   load_source (self);
 }
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+
+static void
+on_chosen (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(BlSourceView) self = user_data;
+  GtkFileDialog *dialog = GTK_FILE_DIALOG (source);
+  g_autoptr(GFile) location = NULL;
+
+  if (g_object_get_data (source, "bl-folder") != NULL)
+    location = gtk_file_dialog_select_folder_finish (dialog, result, NULL);
+  else
+    location = gtk_file_dialog_open_finish (dialog, result, NULL);
+
+  /* a dialog cancelled by dispose leaves the view alone */
+  if (self->choosing == NULL || g_cancellable_is_cancelled (self->choosing))
+    return;
+  g_clear_object (&self->choosing);
+
+  if (location != NULL)
+    bl_source_view_use_location (self, location);
+}
+
+static void
+choose (BlSourceView *self,
+        gboolean      folder)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWindow *parent = GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+  g_autoptr(GtkFileDialog) dialog = NULL;
+
+  if (self->choosing != NULL)
+    return;
+
+  dialog = gtk_file_dialog_new ();
+  gtk_file_dialog_set_accept_label (dialog, _("_Choose"));
+  self->choosing = g_cancellable_new ();
+
+  if (folder)
+    {
+      gtk_file_dialog_set_title (dialog, _("Choose the App’s Source Folder"));
+      g_object_set_data (G_OBJECT (dialog), "bl-folder", GINT_TO_POINTER (TRUE));
+      gtk_file_dialog_select_folder (dialog, parent, self->choosing, on_chosen,
+                                     g_object_ref (self));
+    }
+  else
+    {
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+      g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+
+      gtk_file_dialog_set_title (dialog, _("Choose the App’s Sideload Package"));
+      gtk_file_filter_set_name (filter, _("Sideload packages (.zip)"));
+      gtk_file_filter_add_suffix (filter, "zip");
+      gtk_file_filter_add_mime_type (filter, "application/zip");
+      g_list_store_append (filters, filter);
+      gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+      gtk_file_dialog_open (dialog, parent, self->choosing, on_chosen, g_object_ref (self));
+    }
+}
+
+#else
+
 static void
 on_chosen (GtkNativeDialog *dialog,
            int              response,
@@ -604,11 +672,13 @@ on_chosen (GtkNativeDialog *dialog,
 }
 
 static void
-choose (BlSourceView         *self,
-        GtkFileChooserAction  action)
+choose (BlSourceView *self,
+        gboolean      folder)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  const char *title = action == GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+  GtkFileChooserAction action = folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+                                       : GTK_FILE_CHOOSER_ACTION_OPEN;
+  const char *title = folder
     ? _("Choose the App’s Source Folder")
     : _("Choose the App’s Sideload Package");
 
@@ -620,7 +690,7 @@ choose (BlSourceView         *self,
                                                action, _("_Choose"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
 
-  if (action == GTK_FILE_CHOOSER_ACTION_OPEN)
+  if (!folder)
     {
       g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
@@ -634,16 +704,18 @@ choose (BlSourceView         *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+#endif
+
 static void
 choose_folder_cb (BlSourceView *self)
 {
-  choose (self, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  choose (self, TRUE);
 }
 
 static void
 choose_zip_cb (BlSourceView *self)
 {
-  choose (self, GTK_FILE_CHOOSER_ACTION_OPEN);
+  choose (self, FALSE);
 }
 
 /* Titles over the gutter columns, placed where the columns are. */
@@ -844,12 +916,20 @@ bl_source_view_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->scroll_tick_id);
       self->scroll_tick_id = 0;
     }
+#if GTK_CHECK_VERSION (4, 10, 0)
+  if (self->choosing != NULL)
+    {
+      g_cancellable_cancel (self->choosing);
+      g_clear_object (&self->choosing);
+    }
+#else
   if (self->chooser)
     {
       g_signal_handlers_disconnect_by_func (self->chooser, on_chosen, self);
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
     }
+#endif
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_pointer (&self->file_lines, bl_line_set_unref);

@@ -353,6 +353,9 @@ test_installed_files (void)
     "icons/hicolor/scalable/apps/" APP_ID ".svg",
     "icons/hicolor/symbolic/apps/" APP_ID "-symbolic.svg",
     "locale/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo",
+    /* the help F1 opens (help:brightlens) */
+    "help/C/" PACKAGE_NAME "/index.page",
+    "help/C/" PACKAGE_NAME "/open-profile.page",
   };
   g_autofree char *app = g_build_filename (install_root, BL_PREFIX, BL_BINDIR, "brightlens",
                                            NULL);

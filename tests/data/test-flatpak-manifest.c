@@ -1,8 +1,11 @@
-/* test-flatpak-manifest.c — the Flatpak manifest builds offline from what the tree holds
+/* test-flatpak-manifest.c — the two Flatpak manifests
  *
- * Parses flatpak/<BASE_ID>.json with json-glib and checks the app id, the command, the GNOME
- * runtime and SDK, the sandbox (no filesystem access: files come through the portals) and
- * that every module builds from sources that exist here, without any network URL.
+ * flatpak/<BASE_ID>.Devel.json builds the working tree: the development app id,
+ * -Ddevelopment=true, every module from sources that exist here, without any network URL.
+ * flatpak/<BASE_ID>.json is the release manifest as submitted: the app from a git tag and
+ * commit of the repository the metainfo's homepage names. Both are parsed with json-glib and
+ * checked for the command, the GNOME runtime and SDK and the sandbox (no filesystem access:
+ * files come through the portals).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +13,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <string.h>
 
 static const char *allowed_finish_args[] = {
   "--share=ipc",
@@ -20,9 +24,20 @@ static const char *allowed_finish_args[] = {
 
 typedef struct
 {
-  JsonParser *parser;
-  JsonObject *manifest;
-  char       *manifest_dir;
+  const char *file;          /* under flatpak/ */
+  const char *id;
+  gboolean    development;
+} Flavour;
+
+static const Flavour devel = { BASE_ID ".Devel.json", BASE_ID ".Devel", TRUE };
+static const Flavour release = { BASE_ID ".json", BASE_ID, FALSE };
+
+typedef struct
+{
+  const Flavour *flavour;
+  JsonParser    *parser;
+  JsonObject    *manifest;
+  char          *manifest_dir;
 } Fixture;
 
 static void
@@ -33,7 +48,8 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *path = NULL;
   JsonNode *root;
 
-  path = g_build_filename (BL_TOP_SRCDIR, "flatpak", BASE_ID ".json", NULL);
+  fixture->flavour = user_data;
+  path = g_build_filename (BL_TOP_SRCDIR, "flatpak", fixture->flavour->file, NULL);
   fixture->manifest_dir = g_path_get_dirname (path);
   fixture->parser = json_parser_new ();
   json_parser_load_from_file (fixture->parser, path, &error);
@@ -90,8 +106,122 @@ test_identity (Fixture       *fixture,
   else
     g_assert_false (json_object_has_member (fixture->manifest, "app-id"));
 
-  g_assert_cmpstr (id, ==, BASE_ID);
+  g_assert_cmpstr (id, ==, fixture->flavour->id);
   g_assert_cmpstr (get_string_member (fixture->manifest, "command"), ==, "brightlens");
+}
+
+/* The app module: the one named after the project, at the top level. */
+static JsonObject *
+app_module (Fixture *fixture)
+{
+  JsonArray *modules = get_array_member (fixture->manifest, "modules");
+  JsonObject *found = NULL;
+
+  g_assert_nonnull (modules);
+  for (guint i = 0; i < json_array_get_length (modules); i++)
+    {
+      JsonNode *node = json_array_get_element (modules, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (node) &&
+          g_strcmp0 (get_string_member (json_node_get_object (node), "name"),
+                     PACKAGE_NAME) == 0)
+        {
+          g_assert_null (found);
+          found = json_node_get_object (node);
+        }
+    }
+  g_assert_nonnull (found);
+
+  return found;
+}
+
+static gboolean
+has_config_opt (JsonObject *module,
+                const char *opt)
+{
+  JsonArray *opts = get_array_member (module, "config-opts");
+
+  for (guint i = 0; opts != NULL && i < json_array_get_length (opts); i++)
+    if (g_strcmp0 (json_array_get_string_element (opts, i), opt) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+test_flavour (Fixture       *fixture,
+              gconstpointer  user_data)
+{
+  JsonObject *module = app_module (fixture);
+
+  g_assert_cmpstr (get_string_member (module, "buildsystem"), ==, "meson");
+  g_assert_true (has_config_opt (module, "-Ddevelopment=true") ==
+                 fixture->flavour->development);
+  /* a release is optimised and does not build the tests */
+  if (!fixture->flavour->development)
+    {
+      g_assert_true (has_config_opt (module, "-Dbuildtype=release"));
+      g_assert_true (has_config_opt (module, "-Dtests=false"));
+    }
+}
+
+/* The homepage the metainfo gives, e.g. https://github.com/owner/name */
+static char *
+metainfo_homepage (void)
+{
+  g_autofree char *path = g_build_filename (BL_TOP_SRCDIR, "data", BASE_ID ".metainfo.xml.in.in",
+                                            NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *start;
+  const char *end;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  start = strstr (text, "<url type=\"homepage\">");
+  g_assert_nonnull (start);
+  start += strlen ("<url type=\"homepage\">");
+  end = strstr (start, "</url>");
+  g_assert_nonnull (end);
+
+  return g_strndup (start, end - start);
+}
+
+static gboolean
+is_commit (const char *str)
+{
+  if (str == NULL || strlen (str) != 40)
+    return FALSE;
+  for (const char *p = str; *p != '\0'; p++)
+    if (!g_ascii_isxdigit (*p) || g_ascii_isupper (*p))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* The release builds the app from a tag and commit of the project's repository. */
+static void
+test_release_source (Fixture       *fixture,
+                     gconstpointer  user_data)
+{
+  JsonArray *sources = get_array_member (app_module (fixture), "sources");
+  g_autofree char *homepage = metainfo_homepage ();
+  g_autofree char *git_url = g_strconcat (homepage, ".git", NULL);
+  g_autofree char *tag = g_strconcat ("v", PACKAGE_VERSION, NULL);
+  JsonObject *source;
+
+  g_assert_nonnull (sources);
+  g_assert_cmpuint (json_array_get_length (sources), ==, 1);
+  source = json_array_get_object_element (sources, 0);
+  g_assert_nonnull (source);
+  g_assert_cmpstr (get_string_member (source, "type"), ==, "git");
+  g_assert_true (g_str_has_prefix (homepage, "https://"));
+  g_assert_true (g_strcmp0 (get_string_member (source, "url"), git_url) == 0 ||
+                 g_strcmp0 (get_string_member (source, "url"), homepage) == 0);
+  g_assert_cmpstr (get_string_member (source, "tag"), ==, tag);
+  g_assert_true (is_commit (get_string_member (source, "commit")));
+  /* a release is not a moving branch */
+  g_assert_false (json_object_has_member (source, "branch"));
 }
 
 static void
@@ -105,11 +235,11 @@ test_runtime (Fixture       *fixture,
   g_assert_cmpstr (get_string_member (fixture->manifest, "runtime"), ==, "org.gnome.Platform");
   g_assert_cmpstr (get_string_member (fixture->manifest, "sdk"), ==, "org.gnome.Sdk");
 
-  /* A released GNOME runtime ("49"), not a moving branch such as "master" */
+  /* A released GNOME runtime ("51"), not a moving branch such as "master" */
   g_assert_nonnull (version);
-  g_ascii_string_to_unsigned (version, 10, 44, 999, &major, &error);
+  g_ascii_string_to_unsigned (version, 10, 49, 999, &major, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (major, >=, 44);
+  g_assert_cmpuint (major, >=, 49);
 }
 
 static void
@@ -315,14 +445,26 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add ("/data/flatpak/identity", Fixture, NULL,
+  g_test_add ("/data/flatpak/devel/identity", Fixture, &devel,
               fixture_set_up, test_identity, fixture_tear_down);
-  g_test_add ("/data/flatpak/runtime", Fixture, NULL,
+  g_test_add ("/data/flatpak/devel/runtime", Fixture, &devel,
               fixture_set_up, test_runtime, fixture_tear_down);
-  g_test_add ("/data/flatpak/finish-args", Fixture, NULL,
+  g_test_add ("/data/flatpak/devel/finish-args", Fixture, &devel,
               fixture_set_up, test_finish_args, fixture_tear_down);
-  g_test_add ("/data/flatpak/modules-offline", Fixture, NULL,
+  g_test_add ("/data/flatpak/devel/flavour", Fixture, &devel,
+              fixture_set_up, test_flavour, fixture_tear_down);
+  g_test_add ("/data/flatpak/devel/modules-offline", Fixture, &devel,
               fixture_set_up, test_modules_offline, fixture_tear_down);
+  g_test_add ("/data/flatpak/release/identity", Fixture, &release,
+              fixture_set_up, test_identity, fixture_tear_down);
+  g_test_add ("/data/flatpak/release/runtime", Fixture, &release,
+              fixture_set_up, test_runtime, fixture_tear_down);
+  g_test_add ("/data/flatpak/release/finish-args", Fixture, &release,
+              fixture_set_up, test_finish_args, fixture_tear_down);
+  g_test_add ("/data/flatpak/release/flavour", Fixture, &release,
+              fixture_set_up, test_flavour, fixture_tear_down);
+  g_test_add ("/data/flatpak/release/source", Fixture, &release,
+              fixture_set_up, test_release_source, fixture_tear_down);
 
   return g_test_run ();
 }

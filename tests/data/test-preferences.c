@@ -35,10 +35,10 @@ flush (void)
 }
 
 static gpointer
-template_child (GtkWindow  *window,
+template_child (GtkWidget  *window,
                 const char *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window),
+  GObject *child = gtk_widget_get_template_child (window,
                                                   BL_TYPE_PREFERENCES_WINDOW, name);
 
   g_assert_nonnull (child);
@@ -51,7 +51,7 @@ test_choice_rows (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
   g_autofree char *value = NULL;
-  GtkWindow *window;
+  GtkWidget *window;
   AdwComboRow *orientation;
   AdwComboRow *palette;
   AdwComboRow *metric;
@@ -61,9 +61,13 @@ test_choice_rows (void)
   g_settings_reset (settings, "flame-palette");
   g_settings_reset (settings, "default-metric");
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  g_assert_true (ADW_IS_PREFERENCES_DIALOG (window));
+#else
+  g_assert_true (ADW_IS_PREFERENCES_WINDOW (window));
+#endif
 
   orientation = template_child (window, "flame_orientation_row");
   palette = template_child (window, "flame_palette_row");
@@ -100,7 +104,7 @@ test_choice_rows (void)
   flush ();
   g_assert_cmpuint (adw_combo_row_get_selected (metric), ==, BL_METRIC_LIVE_BYTES);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 
@@ -111,7 +115,7 @@ test_color_scheme (void)
   AdwStyleManager *manager = adw_style_manager_get_default ();
   g_autofree char *value = NULL;
   AdwComboRow *row;
-  GtkWindow *window;
+  GtkWidget *window;
 
   g_settings_reset (settings, "color-scheme");
   bl_preferences_bind_color_scheme (settings);
@@ -124,9 +128,8 @@ test_color_scheme (void)
                    ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (adw_style_manager_get_dark (manager));
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
   row = template_child (window, "color_scheme_row");
   g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 2);
 
@@ -140,7 +143,7 @@ test_color_scheme (void)
   adw_combo_row_set_selected (row, 0);
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 
@@ -183,13 +186,12 @@ test_source_folders (void)
   GtkListBox *list;
   GtkListBoxRow *row;
   GtkWidget *button;
-  GtkWindow *window;
+  GtkWidget *window;
 
   g_settings_reset (settings, "source-folders");
 
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
-  iterate_until_mapped (GTK_WIDGET (window));
+  window = bl_preferences_show (NULL);
+  iterate_until_mapped (window);
   list = template_child (window, "source_folders_list");
   g_assert_cmpuint (count_rows (list), ==, 0);
 
@@ -220,50 +222,76 @@ test_source_folders (void)
   g_assert_cmpstr (remaining_path, ==, "/home/dev/weather-1.2.zip");
   g_assert_cmpuint (count_rows (list), ==, 1);
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   flush ();
 }
 
 static void
 test_about (void)
 {
-  g_autoptr(GListModel) toplevels = NULL;
-  AdwAboutWindow *about = NULL;
+  GObject *about = NULL;
   GtkIconTheme *theme;
   GtkWindow *parent;
+  g_autofree char *version = NULL;
+  g_autofree char *website = NULL;
+  g_autofree char *issue_url = NULL;
+  g_autofree char *icon = NULL;
+  g_auto(GStrv) developers = NULL;
+  GtkLicense license = GTK_LICENSE_UNKNOWN;
 
-  parent = GTK_WINDOW (gtk_window_new ());
+  parent = GTK_WINDOW (adw_window_new ());
   gtk_window_present (parent);
   iterate_until_mapped (GTK_WIDGET (parent));
 
   bl_show_about_window (parent);
 
-  toplevels = g_object_ref (gtk_window_get_toplevels ());
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  /* an AdwAboutDialog inside the window */
+  about = G_OBJECT (adw_window_get_visible_dialog (ADW_WINDOW (parent)));
+  g_assert_true (ADW_IS_ABOUT_DIALOG (about));
+  flush ();
+#else
+  {
+    g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
 
-      if (ADW_IS_ABOUT_WINDOW (window))
-        about = ADW_ABOUT_WINDOW (window);
-    }
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
 
+        if (ADW_IS_ABOUT_WINDOW (window))
+          about = G_OBJECT (window);
+      }
+  }
   g_assert_nonnull (about);
   iterate_until_mapped (GTK_WIDGET (about));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == parent);
-  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
-  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (adw_about_window_get_website (about), ==,
-                   "https://github.com/brightlens/brightlens");
-  g_assert_nonnull (adw_about_window_get_issue_url (about));
-  g_assert_nonnull (adw_about_window_get_developers (about));
-  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, BASE_ID);
+#endif
+
+  g_object_get (about,
+                "version", &version,
+                "license-type", &license,
+                "website", &website,
+                "issue-url", &issue_url,
+                "developers", &developers,
+                "application-icon", &icon,
+                NULL);
+  g_assert_cmpstr (version, ==, PACKAGE_VERSION);
+  g_assert_cmpint (license, ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (website, ==, "https://github.com/brightlens/brightlens");
+  g_assert_nonnull (issue_url);
+  g_assert_nonnull (developers);
+  g_assert_cmpstr (icon, ==, BASE_ID);
   /* the icon comes with the resources (GtkApplication adds their icons/ to the theme), so
    * an uninstalled build shows it */
   theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
   gtk_icon_theme_add_resource_path (theme, RESOURCE_BASE_PATH "/icons");
   g_assert_true (gtk_icon_theme_has_icon (theme, BASE_ID));
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_dialog_force_close (ADW_DIALOG (about));
+#else
   gtk_window_destroy (GTK_WINDOW (about));
+#endif
   gtk_window_destroy (parent);
   flush ();
 }
@@ -324,7 +352,7 @@ test_shortcuts_window (void)
   g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
   const char *expected[] = {
     "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Shift><Control>o", "<Control>comma",
-    "<Control>question", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
+    "<Control>question", "F1", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
     "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
     "equal", "0", "<Shift><Control>o",
   };
@@ -406,6 +434,15 @@ test_every_app_accelerator_listed (void)
           n_accels++;
         }
     }
+
+  /* F1 opens the help */
+  {
+    g_auto(GStrv) help = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                "app.help");
+
+    g_assert_cmpstr (help[0], ==, "F1");
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "help"));
+  }
 
   /* open, close tab, search, export, preferences, shortcuts, quit at least */
   g_assert_cmpuint (n_accels, >=, 7);

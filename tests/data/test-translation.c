@@ -129,6 +129,27 @@ strip_mnemonic (const char *text)
   return g_string_free (out, FALSE);
 }
 
+/* gettext reads LANGUAGE unless the locale is C; glibc 2.39 and later (Debian 13) count
+ * C.UTF-8 as C, so use a German locale where one is installed. */
+static const char *
+messages_locale (void)
+{
+  const char *candidates[] = { "de_DE.UTF-8", "en_US.UTF-8" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      locale_t loc = newlocale (LC_ALL_MASK, candidates[i], (locale_t) 0);
+
+      if (loc != (locale_t) 0)
+        {
+          freelocale (loc);
+          return candidates[i];
+        }
+    }
+
+  return "C.UTF-8";
+}
+
 static void
 test_german_window (void)
 {
@@ -179,7 +200,7 @@ test_german_window (void)
   dump = g_build_filename (tmpdir, "texts.txt", NULL);
 
   envp = g_environ_setenv (envp, "LANGUAGE", "de", TRUE);
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_setenv (envp, "LC_ALL", messages_locale (), TRUE);
   envp = g_environ_setenv (envp, "LD_PRELOAD", BL_I18N_PRELOAD, TRUE);
   envp = g_environ_setenv (envp, "BL_I18N_LOCALEDIR", BL_LOCALEDIR, TRUE);
   envp = g_environ_setenv (envp, "BL_I18N_DUMP", dump, TRUE);

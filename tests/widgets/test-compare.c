@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bl-alert.h"
 #include "bl-application.h"
 #include "bl-compare-page.h"
 #include "bl-compare-view.h"
@@ -1114,8 +1115,7 @@ test_window (void)
 
     for (guint r = 0; r < G_N_ELEMENTS (responses); r++)
       {
-        g_autoptr(GListModel) toplevels = NULL;
-        AdwMessageDialog *dialog = NULL;
+        GObject *alert;
         guint before_pages = bl_window_get_n_pages (window);
         AdwTabView *tabs = bl_window_get_tab_view (window);
         GtkWidget *child;
@@ -1123,21 +1123,15 @@ test_window (void)
         adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (first)));
         g_assert_true (_bl_window_compare_handle_drop (window, &one));
 
-        toplevels = g_object_ref (gtk_window_get_toplevels ());
-        for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-          {
-            g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+        /* an AdwAlertDialog in the window (libadwaita 1.5) or an AdwMessageDialog over it */
+        alert = bl_alert_find (GTK_WINDOW (window));
+        g_assert_nonnull (alert);
+        g_assert_cmpstr (bl_alert_get_heading (alert), ==, "Open or Compare?");
+        g_assert_true (bl_alert_has_response (alert, "open"));
+        g_assert_true (bl_alert_has_response (alert, "compare"));
+        g_assert_cmpstr (bl_alert_get_default_response (alert), ==, "compare");
 
-            if (ADW_IS_MESSAGE_DIALOG (item) && gtk_widget_get_visible (GTK_WIDGET (item)))
-              dialog = ADW_MESSAGE_DIALOG (item);
-          }
-        g_assert_nonnull (dialog);
-        g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Open or Compare?");
-        g_assert_true (adw_message_dialog_has_response (dialog, "open"));
-        g_assert_true (adw_message_dialog_has_response (dialog, "compare"));
-        g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "compare");
-
-        adw_message_dialog_response (dialog, responses[r]);
+        bl_alert_respond (alert, responses[r]);
         settle ();
         g_assert_cmpuint (bl_window_get_n_pages (window), ==, before_pages + 1);
         child = adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs));

@@ -444,6 +444,83 @@ test_session_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Render nodes of one kind in a node tree. */
+static guint
+count_nodes (GskRenderNode  *node,
+             GskRenderNodeType type)
+{
+  guint n = gsk_render_node_get_node_type (node) == type;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_nodes (gsk_container_node_get_child (node, i), type);
+      break;
+    case GSK_CLIP_NODE:
+      n += count_nodes (gsk_clip_node_get_child (node), type);
+      break;
+    case GSK_TRANSFORM_NODE:
+      n += count_nodes (gsk_transform_node_get_child (node), type);
+      break;
+    case GSK_OPACITY_NODE:
+      n += count_nodes (gsk_opacity_node_get_child (node), type);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      n += count_nodes (gsk_rounded_clip_node_get_child (node), type);
+      break;
+    case GSK_DEBUG_NODE:
+      n += count_nodes (gsk_debug_node_get_child (node), type);
+      break;
+    default:
+      break;
+    }
+  return n;
+}
+
+static GskRenderNode *
+snapshot_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  settle ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* #15.6: the ruler's ticks are bounded whatever the span (twenty years of
+ * points twelve hours apart gave ~88,000 ticks) */
+static void
+test_ruler_bounded (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autoptr(GskRenderNode) node = NULL;
+  guint n_text;
+
+  for (guint i = 0; i < 20 * 730; i++)
+    bl_session_add_sample (session, BL_SERIES_CPU_TOTAL, T0 + (gint64) i * 43200000, i % 100,
+                           TRUE);
+  bl_session_finish (session);
+  g_assert_null (bl_session_get_warning (session));
+
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+  node = snapshot_widget (timeline);
+  g_assert_nonnull (node);
+  /* one label per tick, at least 90 px apart, plus the chart's legend and scale */
+  n_text = count_nodes (node, GSK_TEXT_NODE);
+  g_assert_cmpuint (n_text, >=, 3);
+  g_assert_cmpuint (n_text, <=, WIDTH / 90 + 30);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -465,6 +542,7 @@ main (int   argc,
   g_test_add_func ("/widgets/timeline/range-statistics", test_range_statistics);
   g_test_add_func ("/widgets/timeline/interaction", test_interaction);
   g_test_add_func ("/widgets/timeline/session-view", test_session_view);
+  g_test_add_func ("/widgets/timeline/ruler-bounded", test_ruler_bounded);
 
   return g_test_run ();
 }

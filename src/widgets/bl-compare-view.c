@@ -1147,6 +1147,51 @@ graph_pane (BlCompareView *self,
   return box;
 }
 
+/* The button of a drop-down of strings shows its choice ellipsized, so that
+ * a long thread or beacon name does not make the window wider; the popup
+ * shows the names in full. */
+static void
+ellipsized_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 4);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+ellipsized_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GObject *string = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label),
+                      GTK_IS_STRING_OBJECT (string)
+                        ? gtk_string_object_get_string (GTK_STRING_OBJECT (string)) : "");
+}
+
+static void
+set_ellipsized_factory (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list_factory = NULL;
+  g_autoptr(GtkExpression) expression =
+    gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+
+  g_signal_connect (factory, "setup", G_CALLBACK (ellipsized_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (ellipsized_bind_cb), NULL);
+  /* the popup keeps the plain labels: built before the button's factory */
+  list_factory = g_object_ref (gtk_drop_down_get_factory (dropdown));
+  gtk_drop_down_set_list_factory (dropdown, list_factory);
+  gtk_drop_down_set_factory (dropdown, factory);
+  gtk_drop_down_set_expression (dropdown, expression);
+}
+
 static GtkWidget *
 build_profiles (BlCompareView *self)
 {
@@ -1175,6 +1220,7 @@ build_profiles (BlCompareView *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->thread_dropdown), _("Thread"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->thread_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thread"), -1);
+  set_ellipsized_factory (self->thread_dropdown);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), FALSE);
   g_signal_connect_object (self->thread_dropdown, "notify::selected",
                            G_CALLBACK (thread_selected_cb), self, G_CONNECT_SWAPPED);
@@ -1199,7 +1245,10 @@ build_profiles (BlCompareView *self)
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search functions"), NULL);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 22);
+  /* 22 characters when there is room, fewer in a narrow window */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 6);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->search_entry), 22);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
   g_signal_connect_object (self->search_entry, "search-changed",
                            G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->search_entry));
@@ -1338,6 +1387,7 @@ build_sessions (BlCompareView *self)
   self->align_dropdown =
     GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->align_names)), NULL));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->align_dropdown));
+  set_ellipsized_factory (self->align_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_dropdown),
                                _("The moment drawn at 0 in both sessions"));
   g_signal_connect_object (self->align_dropdown, "notify::selected",

@@ -12,7 +12,9 @@
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
 #include "bl-model.h"
+#include "bl-rrm-writer.h"
 #include "bl-window.h"
+#include "bl-window-compare.h"
 
 typedef struct
 {
@@ -245,6 +247,191 @@ test_open_command_line (void)
   g_rmdir (dir);
 }
 
+/* ---- #14.1: the window's real minimum size with every kind of tab ---- */
+
+typedef struct
+{
+  GApplication *app;
+  const char   *dir;
+  guint         polls;
+  guint         step;
+  gboolean      done;
+  int           min_width[4];
+  int           min_height[4];
+  int           default_width;
+  int           default_height;
+} SizeState;
+
+static gboolean
+all_loaded (BlWindow *window)
+{
+  AdwTabView *tabs = bl_window_get_tab_view (window);
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (tabs); i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs, i));
+
+      if (BL_IS_PROFILE_PAGE (child) &&
+          bl_profile_page_get_state (BL_PROFILE_PAGE (child)) != BL_PROFILE_PAGE_LOADED)
+        return FALSE;
+      if (BL_IS_COMPARE_PAGE (child) &&
+          bl_compare_page_get_state (BL_COMPARE_PAGE (child)) != BL_PROFILE_PAGE_LOADED)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+measure_window (GtkWidget *window,
+                int       *min_width,
+                int       *min_height)
+{
+  int at_800;
+
+  /* as GtkWindow does: the height the window needs at its minimum width;
+   * and it needs no more at 800 px */
+  gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, min_width, NULL, NULL, NULL);
+  gtk_widget_measure (window, GTK_ORIENTATION_VERTICAL, *min_width, min_height, NULL, NULL, NULL);
+  gtk_widget_measure (window, GTK_ORIENTATION_VERTICAL, 800, &at_800, NULL, NULL, NULL);
+  g_assert_cmpint (at_800, <=, *min_height);
+}
+
+static gboolean
+size_poll_cb (gpointer data)
+{
+  SizeState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+  AdwTabView *tabs;
+
+  if (++state->polls > 3000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 2 ||
+      !all_loaded (BL_WINDOW (window)))
+    return G_SOURCE_CONTINUE;
+  tabs = bl_window_get_tab_view (BL_WINDOW (window));
+
+  switch (state->step++)
+    {
+    case 0:
+      {
+        g_autofree char *a = g_build_filename (state->dir, "a.json", NULL);
+        g_autofree char *b = g_build_filename (state->dir, "b.json", NULL);
+        g_autoptr(GFile) fa = g_file_new_for_path (a);
+        g_autoptr(GFile) fb = g_file_new_for_path (b);
+
+        BlWindow *second = bl_window_new (GTK_APPLICATION (state->app));
+
+        /* the saved size as restored, before any window system constraint */
+        gtk_window_get_default_size (GTK_WINDOW (second), &state->default_width,
+                                     &state->default_height);
+        gtk_window_destroy (GTK_WINDOW (second));
+        /* a session in the foreground */
+        adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, 0));
+        measure_window (GTK_WIDGET (window), &state->min_width[0], &state->min_height[0]);
+        /* a profile in the foreground, the session behind it */
+        adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, 1));
+        measure_window (GTK_WIDGET (window), &state->min_width[1], &state->min_height[1]);
+        bl_window_compare_files (BL_WINDOW (window), fa, fb, NULL);
+      }
+      return G_SOURCE_CONTINUE;
+    case 1:
+      {
+        g_autofree char *a = g_build_filename (state->dir, "good.bsprof", NULL);
+        g_autoptr(GFile) fa = g_file_new_for_path (a);
+
+        /* compared sessions */
+        measure_window (GTK_WIDGET (window), &state->min_width[2], &state->min_height[2]);
+        bl_window_compare_files (BL_WINDOW (window), fa, fa, NULL);
+      }
+      return G_SOURCE_CONTINUE;
+    default:
+      /* compared profiles */
+      measure_window (GTK_WIDGET (window), &state->min_width[3], &state->min_height[3]);
+      state->done = TRUE;
+      gtk_window_close (window);
+      return G_SOURCE_REMOVE;
+    }
+}
+
+static void
+test_minimum_size (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *good = write_good (dir);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.brightlens.Brightlens");
+  char *argv[] = { (char *) "brightlens", a, good, NULL };
+  BlRrmWriterOptions o;
+  SizeState state = { 0 };
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  int status;
+
+  g_content_type_set_mime_dirs (mime_dirs);
+
+  /* the default recent manager still writes where the previous test's
+   * isolated data folder was */
+  {
+    g_autofree char *recent = NULL;
+    g_autofree char *recent_dir = NULL;
+
+    g_object_get (gtk_recent_manager_get_default (), "filename", &recent, NULL);
+    recent_dir = g_path_get_dirname (recent);
+    g_mkdir_with_parents (recent_dir, 0700);
+  }
+
+  /* a long, realistic session with every chart and every detail */
+  bl_rrm_writer_options_init (&o);
+  o.scenario = BL_RRM_SCENARIO_REALISTIC;
+  o.n_samples = 600;
+  o.with_beacons = TRUE;
+  g_assert_true (bl_rrm_write_to_file (&o, a, &error));
+  g_assert_no_error (error);
+  o.leak_bytes_per_min = 2e6;
+  g_assert_true (bl_rrm_write_to_file (&o, b, &error));
+  g_assert_no_error (error);
+
+  /* a saved size larger than any monitor is not restored as such */
+  g_settings_set_int (settings, "window-width", 9000);
+  g_settings_set_int (settings, "window-height", 7000);
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  state.dir = dir;
+  g_timeout_add (10, size_poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 3, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (state.done);
+
+  /* Xvfb's screen is 1600×1000 */
+  g_assert_cmpint (state.default_width, <=, 1600);
+  g_assert_cmpint (state.default_height, <=, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), <=, 1600);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), <=, 1000);
+
+  /* every kind of tab fits 800×600 (the metainfo says so) */
+  for (guint i = 0; i < 4; i++)
+    g_test_message ("tab kind %u: minimum %d×%d", i, state.min_width[i], state.min_height[i]);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpint (state.min_width[i], >, 0);
+      g_assert_cmpint (state.min_width[i], <=, 800);
+      g_assert_cmpint (state.min_height[i], >, 0);
+      g_assert_cmpint (state.min_height[i], <=, 600);
+    }
+
+  g_unlink (a);
+  g_unlink (b);
+  g_unlink (good);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -256,6 +443,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/widgets/window/open-command-line", test_open_command_line);
+  g_test_add_func ("/widgets/window/minimum-size", test_minimum_size);
 
   return g_test_run ();
 }

@@ -26,7 +26,9 @@ struct _BlSessionView
 
   BlSession   *session;
 
+  GtkWidget   *header_scroller;
   GtkWidget   *header;
+  GtkWidget   *toolbar;
   GtkLabel    *title_label;
   GtkLabel    *device_label;
   GtkFlowBox  *summary_box;
@@ -34,6 +36,7 @@ struct _BlSessionView
   GtkWidget   *charts_button;
   GtkBox      *charts_box;
   GtkWidget   *reset_zoom_button;
+  GtkWidget   *memory_fit_button;
   GtkWidget   *hint_label;
   GtkWidget   *paned;
   BlTimeline  *timeline;
@@ -684,6 +687,104 @@ on_reset_zoom_clicked (BlSessionView *self)
   bl_time_axis_reset (bl_timeline_get_axis (self->timeline));
 }
 
+static void
+on_memory_fit_toggled (BlSessionView *self)
+{
+  bl_timeline_set_memory_fits_data (self->timeline,
+                                    gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (
+                                      self->memory_fit_button)));
+}
+
+/* ---- layout ------------------------------------------------------------------ */
+
+/* A vertical box, except that the header's natural height is taken from
+ * the header itself at the given width: a GtkScrolledWindow would give the
+ * height it needs at its narrowest (every summary figure on a line of its
+ * own). The header shrinks to its scroller's minimum before the charts
+ * and tables go below theirs. */
+static void
+header_height (BlSessionView *self,
+               int            width,
+               int           *minimum,
+               int           *natural)
+{
+  gtk_widget_measure (self->header_scroller, GTK_ORIENTATION_VERTICAL, width, minimum, natural,
+                      NULL, NULL);
+  if (width >= 0)
+    {
+      int nat;
+
+      gtk_widget_measure (self->header, GTK_ORIENTATION_VERTICAL, width, NULL, &nat, NULL,
+                          NULL);
+      *natural = MAX (*minimum, nat);
+    }
+}
+
+static void
+layout_measure (GtkWidget      *widget,
+                GtkOrientation  orientation,
+                int             for_size,
+                int            *minimum,
+                int            *natural,
+                int            *minimum_baseline,
+                int            *natural_baseline)
+{
+  BlSessionView *self = BL_SESSION_VIEW (widget);
+  GtkWidget *children[] = { self->header_scroller, self->toolbar, self->paned };
+
+  *minimum = *natural = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (children); i++)
+    {
+      int min, nat;
+
+      if (!gtk_widget_should_layout (children[i]))
+        continue;
+      if (orientation == GTK_ORIENTATION_VERTICAL && children[i] == self->header_scroller)
+        header_height (self, for_size, &min, &nat);
+      else
+        gtk_widget_measure (children[i], orientation, for_size, &min, &nat, NULL, NULL);
+      if (orientation == GTK_ORIENTATION_VERTICAL)
+        {
+          *minimum += min;
+          *natural += nat;
+        }
+      else
+        {
+          *minimum = MAX (*minimum, min);
+          *natural = MAX (*natural, nat);
+        }
+    }
+}
+
+static void
+layout_allocate (GtkWidget *widget,
+                 int        width,
+                 int        height,
+                 int        baseline)
+{
+  BlSessionView *self = BL_SESSION_VIEW (widget);
+  int header_min = 0, header_nat = 0, toolbar_h = 0, paned_min = 0, header_h, y = 0;
+
+  if (gtk_widget_should_layout (self->header_scroller))
+    header_height (self, width, &header_min, &header_nat);
+  if (gtk_widget_should_layout (self->toolbar))
+    gtk_widget_measure (self->toolbar, GTK_ORIENTATION_VERTICAL, width, &toolbar_h, NULL, NULL,
+                        NULL);
+  gtk_widget_measure (self->paned, GTK_ORIENTATION_VERTICAL, width, &paned_min, NULL, NULL,
+                      NULL);
+
+  header_h = CLAMP (height - toolbar_h - paned_min, header_min, header_nat);
+  if (gtk_widget_should_layout (self->header_scroller))
+    gtk_widget_allocate (self->header_scroller, width, header_h, -1, NULL);
+  y += gtk_widget_should_layout (self->header_scroller) ? header_h : 0;
+  if (gtk_widget_should_layout (self->toolbar))
+    gtk_widget_allocate (self->toolbar, width, toolbar_h, -1,
+                         gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+  y += toolbar_h;
+  gtk_widget_allocate (self->paned, width, MAX (height - y, paned_min), -1,
+                       gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+}
+
 /* ---- the object ------------------------------------------------------------ */
 
 static void
@@ -769,7 +870,9 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   g_type_ensure (BL_TYPE_TIMELINE);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE_PATH
                                                "/ui/bl-session-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, header_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, header);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, toolbar);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, device_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, summary_box);
@@ -777,6 +880,7 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, charts_button);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, charts_box);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, reset_zoom_button);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, memory_fit_button);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, hint_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, paned);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, timeline);
@@ -789,6 +893,7 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, bs_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, registry_grid);
   gtk_widget_class_bind_template_callback (widget_class, on_reset_zoom_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_memory_fit_toggled);
 
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
@@ -802,6 +907,8 @@ bl_session_view_init (BlSessionView *self)
   self->range_text = g_string_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (NULL, layout_measure, layout_allocate));
 
   axis = bl_timeline_get_axis (self->timeline);
   g_signal_connect_swapped (axis, "selection-changed", G_CALLBACK (update_range), self);

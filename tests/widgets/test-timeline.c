@@ -444,6 +444,116 @@ test_session_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* #14.8: the limits are on the memory scale (data to 30 MiB, limits of 100
+ * and 200 MiB); fitting the data moves them above it */
+static void
+test_limits (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  BlSessionInfo *info = bl_session_get_info_mutable (session);
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autofree guint8 *pixels = NULL;
+  graphene_rect_t area;
+  GdkRGBA error_color = { 0, 0, 0, 1 };
+  double y_fg, y_bg, y_75;
+  int w, h;
+
+  info->has_foreground_limit = TRUE;
+  info->foreground_limit = (gint64) (200 * MIB);
+  info->has_background_limit = TRUE;
+  info->background_limit = (gint64) (100 * MIB);
+  for (guint i = 0; i < 60; i++)
+    bl_session_add_sample (session, BL_SERIES_MEMORY_USED, T0 + i * 1000, (10 + i / 3) * MIB,
+                           TRUE);
+  bl_session_finish (session);
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+
+  g_assert_true (bl_timeline_get_plot_area (BL_TIMELINE (timeline), BL_SERIES_GROUP_MEMORY,
+                                            &area));
+  y_fg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 200 * MIB);
+  y_bg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 100 * MIB);
+  y_75 = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 150 * MIB);
+  g_assert_cmpfloat (y_fg, >=, area.origin.y);
+  g_assert_cmpfloat (y_75, >, y_fg);
+  g_assert_cmpfloat (y_bg, >, y_75);
+  g_assert_cmpfloat (y_bg, <, area.origin.y + area.size.height);
+
+  /* the foreground limit's dashes, in the theme's error colour */
+  gtk_style_context_lookup_color (gtk_widget_get_style_context (timeline), "error_color",
+                                  &error_color);
+  pixels = render_pixels (timeline, &w, &h);
+  {
+    gboolean found = FALSE;
+
+    for (double x = area.origin.x + 2; x < area.origin.x + 200 && !found; x += 1)
+      found = has_color_near (pixels, w, h, x, y_fg, 0, &error_color);
+    g_assert_true (found);
+  }
+
+  /* the toggle fits the scale to the data: the limits are above it */
+  bl_timeline_set_memory_fits_data (BL_TIMELINE (timeline), TRUE);
+  g_assert_true (bl_timeline_get_memory_fits_data (BL_TIMELINE (timeline)));
+  y_fg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 200 * MIB);
+  g_assert_cmpfloat (y_fg, <, area.origin.y);
+  g_assert_cmpfloat (bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             30 * MIB), >=, area.origin.y);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* #14.9: an hour at 1 Hz of a value jumping between 20 and 60 MiB: an
+ * envelope per pixel column with the mean line inside, not a solid block */
+static void
+test_envelope (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autofree guint8 *pixels = NULL;
+  GdkRGBA color;
+  graphene_rect_t area;
+  int w, h;
+
+  for (guint i = 0; i < 3600; i++)
+    bl_session_add_sample (session, BL_SERIES_MEMORY_USED, T0 + i * 1000,
+                           (i % 2 ? 60 : 20) * MIB, TRUE);
+  bl_session_finish (session);
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+  g_assert_true (bl_timeline_get_series_color (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                               &color));
+  g_assert_true (bl_timeline_get_plot_area (BL_TIMELINE (timeline), BL_SERIES_GROUP_MEMORY,
+                                            &area));
+  g_assert_cmpfloat (3600 / area.size.width, >, 2);
+  pixels = render_pixels (timeline, &w, &h);
+
+  for (double frac = 0.2; frac < 0.9; frac += 0.15)
+    {
+      double x = area.origin.x + frac * area.size.width;
+      double y_mean = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                              40 * MIB);
+      double y_high = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                              55 * MIB);
+      double y_low = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             25 * MIB);
+      double y_out = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             70 * MIB);
+      const guint8 *high = pixels + ((gsize) round (y_high) * w + (int) x) * 4;
+      const guint8 *out = pixels + ((gsize) round (y_out) * w + (int) x) * 4;
+
+      /* the line at the mean */
+      g_assert_true (has_color_near (pixels, w, h, x, y_mean, 1, &color));
+      /* inside the range a tint, not the line's colour */
+      g_assert_false (has_color_near (pixels, w, h, x, y_high, 0, &color));
+      g_assert_false (has_color_near (pixels, w, h, x, y_low, 0, &color));
+      g_assert_true (memcmp (high, out, 4) != 0);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Render nodes of one kind in a node tree. */
 static guint
 count_nodes (GskRenderNode  *node,
@@ -543,6 +653,8 @@ main (int   argc,
   g_test_add_func ("/widgets/timeline/interaction", test_interaction);
   g_test_add_func ("/widgets/timeline/session-view", test_session_view);
   g_test_add_func ("/widgets/timeline/ruler-bounded", test_ruler_bounded);
+  g_test_add_func ("/widgets/timeline/limits", test_limits);
+  g_test_add_func ("/widgets/timeline/envelope", test_envelope);
 
   return g_test_run ();
 }

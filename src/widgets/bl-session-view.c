@@ -20,6 +20,8 @@
 
 #include "bl-session-view.h"
 
+#define N_RANGE_COLUMNS 7
+
 struct _BlSessionView
 {
   GtkWidget    parent_instance;
@@ -42,7 +44,10 @@ struct _BlSessionView
   BlTimeline  *timeline;
   GtkLabel    *instant_label;
   GtkNotebook *notebook;
+  GtkLabel    *range_caption;
+  GtkGrid     *range_header_grid;
   GtkGrid     *range_grid;
+  GtkSizeGroup *range_columns[N_RANGE_COLUMNS];
   GtkGrid     *bitmaps_grid;
   GtkGrid     *nodes_grid;
   GtkGrid     *rendezvous_grid;
@@ -86,7 +91,10 @@ cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
+  /* selectable with the pointer, but out of the focus chain: focused, a
+   * selectable label selects its text or shows a caret */
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
   if (!numeric)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -115,11 +123,19 @@ header_row (GtkGrid            *grid,
 
 static void
 empty_row (GtkGrid    *grid,
+           int         row,
            const char *text)
 {
-  GtkWidget *label = cell (grid, 0, 1, text, FALSE);
+  GtkWidget *label = gtk_label_new (text);
 
+  /* across the whole table */
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
   gtk_widget_add_css_class (label, "dim-label");
+  gtk_grid_attach (grid, label, 0, row, N_RANGE_COLUMNS, 1);
 }
 
 static char *
@@ -183,7 +199,7 @@ fill_bitmaps (BlSessionView *self,
   header_row (self->bitmaps_grid, titles);
   if (point < 0)
     {
-      empty_row (self->bitmaps_grid, _("This session has no bitmap lists."));
+      empty_row (self->bitmaps_grid, 1, _("This session has no bitmap lists."));
       return;
     }
   bitmaps = bl_session_get_bitmaps (self->session, point, &n);
@@ -208,7 +224,7 @@ fill_bitmaps (BlSessionView *self,
       cell (self->bitmaps_grid, 3, i + 1, bpp, TRUE);
     }
   if (n == 0)
-    empty_row (self->bitmaps_grid, _("No bitmaps at this instant."));
+    empty_row (self->bitmaps_grid, 1, _("No bitmaps at this instant."));
 }
 
 static int
@@ -240,7 +256,7 @@ fill_nodes (BlSessionView *self,
   header_row (self->nodes_grid, titles);
   if (point < 0)
     {
-      empty_row (self->nodes_grid, _("This session has no SceneGraph node lists."));
+      empty_row (self->nodes_grid, 1, _("This session has no SceneGraph node lists."));
       return;
     }
   nodes = bl_session_get_node_types (self->session, point, &n);
@@ -267,7 +283,7 @@ fill_nodes (BlSessionView *self,
       cell (self->nodes_grid, 4, i + 1, dmemory, TRUE);
     }
   if (n == 0)
-    empty_row (self->nodes_grid, _("No nodes at this instant."));
+    empty_row (self->nodes_grid, 1, _("No nodes at this instant."));
 }
 
 static char *
@@ -293,7 +309,7 @@ fill_rendezvous (BlSessionView *self,
   header_row (self->rendezvous_grid, titles);
   if (point < 0)
     {
-      empty_row (self->rendezvous_grid, _("This session has no rendezvous items."));
+      empty_row (self->rendezvous_grid, 1, _("This session has no rendezvous items."));
       return;
     }
   items = bl_session_get_rendezvous_items (self->session, point, &n);
@@ -314,7 +330,7 @@ fill_rendezvous (BlSessionView *self,
       cell (self->rendezvous_grid, 5, i + 1, id, TRUE);
     }
   if (n == 0)
-    empty_row (self->rendezvous_grid, _("No rendezvous in this sample."));
+    empty_row (self->rendezvous_grid, 1, _("No rendezvous in this sample."));
 }
 
 static void
@@ -331,7 +347,7 @@ fill_bs_objects (BlSessionView *self,
   header_row (self->bs_grid, titles);
   if (point < 0)
     {
-      empty_row (self->bs_grid, _("This session has no BrightScript object data."));
+      empty_row (self->bs_grid, 1, _("This session has no BrightScript object data."));
       return;
     }
   groups = bl_session_get_bs_groups (self->session, point, &n);
@@ -361,7 +377,7 @@ fill_bs_objects (BlSessionView *self,
         }
     }
   if (n == 0)
-    empty_row (self->bs_grid, _("No BrightScript object groups in this sample."));
+    empty_row (self->bs_grid, 1, _("No BrightScript object groups in this sample."));
 }
 
 static void
@@ -377,7 +393,7 @@ fill_registry (BlSessionView *self,
   header_row (self->registry_grid, titles);
   if (point < 0)
     {
-      empty_row (self->registry_grid, _("This session has no registry sections."));
+      empty_row (self->registry_grid, 1, _("This session has no registry sections."));
       return;
     }
   sections = bl_session_get_registry_sections (self->session, point, &n);
@@ -392,7 +408,7 @@ fill_registry (BlSessionView *self,
                             0);
     }
   if (n == 0)
-    empty_row (self->registry_grid, _("No registry sections in this sample."));
+    empty_row (self->registry_grid, 1, _("No registry sections in this sample."));
 }
 
 static void
@@ -431,21 +447,25 @@ update_range (BlSessionView *self)
     _("Growth per minute"), NULL
   };
   gint64 from, to;
-  int row = 1;
+  int row = 0;
 
+  grid_clear (self->range_header_grid);
   grid_clear (self->range_grid);
   g_string_truncate (self->range_text, 0);
   self->has_range = FALSE;
   if (self->session == NULL)
     return;
 
-  header_row (self->range_grid, titles);
+  header_row (self->range_header_grid, titles);
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    gtk_size_group_add_widget (self->range_columns[c],
+                               gtk_grid_get_child_at (self->range_header_grid, c, 0));
+  /* the tab keeps its title (and width); the range is said in the page */
   if (!bl_time_axis_get_selection (axis, &from, &to))
     {
-      gtk_notebook_set_tab_label_text (self->notebook,
-                                       gtk_notebook_get_nth_page (self->notebook, 0),
-                                       _("Selected range"));
-      empty_row (self->range_grid, _("Drag over the charts to select a range."));
+      gtk_label_set_text (self->range_caption, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->range_caption), FALSE);
+      empty_row (self->range_grid, 0, _("Drag over the charts to select a range."));
       return;
     }
   self->has_range = TRUE;
@@ -456,8 +476,8 @@ update_range (BlSessionView *self)
     g_autofree char *d = g_strdup_printf (_("%.1f s"), (to - from) / 1000.0);
     g_autofree char *title = g_strdup_printf (_("Selected %s – %s (%s)"), a, b, d);
 
-    gtk_notebook_set_tab_label_text (self->notebook,
-                                     gtk_notebook_get_nth_page (self->notebook, 0), title);
+    gtk_label_set_text (self->range_caption, title);
+    gtk_widget_set_visible (GTK_WIDGET (self->range_caption), TRUE);
   }
 
   for (BlSeriesId id = 0; id < BL_N_SERIES; id++)
@@ -499,6 +519,9 @@ update_range (BlSessionView *self)
       cell (self->range_grid, 4, row, start_end, TRUE);
       cell (self->range_grid, 5, row, change, TRUE);
       cell (self->range_grid, 6, row, growth, TRUE);
+      for (int c = 0; c < N_RANGE_COLUMNS; c++)
+        gtk_size_group_add_widget (self->range_columns[c],
+                                   gtk_grid_get_child_at (self->range_grid, c, row));
       row++;
 
       g_string_append_printf (self->range_text, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
@@ -522,6 +545,7 @@ add_figure (BlSessionView *self,
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_xalign (GTK_LABEL (c), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_widget_set_focusable (v, FALSE);
   gtk_widget_add_css_class (v, "heading");
   if (alarm)
     gtk_widget_add_css_class (v, "error");
@@ -800,6 +824,8 @@ bl_session_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->session);
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    g_clear_object (&self->range_columns[c]);
 
   G_OBJECT_CLASS (bl_session_view_parent_class)->dispose (object);
 }
@@ -886,6 +912,8 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, timeline);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, instant_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, notebook);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_caption);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_header_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, bitmaps_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, nodes_grid);
@@ -907,6 +935,8 @@ bl_session_view_init (BlSessionView *self)
   self->range_text = g_string_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    self->range_columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   gtk_widget_set_layout_manager (GTK_WIDGET (self),
                                  gtk_custom_layout_new (NULL, layout_measure, layout_allocate));
 

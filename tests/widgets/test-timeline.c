@@ -554,6 +554,87 @@ test_envelope (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_selected_labels (GtkWidget *widget)
+{
+  guint n = 0;
+  int start, end;
+
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selection_bounds (GTK_LABEL (widget), &start, &end))
+    n++;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n += count_selected_labels (c);
+  return n;
+}
+
+/* #14.11: no cell shows as selected text, no caret in the title; the tab
+ * keeps its width when a range is selected; the range table's heading
+ * stays out of the scrolled rows, in line with them */
+static void
+test_session_tables (void)
+{
+  g_autoptr(BlSession) session = known_session ();
+  BlSessionView *view = bl_session_view_new ();
+  GtkWidget *window = present (GTK_WIDGET (view));
+  BlTimeAxis *axis;
+  GtkNotebook *notebook;
+  GtkWidget *tab, *heading, *minimum, *value, *focus;
+  graphene_rect_t a, b;
+  int before, after;
+
+  bl_session_view_set_session (view, session);
+  settle ();
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+  settle ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_false (focus != NULL && GTK_IS_LABEL (focus));
+  g_assert_cmpuint (count_selected_labels (GTK_WIDGET (view)), ==, 0);
+
+  notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (find_label (GTK_WIDGET (view), "Bitmap"),
+                                                    GTK_TYPE_NOTEBOOK));
+  g_assert_nonnull (notebook);
+  tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, 0));
+  gtk_widget_measure (tab, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &before, NULL, NULL);
+
+  axis = bl_timeline_get_axis (bl_session_view_get_timeline (view));
+  bl_time_axis_set_selection (axis, T0 + 10000, T0 + 30000);
+  settle ();
+  gtk_widget_measure (tab, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &after, NULL, NULL);
+  g_assert_cmpint (before, ==, after);
+  g_assert_nonnull (find_label (GTK_WIDGET (view), "Selected 0:10 – 0:30 (20.0 s)"));
+  g_assert_cmpuint (count_selected_labels (GTK_WIDGET (view)), ==, 0);
+
+  heading = find_label (GTK_WIDGET (view), "Series");
+  minimum = find_label (GTK_WIDGET (view), "Minimum");
+  value = find_label (GTK_WIDGET (view), "11.0 MiB");
+  g_assert_nonnull (heading);
+  g_assert_nonnull (value);
+  g_assert_null (gtk_widget_get_ancestor (heading, GTK_TYPE_SCROLLED_WINDOW));
+  g_assert_nonnull (gtk_widget_get_ancestor (value, GTK_TYPE_SCROLLED_WINDOW));
+  g_assert_true (gtk_widget_compute_bounds (minimum, GTK_WIDGET (view), &a));
+  g_assert_true (gtk_widget_compute_bounds (value, GTK_WIDGET (view), &b));
+  g_assert_cmpfloat_with_epsilon (a.origin.x + a.size.width, b.origin.x + b.size.width, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Render nodes of one kind in a node tree. */
 static guint
 count_nodes (GskRenderNode  *node,
@@ -655,6 +736,7 @@ main (int   argc,
   g_test_add_func ("/widgets/timeline/ruler-bounded", test_ruler_bounded);
   g_test_add_func ("/widgets/timeline/limits", test_limits);
   g_test_add_func ("/widgets/timeline/envelope", test_envelope);
+  g_test_add_func ("/widgets/timeline/session-tables", test_session_tables);
 
   return g_test_run ();
 }

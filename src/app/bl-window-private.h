@@ -35,5 +35,8 @@ void _bl_window_update_actions     (BlWindow       *self);
 void _bl_window_update_recent      (BlWindow       *self);
 void _bl_window_add_recent         (BlWindow       *self,
                                     GFile          *file);
+void _bl_window_export             (BlWindow       *self,
+                                    GFile          *file,
+                                    gboolean        speedscope);
 
 G_END_DECLS

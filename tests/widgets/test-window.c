@@ -15,6 +15,7 @@
 #include "bl-rrm-writer.h"
 #include "bl-window.h"
 #include "bl-window-compare.h"
+#include "bl-window-private.h"
 
 typedef struct
 {
@@ -369,10 +370,7 @@ test_minimum_size (void)
   char *argv[] = { (char *) "brightlens", a, good, NULL };
   BlRrmWriterOptions o;
   SizeState state = { 0 };
-  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
   int status;
-
-  g_content_type_set_mime_dirs (mime_dirs);
 
   /* the default recent manager still writes where the previous test's
    * isolated data folder was */
@@ -432,11 +430,127 @@ test_minimum_size (void)
   g_rmdir (dir);
 }
 
+/* ---- #14.12: Export… of a session: the CLI's CSV, written atomically ---- */
+
+typedef struct
+{
+  GApplication *app;
+  const char   *out;
+  guint         polls;
+  gboolean      exported;
+  gboolean      enabled;
+  gboolean      done;
+} ExportState;
+
+static gboolean
+export_poll_cb (gpointer data)
+{
+  ExportState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+
+  if (++state->polls > 3000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 1 ||
+      !all_loaded (BL_WINDOW (window)))
+    return G_SOURCE_CONTINUE;
+
+  if (!state->exported)
+    {
+      g_autoptr(GFile) out = g_file_new_for_path (state->out);
+      GtkWidget *button = gtk_button_new ();
+
+      /* a button bound to win.export is insensitive while it is disabled */
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.export");
+      gtk_widget_set_parent (button, GTK_WIDGET (window));
+      state->enabled = gtk_widget_get_sensitive (button);
+      gtk_widget_unparent (button);
+
+      _bl_window_export (BL_WINDOW (window), out, FALSE);
+      state->exported = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+  if (!g_file_test (state->out, G_FILE_TEST_EXISTS))
+    return G_SOURCE_CONTINUE;
+
+  state->done = TRUE;
+  gtk_window_close (window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_export_session (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "a.csv", NULL);
+  g_autofree char *from_window = NULL;
+  g_autofree char *from_cli = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GDir) listing = NULL;
+  const char *cli_argv[] = { BRIGHTLENS_CLI, "export", a, "--format", "csv", NULL };
+  char *argv[] = { (char *) "brightlens", a, NULL };
+  BlRrmWriterOptions o;
+  ExportState state = { 0 };
+  gsize len_window, len_cli;
+  int status;
+  guint n_files = 0;
+
+  bl_rrm_writer_options_init (&o);
+  o.scenario = BL_RRM_SCENARIO_REALISTIC;
+  o.n_samples = 120;
+  o.null_every = 7;
+  o.with_beacons = TRUE;
+  g_assert_true (bl_rrm_write_to_file (&o, a, &error));
+  g_assert_no_error (error);
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  state.out = out;
+  g_timeout_add (10, export_poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 2, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (state.done);
+  g_assert_true (state.enabled);
+
+  /* byte for byte what brightlens-cli writes */
+  g_assert_true (g_spawn_sync (NULL, (char **) cli_argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, &from_cli, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (out, &from_window, &len_window, &error));
+  g_assert_no_error (error);
+  len_cli = strlen (from_cli);
+  g_assert_cmpuint (len_window, >, 1000);
+  g_assert_cmpuint (len_window, ==, len_cli);
+  g_assert_true (memcmp (from_window, from_cli, len_cli) == 0);
+  g_assert_true (g_str_has_prefix (from_window, "timestamp_ms,"));
+
+  /* no temporary file left beside it */
+  listing = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (listing) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 2);
+
+  g_unlink (out);
+  g_unlink (a);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* the isolated XDG dirs hide the MIME database, which image loaders need
+   * to recognise the app's SVG icon (for tests run one by one too) */
+  g_content_type_set_mime_dirs (mime_dirs);
 
   if (!gtk_init_check ())
     g_error ("No display: widget tests need one (run them under xvfb-run)");
@@ -444,6 +558,7 @@ main (int   argc,
 
   g_test_add_func ("/widgets/window/open-command-line", test_open_command_line);
   g_test_add_func ("/widgets/window/minimum-size", test_minimum_size);
+  g_test_add_func ("/widgets/window/export-session", test_export_session);
 
   return g_test_run ();
 }

@@ -151,6 +151,7 @@ struct _BlCompareView
   GtkToggleButton   *stacked_button;
   GtkGrid           *summary_grid;
   GtkBox            *chart_box;
+  BlTimeAxis        *session_axis;   /* aligned times: every chart's zoom and pan */
   BlCompareChart    *charts[G_N_ELEMENTS (chart_series)];
 };
 
@@ -1055,12 +1056,29 @@ apply_alignment (BlCompareView *self,
                  gint64         offset_b,
                  const char    *label)
 {
+  gint64 from = G_MAXINT64, to = G_MININT64;
+
   for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
     if (self->charts[i] != NULL)
-      bl_compare_chart_set_sessions (self->charts[i],
-                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_A),
-                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_B),
-                                     offset_a, offset_b, label);
+      {
+        gint64 f, t;
+
+        bl_compare_chart_set_axis (self->charts[i], NULL);
+        bl_compare_chart_set_sessions (self->charts[i],
+                                       bl_diff_get_session (self->diff, BL_DIFF_SIDE_A),
+                                       bl_diff_get_session (self->diff, BL_DIFF_SIDE_B),
+                                       offset_a, offset_b, label);
+        bl_compare_chart_get_range (self->charts[i], &f, &t);
+        from = MIN (from, f);
+        to = MAX (to, t);
+      }
+
+  /* one span for all: a zoom or pan on any chart moves every chart */
+  if (from < to)
+    bl_time_axis_set_bounds (self->session_axis, from, to);
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    if (self->charts[i] != NULL)
+      bl_compare_chart_set_axis (self->charts[i], self->session_axis);
 }
 
 static void
@@ -1456,6 +1474,13 @@ fill_summary (BlCompareView *self)
 
       bl_diff_get_figure (self->diff, f, &change);
       cells[0] = g_strdup (_(info->display_name));
+      /* counts (nodes, objects, rendezvous) are whole numbers */
+      if (bl_series_get_info (info->series)->unit == BL_SERIES_UNIT_COUNT)
+        {
+          change.a = round (change.a);
+          change.b = round (change.b);
+          change.delta = round (change.delta);
+        }
       cells[1] = bl_diff_figure_format_value (f, change.a, FALSE);
       cells[2] = bl_diff_figure_format_value (f, change.b, FALSE);
       cells[3] = bl_diff_figure_format_value (f, change.delta, TRUE);
@@ -1468,7 +1493,9 @@ fill_summary (BlCompareView *self)
           gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
           if (c > 0)
             gtk_widget_add_css_class (label, "numeric");
-          if (c >= 3 && !isnan (change.delta) && change.delta != 0)
+          /* a change that shows as ±0.0 % is no regression */
+          if (c >= 3 && !isnan (change.delta) && change.delta != 0 &&
+              (isnan (change.delta_pct) || fabs (change.delta_pct) >= 0.05))
             {
               gboolean worse = (change.delta > 0) != info->higher_is_better;
 
@@ -1628,6 +1655,7 @@ bl_compare_view_dispose (GObject *object)
   g_clear_object (&self->sort_model);
   g_clear_object (&self->align_names);
   g_clear_object (&self->thread_names);
+  g_clear_object (&self->session_axis);
 
   G_OBJECT_CLASS (bl_compare_view_parent_class)->dispose (object);
 }
@@ -1748,6 +1776,7 @@ bl_compare_view_init (BlCompareView *self)
 {
   self->metric = BL_METRIC_INVALID;
   self->shape = BL_DIFF_SIDE_B;
+  self->session_axis = bl_time_axis_new ();
 
   self->mode_stack = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->mode_stack), GTK_WIDGET (self));

@@ -884,6 +884,10 @@ bl_timeline_snapshot (GtkWidget   *widget,
       g_autofree char *label = bl_time_axis_format_offset (self->axis, t);
 
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (x, 0, 1, height));
+      /* over the ruler's own labels: on a backing */
+      gtk_snapshot_append_color (snapshot, &self->bg,
+                                 &GRAPHENE_RECT_INIT (x + 1, 2, text_width (self, label) + 6,
+                                                      RULER_HEIGHT - 5));
       append_text (self, snapshot, label, x + 3, 3, &self->fg, -1, FALSE);
 
       /* a dot on every drawn series at the sample nearest in time */

@@ -444,6 +444,35 @@ test_session_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GskRenderNode *snapshot_widget (GtkWidget *widget);
+
+/* Text nodes whose bounds (in the widget's coordinates) meet @area. */
+static guint
+count_text_in (GskRenderNode         *node,
+               const graphene_rect_t *area)
+{
+  guint n = 0;
+  graphene_rect_t bounds;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXT_NODE:
+      /* GtkSnapshot folds the labels' translations into the text nodes */
+      gsk_render_node_get_bounds (node, &bounds);
+      return graphene_rect_intersection (&bounds, area, NULL) ? 1 : 0;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_text_in (gsk_container_node_get_child (node, i), area);
+      return n;
+    case GSK_CLIP_NODE:
+      return count_text_in (gsk_clip_node_get_child (node), area);
+    case GSK_DEBUG_NODE:
+      return count_text_in (gsk_debug_node_get_child (node), area);
+    default:
+      return 0;
+    }
+}
+
 /* #14.8: the limits are on the memory scale (data to 30 MiB, limits of 100
  * and 200 MiB); fitting the data moves them above it */
 static void
@@ -550,6 +579,13 @@ test_envelope (void)
       g_assert_false (has_color_near (pixels, w, h, x, y_low, 0, &color));
       g_assert_true (memcmp (high, out, 4) != 0);
     }
+
+  /* the title and legend sit above the plot: no data runs under them */
+  {
+    g_autoptr(GskRenderNode) node = snapshot_widget (timeline);
+
+    g_assert_cmpuint (count_text_in (node, &area), ==, 0);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -280,7 +280,7 @@ export_worker (GTask        *task,
       g_clear_object (&tmp);
       g_clear_error (&error);
       tmp = parent != NULL ? g_file_get_child (parent, name) : g_file_new_for_path (name);
-      out = g_file_create (tmp, G_FILE_CREATE_PRIVATE, cancellable, &error);
+      out = g_file_create (tmp, G_FILE_CREATE_NONE, cancellable, &error);
       if (out == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         break;
     }

@@ -1333,12 +1333,20 @@ read_session (BlJsonReader  *reader,
   if (session_is_empty (session))
     {
       if (local_error != NULL)
-        g_set_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
-                     _("The session has no data points: %s"), local_error->message);
+        {
+          /* one sentence: the reader's, without its full stop, and why it matters */
+          g_autofree char *where = g_strdup (local_error->message);
+          gsize len = strlen (where);
+
+          if (len > 0 && where[len - 1] == '.')
+            where[len - 1] = '\0';
+          g_set_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
+                       _("%s, before the session’s first data point."), where);
+        }
       else if (c.points_without_time > 0 || bl_session_get_warning (session) != NULL)
-        g_set_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
-                     _("The session has no data points at a usable time: %s"),
-                     bl_session_get_warning (session));
+        g_set_error_literal (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
+                             _("None of the session’s data points has a usable timestamp: "
+                               "each is missing or outside the years 1 to 9999."));
       else
         g_set_error_literal (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
                              _("The session has no data points and no beacons."));

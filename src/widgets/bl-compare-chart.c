@@ -63,6 +63,9 @@ struct _BlCompareChart
 
 G_DEFINE_FINAL_TYPE (BlCompareChart, bl_compare_chart, GTK_TYPE_WIDGET)
 
+static double x_to_aligned (BlCompareChart *self,
+                            double          x);
+
 static void
 side_clear (Side *side)
 {
@@ -269,7 +272,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
   graphene_rect_t r;
   cairo_t *cr;
   GdkRGBA grid = self->fg;
-  double span, step, first;
+  double span, step, first, hover_x;
   int title_width = 0, max_width = 0;
 
   if (w <= 0 || h <= 0)
@@ -420,16 +423,17 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
       cairo_restore (cr);
     }
 
-  /* the pointer's time */
-  if (self->pointer_in && self->pointer_x >= MARGIN_LEFT && self->pointer_x <= w - MARGIN_RIGHT)
+  /* the pointer's time, on every chart of the axis */
+  if (bl_compare_chart_get_hover_x (self, &hover_x) && hover_x >= MARGIN_LEFT &&
+      hover_x <= w - MARGIN_RIGHT)
     {
       GdkRGBA hover = self->fg;
 
       hover.alpha = 0.35;
       gdk_cairo_set_source_rgba (cr, &hover);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, floor (self->pointer_x) + 0.5, MARGIN_TOP);
-      cairo_line_to (cr, floor (self->pointer_x) + 0.5, h - MARGIN_BOTTOM);
+      cairo_move_to (cr, floor (hover_x) + 0.5, MARGIN_TOP);
+      cairo_line_to (cr, floor (hover_x) + 0.5, h - MARGIN_BOTTOM);
       cairo_stroke (cr);
     }
 
@@ -494,6 +498,8 @@ motion_cb (BlCompareChart           *self,
 {
   self->pointer_x = x;
   self->pointer_in = TRUE;
+  if (self->axis != NULL)
+    bl_time_axis_set_hover (self->axis, (gint64) llround (x_to_aligned (self, x)));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -502,6 +508,8 @@ leave_cb (BlCompareChart           *self,
           GtkEventControllerMotion *motion)
 {
   self->pointer_in = FALSE;
+  if (self->axis != NULL)
+    bl_time_axis_clear_hover (self->axis);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -954,6 +962,50 @@ bl_compare_chart_set_axis (BlCompareChart *self,
     {
       g_signal_connect_object (axis, "visible-changed", G_CALLBACK (axis_visible_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (axis, "hover-changed", G_CALLBACK (gtk_widget_queue_draw),
+                               self, G_CONNECT_SWAPPED);
       axis_visible_changed_cb (self, axis);
     }
+}
+
+/**
+ * bl_compare_chart_get_axis:
+ *
+ * Returns: (transfer none) (nullable): the shared time axis
+ */
+BlTimeAxis *
+bl_compare_chart_get_axis (BlCompareChart *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), NULL);
+
+  return self->axis;
+}
+
+/**
+ * bl_compare_chart_get_hover_x:
+ *
+ * Where the pointer's time is marked: the hover of the shared axis (the
+ * pointer over any chart on it), else the pointer over this chart.
+ *
+ * Returns: whether a time is marked
+ */
+gboolean
+bl_compare_chart_get_hover_x (BlCompareChart *self,
+                              double         *x)
+{
+  gint64 t;
+
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), FALSE);
+
+  if (self->axis != NULL)
+    {
+      if (!bl_time_axis_get_hover (self->axis, &t))
+        return FALSE;
+      if (x != NULL)
+        *x = aligned_to_x (self, (double) t);
+      return TRUE;
+    }
+  if (x != NULL)
+    *x = self->pointer_x;
+  return self->pointer_in;
 }

@@ -50,5 +50,9 @@ char       *bl_compare_chart_dup_text_at    (BlCompareChart  *self,
 
 void        bl_compare_chart_set_axis       (BlCompareChart  *self,
                                              BlTimeAxis      *axis);
+BlTimeAxis *bl_compare_chart_get_axis       (BlCompareChart  *self);
+/* Where the pointer's time is marked (on every chart of the axis). */
+gboolean    bl_compare_chart_get_hover_x    (BlCompareChart  *self,
+                                             double          *x);
 
 G_END_DECLS

@@ -1056,6 +1056,23 @@ test_session_zoom (void)
   g_assert_cmpint (cfrom, >, from);
   g_assert_cmpint (cto - cfrom, ==, to - from);
 
+  /* the pointer's time is marked on every chart */
+  {
+    BlTimeAxis *axis = bl_compare_chart_get_axis (memory);
+    double xm, xc;
+
+    g_assert_nonnull (axis);
+    g_assert_true (bl_compare_chart_get_axis (cpu) == axis);
+    g_assert_false (bl_compare_chart_get_hover_x (cpu, NULL));
+    bl_time_axis_set_hover (axis, (cfrom + cto) / 2);
+    g_assert_true (bl_compare_chart_get_hover_x (memory, &xm));
+    g_assert_true (bl_compare_chart_get_hover_x (cpu, &xc));
+    g_assert_cmpfloat_with_epsilon (xm, xc, 1e-6);
+    g_assert_cmpfloat (xm, >, 20);
+    bl_time_axis_clear_hover (axis);
+    g_assert_false (bl_compare_chart_get_hover_x (memory, NULL));
+  }
+
   /* Home shows everything again */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (memory), "chart.reset", NULL));
   bl_compare_chart_get_range (cpu, &cfrom, &cto);

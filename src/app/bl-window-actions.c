@@ -33,6 +33,7 @@ typedef enum
 {
   EXPORT_FOLDED,
   EXPORT_SPEEDSCOPE,
+  EXPORT_CSV,
 } ExportFormat;
 
 static void
@@ -193,6 +194,16 @@ current_view (BlWindow *self)
   return bl_profile_page_get_profile_view (page);
 }
 
+/* The current tab's session, if it shows one. */
+static BlSession *
+current_session (BlWindow *self)
+{
+  BlProfilePage *page = bl_window_get_current_page (self);
+  GObject *document = page != NULL ? bl_profile_page_get_document (page) : NULL;
+
+  return document != NULL && BL_IS_SESSION (document) ? BL_SESSION (document) : NULL;
+}
+
 static void
 search_action (GtkWidget  *widget,
                const char *action_name,
@@ -227,6 +238,7 @@ reset_zoom_action (GtkWidget  *widget,
 typedef struct
 {
   BlProfile    *profile;
+  BlSession    *session;
   BlMetricId    metric;
   GFile        *file;
   ExportFormat  format;
@@ -238,6 +250,7 @@ export_job_free (gpointer data)
   ExportJob *job = data;
 
   g_clear_object (&job->profile);
+  g_clear_object (&job->session);
   g_clear_object (&job->file);
   g_free (job);
 }
@@ -250,12 +263,26 @@ export_worker (GTask        *task,
 {
   ExportJob *job = task_data;
   g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GFile) parent = g_file_get_parent (job->file);
+  g_autoptr(GFile) tmp = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_file_get_basename (job->file);
   gboolean ok = FALSE;
 
-  /* g_file_replace: a failed export never leaves half a file behind */
-  out = g_file_replace (job->file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                        cancellable, &error);
+  /* a temporary file beside the destination, renamed over it only when
+   * complete: a failed export leaves the destination as it was, and a new
+   * destination never half written */
+  for (guint attempt = 0; out == NULL && attempt < 100; attempt++)
+    {
+      g_autofree char *name = g_strdup_printf (".%s.%08x.tmp", base, g_random_int ());
+
+      g_clear_object (&tmp);
+      g_clear_error (&error);
+      tmp = parent != NULL ? g_file_get_child (parent, name) : g_file_new_for_path (name);
+      out = g_file_create (tmp, G_FILE_CREATE_NONE, cancellable, &error);
+      if (out == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        break;
+    }
   if (out == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -264,6 +291,9 @@ export_worker (GTask        *task,
 
   switch (job->format)
     {
+    case EXPORT_CSV:
+      ok = bl_session_write_csv (job->session, G_OUTPUT_STREAM (out), cancellable, &error);
+      break;
     case EXPORT_SPEEDSCOPE:
 #ifdef HAVE_SPEEDSCOPE_WRITER
       ok = bl_speedscope_write (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
@@ -275,19 +305,16 @@ export_worker (GTask        *task,
       break;
     }
 
+  if (ok)
+    ok = g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error);
+  else
+    g_output_stream_close (G_OUTPUT_STREAM (out), NULL, NULL);
+  if (ok)
+    ok = g_file_move (tmp, job->file, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NO_FALLBACK_FOR_MOVE,
+                      cancellable, NULL, NULL, &error);
   if (!ok)
     {
-      g_autoptr(GCancellable) abort = g_cancellable_new ();
-
-      /* closing a cancelled replace stream drops the temporary file */
-      g_cancellable_cancel (abort);
-      g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  if (!g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error))
-    {
+      g_file_delete (tmp, NULL, NULL);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -328,20 +355,30 @@ start_export (BlWindow     *self,
               ExportFormat  format)
 {
   BlProfileView *view = current_view (self);
+  BlSession *session = current_session (self);
   g_autoptr(GTask) task = NULL;
   ExportJob *job;
 
-  if (view == NULL)
+  if (view == NULL && session == NULL)
     return;
 
   job = g_new0 (ExportJob, 1);
-  job->profile = g_object_ref (bl_profile_view_get_profile (view));
-  job->metric = bl_profile_view_get_metric (view);
   job->file = g_object_ref (file);
-  job->format = format;
+  if (session != NULL)
+    {
+      /* the same CSV as `brightlens-cli export SESSION --format csv` */
+      job->session = g_object_ref (session);
+      job->format = EXPORT_CSV;
+    }
+  else
+    {
+      job->profile = g_object_ref (bl_profile_view_get_profile (view));
+      job->metric = bl_profile_view_get_metric (view);
+      job->format = format == EXPORT_SPEEDSCOPE ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED;
 #ifndef HAVE_SPEEDSCOPE_WRITER
-  job->format = EXPORT_FOLDED;
+      job->format = EXPORT_FOLDED;
 #endif
+    }
 
   task = g_task_new (self, NULL, export_done_cb, NULL);
   g_task_set_source_tag (task, start_export);
@@ -354,8 +391,23 @@ _bl_window_export_to (BlWindow   *self,
                       GFile      *file,
                       const char *format)
 {
+  g_return_if_fail (BL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
   start_export (self, file,
                 g_strcmp0 (format, "speedscope") == 0 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
+}
+
+static GtkFileFilter *
+csv_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("CSV"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+
+  return filter;
 }
 
 static GtkFileFilter *
@@ -393,7 +445,7 @@ suggested_name (BlWindow *self)
   if (dot != NULL && dot != base)
     *dot = '\0';
 
-  return g_strconcat (base, ".folded", NULL);
+  return g_strconcat (base, current_session (self) != NULL ? ".csv" : ".folded", NULL);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -423,6 +475,8 @@ export_as (BlWindow     *self,
   g_autoptr(GtkFileFilter) filter = NULL;
   g_autofree char *name = suggested_name (self);
 
+  if (format == EXPORT_CSV)
+    filter = csv_filter ();
 #ifdef HAVE_SPEEDSCOPE_WRITER
   if (format == EXPORT_SPEEDSCOPE)
     {
@@ -438,7 +492,8 @@ export_as (BlWindow     *self,
     filter = folded_filter ();
 
   g_list_store_append (filters, filter);
-  gtk_file_dialog_set_title (dialog, _("Export Profile"));
+  gtk_file_dialog_set_title (dialog, format == EXPORT_CSV ? _("Export Session")
+                                                        : _("Export Profile"));
   gtk_file_dialog_set_accept_label (dialog, _("_Export"));
   gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
   gtk_file_dialog_set_default_filter (dialog, filter);
@@ -467,7 +522,16 @@ export_action (GtkWidget  *widget,
 {
   BlWindow *self = BL_WINDOW (widget);
 #ifdef HAVE_SPEEDSCOPE_WRITER
-  GObject *alert = bl_alert_new (_("Export Profile"),
+  GObject *alert;
+
+  /* a session exports one format only: CSV */
+  if (current_session (self) != NULL)
+    {
+      export_as (self, EXPORT_CSV);
+      return;
+    }
+
+  alert = bl_alert_new (_("Export Profile"),
                                  _("Folded stacks open in flamegraph.pl and inferno; "
                                    "speedscope files open in speedscope."));
 
@@ -479,7 +543,7 @@ export_action (GtkWidget  *widget,
   g_signal_connect_object (alert, "response", G_CALLBACK (export_format_cb), self, 0);
   bl_alert_present (alert, GTK_WINDOW (self));
 #else
-  export_as (self, EXPORT_FOLDED);
+  export_as (self, current_session (self) != NULL ? EXPORT_CSV : EXPORT_FOLDED);
 #endif
 }
 
@@ -499,6 +563,7 @@ export_response_cb (BlWindow             *self,
                              g_strcmp0 (gtk_file_filter_get_name (filter), _("speedscope")) == 0) ||
                             (name != NULL && g_str_has_suffix (name, ".json"));
 
+      /* a session tab always exports CSV (start_export) */
       if (file != NULL)
         start_export (self, file, speedscope ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
     }
@@ -515,21 +580,32 @@ export_action (GtkWidget  *widget,
   BlWindow *self = BL_WINDOW (widget);
   g_autoptr(GtkFileFilter) folded = folded_filter ();
   g_autofree char *name = suggested_name (self);
+  gboolean session = current_session (self) != NULL;
 
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
 
-  self->chooser = gtk_file_chooser_native_new (_("Export Profile"), GTK_WINDOW (self),
+  self->chooser = gtk_file_chooser_native_new (session ? _("Export Session")
+                                                       : _("Export Profile"),
+                                               GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), folded);
-#ifdef HAVE_SPEEDSCOPE_WRITER
-  {
-    g_autoptr(GtkFileFilter) speedscope = speedscope_filter ();
+  if (session)
+    {
+      g_autoptr(GtkFileFilter) csv = csv_filter ();
 
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), speedscope);
-  }
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), csv);
+    }
+  else
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), folded);
+#ifdef HAVE_SPEEDSCOPE_WRITER
+  if (!session)
+    {
+      g_autoptr(GtkFileFilter) speedscope = speedscope_filter ();
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), speedscope);
+    }
 #endif
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
@@ -616,7 +692,8 @@ _bl_window_update_actions (BlWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", view != NULL || compare);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL || compare);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", view != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
+                                 view != NULL || current_session (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }
 

@@ -124,6 +124,42 @@ drop_cb (BlWindow      *self,
   return files != NULL;
 }
 
+/* Clamps a window size to @monitor's, or to the largest monitor's when
+ * @monitor is NULL (before the window has a surface). */
+static void
+clamp_to_monitor (GdkMonitor *monitor,
+                  int        *width,
+                  int        *height)
+{
+  GListModel *monitors = gdk_display_get_monitors (gdk_display_get_default ());
+  int max_width = 0, max_height = 0;
+
+  if (monitor != NULL)
+    {
+      GdkRectangle geometry;
+
+      gdk_monitor_get_geometry (monitor, &geometry);
+      max_width = geometry.width;
+      max_height = geometry.height;
+    }
+  else
+    for (guint i = 0; i < g_list_model_get_n_items (monitors); i++)
+      {
+        g_autoptr(GdkMonitor) m = g_list_model_get_item (monitors, i);
+        GdkRectangle geometry;
+
+        gdk_monitor_get_geometry (m, &geometry);
+        max_width = MAX (max_width, geometry.width);
+        max_height = MAX (max_height, geometry.height);
+      }
+
+  /* no monitor known: keep the size */
+  if (max_width > 0)
+    *width = MIN (*width, max_width);
+  if (max_height > 0)
+    *height = MIN (*height, max_height);
+}
+
 static gboolean
 bl_window_close_request (GtkWindow *window)
 {
@@ -131,9 +167,14 @@ bl_window_close_request (GtkWindow *window)
 
   if (self->settings != NULL)
     {
+      GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+      GdkMonitor *monitor = NULL;
       int width, height;
 
       gtk_window_get_default_size (window, &width, &height);
+      if (surface != NULL)
+        monitor = gdk_display_get_monitor_at_surface (gdk_surface_get_display (surface), surface);
+      clamp_to_monitor (monitor, &width, &height);
       g_settings_delay (self->settings);
       g_settings_set_int (self->settings, "window-width", width);
       g_settings_set_int (self->settings, "window-height", height);
@@ -229,10 +270,14 @@ bl_window_init (BlWindow *self)
   source = g_settings_schema_source_get_default ();
   if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)
     {
+      int width, height;
+
       self->settings = g_settings_new (BASE_ID);
-      gtk_window_set_default_size (GTK_WINDOW (self),
-                                   g_settings_get_int (self->settings, "window-width"),
-                                   g_settings_get_int (self->settings, "window-height"));
+      width = g_settings_get_int (self->settings, "window-width");
+      height = g_settings_get_int (self->settings, "window-height");
+      /* a size saved on a bigger screen, or a bad one, is not restored as such */
+      clamp_to_monitor (NULL, &width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self), width, height);
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
     }

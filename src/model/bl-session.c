@@ -699,6 +699,171 @@ sort_array (GArray           *array,
     g_qsort_with_data (array->data, array->len, size, compare, NULL);
 }
 
+/* Timestamps are Unix milliseconds. Outside the years 1 to 9999 (what
+ * GDateTime can show) a timestamp is garbage: ±2^63 from an overflowing
+ * number, 1e400. A timestamp more than a day away from every other one of
+ * the session is an outlier (a 0 among real times): only the largest run
+ * of times without such a gap is kept. */
+#define VALID_MIN_MS    G_GINT64_CONSTANT (-62135596800000)
+#define VALID_MAX_MS    G_GINT64_CONSTANT (253402300799999)
+#define OUTLIER_GAP_MS  G_GINT64_CONSTANT (86400000)
+
+static gint
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 ta = *(const gint64 *) a;
+  gint64 tb = *(const gint64 *) b;
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+/* Appends the first and last time of a sorted array to @ends. */
+static void
+add_ends (GArray *array,
+          gsize   offset_of_time,
+          GArray *ends)
+{
+  guint size = g_array_get_element_size (array);
+  gint64 t;
+
+  if (array->len == 0)
+    return;
+  memcpy (&t, array->data + offset_of_time, sizeof t);
+  g_array_append_val (ends, t);
+  memcpy (&t, array->data + (gsize) (array->len - 1) * size + offset_of_time, sizeof t);
+  g_array_append_val (ends, t);
+}
+
+static void
+add_times (GArray *array,
+           gsize   offset_of_time,
+           GArray *times)
+{
+  guint size = g_array_get_element_size (array);
+
+  for (guint i = 0; i < array->len; i++)
+    {
+      gint64 t;
+
+      memcpy (&t, array->data + (gsize) i * size + offset_of_time, sizeof t);
+      g_array_append_val (times, t);
+    }
+}
+
+/* Removes the elements of a sorted array outside [lo, hi]; their times go
+ * into @dropped. */
+static void
+keep_between (GArray     *array,
+              gsize       offset_of_time,
+              gint64      lo,
+              gint64      hi,
+              GHashTable *dropped)
+{
+  guint size = g_array_get_element_size (array);
+  guint out = 0;
+
+  for (guint i = 0; i < array->len; i++)
+    {
+      gint64 t;
+
+      memcpy (&t, array->data + (gsize) i * size + offset_of_time, sizeof t);
+      if (t < lo || t > hi)
+        {
+          g_hash_table_add (dropped, g_memdup2 (&t, sizeof t));
+          continue;
+        }
+      if (out != i)
+        memcpy (array->data + (gsize) out * size, array->data + (gsize) i * size, size);
+      out++;
+    }
+  g_array_set_size (array, out);
+}
+
+/* After sorting: drops data at absurd and outlying timestamps, with a
+ * warning. */
+static void
+drop_outlying_times (BlSession *self)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GHashTable) dropped = NULL;
+  gint64 lo = 0, hi = -1, best_lo = 0, best_hi = -1;
+  guint run = 0, best_run = 0;
+  gint64 min, max;
+
+  /* the usual case: every time valid and the whole session within a day */
+  for (guint i = 0; i < BL_N_SERIES; i++)
+    add_ends (self->series[i], G_STRUCT_OFFSET (BlSample, timestamp_ms), times);
+  add_ends (self->beacons, G_STRUCT_OFFSET (BlBeacon, timestamp_ms), times);
+  for (guint i = 0; i < BL_N_DETAILS; i++)
+    add_ends (self->points[i], G_STRUCT_OFFSET (DetailPoint, timestamp_ms), times);
+  if (times->len == 0)
+    return;
+  min = max = g_array_index (times, gint64, 0);
+  for (guint i = 1; i < times->len; i++)
+    {
+      min = MIN (min, g_array_index (times, gint64, i));
+      max = MAX (max, g_array_index (times, gint64, i));
+    }
+  if (min >= VALID_MIN_MS && max <= VALID_MAX_MS && max - min <= OUTLIER_GAP_MS)
+    return;
+
+  g_array_set_size (times, 0);
+  for (guint i = 0; i < BL_N_SERIES; i++)
+    add_times (self->series[i], G_STRUCT_OFFSET (BlSample, timestamp_ms), times);
+  add_times (self->beacons, G_STRUCT_OFFSET (BlBeacon, timestamp_ms), times);
+  for (guint i = 0; i < BL_N_DETAILS; i++)
+    add_times (self->points[i], G_STRUCT_OFFSET (DetailPoint, timestamp_ms), times);
+  g_array_sort (times, compare_times);
+
+  /* the valid run of times with the most data, no gap over a day inside */
+  for (guint i = 0; i < times->len; i++)
+    {
+      gint64 t = g_array_index (times, gint64, i);
+
+      if (t < VALID_MIN_MS || t > VALID_MAX_MS)
+        continue;
+      if (run == 0 || t - hi > OUTLIER_GAP_MS)
+        {
+          lo = t;
+          run = 0;
+        }
+      hi = t;
+      run++;
+      if (run > best_run)
+        {
+          best_run = run;
+          best_lo = lo;
+          best_hi = hi;
+        }
+    }
+
+  dropped = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < BL_N_SERIES; i++)
+    keep_between (self->series[i], G_STRUCT_OFFSET (BlSample, timestamp_ms), best_lo, best_hi,
+                  dropped);
+  keep_between (self->beacons, G_STRUCT_OFFSET (BlBeacon, timestamp_ms), best_lo, best_hi,
+                dropped);
+  for (guint i = 0; i < BL_N_DETAILS; i++)
+    keep_between (self->points[i], G_STRUCT_OFFSET (DetailPoint, timestamp_ms), best_lo,
+                  best_hi, dropped);
+
+  if (g_hash_table_size (dropped) > 0)
+    {
+      guint n = g_hash_table_size (dropped);
+      g_autofree char *warning =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "The data at %u timestamp was dropped: it lies outside "
+                                      "the years 1 to 9999 or more than a day away from the "
+                                      "rest of the session.",
+                                      "The data at %u timestamps was dropped: they lie outside "
+                                      "the years 1 to 9999 or more than a day away from the "
+                                      "rest of the session.", n), n);
+
+      bl_session_add_warning (self, warning);
+    }
+}
+
 /* "App_Load_Initiate", "appLoadInitiate" and "app load initiate" all become
  * "apploadinitiate". */
 static char *
@@ -888,6 +1053,7 @@ bl_session_finish (BlSession *self)
   sort_array (self->beacons, G_STRUCT_OFFSET (BlBeacon, timestamp_ms), compare_beacons);
   for (guint i = 0; i < BL_N_DETAILS; i++)
     sort_array (self->points[i], G_STRUCT_OFFSET (DetailPoint, timestamp_ms), compare_points);
+  drop_outlying_times (self);
 
   /* the arrays no longer move: point the nested lists into them */
   for (guint i = 0; i < self->registry_sections->len; i++)

@@ -51,12 +51,20 @@ struct _BlCompareChart
 
   GdkRGBA     colors[2];
   GdkRGBA     fg;
+  GdkRGBA     bg;
 
   double      pointer_x;
   gboolean    pointer_in;
+
+  BlTimeAxis *axis;          /* shared by every chart of a comparison */
+  gint64      drag_start_from;
+  gint64      drag_start_to;
 };
 
 G_DEFINE_FINAL_TYPE (BlCompareChart, bl_compare_chart, GTK_TYPE_WIDGET)
+
+static double x_to_aligned (BlCompareChart *self,
+                            double          x);
 
 static void
 side_clear (Side *side)
@@ -109,6 +117,8 @@ update_colors (BlCompareChart *self)
     gdk_rgba_parse (&self->colors[0], "#1c71d8");
   if (!gtk_style_context_lookup_color (context, "bl_compare_b", &self->colors[1]))
     gdk_rgba_parse (&self->colors[1], "#e66100");
+  if (!gtk_style_context_lookup_color (context, "window_bg_color", &self->bg))
+    self->bg = (GdkRGBA) { 1, 1, 1, 1 };
 }
 
 /* a tick step of 1, 2 or 5 × 10^k ms giving at most @max_ticks ticks */
@@ -137,21 +147,28 @@ tick_step (double span,
   return step;
 }
 
-/* A time on the axis; in minutes when the ticks are whole minutes apart. */
+/* A time from the origin as the session timeline writes it: m:ss, or
+ * h:mm:ss from an hour on, with a sign before the origin. */
 static char *
-format_offset (double ms,
-               double step)
+format_offset (double ms)
 {
-  double s = ms / 1000.0;
+  gint64 s = (gint64) llround (fabs (ms) / 1000.0);
+  const char *sign = ms <= -500 ? "−" : "";
 
-  if (fabs (s) < 0.0005)
-    return g_strdup ("0");
-  if (step >= 60000 && fmod (step, 60000) == 0)
-    /* Translators: a time on the chart axis, in minutes from the origin */
-    return g_strdup_printf (_("%s%g min"), s < 0 ? "−" : "", fabs (s) / 60);
+  if (s >= 3600)
+    return g_strdup_printf ("%s%" G_GINT64_FORMAT ":%02d:%02d", sign, s / 3600,
+                            (int) (s / 60 % 60), (int) (s % 60));
+  return g_strdup_printf ("%s%d:%02d", sign, (int) (s / 60), (int) (s % 60));
+}
 
-  /* Translators: a time on the chart axis, in seconds from the origin */
-  return g_strdup_printf (_("%s%g s"), s < 0 ? "−" : "", fabs (s));
+/* Counts are whole: a mean or an interpolated scale value is rounded. */
+static char *
+format_value (BlCompareChart *self,
+              double          value)
+{
+  if (bl_series_get_info (self->series)->unit == BL_SERIES_UNIT_COUNT)
+    value = round (value);
+  return bl_series_format_value (self->series, value);
 }
 
 static void
@@ -255,7 +272,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
   graphene_rect_t r;
   cairo_t *cr;
   GdkRGBA grid = self->fg;
-  double span, step, first;
+  double span, step, first, hover_x;
   int title_width = 0, max_width = 0;
 
   if (w <= 0 || h <= 0)
@@ -280,7 +297,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
       return;
     }
 
-  max_text = bl_series_format_value (self->series, self->y_max);
+  max_text = format_value (self, self->y_max);
   {
     GdkRGBA dim = self->fg;
 
@@ -292,7 +309,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
     /* the scale does not start at zero: say where it starts */
     if (self->y_min != 0)
       {
-        g_autofree char *min_text = bl_series_format_value (self->series, self->y_min);
+        g_autofree char *min_text = format_value (self, self->y_min);
         int min_height;
 
         plot_rect (self, self->stacked ? 1 : 0, &r);
@@ -348,7 +365,7 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
     gdk_cairo_set_source_rgba (cr, &dim);
     for (double t = first; t <= self->to_ms; t += step)
       {
-        g_autofree char *label = format_offset (t, step);
+        g_autofree char *label = format_offset (t);
         double x = aligned_to_x (self, t);
         double align = x < 30 ? 0 : x > w - 30 ? 1 : 0.5;
 
@@ -382,7 +399,17 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
               x + 4 + label_width < w - MARGIN_RIGHT - max_width - 12)
             draw_text (cr, layout, self->origin_label, x + 4, 2, 0);
           else
-            draw_text (cr, layout, self->origin_label, x + 4, MARGIN_TOP + 1, 0);
+            {
+              int label_height;
+
+              /* over the plot: on a backing, so that the lines do not cross it */
+              pango_layout_get_pixel_size (layout, NULL, &label_height);
+              gdk_cairo_set_source_rgba (cr, &self->bg);
+              cairo_rectangle (cr, x + 2, MARGIN_TOP + 1, label_width + 4, label_height);
+              cairo_fill (cr);
+              gdk_cairo_set_source_rgba (cr, &origin);
+              draw_text (cr, layout, self->origin_label, x + 4, MARGIN_TOP + 1, 0);
+            }
         }
     }
 
@@ -396,16 +423,17 @@ bl_compare_chart_snapshot (GtkWidget   *widget,
       cairo_restore (cr);
     }
 
-  /* the pointer's time */
-  if (self->pointer_in && self->pointer_x >= MARGIN_LEFT && self->pointer_x <= w - MARGIN_RIGHT)
+  /* the pointer's time, on every chart of the axis */
+  if (bl_compare_chart_get_hover_x (self, &hover_x) && hover_x >= MARGIN_LEFT &&
+      hover_x <= w - MARGIN_RIGHT)
     {
       GdkRGBA hover = self->fg;
 
       hover.alpha = 0.35;
       gdk_cairo_set_source_rgba (cr, &hover);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, floor (self->pointer_x) + 0.5, MARGIN_TOP);
-      cairo_line_to (cr, floor (self->pointer_x) + 0.5, h - MARGIN_BOTTOM);
+      cairo_move_to (cr, floor (hover_x) + 0.5, MARGIN_TOP);
+      cairo_line_to (cr, floor (hover_x) + 0.5, h - MARGIN_BOTTOM);
       cairo_stroke (cr);
     }
 
@@ -470,6 +498,8 @@ motion_cb (BlCompareChart           *self,
 {
   self->pointer_x = x;
   self->pointer_in = TRUE;
+  if (self->axis != NULL)
+    bl_time_axis_set_hover (self->axis, (gint64) llround (x_to_aligned (self, x)));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -478,13 +508,121 @@ leave_cb (BlCompareChart           *self,
           GtkEventControllerMotion *motion)
 {
   self->pointer_in = FALSE;
+  if (self->axis != NULL)
+    bl_time_axis_clear_hover (self->axis);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- zoom, pan and keys, through the shared axis ------------------------- */
+
+static double
+x_to_aligned (BlCompareChart *self,
+              double          x)
+{
+  graphene_rect_t r;
+
+  plot_rect (self, 0, &r);
+  return self->from_ms + (x - r.origin.x) / MAX (r.size.width, 1) *
+                         (double) (self->to_ms - self->from_ms);
+}
+
+static void
+axis_visible_changed_cb (BlCompareChart *self,
+                         BlTimeAxis     *axis)
+{
+  gint64 from, to;
+
+  bl_time_axis_get_visible (axis, &from, &to);
+  if (from < to)
+    bl_compare_chart_set_range (self, from, to);
+}
+
+static gboolean
+scroll_cb (BlCompareChart           *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *scroll)
+{
+  if (self->axis == NULL || dy == 0)
+    return FALSE;
+  bl_time_axis_zoom (self->axis, pow (1.25, dy),
+                     (gint64) llround (self->pointer_in
+                                         ? x_to_aligned (self, self->pointer_x)
+                                         : (self->from_ms + self->to_ms) / 2.0));
+  return TRUE;
+}
+
+static void
+drag_begin_cb (BlCompareChart *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *drag)
+{
+  self->drag_start_from = self->from_ms;
+  self->drag_start_to = self->to_ms;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+drag_update_cb (BlCompareChart *self,
+                double          dx,
+                double          dy,
+                GtkGestureDrag *drag)
+{
+  graphene_rect_t r;
+  gint64 from;
+  double ms;
+
+  if (self->axis == NULL)
+    return;
+  plot_rect (self, 0, &r);
+  ms = -dx / MAX (r.size.width, 1) * (double) (self->drag_start_to - self->drag_start_from);
+  bl_time_axis_get_visible (self->axis, &from, NULL);
+  bl_time_axis_pan (self->axis, self->drag_start_from + (gint64) llround (ms) - from);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (widget);
+
+  if (self->axis != NULL)
+    bl_time_axis_zoom (self->axis, g_variant_get_double (param),
+                       (self->from_ms + self->to_ms) / 2);
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (widget);
+
+  if (self->axis != NULL)
+    bl_time_axis_pan (self->axis,
+                      (gint64) llround (g_variant_get_double (param) *
+                                        (double) (self->to_ms - self->from_ms)));
+}
+
+static void
+reset_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  BlCompareChart *self = BL_COMPARE_CHART (widget);
+
+  if (self->axis != NULL)
+    bl_time_axis_reset (self->axis);
 }
 
 static void
 bl_compare_chart_dispose (GObject *object)
 {
   BlCompareChart *self = BL_COMPARE_CHART (object);
+
+  bl_compare_chart_set_axis (self, NULL);
 
   g_clear_object (&self->sessions[0]);
   g_clear_object (&self->sessions[1]);
@@ -517,6 +655,20 @@ bl_compare_chart_class_init (BlCompareChartClass *klass)
   widget_class->css_changed = bl_compare_chart_css_changed;
   widget_class->query_tooltip = bl_compare_chart_query_tooltip;
 
+  /* the session timeline's keys */
+  gtk_widget_class_install_action (widget_class, "chart.zoom", "d", zoom_action);
+  gtk_widget_class_install_action (widget_class, "chart.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "chart.reset", NULL, reset_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "chart.zoom", "d", 0.8);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "chart.zoom", "d", 0.8);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "chart.zoom", "d", 0.8);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "chart.zoom", "d", 1.25);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "chart.zoom", "d",
+                                       1.25);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "chart.pan", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "chart.pan", "d", 0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "chart.reset", NULL);
+
   gtk_widget_class_set_css_name (widget_class, "blcomparechart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -531,6 +683,18 @@ bl_compare_chart_init (BlCompareChart *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  {
+    GtkEventController *scroll =
+      gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+    GtkGesture *drag = gtk_gesture_drag_new ();
+
+    g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+    g_signal_connect_swapped (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+    g_signal_connect_swapped (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  }
   update_colors (self);
 }
 
@@ -749,7 +913,7 @@ bl_compare_chart_dup_text_at (BlCompareChart *self,
     return NULL;
 
   t = self->from_ms + (x - r.origin.x) / r.size.width * (double) (self->to_ms - self->from_ms);
-  when = format_offset (round (t / 100.0) * 100.0, 0);
+  when = format_offset (t);
 
   for (guint s = 0; s < 2; s++)
     {
@@ -760,7 +924,7 @@ bl_compare_chart_dup_text_at (BlCompareChart *self,
 
       /* a value only when a sample lies within a few seconds */
       if (nearest >= 0 && llabs (samples[nearest].timestamp_ms - at) <= 5000)
-        values[s] = bl_series_format_value (self->series, samples[nearest].value);
+        values[s] = format_value (self, samples[nearest].value);
       else
         values[s] = g_strdup ("—");
     }
@@ -771,4 +935,77 @@ bl_compare_chart_dup_text_at (BlCompareChart *self,
   g_free (values[1]);
 
   return text;
+}
+
+/**
+ * bl_compare_chart_set_axis:
+ * @axis: (nullable): the time axis shared by the charts of a comparison
+ *
+ * The chart draws the axis's visible span, and its wheel (zoom), drag
+ * (pan) and keys (+, −, ←, →, Home) move the axis, so every chart on it
+ * stays in step. The axis's times are aligned times.
+ */
+void
+bl_compare_chart_set_axis (BlCompareChart *self,
+                           BlTimeAxis     *axis)
+{
+  g_return_if_fail (BL_IS_COMPARE_CHART (self));
+  g_return_if_fail (!axis || BL_IS_TIME_AXIS (axis));
+
+  if (self->axis == axis)
+    return;
+  if (self->axis != NULL)
+    g_signal_handlers_disconnect_by_data (self->axis, self);
+  g_set_object (&self->axis, axis);
+  gtk_widget_set_focusable (GTK_WIDGET (self), axis != NULL);
+  if (axis != NULL)
+    {
+      g_signal_connect_object (axis, "visible-changed", G_CALLBACK (axis_visible_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (axis, "hover-changed", G_CALLBACK (gtk_widget_queue_draw),
+                               self, G_CONNECT_SWAPPED);
+      axis_visible_changed_cb (self, axis);
+    }
+}
+
+/**
+ * bl_compare_chart_get_axis:
+ *
+ * Returns: (transfer none) (nullable): the shared time axis
+ */
+BlTimeAxis *
+bl_compare_chart_get_axis (BlCompareChart *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), NULL);
+
+  return self->axis;
+}
+
+/**
+ * bl_compare_chart_get_hover_x:
+ *
+ * Where the pointer's time is marked: the hover of the shared axis (the
+ * pointer over any chart on it), else the pointer over this chart.
+ *
+ * Returns: whether a time is marked
+ */
+gboolean
+bl_compare_chart_get_hover_x (BlCompareChart *self,
+                              double         *x)
+{
+  gint64 t;
+
+  g_return_val_if_fail (BL_IS_COMPARE_CHART (self), FALSE);
+
+  if (self->axis != NULL)
+    {
+      if (!bl_time_axis_get_hover (self->axis, &t))
+        return FALSE;
+      if (x != NULL)
+        *x = aligned_to_x (self, (double) t);
+      return TRUE;
+    }
+  if (x != NULL)
+    *x = self->pointer_x;
+  return self->pointer_in;
 }

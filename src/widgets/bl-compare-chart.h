@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "bl-session.h"
+#include "bl-time-axis.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,12 @@ void        bl_compare_chart_get_color      (BlCompareChart  *self,
 /* "At 12.0 s: A 110.2 MiB, B 115.0 MiB", or NULL outside the plot. */
 char       *bl_compare_chart_dup_text_at    (BlCompareChart  *self,
                                              double           x);
+
+void        bl_compare_chart_set_axis       (BlCompareChart  *self,
+                                             BlTimeAxis      *axis);
+BlTimeAxis *bl_compare_chart_get_axis       (BlCompareChart  *self);
+/* Where the pointer's time is marked (on every chart of the axis). */
+gboolean    bl_compare_chart_get_hover_x    (BlCompareChart  *self,
+                                             double          *x);
 
 G_END_DECLS

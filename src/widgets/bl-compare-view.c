@@ -151,6 +151,7 @@ struct _BlCompareView
   GtkToggleButton   *stacked_button;
   GtkGrid           *summary_grid;
   GtkBox            *chart_box;
+  BlTimeAxis        *session_axis;   /* aligned times: every chart's zoom and pan */
   BlCompareChart    *charts[G_N_ELEMENTS (chart_series)];
 };
 
@@ -1055,12 +1056,29 @@ apply_alignment (BlCompareView *self,
                  gint64         offset_b,
                  const char    *label)
 {
+  gint64 from = G_MAXINT64, to = G_MININT64;
+
   for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
     if (self->charts[i] != NULL)
-      bl_compare_chart_set_sessions (self->charts[i],
-                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_A),
-                                     bl_diff_get_session (self->diff, BL_DIFF_SIDE_B),
-                                     offset_a, offset_b, label);
+      {
+        gint64 f, t;
+
+        bl_compare_chart_set_axis (self->charts[i], NULL);
+        bl_compare_chart_set_sessions (self->charts[i],
+                                       bl_diff_get_session (self->diff, BL_DIFF_SIDE_A),
+                                       bl_diff_get_session (self->diff, BL_DIFF_SIDE_B),
+                                       offset_a, offset_b, label);
+        bl_compare_chart_get_range (self->charts[i], &f, &t);
+        from = MIN (from, f);
+        to = MAX (to, t);
+      }
+
+  /* one span for all: a zoom or pan on any chart moves every chart */
+  if (from < to)
+    bl_time_axis_set_bounds (self->session_axis, from, to);
+  for (guint i = 0; i < G_N_ELEMENTS (chart_series); i++)
+    if (self->charts[i] != NULL)
+      bl_compare_chart_set_axis (self->charts[i], self->session_axis);
 }
 
 static void
@@ -1147,6 +1165,51 @@ graph_pane (BlCompareView *self,
   return box;
 }
 
+/* The button of a drop-down of strings shows its choice ellipsized, so that
+ * a long thread or beacon name does not make the window wider; the popup
+ * shows the names in full. */
+static void
+ellipsized_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 4);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+ellipsized_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GObject *string = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label),
+                      GTK_IS_STRING_OBJECT (string)
+                        ? gtk_string_object_get_string (GTK_STRING_OBJECT (string)) : "");
+}
+
+static void
+set_ellipsized_factory (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list_factory = NULL;
+  g_autoptr(GtkExpression) expression =
+    gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+
+  g_signal_connect (factory, "setup", G_CALLBACK (ellipsized_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (ellipsized_bind_cb), NULL);
+  /* the popup keeps the plain labels: built before the button's factory */
+  list_factory = g_object_ref (gtk_drop_down_get_factory (dropdown));
+  gtk_drop_down_set_list_factory (dropdown, list_factory);
+  gtk_drop_down_set_factory (dropdown, factory);
+  gtk_drop_down_set_expression (dropdown, expression);
+}
+
 static GtkWidget *
 build_profiles (BlCompareView *self)
 {
@@ -1175,6 +1238,7 @@ build_profiles (BlCompareView *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->thread_dropdown), _("Thread"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->thread_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thread"), -1);
+  set_ellipsized_factory (self->thread_dropdown);
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown), FALSE);
   g_signal_connect_object (self->thread_dropdown, "notify::selected",
                            G_CALLBACK (thread_selected_cb), self, G_CONNECT_SWAPPED);
@@ -1199,7 +1263,10 @@ build_profiles (BlCompareView *self)
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search functions"), NULL);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 22);
+  /* 22 characters when there is room, fewer in a narrow window */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 6);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->search_entry), 22);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
   g_signal_connect_object (self->search_entry, "search-changed",
                            G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->search_entry));
@@ -1338,6 +1405,7 @@ build_sessions (BlCompareView *self)
   self->align_dropdown =
     GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->align_names)), NULL));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->align_dropdown));
+  set_ellipsized_factory (self->align_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_dropdown),
                                _("The moment drawn at 0 in both sessions"));
   g_signal_connect_object (self->align_dropdown, "notify::selected",
@@ -1406,6 +1474,13 @@ fill_summary (BlCompareView *self)
 
       bl_diff_get_figure (self->diff, f, &change);
       cells[0] = g_strdup (_(info->display_name));
+      /* counts (nodes, objects, rendezvous) are whole numbers */
+      if (bl_series_get_info (info->series)->unit == BL_SERIES_UNIT_COUNT)
+        {
+          change.a = round (change.a);
+          change.b = round (change.b);
+          change.delta = round (change.delta);
+        }
       cells[1] = bl_diff_figure_format_value (f, change.a, FALSE);
       cells[2] = bl_diff_figure_format_value (f, change.b, FALSE);
       cells[3] = bl_diff_figure_format_value (f, change.delta, TRUE);
@@ -1418,7 +1493,9 @@ fill_summary (BlCompareView *self)
           gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
           if (c > 0)
             gtk_widget_add_css_class (label, "numeric");
-          if (c >= 3 && !isnan (change.delta) && change.delta != 0)
+          /* a change that shows as ±0.0 % is no regression */
+          if (c >= 3 && !isnan (change.delta) && change.delta != 0 &&
+              (isnan (change.delta_pct) || fabs (change.delta_pct) >= 0.05))
             {
               gboolean worse = (change.delta > 0) != info->higher_is_better;
 
@@ -1578,6 +1655,7 @@ bl_compare_view_dispose (GObject *object)
   g_clear_object (&self->sort_model);
   g_clear_object (&self->align_names);
   g_clear_object (&self->thread_names);
+  g_clear_object (&self->session_axis);
 
   G_OBJECT_CLASS (bl_compare_view_parent_class)->dispose (object);
 }
@@ -1698,6 +1776,7 @@ bl_compare_view_init (BlCompareView *self)
 {
   self->metric = BL_METRIC_INVALID;
   self->shape = BL_DIFF_SIDE_B;
+  self->session_axis = bl_time_axis_new ();
 
   self->mode_stack = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->mode_stack), GTK_WIDGET (self));

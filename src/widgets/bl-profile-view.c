@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-alloc-histogram.h"
 #include "bl-lines-page.h"
 #include "bl-profile-view.h"
 
@@ -58,6 +59,7 @@ struct _BlProfileView
   GtkStack        *graph_stack;
   GtkStack        *table_stack;
   GtkWidget       *lines_page;
+  GtkWidget       *alloc_histogram;   /* mpatrol's allocation sizes */
   BlFlameGraph    *flame_graph;
   BlCallTreeView  *top_down;
   BlCallTreeView  *bottom_up;
@@ -687,6 +689,12 @@ bl_profile_view_init (BlProfileView *self)
   self->lines_page = bl_lines_page_new ();
   bl_lines_page_follow (BL_LINES_PAGE (self->lines_page), self->flame_graph);
   gtk_stack_add_titled (self->table_stack, self->lines_page, "lines", _("Lines"));
+
+  /* the allocation-size histogram, for profiles that have one (mpatrol) */
+  self->alloc_histogram = bl_alloc_histogram_new ();
+  gtk_stack_page_set_visible (gtk_stack_add_titled (self->table_stack, self->alloc_histogram,
+                                                    "sizes", _("Allocation Sizes")),
+                              FALSE);
   g_signal_connect_object (self->flame_graph, "node-activated",
                            G_CALLBACK (frame_activated_cb), self, G_CONNECT_SWAPPED);
 
@@ -736,6 +744,11 @@ bl_profile_view_set_profile (BlProfileView *self,
   thread_selected_cb (self);
   apply_metric (self);
   update_breadcrumb (self);
+
+  bl_alloc_histogram_set_profile (BL_ALLOC_HISTOGRAM (self->alloc_histogram), profile);
+  gtk_stack_page_set_visible (gtk_stack_get_page (self->table_stack, self->alloc_histogram),
+                              bl_alloc_histogram_has_data (BL_ALLOC_HISTOGRAM (
+                                self->alloc_histogram)));
 
 #ifdef HAVE_FLAME_CHART
   {

@@ -20,13 +20,17 @@
 
 #include "bl-session-view.h"
 
+#define N_RANGE_COLUMNS 7
+
 struct _BlSessionView
 {
   GtkWidget    parent_instance;
 
   BlSession   *session;
 
+  GtkWidget   *header_scroller;
   GtkWidget   *header;
+  GtkWidget   *toolbar;
   GtkLabel    *title_label;
   GtkLabel    *device_label;
   GtkFlowBox  *summary_box;
@@ -34,12 +38,16 @@ struct _BlSessionView
   GtkWidget   *charts_button;
   GtkBox      *charts_box;
   GtkWidget   *reset_zoom_button;
+  GtkWidget   *memory_fit_button;
   GtkWidget   *hint_label;
   GtkWidget   *paned;
   BlTimeline  *timeline;
   GtkLabel    *instant_label;
   GtkNotebook *notebook;
+  GtkLabel    *range_caption;
+  GtkGrid     *range_header_grid;
   GtkGrid     *range_grid;
+  GtkSizeGroup *range_columns[N_RANGE_COLUMNS];
   GtkGrid     *bitmaps_grid;
   GtkGrid     *nodes_grid;
   GtkGrid     *rendezvous_grid;
@@ -83,7 +91,10 @@ cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
+  /* selectable with the pointer, but out of the focus chain: focused, a
+   * selectable label selects its text or shows a caret */
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
   if (!numeric)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -112,11 +123,19 @@ header_row (GtkGrid            *grid,
 
 static void
 empty_row (GtkGrid    *grid,
+           int         row,
            const char *text)
 {
-  GtkWidget *label = cell (grid, 0, 1, text, FALSE);
+  GtkWidget *label = gtk_label_new (text);
 
+  /* across the whole table */
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
   gtk_widget_add_css_class (label, "dim-label");
+  gtk_grid_attach (grid, label, 0, row, N_RANGE_COLUMNS, 1);
 }
 
 static char *
@@ -180,7 +199,7 @@ fill_bitmaps (BlSessionView *self,
   header_row (self->bitmaps_grid, titles);
   if (point < 0)
     {
-      empty_row (self->bitmaps_grid, _("This session has no bitmap lists."));
+      empty_row (self->bitmaps_grid, 1, _("This session has no bitmap lists."));
       return;
     }
   bitmaps = bl_session_get_bitmaps (self->session, point, &n);
@@ -205,7 +224,7 @@ fill_bitmaps (BlSessionView *self,
       cell (self->bitmaps_grid, 3, i + 1, bpp, TRUE);
     }
   if (n == 0)
-    empty_row (self->bitmaps_grid, _("No bitmaps at this instant."));
+    empty_row (self->bitmaps_grid, 1, _("No bitmaps at this instant."));
 }
 
 static int
@@ -237,7 +256,7 @@ fill_nodes (BlSessionView *self,
   header_row (self->nodes_grid, titles);
   if (point < 0)
     {
-      empty_row (self->nodes_grid, _("This session has no SceneGraph node lists."));
+      empty_row (self->nodes_grid, 1, _("This session has no SceneGraph node lists."));
       return;
     }
   nodes = bl_session_get_node_types (self->session, point, &n);
@@ -264,7 +283,7 @@ fill_nodes (BlSessionView *self,
       cell (self->nodes_grid, 4, i + 1, dmemory, TRUE);
     }
   if (n == 0)
-    empty_row (self->nodes_grid, _("No nodes at this instant."));
+    empty_row (self->nodes_grid, 1, _("No nodes at this instant."));
 }
 
 static char *
@@ -290,7 +309,7 @@ fill_rendezvous (BlSessionView *self,
   header_row (self->rendezvous_grid, titles);
   if (point < 0)
     {
-      empty_row (self->rendezvous_grid, _("This session has no rendezvous items."));
+      empty_row (self->rendezvous_grid, 1, _("This session has no rendezvous items."));
       return;
     }
   items = bl_session_get_rendezvous_items (self->session, point, &n);
@@ -311,7 +330,7 @@ fill_rendezvous (BlSessionView *self,
       cell (self->rendezvous_grid, 5, i + 1, id, TRUE);
     }
   if (n == 0)
-    empty_row (self->rendezvous_grid, _("No rendezvous in this sample."));
+    empty_row (self->rendezvous_grid, 1, _("No rendezvous in this sample."));
 }
 
 static void
@@ -328,7 +347,7 @@ fill_bs_objects (BlSessionView *self,
   header_row (self->bs_grid, titles);
   if (point < 0)
     {
-      empty_row (self->bs_grid, _("This session has no BrightScript object data."));
+      empty_row (self->bs_grid, 1, _("This session has no BrightScript object data."));
       return;
     }
   groups = bl_session_get_bs_groups (self->session, point, &n);
@@ -358,7 +377,7 @@ fill_bs_objects (BlSessionView *self,
         }
     }
   if (n == 0)
-    empty_row (self->bs_grid, _("No BrightScript object groups in this sample."));
+    empty_row (self->bs_grid, 1, _("No BrightScript object groups in this sample."));
 }
 
 static void
@@ -374,7 +393,7 @@ fill_registry (BlSessionView *self,
   header_row (self->registry_grid, titles);
   if (point < 0)
     {
-      empty_row (self->registry_grid, _("This session has no registry sections."));
+      empty_row (self->registry_grid, 1, _("This session has no registry sections."));
       return;
     }
   sections = bl_session_get_registry_sections (self->session, point, &n);
@@ -389,7 +408,7 @@ fill_registry (BlSessionView *self,
                             0);
     }
   if (n == 0)
-    empty_row (self->registry_grid, _("No registry sections in this sample."));
+    empty_row (self->registry_grid, 1, _("No registry sections in this sample."));
 }
 
 static void
@@ -428,21 +447,25 @@ update_range (BlSessionView *self)
     _("Growth per minute"), NULL
   };
   gint64 from, to;
-  int row = 1;
+  int row = 0;
 
+  grid_clear (self->range_header_grid);
   grid_clear (self->range_grid);
   g_string_truncate (self->range_text, 0);
   self->has_range = FALSE;
   if (self->session == NULL)
     return;
 
-  header_row (self->range_grid, titles);
+  header_row (self->range_header_grid, titles);
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    gtk_size_group_add_widget (self->range_columns[c],
+                               gtk_grid_get_child_at (self->range_header_grid, c, 0));
+  /* the tab keeps its title (and width); the range is said in the page */
   if (!bl_time_axis_get_selection (axis, &from, &to))
     {
-      gtk_notebook_set_tab_label_text (self->notebook,
-                                       gtk_notebook_get_nth_page (self->notebook, 0),
-                                       _("Selected range"));
-      empty_row (self->range_grid, _("Drag over the charts to select a range."));
+      gtk_label_set_text (self->range_caption, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->range_caption), FALSE);
+      empty_row (self->range_grid, 0, _("Drag over the charts to select a range."));
       return;
     }
   self->has_range = TRUE;
@@ -453,8 +476,8 @@ update_range (BlSessionView *self)
     g_autofree char *d = g_strdup_printf (_("%.1f s"), (to - from) / 1000.0);
     g_autofree char *title = g_strdup_printf (_("Selected %s – %s (%s)"), a, b, d);
 
-    gtk_notebook_set_tab_label_text (self->notebook,
-                                     gtk_notebook_get_nth_page (self->notebook, 0), title);
+    gtk_label_set_text (self->range_caption, title);
+    gtk_widget_set_visible (GTK_WIDGET (self->range_caption), TRUE);
   }
 
   for (BlSeriesId id = 0; id < BL_N_SERIES; id++)
@@ -496,6 +519,9 @@ update_range (BlSessionView *self)
       cell (self->range_grid, 4, row, start_end, TRUE);
       cell (self->range_grid, 5, row, change, TRUE);
       cell (self->range_grid, 6, row, growth, TRUE);
+      for (int c = 0; c < N_RANGE_COLUMNS; c++)
+        gtk_size_group_add_widget (self->range_columns[c],
+                                   gtk_grid_get_child_at (self->range_grid, c, row));
       row++;
 
       g_string_append_printf (self->range_text, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
@@ -519,6 +545,7 @@ add_figure (BlSessionView *self,
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_xalign (GTK_LABEL (c), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_widget_set_focusable (v, FALSE);
   gtk_widget_add_css_class (v, "heading");
   if (alarm)
     gtk_widget_add_css_class (v, "error");
@@ -684,6 +711,104 @@ on_reset_zoom_clicked (BlSessionView *self)
   bl_time_axis_reset (bl_timeline_get_axis (self->timeline));
 }
 
+static void
+on_memory_fit_toggled (BlSessionView *self)
+{
+  bl_timeline_set_memory_fits_data (self->timeline,
+                                    gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (
+                                      self->memory_fit_button)));
+}
+
+/* ---- layout ------------------------------------------------------------------ */
+
+/* A vertical box, except that the header's natural height is taken from
+ * the header itself at the given width: a GtkScrolledWindow would give the
+ * height it needs at its narrowest (every summary figure on a line of its
+ * own). The header shrinks to its scroller's minimum before the charts
+ * and tables go below theirs. */
+static void
+header_height (BlSessionView *self,
+               int            width,
+               int           *minimum,
+               int           *natural)
+{
+  gtk_widget_measure (self->header_scroller, GTK_ORIENTATION_VERTICAL, width, minimum, natural,
+                      NULL, NULL);
+  if (width >= 0)
+    {
+      int nat;
+
+      gtk_widget_measure (self->header, GTK_ORIENTATION_VERTICAL, width, NULL, &nat, NULL,
+                          NULL);
+      *natural = MAX (*minimum, nat);
+    }
+}
+
+static void
+layout_measure (GtkWidget      *widget,
+                GtkOrientation  orientation,
+                int             for_size,
+                int            *minimum,
+                int            *natural,
+                int            *minimum_baseline,
+                int            *natural_baseline)
+{
+  BlSessionView *self = BL_SESSION_VIEW (widget);
+  GtkWidget *children[] = { self->header_scroller, self->toolbar, self->paned };
+
+  *minimum = *natural = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (children); i++)
+    {
+      int min, nat;
+
+      if (!gtk_widget_should_layout (children[i]))
+        continue;
+      if (orientation == GTK_ORIENTATION_VERTICAL && children[i] == self->header_scroller)
+        header_height (self, for_size, &min, &nat);
+      else
+        gtk_widget_measure (children[i], orientation, for_size, &min, &nat, NULL, NULL);
+      if (orientation == GTK_ORIENTATION_VERTICAL)
+        {
+          *minimum += min;
+          *natural += nat;
+        }
+      else
+        {
+          *minimum = MAX (*minimum, min);
+          *natural = MAX (*natural, nat);
+        }
+    }
+}
+
+static void
+layout_allocate (GtkWidget *widget,
+                 int        width,
+                 int        height,
+                 int        baseline)
+{
+  BlSessionView *self = BL_SESSION_VIEW (widget);
+  int header_min = 0, header_nat = 0, toolbar_h = 0, paned_min = 0, header_h, y = 0;
+
+  if (gtk_widget_should_layout (self->header_scroller))
+    header_height (self, width, &header_min, &header_nat);
+  if (gtk_widget_should_layout (self->toolbar))
+    gtk_widget_measure (self->toolbar, GTK_ORIENTATION_VERTICAL, width, &toolbar_h, NULL, NULL,
+                        NULL);
+  gtk_widget_measure (self->paned, GTK_ORIENTATION_VERTICAL, width, &paned_min, NULL, NULL,
+                      NULL);
+
+  header_h = CLAMP (height - toolbar_h - paned_min, header_min, header_nat);
+  if (gtk_widget_should_layout (self->header_scroller))
+    gtk_widget_allocate (self->header_scroller, width, header_h, -1, NULL);
+  y += gtk_widget_should_layout (self->header_scroller) ? header_h : 0;
+  if (gtk_widget_should_layout (self->toolbar))
+    gtk_widget_allocate (self->toolbar, width, toolbar_h, -1,
+                         gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+  y += toolbar_h;
+  gtk_widget_allocate (self->paned, width, MAX (height - y, paned_min), -1,
+                       gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+}
+
 /* ---- the object ------------------------------------------------------------ */
 
 static void
@@ -699,6 +824,8 @@ bl_session_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->session);
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    g_clear_object (&self->range_columns[c]);
 
   G_OBJECT_CLASS (bl_session_view_parent_class)->dispose (object);
 }
@@ -769,7 +896,9 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   g_type_ensure (BL_TYPE_TIMELINE);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE_PATH
                                                "/ui/bl-session-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, header_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, header);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, toolbar);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, device_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, summary_box);
@@ -777,11 +906,14 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, charts_button);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, charts_box);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, reset_zoom_button);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, memory_fit_button);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, hint_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, paned);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, timeline);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, instant_label);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, notebook);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_caption);
+  gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_header_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, range_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, bitmaps_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, nodes_grid);
@@ -789,6 +921,7 @@ bl_session_view_class_init (BlSessionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, bs_grid);
   gtk_widget_class_bind_template_child (widget_class, BlSessionView, registry_grid);
   gtk_widget_class_bind_template_callback (widget_class, on_reset_zoom_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_memory_fit_toggled);
 
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
@@ -802,6 +935,10 @@ bl_session_view_init (BlSessionView *self)
   self->range_text = g_string_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (int c = 0; c < N_RANGE_COLUMNS; c++)
+    self->range_columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (NULL, layout_measure, layout_allocate));
 
   axis = bl_timeline_get_axis (self->timeline);
   g_signal_connect_swapped (axis, "selection-changed", G_CALLBACK (update_range), self);

@@ -334,8 +334,8 @@ bl_time_axis_format_offset (BlTimeAxis *self,
     }
   s = offset / 1000;
   if (s >= 3600)
-    return g_strdup_printf ("%s%d:%02d:%02d", sign, (int) (s / 3600), (int) (s / 60 % 60),
-                            (int) (s % 60));
+    return g_strdup_printf ("%s%" G_GINT64_FORMAT ":%02d:%02d", sign, s / 3600,
+                            (int) (s / 60 % 60), (int) (s % 60));
   return g_strdup_printf ("%s%d:%02d", sign, (int) (s / 60), (int) (s % 60));
 }
 

@@ -27,6 +27,7 @@
 #define BEACON_HEIGHT  18.0
 #define CHART_HEIGHT   76.0
 #define CHART_GAP      8.0
+#define TITLE_HEIGHT   18.0   /* the chart's title and legend, above its plot */
 #define GUTTER         84.0
 #define RIGHT_PAD      10.0
 #define MAX_PLOTTED    3
@@ -40,6 +41,8 @@ typedef struct
   float  last;
   float  min;
   float  max;
+  double sum;       /* of the column's values, for its mean */
+  guint  count;
   gboolean brk;     /* a gap (null) before this column */
 } Column;
 
@@ -84,7 +87,10 @@ struct _BlTimeline
   GdkRGBA        accent;
   GdkRGBA        error;
   GdkRGBA        warning;
+  GdkRGBA        bg;
   GdkRGBA        palette[N_PALETTE];
+
+  gboolean       memory_fits_data;
 
   /* drags */
   double         drag_x;
@@ -240,15 +246,14 @@ normalize (BlTimeline *self)
           if (stats.n > 0)
             max = MAX (max, stats.max);
         }
-      /* limits within reach are on the scale; one far above the data would
-       * flatten it, so it is named at the top of the chart instead */
-      if (chart->group == BL_SERIES_GROUP_MEMORY && chart->has_data)
+      /* the limits are on the memory scale (and with them the 75 % line),
+       * unless the chart is asked to fit the data: then a limit above the
+       * data is named at the top of the chart instead */
+      if (chart->group == BL_SERIES_GROUP_MEMORY && chart->has_data && !self->memory_fits_data)
         {
-          double data_max = max;
-
-          if (info->has_foreground_limit && info->foreground_limit <= 2 * data_max)
+          if (info->has_foreground_limit)
             max = MAX (max, (double) info->foreground_limit);
-          if (info->has_background_limit && info->background_limit <= 2 * data_max)
+          if (info->has_background_limit)
             max = MAX (max, (double) info->background_limit);
         }
       if (chart->group == BL_SERIES_GROUP_CPU)
@@ -336,7 +341,7 @@ decimate (BlTimeline *self,
       col = (gint64) floor (x);
       if (col != last_col || pending_break)
         {
-          Column c = { x, n->v[i], n->v[i], n->v[i], n->v[i], pending_break };
+          Column c = { x, n->v[i], n->v[i], n->v[i], n->v[i], n->v[i], 1, pending_break };
 
           g_array_append_val (n->columns, c);
           last_col = col;
@@ -349,6 +354,8 @@ decimate (BlTimeline *self,
           c->last = n->v[i];
           c->min = MIN (c->min, n->v[i]);
           c->max = MAX (c->max, n->v[i]);
+          c->sum += n->v[i];
+          c->count++;
         }
     }
 }
@@ -387,7 +394,7 @@ layout_charts (BlTimeline *self)
           chart->top = chart->height = 0;
           continue;
         }
-      chart->top = y + CHART_GAP;
+      chart->top = y + CHART_GAP + TITLE_HEIGHT;
       chart->height = CHART_HEIGHT;
       y = chart->top + chart->height;
     }
@@ -438,20 +445,34 @@ with_alpha (const GdkRGBA *c,
   return out;
 }
 
+/* A tick step of at least 90 px: a round number of seconds, minutes,
+ * hours, then days times 1, 2, 5, 10… whatever the span, so that a ruler
+ * never has more than width / 90 + 1 ticks. */
 static gint64
 tick_step_ms (double span_ms,
               double width)
 {
   static const gint64 steps[] = {
     1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000,
-    1800000, 3600000, 7200000,
+    1800000, 3600000, 7200000, 21600000, 43200000, 86400000,
   };
-  double per_px = span_ms / MAX (width, 1);
+  double per_px = MAX (span_ms, 1) / MAX (width, 1);
+  double step;
 
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     if (steps[i] / per_px >= 90)
       return steps[i];
-  return steps[G_N_ELEMENTS (steps) - 1];
+
+  /* days: 2, 5, 10, 20, 50… (capped far below G_MAXINT64) */
+  for (step = 86400000.0; step < 1e17; step *= 10)
+    for (guint k = 0; k < 3; k++)
+      {
+        static const double mult[] = { 2, 5, 10 };
+
+        if (step * mult[k] / per_px >= 90)
+          return (gint64) (step * mult[k]);
+      }
+  return G_GINT64_CONSTANT (100000000000000000);
 }
 
 static void
@@ -460,19 +481,25 @@ draw_ruler (BlTimeline  *self,
             double       width,
             double       bottom)
 {
-  gint64 start, vs, ve, step;
+  gint64 start, vs, ve, step, first;
   GdkRGBA grid = with_alpha (&self->fg, 0.12);
   GdkRGBA dim = with_alpha (&self->fg, 0.7);
+  guint max_ticks;
 
   bl_time_axis_get_bounds (self->axis, &start, NULL);
   bl_time_axis_get_visible (self->axis, &vs, &ve);
-  step = tick_step_ms ((double) (ve - vs), width);
+  step = tick_step_ms ((double) ve - (double) vs, width);
+  max_ticks = (guint) (MAX (width, 0) / 90) + 2;
 
   gtk_snapshot_append_color (snapshot, &grid,
                              &GRAPHENE_RECT_INIT (GUTTER, RULER_HEIGHT - 1, width, 1));
 
-  for (gint64 t = start + ((vs - start + step - 1) / step) * step; t <= ve; t += step)
+  /* the first tick at or after vs, counted from the start */
+  first = start + (vs > start ? ((vs - start) / step + ((vs - start) % step != 0)) * step : 0);
+  for (guint i = 0; i < max_ticks && first <= ve && (guint64) i * step <= (guint64) (ve - first);
+       i++)
     {
+      gint64 t = first + i * step;
       double x = GUTTER + bl_time_axis_time_to_x (self->axis, t, width);
       g_autofree char *label = bl_time_axis_format_offset (self->axis, t);
 
@@ -535,38 +562,122 @@ draw_beacons (BlTimeline  *self,
     }
 }
 
+/* Where a series has several samples in a pixel column (an hour at 1 Hz
+ * on a laptop screen), the range of the column is filled as an envelope
+ * and the line goes through the column's mean inside it; zoomed in, each
+ * column holds one sample and the line is the data itself. */
 static void
-stroke_series (BlTimeline  *self,
-               cairo_t     *cr,
-               const Norm  *n,
-               const Chart *chart,
-               double       x0)
+stroke_series (BlTimeline    *self,
+               cairo_t       *cr,
+               const Norm    *n,
+               const Chart   *chart,
+               double         x0,
+               const GdkRGBA *color)
 {
   const Column *cols = (const Column *) n->columns->data;
   double bottom = chart->top + chart->height;
   double h = chart->height;
+  GdkRGBA fill = with_alpha (color, 0.3);
+  guint run_start = 0;
 
+  /* the envelope, one polygon per run of columns without a gap */
+  gdk_cairo_set_source_rgba (cr, &fill);
+  for (guint i = 0; i <= n->columns->len; i++)
+    {
+      gboolean dense = FALSE;
+
+      if (i < n->columns->len && (i == run_start || !cols[i].brk))
+        continue;
+      for (guint k = run_start; k < i; k++)
+        dense |= cols[k].count > 1;
+      if (dense)
+        {
+          for (guint k = run_start; k < i; k++)
+            {
+              double x = x0 + cols[k].x;
+
+              if (k == run_start)
+                cairo_move_to (cr, x, bottom - cols[k].max * h);
+              else
+                cairo_line_to (cr, x, bottom - cols[k].max * h);
+              /* a lone column still shows as a pixel wide */
+              if (k + 1 == i)
+                cairo_line_to (cr, x + 1, bottom - cols[k].max * h);
+            }
+          for (guint k = i; k > run_start; k--)
+            {
+              double x = x0 + cols[k - 1].x;
+
+              if (k == i)
+                cairo_line_to (cr, x + 1, bottom - cols[k - 1].min * h);
+              cairo_line_to (cr, x, bottom - cols[k - 1].min * h);
+            }
+          cairo_close_path (cr);
+        }
+      run_start = i;
+    }
+  cairo_fill (cr);
+
+  /* the line through each column's mean */
+  gdk_cairo_set_source_rgba (cr, color);
   for (guint i = 0; i < n->columns->len; i++)
     {
       const Column *c = &cols[i];
       double x = x0 + c->x;
+      double y = bottom - (c->count > 1 ? c->sum / c->count : c->first) * h;
       gboolean isolated = (i == 0 || c->brk) &&
                           (i + 1 == n->columns->len || cols[i + 1].brk);
 
       if (i == 0 || c->brk)
-        cairo_move_to (cr, x, bottom - c->first * h);
+        cairo_move_to (cr, x, y);
       else
-        cairo_line_to (cr, x, bottom - c->first * h);
-      if (c->min != c->max)
-        {
-          cairo_line_to (cr, x, bottom - c->max * h);
-          cairo_line_to (cr, x, bottom - c->min * h);
-        }
-      cairo_line_to (cr, x, bottom - c->last * h);
+        cairo_line_to (cr, x, y);
       if (isolated)
-        cairo_rectangle (cr, x - 1.5, bottom - c->first * h - 1.5, 3, 3);
+        cairo_rectangle (cr, x - 1.5, y - 1.5, 3, 3);
     }
   cairo_stroke (cr);
+}
+
+/* The labels already placed on a chart, so that the next one does not
+ * cover them. */
+typedef struct
+{
+  graphene_rect_t rects[8];
+  guint           n;
+} Placed;
+
+/* Text on a backing in the background colour (lines under it stay
+ * readable), right-aligned at @right, moved left of any label it would
+ * cover. */
+static void
+append_label (BlTimeline    *self,
+              GtkSnapshot   *snapshot,
+              Placed        *placed,
+              const char    *text,
+              double         right,
+              double         y,
+              const GdkRGBA *color)
+{
+  double w = text_width (self, text) + 6;
+  GdkRGBA backing = with_alpha (&self->bg, 0.85);
+  graphene_rect_t rect = GRAPHENE_RECT_INIT (right - w, y, w, 15);
+  gboolean moved = TRUE;
+
+  for (guint round = 0; moved && round < G_N_ELEMENTS (placed->rects); round++)
+    {
+      moved = FALSE;
+      for (guint i = 0; i < placed->n; i++)
+        if (graphene_rect_intersection (&rect, &placed->rects[i], NULL))
+          {
+            rect.origin.x = placed->rects[i].origin.x - 12 - w;
+            moved = TRUE;
+          }
+    }
+  if (placed->n < G_N_ELEMENTS (placed->rects))
+    placed->rects[placed->n++] = rect;
+
+  gtk_snapshot_append_color (snapshot, &backing, &rect);
+  append_text (self, snapshot, text, rect.origin.x + 3, y, color, -1, FALSE);
 }
 
 static void
@@ -577,25 +688,61 @@ draw_limit (BlTimeline    *self,
             const GdkRGBA *color,
             const char    *label,
             double         width,
-            guint         *row)
+            Placed        *placed,
+            gboolean       line)
 {
   double y = chart->top + chart->height - value / chart->y_max * chart->height;
   double dash;
 
   if (y < chart->top - 0.5)
     {
-      g_autofree char *amount = bl_series_format_value (BL_SERIES_MEMORY_USED, value);
-      g_autofree char *text = g_strdup_printf (_("%s %s (above the scale)"), label, amount);
+      g_autofree char *amount = NULL;
+      g_autofree char *text = NULL;
 
-      append_text (self, snapshot, text, GUTTER + width,
-                   chart->top + chart->height - 18 - 14 * (*row)++, color, -1, TRUE);
+      if (line)
+        return;
+      amount = bl_series_format_value (BL_SERIES_MEMORY_USED, value);
+      text = g_strdup_printf (_("%s %s (above the scale)"), label, amount);
+      append_label (self, snapshot, placed, text, GUTTER + width - 3, chart->top + 2, color);
       return;
     }
-  for (dash = 0; dash < width; dash += 8)
-    gtk_snapshot_append_color (snapshot, color,
-                               &GRAPHENE_RECT_INIT (GUTTER + dash, round (y), MIN (5, width - dash),
-                                                    1));
-  append_text (self, snapshot, label, GUTTER + width, y - 15, color, -1, TRUE);
+  if (line)
+    {
+      for (dash = 0; dash < width; dash += 8)
+        gtk_snapshot_append_color (snapshot, color,
+                                   &GRAPHENE_RECT_INIT (GUTTER + dash, round (y),
+                                                        MIN (5, width - dash), 1));
+      return;
+    }
+  /* the label above its line, or below it at the top of the plot */
+  append_label (self, snapshot, placed, label, GUTTER + width - 3,
+                y - 16 >= chart->top ? y - 16 : y + 2, color);
+}
+
+static void
+draw_limits (BlTimeline  *self,
+             GtkSnapshot *snapshot,
+             const Chart *chart,
+             double       width,
+             gboolean     lines)
+{
+  const BlSessionInfo *info = bl_session_get_info (self->session);
+  GdkRGBA dim = with_alpha (&self->fg, 0.65);
+  Placed placed = { .n = 0 };
+
+  if (chart->group != BL_SERIES_GROUP_MEMORY)
+    return;
+  if (info->has_foreground_limit)
+    {
+      draw_limit (self, snapshot, chart, (double) info->foreground_limit, &self->error,
+                  _("foreground limit"), width, &placed, lines);
+      draw_limit (self, snapshot, chart, 0.75 * (double) info->foreground_limit,
+                  /* xgettext:no-c-format */
+                  &self->warning, _("75 % of the limit"), width, &placed, lines);
+    }
+  if (info->has_background_limit)
+    draw_limit (self, snapshot, chart, (double) info->background_limit, &dim,
+                _("background limit"), width, &placed, lines);
 }
 
 static void
@@ -604,7 +751,6 @@ draw_chart (BlTimeline  *self,
             const Chart *chart,
             double       width)
 {
-  const BlSessionInfo *info = bl_session_get_info (self->session);
   GdkRGBA frame = with_alpha (&self->fg, 0.15);
   GdkRGBA dim = with_alpha (&self->fg, 0.65);
   GdkRGBA bg = with_alpha (&self->fg, 0.03);
@@ -625,22 +771,7 @@ draw_chart (BlTimeline  *self,
   append_text (self, snapshot, zero_label, GUTTER - 4, chart->top + chart->height - 16, &dim,
                -1, TRUE);
 
-  if (chart->group == BL_SERIES_GROUP_MEMORY)
-    {
-      guint row = 0;
-
-      if (info->has_foreground_limit)
-        {
-          draw_limit (self, snapshot, chart, (double) info->foreground_limit, &self->error,
-                      _("foreground limit"), width, &row);
-          draw_limit (self, snapshot, chart, 0.75 * (double) info->foreground_limit,
-                      /* xgettext:no-c-format */
-                      &self->warning, _("75 % of the limit"), width, &row);
-        }
-      if (info->has_background_limit)
-        draw_limit (self, snapshot, chart, (double) info->background_limit, &dim,
-                    _("background limit"), width, &row);
-    }
+  draw_limits (self, snapshot, chart, width, TRUE);
 
   cr = gtk_snapshot_append_cairo (snapshot, &area);
   cairo_rectangle (cr, area.origin.x, area.origin.y, area.size.width, area.size.height);
@@ -653,16 +784,19 @@ draw_chart (BlTimeline  *self,
 
       if (n->columns == NULL || n->columns->len == 0)
         continue;
-      gdk_cairo_set_source_rgba (cr, &self->palette[k % N_PALETTE]);
-      stroke_series (self, cr, n, chart, GUTTER);
+      stroke_series (self, cr, n, chart, GUTTER, &self->palette[k % N_PALETTE]);
     }
   cairo_destroy (cr);
+
+  /* the limits' labels over the data */
+  draw_limits (self, snapshot, chart, width, FALSE);
 
   /* the title, then a legend for charts with several lines */
   {
     const char *title = bl_series_group_get_display_name (chart->group);
 
-    append_text (self, snapshot, title, legend_x, chart->top + 2, &self->fg, -1, FALSE);
+    append_text (self, snapshot, title, legend_x, chart->top - TITLE_HEIGHT, &self->fg, -1,
+                 FALSE);
     legend_x += text_width (self, title) + 16;
   }
   if (chart->n_plotted > 1)
@@ -672,8 +806,10 @@ draw_chart (BlTimeline  *self,
                                        bl_series_get_info (chart->plotted[k])->display_name);
 
         gtk_snapshot_append_color (snapshot, &self->palette[k % N_PALETTE],
-                                   &GRAPHENE_RECT_INIT (legend_x, chart->top + 8, 10, 3));
-        append_text (self, snapshot, name, legend_x + 14, chart->top + 2, &dim, -1, FALSE);
+                                   &GRAPHENE_RECT_INIT (legend_x, chart->top - TITLE_HEIGHT + 6,
+                                                        10, 3));
+        append_text (self, snapshot, name, legend_x + 14, chart->top - TITLE_HEIGHT, &dim, -1,
+                     FALSE);
         legend_x += 14 + text_width (self, name) + 16;
       }
 }
@@ -748,6 +884,10 @@ bl_timeline_snapshot (GtkWidget   *widget,
       g_autofree char *label = bl_time_axis_format_offset (self->axis, t);
 
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (x, 0, 1, height));
+      /* over the ruler's own labels: on a backing */
+      gtk_snapshot_append_color (snapshot, &self->bg,
+                                 &GRAPHENE_RECT_INIT (x + 1, 2, text_width (self, label) + 6,
+                                                      RULER_HEIGHT - 5));
       append_text (self, snapshot, label, x + 3, 3, &self->fg, -1, FALSE);
 
       /* a dot on every drawn series at the sample nearest in time */
@@ -801,7 +941,7 @@ bl_timeline_measure (GtkWidget      *widget,
 
       for (guint g = 0; g < BL_N_SERIES_GROUPS; g++)
         if (self->session != NULL && chart_shown (&self->charts[g]))
-          h += CHART_GAP + CHART_HEIGHT;
+          h += CHART_GAP + TITLE_HEIGHT + CHART_HEIGHT;
       *minimum = *natural = (int) ceil (h + CHART_GAP);
     }
 }
@@ -838,6 +978,8 @@ bl_timeline_css_changed (GtkWidget         *widget,
     self->error = (GdkRGBA) { 0.88, 0.11, 0.14, 1 };
   if (!gtk_style_context_lookup_color (context, "warning_color", &self->warning))
     self->warning = (GdkRGBA) { 0.80, 0.50, 0.00, 1 };
+  if (!gtk_style_context_lookup_color (context, "window_bg_color", &self->bg))
+    self->bg = (GdkRGBA) { 1, 1, 1, 1 };
   for (guint i = 0; i < N_PALETTE; i++)
     {
       g_autofree char *name = g_strdup_printf ("bl_series_%u", i);
@@ -1436,4 +1578,34 @@ bl_timeline_get_series_color (BlTimeline *self,
     return FALSE;
   *color = self->palette[index % N_PALETTE];
   return TRUE;
+}
+
+/**
+ * bl_timeline_set_memory_fits_data:
+ *
+ * Whether the memory chart's scale fits the data alone (the limits above
+ * it are then named at the top of the chart) instead of including the
+ * foreground and background limits.
+ */
+void
+bl_timeline_set_memory_fits_data (BlTimeline *self,
+                                  gboolean    fits_data)
+{
+  g_return_if_fail (BL_IS_TIMELINE (self));
+
+  fits_data = !!fits_data;
+  if (self->memory_fits_data == fits_data)
+    return;
+  self->memory_fits_data = fits_data;
+  if (self->session != NULL)
+    normalize (self);
+  invalidate_static (self);
+}
+
+gboolean
+bl_timeline_get_memory_fits_data (BlTimeline *self)
+{
+  g_return_val_if_fail (BL_IS_TIMELINE (self), FALSE);
+
+  return self->memory_fits_data;
 }

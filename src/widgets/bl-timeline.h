@@ -40,6 +40,12 @@ gboolean    bl_timeline_get_group_visible  (BlTimeline     *self,
 gboolean    bl_timeline_group_has_data     (BlTimeline     *self,
                                             BlSeriesGroup   group);
 
+/* The memory chart's scale includes the limits (FALSE, the default) or
+ * fits the data. */
+void        bl_timeline_set_memory_fits_data (BlTimeline   *self,
+                                              gboolean      fits_data);
+gboolean    bl_timeline_get_memory_fits_data (BlTimeline   *self);
+
 /* Geometry and hit-testing, in widget coordinates (also for tests). */
 gboolean    bl_timeline_get_plot_area      (BlTimeline     *self,
                                             BlSeriesGroup   group,

@@ -403,6 +403,47 @@ test_truncated (void)
   g_assert_true (g_str_has_prefix (run.out, CSV_HEADER "\n"));
 }
 
+/* #15.6, #15.11: one point at -2^63 (or 1e400) among real ones: no negative
+ * or absurd duration, a memory-growth rule judged on the real data, and a
+ * warning on stderr */
+static void
+test_absurd_timestamp (void)
+{
+  const char *absurd[] = { "-9223372036854775808", "1e400", "0" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (absurd); i++)
+    {
+      g_autoptr(GString) json = g_string_new ("{\"device\": {}, \"channel\": {}, "
+                                              "\"session\": {\"live\": {\"memory_usage\": [");
+      g_autofree char *name = g_strdup_printf ("absurd-%u.json", i);
+      g_autofree char *path = NULL;
+      g_auto(BlCliRun) info = { 0 };
+      g_auto(BlCliRun) check = { 0 };
+
+      /* 2 MiB a minute for ten minutes */
+      for (guint k = 0; k <= 10; k++)
+        g_string_append_printf (json, "{\"timestamp\": %" G_GINT64_FORMAT ", \"used\": %u}, ",
+                                G_GINT64_CONSTANT (1700000000000) + k * 60000,
+                                (10 + 2 * k) * 1048576);
+      g_string_append_printf (json, "{\"timestamp\": %s, \"used\": 1}]}}}", absurd[i]);
+      path = write_text (name, json->str);
+
+      bl_cli_run (&info, "info", path, "--json", NULL);
+      g_assert_cmpint (info.status, ==, 0);
+      g_assert_nonnull (strstr (info.out, "\"duration_ms\" : 600000"));
+      g_assert_nonnull (strstr (info.err, "The data at 1 timestamp was dropped"));
+
+      /* growth is 2 MiB a minute: a limit of 1 MiB fails, 3 MiB passes */
+      bl_cli_run (&check, "check", path, "--max-memory-growth", "1048576", NULL);
+      g_assert_cmpint (check.status, !=, 0);
+      g_assert_nonnull (strstr (check.out, "FAIL"));
+      bl_cli_run_clear (&check);
+      bl_cli_run (&check, "check", path, "--max-memory-growth", "3145728", NULL);
+      g_assert_cmpint (check.status, ==, 0);
+      g_unlink (path);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -420,6 +461,7 @@ main (int    argc,
   g_test_add_func ("/cli/rrm/check", test_check);
   g_test_add_func ("/cli/rrm/check-usage", test_check_usage);
   g_test_add_func ("/cli/rrm/truncated", test_truncated);
+  g_test_add_func ("/cli/rrm/absurd-timestamp", test_absurd_timestamp);
 
   status = g_test_run ();
 

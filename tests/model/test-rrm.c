@@ -549,6 +549,7 @@ test_truncated (void)
   gsize len;
   const guint8 *data;
   guint n_full;
+  gboolean seen_session = FALSE;
 
   bl_rrm_writer_options_init (&o);
   o.n_samples = 6;
@@ -563,13 +564,26 @@ test_truncated (void)
     bl_session_get_series (full, BL_SERIES_MEMORY_USED, &n_full);
   }
 
-  /* every prefix: an incomplete session that kept its complete points */
+  /* every prefix: an incomplete session that kept its complete points, or
+   * before the first complete point, an error that says so */
   for (gsize cut = 1; cut < len - 1; cut++)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlSession) session = bl_rrm_read_memory (data, cut, &error);
       guint n;
 
+      if (session == NULL)
+        {
+          g_assert_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY);
+          g_assert_true (g_str_has_prefix (error->message, "The JSON ends early"));
+          g_assert_true (g_str_has_suffix (error->message,
+                                           ", before the session’s first data point."));
+          g_assert_null (strchr (error->message, '\n'));
+          /* only prefixes before the first complete point */
+          g_assert_false (seen_session);
+          continue;
+        }
+      seen_session = TRUE;
       g_assert_no_error (error);
       g_assert_true (bl_session_is_incomplete (session));
       g_assert_nonnull (strstr (bl_session_get_incomplete_reason (session), "The JSON ends early"));
@@ -802,6 +816,119 @@ test_sample (void)
   g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BS_OBJECTS), ==, 360);
 }
 
+/* #14.17: a fragment without a data point is an error, not a session of 1970 */
+static void
+test_empty (void)
+{
+  const char *fragments[] = {
+    "{\"device\": {}, \"channel\": ",
+    "{\"device\": {}, \"channel\": {}, \"session\": {\"live\": {\"memory_usage\": [",
+    "{\"device\": {}, \"channel\": {}, \"session\": {}}",
+    "{\"device\": {}, \"channel\": {}, \"session\": {\"live\": "
+    "{\"memory_usage\": [{\"used\": 5}]}}}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fragments); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlSession) session =
+        bl_rrm_read_memory ((const guint8 *) fragments[i], strlen (fragments[i]), &error);
+
+      g_assert_null (session);
+      g_assert_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY);
+      /* one sentence */
+      g_assert_true (g_str_has_suffix (error->message, "."));
+      g_assert_null (strstr (error->message, ". "));
+      g_assert_null (strchr (error->message, '\n'));
+    }
+
+  /* one beacon is something to show */
+  {
+    const char *beacon = "{\"device\": {}, \"session\": {\"live\": {\"fw_beacons\": "
+                         "[{\"name\": \"app_launch\", \"timestamp\": 1700000000000}]}}}";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlSession) session =
+      bl_rrm_read_memory ((const guint8 *) beacon, strlen (beacon), &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (session);
+  }
+}
+
+static BlSession *
+read_memory_points (const char  *last_timestamp,
+                    GError     **error)
+{
+  g_autoptr(GString) json = g_string_new ("{\"device\": {}, \"channel\": {}, \"session\": "
+                                          "{\"live\": {\"memory_usage\": [");
+
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (json, "{\"timestamp\": %" G_GINT64_FORMAT ", \"used\": %u}, ",
+                            G_GINT64_CONSTANT (1700000000000) + i * 1000, (i + 1) * 1000);
+  g_string_append_printf (json, "{\"timestamp\": %s, \"used\": 99}], "
+                          "\"fw_beacons\": [{\"name\": \"x\", \"timestamp\": %s}]}}}",
+                          last_timestamp, last_timestamp);
+  return bl_rrm_read_memory ((const guint8 *) json->str, json->len, error);
+}
+
+/* #15.6, #15.11: absurd and outlying timestamps are dropped with a warning;
+ * the session keeps its real span */
+static void
+test_absurd_timestamps (void)
+{
+  g_autofree char *digits = g_strnfill (5000, '7');
+  const char *absurd[] = {
+    "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1e400", "-1e400",
+    digits, "0", "1", "1690000000000", "253402300800000",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (absurd); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlSession) session = read_memory_points (absurd[i], &error);
+      const BlSessionSummary *sum;
+      const BlSample *samples;
+      guint n, n_beacons;
+
+      g_assert_no_error (error);
+      sum = bl_session_get_summary (session);
+      g_assert_cmpint (sum->start_ms, ==, G_GINT64_CONSTANT (1700000000000));
+      g_assert_cmpint (sum->end_ms, ==, G_GINT64_CONSTANT (1700000009000));
+      samples = bl_session_get_series (session, BL_SERIES_MEMORY_USED, &n);
+      g_assert_cmpuint (n, ==, 10);
+      g_assert_cmpfloat (samples[9].value, ==, 10000);
+      bl_session_get_beacons (session, &n_beacons);
+      g_assert_cmpuint (n_beacons, ==, 0);
+      g_assert_nonnull (bl_session_get_warning (session));
+      g_assert_nonnull (strstr (bl_session_get_warning (session),
+                                "The data at 1 timestamp was dropped"));
+    }
+
+  /* a timestamp within a day of the others is data */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlSession) session = read_memory_points ("1700080000000", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (bl_session_get_summary (session)->end_ms, ==,
+                     G_GINT64_CONSTANT (1700080000000));
+    g_assert_null (bl_session_get_warning (session));
+  }
+
+  /* nothing but absurd times: nothing to show */
+  {
+    const char *json = "{\"device\": {}, \"session\": {\"live\": {\"memory_usage\": "
+                       "[{\"timestamp\": 1e400, \"used\": 1}]}}}";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlSession) session =
+      bl_rrm_read_memory ((const guint8 *) json, strlen (json), &error);
+
+    g_assert_null (session);
+    g_assert_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY);
+    g_assert_nonnull (strstr (error->message, "years 1 to 9999"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -823,6 +950,8 @@ main (int    argc,
   g_test_add_func ("/model/rrm/csv", test_csv);
   g_test_add_func ("/model/rrm/number-format", test_number_format);
   g_test_add_func ("/model/rrm/sample", test_sample);
+  g_test_add_func ("/model/rrm/empty", test_empty);
+  g_test_add_func ("/model/rrm/absurd-timestamps", test_absurd_timestamps);
 
   return g_test_run ();
 }

@@ -974,9 +974,117 @@ test_session_alignment (void)
 
       text = bl_compare_chart_dup_text_at (chart, xa);
       g_assert_nonnull (text);
-      g_assert_true (g_str_has_prefix (text, "At 0: A "));
+      /* times as the session timeline writes them */
+      g_assert_true (g_str_has_prefix (text, "At 0:00: A "));
       g_assert_nonnull (strstr (text, "MiB, B "));
     }
+
+  fixture_close (&f);
+}
+
+static guint
+count_styled (GtkWidget  *widget,
+              const char *text,
+              const char *css_class)
+{
+  guint n = 0;
+
+  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text) &&
+      gtk_widget_has_css_class (widget, css_class))
+    n++;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n += count_styled (c, text, css_class);
+  return n;
+}
+
+static gboolean
+has_label_text (GtkWidget  *widget,
+                const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (has_label_text (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* #14.10: compared sessions zoom, pan and take the timeline's keys, every
+ * chart in step; a change shown as ±0.0 % is not coloured; counts are
+ * whole */
+static void
+test_session_zoom (void)
+{
+  BlRrmWriterOptions oa, ob;
+  g_autoptr(BlSession) sa = NULL;
+  g_autoptr(BlSession) sb = NULL;
+  g_autoptr(BlDiff) diff = NULL;
+  BlCompareChart *memory, *cpu;
+  gint64 from0, to0, from, to, cfrom, cto;
+  Fixture f;
+
+  bl_rrm_writer_options_init (&oa);
+  bl_rrm_writer_options_init (&ob);
+  oa.scenario = BL_RRM_SCENARIO_REALISTIC;
+  oa.n_samples = 300;
+  ob = oa;
+  ob.start_ms = oa.start_ms + 3600000;
+  /* a few bytes more memory by the end: changes of +0.0 % */
+  ob.leak_bytes_per_min = oa.leak_bytes_per_min + 2;
+  sa = session_from_options (&oa);
+  sb = session_from_options (&ob);
+  diff = bl_diff_new_for_sessions (sa, sb);
+
+  fixture_open (&f, diff, NULL);
+  memory = bl_compare_view_get_chart (f.view, BL_SERIES_MEMORY_USED);
+  cpu = bl_compare_view_get_chart (f.view, BL_SERIES_CPU_TOTAL);
+  g_assert_true (iterate_until (is_mapped, memory));
+  settle ();
+  bl_compare_chart_get_range (memory, &from0, &to0);
+
+  /* +: both charts show the same, narrower span */
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (memory)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (memory), "chart.zoom", "d", 0.8));
+  bl_compare_chart_get_range (memory, &from, &to);
+  bl_compare_chart_get_range (cpu, &cfrom, &cto);
+  g_assert_cmpint (to - from, <, to0 - from0);
+  g_assert_cmpint (from, ==, cfrom);
+  g_assert_cmpint (to, ==, cto);
+
+  /* → on the CPU chart pans both */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (cpu), "chart.pan", "d", 0.1));
+  bl_compare_chart_get_range (memory, &cfrom, &cto);
+  g_assert_cmpint (cfrom, >, from);
+  g_assert_cmpint (cto - cfrom, ==, to - from);
+
+  /* the pointer's time is marked on every chart */
+  {
+    BlTimeAxis *axis = bl_compare_chart_get_axis (memory);
+    double xm, xc;
+
+    g_assert_nonnull (axis);
+    g_assert_true (bl_compare_chart_get_axis (cpu) == axis);
+    g_assert_false (bl_compare_chart_get_hover_x (cpu, NULL));
+    bl_time_axis_set_hover (axis, (cfrom + cto) / 2);
+    g_assert_true (bl_compare_chart_get_hover_x (memory, &xm));
+    g_assert_true (bl_compare_chart_get_hover_x (cpu, &xc));
+    g_assert_cmpfloat_with_epsilon (xm, xc, 1e-6);
+    g_assert_cmpfloat (xm, >, 20);
+    bl_time_axis_clear_hover (axis);
+    g_assert_false (bl_compare_chart_get_hover_x (memory, NULL));
+  }
+
+  /* Home shows everything again */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (memory), "chart.reset", NULL));
+  bl_compare_chart_get_range (cpu, &cfrom, &cto);
+  g_assert_cmpint (cfrom, ==, from0);
+  g_assert_cmpint (cto, ==, to0);
+
+  /* a change too small to show is not coloured as a regression */
+  settle ();
+  g_assert_true (has_label_text (GTK_WIDGET (f.view), "+0.0 %"));
+  g_assert_cmpuint (count_styled (GTK_WIDGET (f.view), "+0.0 %", "error"), ==, 0);
+  g_assert_cmpuint (count_styled (GTK_WIDGET (f.view), "+0.0 %", "success"), ==, 0);
 
   fixture_close (&f);
 }
@@ -1278,6 +1386,7 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/threads", test_threads);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
+  g_test_add_func ("/widgets/compare/session-zoom", test_session_zoom);
   g_test_add_func ("/widgets/compare/page", test_page);
   /* one test: windows add recent files, and the recent manager is a
    * singleton that keeps the first test's (removed) data directory */

@@ -444,6 +444,310 @@ test_session_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GskRenderNode *snapshot_widget (GtkWidget *widget);
+
+/* Text nodes whose bounds (in the widget's coordinates) meet @area. */
+static guint
+count_text_in (GskRenderNode         *node,
+               const graphene_rect_t *area)
+{
+  guint n = 0;
+  graphene_rect_t bounds;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXT_NODE:
+      /* GtkSnapshot folds the labels' translations into the text nodes */
+      gsk_render_node_get_bounds (node, &bounds);
+      return graphene_rect_intersection (&bounds, area, NULL) ? 1 : 0;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_text_in (gsk_container_node_get_child (node, i), area);
+      return n;
+    case GSK_CLIP_NODE:
+      return count_text_in (gsk_clip_node_get_child (node), area);
+    case GSK_DEBUG_NODE:
+      return count_text_in (gsk_debug_node_get_child (node), area);
+    default:
+      return 0;
+    }
+}
+
+/* #14.8: the limits are on the memory scale (data to 30 MiB, limits of 100
+ * and 200 MiB); fitting the data moves them above it */
+static void
+test_limits (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  BlSessionInfo *info = bl_session_get_info_mutable (session);
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autofree guint8 *pixels = NULL;
+  graphene_rect_t area;
+  GdkRGBA error_color = { 0, 0, 0, 1 };
+  double y_fg, y_bg, y_75;
+  int w, h;
+
+  info->has_foreground_limit = TRUE;
+  info->foreground_limit = (gint64) (200 * MIB);
+  info->has_background_limit = TRUE;
+  info->background_limit = (gint64) (100 * MIB);
+  for (guint i = 0; i < 60; i++)
+    bl_session_add_sample (session, BL_SERIES_MEMORY_USED, T0 + i * 1000, (10 + i / 3) * MIB,
+                           TRUE);
+  bl_session_finish (session);
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+
+  g_assert_true (bl_timeline_get_plot_area (BL_TIMELINE (timeline), BL_SERIES_GROUP_MEMORY,
+                                            &area));
+  y_fg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 200 * MIB);
+  y_bg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 100 * MIB);
+  y_75 = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 150 * MIB);
+  g_assert_cmpfloat (y_fg, >=, area.origin.y);
+  g_assert_cmpfloat (y_75, >, y_fg);
+  g_assert_cmpfloat (y_bg, >, y_75);
+  g_assert_cmpfloat (y_bg, <, area.origin.y + area.size.height);
+
+  /* the foreground limit's dashes, in the theme's error colour */
+  gtk_style_context_lookup_color (gtk_widget_get_style_context (timeline), "error_color",
+                                  &error_color);
+  pixels = render_pixels (timeline, &w, &h);
+  {
+    gboolean found = FALSE;
+
+    for (double x = area.origin.x + 2; x < area.origin.x + 200 && !found; x += 1)
+      found = has_color_near (pixels, w, h, x, y_fg, 0, &error_color);
+    g_assert_true (found);
+  }
+
+  /* the toggle fits the scale to the data: the limits are above it */
+  bl_timeline_set_memory_fits_data (BL_TIMELINE (timeline), TRUE);
+  g_assert_true (bl_timeline_get_memory_fits_data (BL_TIMELINE (timeline)));
+  y_fg = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED, 200 * MIB);
+  g_assert_cmpfloat (y_fg, <, area.origin.y);
+  g_assert_cmpfloat (bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             30 * MIB), >=, area.origin.y);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* #14.9: an hour at 1 Hz of a value jumping between 20 and 60 MiB: an
+ * envelope per pixel column with the mean line inside, not a solid block */
+static void
+test_envelope (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autofree guint8 *pixels = NULL;
+  GdkRGBA color;
+  graphene_rect_t area;
+  int w, h;
+
+  for (guint i = 0; i < 3600; i++)
+    bl_session_add_sample (session, BL_SERIES_MEMORY_USED, T0 + i * 1000,
+                           (i % 2 ? 60 : 20) * MIB, TRUE);
+  bl_session_finish (session);
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+  g_assert_true (bl_timeline_get_series_color (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                               &color));
+  g_assert_true (bl_timeline_get_plot_area (BL_TIMELINE (timeline), BL_SERIES_GROUP_MEMORY,
+                                            &area));
+  g_assert_cmpfloat (3600 / area.size.width, >, 2);
+  pixels = render_pixels (timeline, &w, &h);
+
+  for (double frac = 0.2; frac < 0.9; frac += 0.15)
+    {
+      double x = area.origin.x + frac * area.size.width;
+      double y_mean = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                              40 * MIB);
+      double y_high = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                              55 * MIB);
+      double y_low = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             25 * MIB);
+      double y_out = bl_timeline_value_to_y (BL_TIMELINE (timeline), BL_SERIES_MEMORY_USED,
+                                             70 * MIB);
+      const guint8 *high = pixels + ((gsize) round (y_high) * w + (int) x) * 4;
+      const guint8 *out = pixels + ((gsize) round (y_out) * w + (int) x) * 4;
+
+      /* the line at the mean */
+      g_assert_true (has_color_near (pixels, w, h, x, y_mean, 1, &color));
+      /* inside the range a tint, not the line's colour */
+      g_assert_false (has_color_near (pixels, w, h, x, y_high, 0, &color));
+      g_assert_false (has_color_near (pixels, w, h, x, y_low, 0, &color));
+      g_assert_true (memcmp (high, out, 4) != 0);
+    }
+
+  /* the title and legend sit above the plot: no data runs under them */
+  {
+    g_autoptr(GskRenderNode) node = snapshot_widget (timeline);
+
+    g_assert_cmpuint (count_text_in (node, &area), ==, 0);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_selected_labels (GtkWidget *widget)
+{
+  guint n = 0;
+  int start, end;
+
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selection_bounds (GTK_LABEL (widget), &start, &end))
+    n++;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n += count_selected_labels (c);
+  return n;
+}
+
+/* #14.11: no cell shows as selected text, no caret in the title; the tab
+ * keeps its width when a range is selected; the range table's heading
+ * stays out of the scrolled rows, in line with them */
+static void
+test_session_tables (void)
+{
+  g_autoptr(BlSession) session = known_session ();
+  BlSessionView *view = bl_session_view_new ();
+  GtkWidget *window = present (GTK_WIDGET (view));
+  BlTimeAxis *axis;
+  GtkNotebook *notebook;
+  GtkWidget *tab, *heading, *minimum, *value, *focus;
+  graphene_rect_t a, b;
+  int before, after;
+
+  bl_session_view_set_session (view, session);
+  settle ();
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+  settle ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_false (focus != NULL && GTK_IS_LABEL (focus));
+  g_assert_cmpuint (count_selected_labels (GTK_WIDGET (view)), ==, 0);
+
+  notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (find_label (GTK_WIDGET (view), "Bitmap"),
+                                                    GTK_TYPE_NOTEBOOK));
+  g_assert_nonnull (notebook);
+  tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, 0));
+  gtk_widget_measure (tab, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &before, NULL, NULL);
+
+  axis = bl_timeline_get_axis (bl_session_view_get_timeline (view));
+  bl_time_axis_set_selection (axis, T0 + 10000, T0 + 30000);
+  settle ();
+  gtk_widget_measure (tab, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &after, NULL, NULL);
+  g_assert_cmpint (before, ==, after);
+  g_assert_nonnull (find_label (GTK_WIDGET (view), "Selected 0:10 – 0:30 (20.0 s)"));
+  g_assert_cmpuint (count_selected_labels (GTK_WIDGET (view)), ==, 0);
+
+  heading = find_label (GTK_WIDGET (view), "Series");
+  minimum = find_label (GTK_WIDGET (view), "Minimum");
+  value = find_label (GTK_WIDGET (view), "11.0 MiB");
+  g_assert_nonnull (heading);
+  g_assert_nonnull (value);
+  g_assert_null (gtk_widget_get_ancestor (heading, GTK_TYPE_SCROLLED_WINDOW));
+  g_assert_nonnull (gtk_widget_get_ancestor (value, GTK_TYPE_SCROLLED_WINDOW));
+  g_assert_true (gtk_widget_compute_bounds (minimum, GTK_WIDGET (view), &a));
+  g_assert_true (gtk_widget_compute_bounds (value, GTK_WIDGET (view), &b));
+  g_assert_cmpfloat_with_epsilon (a.origin.x + a.size.width, b.origin.x + b.size.width, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Render nodes of one kind in a node tree. */
+static guint
+count_nodes (GskRenderNode  *node,
+             GskRenderNodeType type)
+{
+  guint n = gsk_render_node_get_node_type (node) == type;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_nodes (gsk_container_node_get_child (node, i), type);
+      break;
+    case GSK_CLIP_NODE:
+      n += count_nodes (gsk_clip_node_get_child (node), type);
+      break;
+    case GSK_TRANSFORM_NODE:
+      n += count_nodes (gsk_transform_node_get_child (node), type);
+      break;
+    case GSK_OPACITY_NODE:
+      n += count_nodes (gsk_opacity_node_get_child (node), type);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      n += count_nodes (gsk_rounded_clip_node_get_child (node), type);
+      break;
+    case GSK_DEBUG_NODE:
+      n += count_nodes (gsk_debug_node_get_child (node), type);
+      break;
+    default:
+      break;
+    }
+  return n;
+}
+
+static GskRenderNode *
+snapshot_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  settle ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* #15.6: the ruler's ticks are bounded whatever the span (twenty years of
+ * points twelve hours apart gave ~88,000 ticks) */
+static void
+test_ruler_bounded (void)
+{
+  g_autoptr(BlSession) session = bl_session_new ();
+  GtkWidget *timeline = bl_timeline_new ();
+  GtkWidget *window = present (timeline);
+  g_autoptr(GskRenderNode) node = NULL;
+  guint n_text;
+
+  for (guint i = 0; i < 20 * 730; i++)
+    bl_session_add_sample (session, BL_SERIES_CPU_TOTAL, T0 + (gint64) i * 43200000, i % 100,
+                           TRUE);
+  bl_session_finish (session);
+  g_assert_null (bl_session_get_warning (session));
+
+  bl_timeline_set_session (BL_TIMELINE (timeline), session);
+  settle ();
+  node = snapshot_widget (timeline);
+  g_assert_nonnull (node);
+  /* one label per tick, at least 90 px apart, plus the chart's legend and scale */
+  n_text = count_nodes (node, GSK_TEXT_NODE);
+  g_assert_cmpuint (n_text, >=, 3);
+  g_assert_cmpuint (n_text, <=, WIDTH / 90 + 30);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -465,6 +769,10 @@ main (int   argc,
   g_test_add_func ("/widgets/timeline/range-statistics", test_range_statistics);
   g_test_add_func ("/widgets/timeline/interaction", test_interaction);
   g_test_add_func ("/widgets/timeline/session-view", test_session_view);
+  g_test_add_func ("/widgets/timeline/ruler-bounded", test_ruler_bounded);
+  g_test_add_func ("/widgets/timeline/limits", test_limits);
+  g_test_add_func ("/widgets/timeline/envelope", test_envelope);
+  g_test_add_func ("/widgets/timeline/session-tables", test_session_tables);
 
   return g_test_run ();
 }

@@ -12,7 +12,10 @@
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
 #include "bl-model.h"
+#include "bl-rrm-writer.h"
 #include "bl-window.h"
+#include "bl-window-compare.h"
+#include "bl-window-private.h"
 
 typedef struct
 {
@@ -245,17 +248,320 @@ test_open_command_line (void)
   g_rmdir (dir);
 }
 
+/* ---- #14.1: the window's real minimum size with every kind of tab ---- */
+
+typedef struct
+{
+  GApplication *app;
+  const char   *dir;
+  guint         polls;
+  guint         step;
+  gboolean      done;
+  int           min_width[4];
+  int           min_height[4];
+  int           default_width;
+  int           default_height;
+} SizeState;
+
+static gboolean
+all_loaded (BlWindow *window)
+{
+  AdwTabView *tabs = bl_window_get_tab_view (window);
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (tabs); i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs, i));
+
+      if (BL_IS_PROFILE_PAGE (child) &&
+          bl_profile_page_get_state (BL_PROFILE_PAGE (child)) != BL_PROFILE_PAGE_LOADED)
+        return FALSE;
+      if (BL_IS_COMPARE_PAGE (child) &&
+          bl_compare_page_get_state (BL_COMPARE_PAGE (child)) != BL_PROFILE_PAGE_LOADED)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+measure_window (GtkWidget *window,
+                int       *min_width,
+                int       *min_height)
+{
+  int at_800;
+
+  /* as GtkWindow does: the height the window needs at its minimum width;
+   * and it needs no more at 800 px */
+  gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, min_width, NULL, NULL, NULL);
+  gtk_widget_measure (window, GTK_ORIENTATION_VERTICAL, *min_width, min_height, NULL, NULL, NULL);
+  gtk_widget_measure (window, GTK_ORIENTATION_VERTICAL, 800, &at_800, NULL, NULL, NULL);
+  g_assert_cmpint (at_800, <=, *min_height);
+}
+
+static gboolean
+size_poll_cb (gpointer data)
+{
+  SizeState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+  AdwTabView *tabs;
+
+  if (++state->polls > 3000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 2 ||
+      !all_loaded (BL_WINDOW (window)))
+    return G_SOURCE_CONTINUE;
+  tabs = bl_window_get_tab_view (BL_WINDOW (window));
+
+  switch (state->step++)
+    {
+    case 0:
+      {
+        g_autofree char *a = g_build_filename (state->dir, "a.json", NULL);
+        g_autofree char *b = g_build_filename (state->dir, "b.json", NULL);
+        g_autoptr(GFile) fa = g_file_new_for_path (a);
+        g_autoptr(GFile) fb = g_file_new_for_path (b);
+
+        BlWindow *second = bl_window_new (GTK_APPLICATION (state->app));
+
+        /* the saved size as restored, before any window system constraint */
+        gtk_window_get_default_size (GTK_WINDOW (second), &state->default_width,
+                                     &state->default_height);
+        gtk_window_destroy (GTK_WINDOW (second));
+        /* a session in the foreground */
+        adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, 0));
+        measure_window (GTK_WIDGET (window), &state->min_width[0], &state->min_height[0]);
+        /* a profile in the foreground, the session behind it */
+        adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, 1));
+        measure_window (GTK_WIDGET (window), &state->min_width[1], &state->min_height[1]);
+        bl_window_compare_files (BL_WINDOW (window), fa, fb, NULL);
+      }
+      return G_SOURCE_CONTINUE;
+    case 1:
+      {
+        g_autofree char *a = g_build_filename (state->dir, "good.bsprof", NULL);
+        g_autoptr(GFile) fa = g_file_new_for_path (a);
+
+        /* compared sessions */
+        measure_window (GTK_WIDGET (window), &state->min_width[2], &state->min_height[2]);
+        bl_window_compare_files (BL_WINDOW (window), fa, fa, NULL);
+      }
+      return G_SOURCE_CONTINUE;
+    default:
+      /* compared profiles */
+      measure_window (GTK_WIDGET (window), &state->min_width[3], &state->min_height[3]);
+      state->done = TRUE;
+      gtk_window_close (window);
+      return G_SOURCE_REMOVE;
+    }
+}
+
+static void
+test_minimum_size (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *good = write_good (dir);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.brightlens.Brightlens");
+  char *argv[] = { (char *) "brightlens", a, good, NULL };
+  BlRrmWriterOptions o;
+  SizeState state = { 0 };
+  int status;
+
+  /* the default recent manager still writes where the previous test's
+   * isolated data folder was */
+  {
+    g_autofree char *recent = NULL;
+    g_autofree char *recent_dir = NULL;
+
+    g_object_get (gtk_recent_manager_get_default (), "filename", &recent, NULL);
+    recent_dir = g_path_get_dirname (recent);
+    g_mkdir_with_parents (recent_dir, 0700);
+  }
+
+  /* a long, realistic session with every chart and every detail */
+  bl_rrm_writer_options_init (&o);
+  o.scenario = BL_RRM_SCENARIO_REALISTIC;
+  o.n_samples = 600;
+  o.with_beacons = TRUE;
+  g_assert_true (bl_rrm_write_to_file (&o, a, &error));
+  g_assert_no_error (error);
+  o.leak_bytes_per_min = 2e6;
+  g_assert_true (bl_rrm_write_to_file (&o, b, &error));
+  g_assert_no_error (error);
+
+  /* a saved size larger than any monitor is not restored as such */
+  g_settings_set_int (settings, "window-width", 9000);
+  g_settings_set_int (settings, "window-height", 7000);
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  state.dir = dir;
+  g_timeout_add (10, size_poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 3, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (state.done);
+
+  /* Xvfb's screen is 1600×1000 */
+  g_assert_cmpint (state.default_width, <=, 1600);
+  g_assert_cmpint (state.default_height, <=, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), <=, 1600);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), <=, 1000);
+
+  /* every kind of tab fits 800×600 (the metainfo says so) */
+  for (guint i = 0; i < 4; i++)
+    g_test_message ("tab kind %u: minimum %d×%d", i, state.min_width[i], state.min_height[i]);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpint (state.min_width[i], >, 0);
+      g_assert_cmpint (state.min_width[i], <=, 800);
+      g_assert_cmpint (state.min_height[i], >, 0);
+      g_assert_cmpint (state.min_height[i], <=, 600);
+    }
+
+  g_unlink (a);
+  g_unlink (b);
+  g_unlink (good);
+  g_rmdir (dir);
+}
+
+/* ---- #14.12: Export… of a session: the CLI's CSV, written atomically ---- */
+
+typedef struct
+{
+  GApplication *app;
+  const char   *out;
+  guint         polls;
+  gboolean      exported;
+  gboolean      enabled;
+  gboolean      done;
+} ExportState;
+
+static gboolean
+export_poll_cb (gpointer data)
+{
+  ExportState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+
+  if (++state->polls > 3000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 1 ||
+      !all_loaded (BL_WINDOW (window)))
+    return G_SOURCE_CONTINUE;
+
+  if (!state->exported)
+    {
+      g_autoptr(GFile) out = g_file_new_for_path (state->out);
+      GtkWidget *button = gtk_button_new ();
+
+      /* a button bound to win.export is insensitive while it is disabled */
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.export");
+      gtk_widget_set_parent (button, GTK_WIDGET (window));
+      state->enabled = gtk_widget_get_sensitive (button);
+      gtk_widget_unparent (button);
+
+      _bl_window_export_to (BL_WINDOW (window), out, "csv");
+      state->exported = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+  if (!g_file_test (state->out, G_FILE_TEST_EXISTS))
+    return G_SOURCE_CONTINUE;
+
+  state->done = TRUE;
+  gtk_window_close (window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_export_session (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "a.csv", NULL);
+  g_autofree char *from_window = NULL;
+  g_autofree char *from_cli = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GDir) listing = NULL;
+  const char *cli_argv[] = { BRIGHTLENS_CLI, "export", a, "--format", "csv", NULL };
+  char *argv[] = { (char *) "brightlens", a, NULL };
+  BlRrmWriterOptions o;
+  ExportState state = { 0 };
+  gsize len_window, len_cli;
+  int status;
+  guint n_files = 0;
+
+  bl_rrm_writer_options_init (&o);
+  o.scenario = BL_RRM_SCENARIO_REALISTIC;
+  o.n_samples = 120;
+  o.null_every = 7;
+  o.with_beacons = TRUE;
+  g_assert_true (bl_rrm_write_to_file (&o, a, &error));
+  g_assert_no_error (error);
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  state.out = out;
+  g_timeout_add (10, export_poll_cb, &state);
+  status = g_application_run (G_APPLICATION (app), 2, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (state.done);
+  g_assert_true (state.enabled);
+
+  /* byte for byte what brightlens-cli writes */
+  g_assert_true (g_spawn_sync (NULL, (char **) cli_argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, &from_cli, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (out, &from_window, &len_window, &error));
+  g_assert_no_error (error);
+  len_cli = strlen (from_cli);
+  g_assert_cmpuint (len_window, >, 1000);
+  g_assert_cmpuint (len_window, ==, len_cli);
+  g_assert_true (memcmp (from_window, from_cli, len_cli) == 0);
+  g_assert_true (g_str_has_prefix (from_window, "timestamp_ms,"));
+
+  /* no temporary file left beside it */
+  listing = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (listing) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 2);
+
+  g_unlink (out);
+  g_unlink (a);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* the isolated XDG dirs hide the MIME database, which image loaders need
+   * to recognise the app's SVG icon (for tests run one by one too) */
+  g_content_type_set_mime_dirs (mime_dirs);
+  /* the accessibility bus is shared by every test run on this machine and
+   * comes and goes with them; these tests do not need it */
+  g_setenv ("GTK_A11Y", "none", TRUE);
 
   if (!gtk_init_check ())
     g_error ("No display: widget tests need one (run them under xvfb-run)");
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/widgets/window/open-command-line", test_open_command_line);
+  g_test_add_func ("/widgets/window/minimum-size", test_minimum_size);
+  g_test_add_func ("/widgets/window/export-session", test_export_session);
 
   return g_test_run ();
 }

@@ -1232,6 +1232,26 @@ parse_document (Ctx     *c,
   return bl_json_reader_next (c->r, error) == BL_JSON_TOKEN_END;
 }
 
+static gboolean
+session_is_empty (BlSession *session)
+{
+  guint n;
+
+  for (BlSeriesId id = 0; id < BL_N_SERIES; id++)
+    {
+      bl_session_get_series (session, id, &n);
+      if (n > 0)
+        return FALSE;
+    }
+  bl_session_get_beacons (session, &n);
+  if (n > 0)
+    return FALSE;
+  for (guint kind = 0; kind < BL_N_DETAILS; kind++)
+    if (bl_session_get_n_details (session, kind) > 0)
+      return FALSE;
+  return TRUE;
+}
+
 static BlSession *
 read_session (BlJsonReader  *reader,
               GError       **error)
@@ -1308,6 +1328,30 @@ read_session (BlJsonReader  *reader,
     }
 
   bl_session_finish (session);
+
+  /* nothing to show is not a session dated 1970 */
+  if (session_is_empty (session))
+    {
+      if (local_error != NULL)
+        {
+          /* one sentence: the reader's, without its full stop, and why it matters */
+          g_autofree char *where = g_strdup (local_error->message);
+          gsize len = strlen (where);
+
+          if (len > 0 && where[len - 1] == '.')
+            where[len - 1] = '\0';
+          g_set_error (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
+                       _("%s, before the session’s first data point."), where);
+        }
+      else if (c.points_without_time > 0 || bl_session_get_warning (session) != NULL)
+        g_set_error_literal (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
+                             _("None of the session’s data points has a usable timestamp: "
+                               "each is missing or outside the years 1 to 9999."));
+      else
+        g_set_error_literal (error, BL_RRM_ERROR, BL_RRM_ERROR_EMPTY,
+                             _("The session has no data points and no beacons."));
+      return NULL;
+    }
 
   return g_steal_pointer (&session);
 }

@@ -17,6 +17,7 @@ typedef enum
   BL_RRM_ERROR_SYNTAX,        /* not JSON (the message gives line, column and path) */
   BL_RRM_ERROR_NOT_SESSION,   /* JSON, but not shaped like a session */
   BL_RRM_ERROR_TYPE,          /* a member has the wrong type */
+  BL_RRM_ERROR_EMPTY,         /* no data point, no beacon (or none at a sane time) */
 } BlRrmError;
 
 GQuark     bl_rrm_error_quark (void);
@@ -30,7 +31,8 @@ gboolean   bl_rrm_detect      (const guint8   *head,
 /* Reads a session in chunks with the streaming JSON reader. Keys are
  * matched case-insensitively and in snake_case, camelCase or spaced form;
  * unknown members are ignored; a null value is a gap; a file that ends
- * early gives an incomplete session (bl_session_is_incomplete()). */
+ * early gives an incomplete session (bl_session_is_incomplete()). A
+ * session without a single data point or beacon is an error. */
 BlSession *bl_rrm_read_stream (GInputStream   *stream,
                                guint64         total,
                                BlProgressFunc  progress,

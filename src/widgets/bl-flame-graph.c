@@ -68,6 +68,7 @@ struct _BlFlameGraph
   guint           vscroll_policy : 1;
   guint           in_adjustment_update : 1;
   guint           scroll_to_root : 1;
+  double          root_gap;      /* px between the roots' edge of the content and of the view */
 
   /* zoom animation */
   guint           tick_id;
@@ -477,14 +478,20 @@ update_adjustments (BlFlameGraph *self)
   if (self->vadjustment != NULL && h > 0)
     {
       int ch = content_height (self);
-      double value = gtk_adjustment_get_value (self->vadjustment);
+      double value;
 
+      /* The view is anchored on the roots' side: a new layout starts on the
+       * roots, and a resize (the paned fitted to the layout, a smaller
+       * window) keeps the same distance from them rather than from the far
+       * end, so the roots never slide out of view by themselves. */
       if (self->scroll_to_root)
-        value = self->inverted ? 0 : ch - h;
+        self->root_gap = 0;
+      value = self->inverted ? self->root_gap : ch - h - self->root_gap;
+      value = CLAMP (value, 0, MAX (ch - h, 0));
 
-      gtk_adjustment_configure (self->vadjustment,
-                                CLAMP (value, 0, MAX (ch - h, 0)), 0, ch,
+      gtk_adjustment_configure (self->vadjustment, value, 0, ch,
                                 self->row_height, h * 0.9, h);
+      self->root_gap = self->inverted ? value : MAX (ch - h, 0) - value;
       self->scroll_to_root = FALSE;
     }
 
@@ -644,7 +651,13 @@ adjustment_value_changed (BlFlameGraph  *self,
       set_zoom_node (self, frame_holding_view (self));
     }
   else
-    invalidate_bars (self);
+    {
+      double value = gtk_adjustment_get_value (adjustment);
+      double span = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+      self->root_gap = self->inverted ? value : MAX (span, 0) - value;
+      invalidate_bars (self);
+    }
 }
 
 static void
@@ -1014,8 +1027,9 @@ bl_flame_graph_measure (GtkWidget      *widget,
     {
       int levels = self->layout ? (int) bl_flame_layout_get_n_levels (self->layout) : 0;
 
-      *minimum = self->row_height * 4;
-      *natural = MAX (levels, 4) * self->row_height;
+      /* two rows: the pane over it can be dragged small */
+      *minimum = self->row_height * 2;
+      *natural = MAX (levels, 2) * self->row_height;
     }
 }
 

@@ -437,7 +437,8 @@ update_breadcrumb (BlProfileView *self)
 }
 
 /* The first layout of a profile decides how much room the flame graph gets:
- * a shallow tree leaves the rest to the tables, a deep one takes up to 60 %. */
+ * a shallow tree gets its rows and one row of air, no more (the rest goes to
+ * the tables), a deep one up to 60 %. */
 static gboolean
 fit_paned_tick (GtkWidget     *widget,
                 GdkFrameClock *clock,
@@ -454,9 +455,9 @@ fit_paned_tick (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
 
   self->paned_fitted = TRUE;
-  rows = bl_flame_layout_get_n_levels (layout) + 2;
+  rows = MAX (bl_flame_layout_get_n_levels (layout), 1) + 1;
   wanted = rows * (int) bl_flame_graph_get_row_height (self->flame_graph);
-  gtk_paned_set_position (self->paned, CLAMP (wanted, 200, height * 6 / 10));
+  gtk_paned_set_position (self->paned, MIN (wanted, height * 6 / 10));
 
   return G_SOURCE_REMOVE;
 }

@@ -46,6 +46,16 @@ struct _BlCallTreeView
   GtkTreeListModel   *tree;
   GListModel         *roots;
 
+  /* columns: the chosen metric's self and total always show; the others are
+   * picked in the header menu and remembered per table (table-columns) */
+  GSettings          *settings;
+  GSimpleActionGroup *column_actions;
+  GMenu              *column_menu;
+  GtkColumnViewColumn *sort_column;
+  BlProfileNode      *probe[2];
+  gboolean            probing;
+  gboolean            sorting;
+
   guint32             selected_node;
   guint32             pending_node;
   gboolean            updating;
@@ -70,6 +80,12 @@ G_DEFINE_FINAL_TYPE (BlCallTreeView, bl_call_tree_view, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+
+static const char * const mode_names[] = {
+  "top-down", "bottom-up", "functions", "callers", "callees",
+};
+
+static const char * const kind_names[] = { "self", "callees", "total" };
 
 static gboolean
 is_tree (BlCallTreeView *self)
@@ -252,10 +268,20 @@ compare_values (gconstpointer a,
                 gpointer      user_data)
 {
   GtkColumnViewColumn *column = user_data;
+  BlCallTreeView *self = g_object_get_data (G_OBJECT (column), "bl-view");
   BlMetricId metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
   ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
-  guint64 va = column_value (item_of ((gpointer) a), metric, kind);
-  guint64 vb = column_value (item_of ((gpointer) b), metric, kind);
+  guint64 va, vb;
+
+  /* the column view's sorter asks its primary column first */
+  if (self->probing)
+    {
+      self->probing = FALSE;
+      self->sort_column = column;
+    }
+
+  va = column_value (item_of ((gpointer) a), metric, kind);
+  vb = column_value (item_of ((gpointer) b), metric, kind);
 
   return va < vb ? GTK_ORDERING_SMALLER : va > vb ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
@@ -265,8 +291,17 @@ compare_names (gconstpointer a,
                gconstpointer b,
                gpointer      user_data)
 {
-  int ret = g_strcmp0 (bl_profile_node_get_name (item_of ((gpointer) a)),
-                       bl_profile_node_get_name (item_of ((gpointer) b)));
+  BlCallTreeView *self = user_data;
+  int ret;
+
+  if (self->probing)
+    {
+      self->probing = FALSE;
+      self->sort_column = self->name_column;
+    }
+
+  ret = g_strcmp0 (bl_profile_node_get_name (item_of ((gpointer) a)),
+                   bl_profile_node_get_name (item_of ((gpointer) b)));
 
   return ret < 0 ? GTK_ORDERING_SMALLER : ret > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
@@ -312,6 +347,9 @@ add_value_column (BlCallTreeView *self,
   g_object_set_data (G_OBJECT (column), "bl-view", self);
   g_object_set_data (G_OBJECT (column), "bl-metric", GINT_TO_POINTER (metric));
   g_object_set_data (G_OBJECT (column), "bl-kind", GINT_TO_POINTER (kind));
+  g_object_set_data_full (G_OBJECT (column), "bl-id",
+                          g_strdup_printf ("%s-%s", bl_metric_get_name (metric), kind_names[kind]),
+                          g_free);
   g_signal_connect (factory, "setup", G_CALLBACK (value_setup), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (value_bind), column);
 
@@ -320,10 +358,136 @@ add_value_column (BlCallTreeView *self,
   g_object_unref (sorter);
   gtk_column_view_column_set_resizable (column, TRUE);
 
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (column);
-
   return column;
+}
+
+/* the extra columns this table shows, as saved */
+static char **
+dup_saved_columns (BlCallTreeView *self)
+{
+  g_autoptr(GVariant) dict = NULL;
+  char **ids = NULL;
+
+  if (self->settings == NULL)
+    return g_new0 (char *, 1);
+
+  dict = g_settings_get_value (self->settings, "table-columns");
+  if (!g_variant_lookup (dict, mode_names[self->mode], "^as", &ids))
+    ids = g_new0 (char *, 1);
+
+  return ids;
+}
+
+static void
+save_columns (BlCallTreeView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  g_autoptr(GVariant) old = NULL;
+  g_auto(GStrv) kept = dup_saved_columns (self);
+  GVariantBuilder dict, ids;
+  GVariantIter iter;
+  const char *key;
+  GVariant *value;
+
+  if (self->settings == NULL)
+    return;
+
+  /* the columns this profile has as they are now, the others as they were */
+  g_variant_builder_init (&ids, G_VARIANT_TYPE_STRING_ARRAY);
+  for (guint i = 0; kept[i] != NULL; i++)
+    {
+      gboolean here = FALSE;
+
+      for (guint k = 1; k < g_list_model_get_n_items (columns) && !here; k++)
+        {
+          g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, k);
+
+          here = g_strcmp0 (g_object_get_data (G_OBJECT (c), "bl-id"), kept[i]) == 0;
+        }
+      if (!here)
+        g_variant_builder_add (&ids, "s", kept[i]);
+    }
+  for (guint k = 1; k < g_list_model_get_n_items (columns); k++)
+    {
+      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, k);
+
+      if (g_object_get_data (G_OBJECT (c), "bl-fixed") == NULL &&
+          gtk_column_view_column_get_visible (c))
+        g_variant_builder_add (&ids, "s", (const char *) g_object_get_data (G_OBJECT (c), "bl-id"));
+    }
+
+  g_variant_builder_init (&dict, G_VARIANT_TYPE ("a{sas}"));
+  old = g_settings_get_value (self->settings, "table-columns");
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s@as}", &key, &value))
+    {
+      if (g_strcmp0 (key, mode_names[self->mode]) != 0)
+        g_variant_builder_add (&dict, "{s@as}", key, value);
+      g_variant_unref (value);
+    }
+  g_variant_builder_add (&dict, "{sas}", mode_names[self->mode], &ids);
+  g_settings_set_value (self->settings, "table-columns", g_variant_builder_end (&dict));
+}
+
+static void
+column_toggled (GSimpleAction *action,
+                GVariant      *state,
+                gpointer       user_data)
+{
+  GtkColumnViewColumn *column = user_data;
+  BlCallTreeView *self = g_object_get_data (G_OBJECT (column), "bl-view");
+
+  g_simple_action_set_state (action, state);
+  gtk_column_view_column_set_visible (column, g_variant_get_boolean (state));
+  save_columns (self);
+}
+
+static gboolean
+is_value_column (GtkColumnViewColumn *column)
+{
+  return g_object_get_data (G_OBJECT (column), "bl-id") != NULL;
+}
+
+/* A click on a new column sorts it ascending; a cost column turns that
+ * into largest first. The primary column is found by asking the column
+ * view's sorter to compare a row with itself: it asks its primary column
+ * first (GTK 4.8 has no getter for it). */
+static void
+sorter_changed_cb (BlCallTreeView  *self,
+                   GtkSorterChange  change,
+                   GtkSorter       *sorter)
+{
+  GtkColumnViewColumn *before = self->sort_column;
+
+  if (self->probe[0] == NULL || self->sorting)
+    return;
+
+  /* two objects for the same row: a sorter answers "equal" to one object
+   * compared with itself without asking anybody */
+  self->sort_column = NULL;
+  self->probing = TRUE;
+  gtk_sorter_compare (sorter, self->probe[0], self->probe[1]);
+  self->probing = FALSE;
+
+  if (self->sort_column != NULL && self->sort_column != before &&
+      is_value_column (self->sort_column))
+    {
+      self->sorting = TRUE;
+      gtk_column_view_sort_by_column (self->column_view, self->sort_column, GTK_SORT_DESCENDING);
+      self->sorting = FALSE;
+      /* the nested emission sorted the rows already */
+      g_signal_stop_emission_by_name (sorter, "changed");
+    }
+}
+
+static void
+sort_by (BlCallTreeView      *self,
+         GtkColumnViewColumn *column)
+{
+  self->sorting = TRUE;
+  self->sort_column = column;
+  gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
+  self->sorting = FALSE;
 }
 
 static void
@@ -331,60 +495,93 @@ rebuild_columns (BlCallTreeView *self)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
   BlMetricId metrics[BL_N_METRICS];
+  g_auto(GStrv) shown = NULL;
   GtkColumnViewColumn *sort_column = NULL;
-  guint n;
+  guint n, position = 1;
 
+  self->sort_column = NULL;
   while (g_list_model_get_n_items (columns) > 1)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 1);
 
       gtk_column_view_remove_column (self->column_view, column);
     }
+  g_menu_remove_all (self->column_menu);
+  g_clear_object (&self->column_actions);
+  self->column_actions = g_simple_action_group_new ();
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "columns",
+                                  G_ACTION_GROUP (self->column_actions));
 
   if (self->profile == NULL)
     return;
 
+  shown = dup_saved_columns (self);
   n = bl_profile_list_metrics (self->profile, metrics);
+
+  /* the chosen metric first, right after the function */
+  for (guint i = 0; i < n; i++)
+    if (metrics[i] == self->metric && i > 0)
+      {
+        memmove (metrics + 1, metrics, i * sizeof metrics[0]);
+        metrics[0] = self->metric;
+        break;
+      }
+
   for (guint i = 0; i < n; i++)
     {
       BlMetricId m = metrics[i];
-      GtkColumnViewColumn *total = NULL;
+      ColumnKind kinds[3];
+      guint n_kinds = 0;
 
-      switch (m)
+      if (!bl_metric_get_info (m)->additive)
+        kinds[n_kinds++] = COLUMN_SELF;
+      else if (m == BL_METRIC_CPU || m == BL_METRIC_WALL || m == BL_METRIC_SAMPLES ||
+               m == BL_METRIC_TIME_NS || m == BL_METRIC_WEIGHT)
         {
-        case BL_METRIC_CPU:
-        case BL_METRIC_WALL:
-        case BL_METRIC_SAMPLES:
-        case BL_METRIC_TIME_NS:
-        case BL_METRIC_WEIGHT:
-          add_value_column (self, m, COLUMN_SELF);
-          add_value_column (self, m, COLUMN_CALLEES);
-          total = add_value_column (self, m, COLUMN_TOTAL);
-          break;
-        case BL_METRIC_CALLS:
-          add_value_column (self, m, COLUMN_SELF);
-          break;
-        case BL_METRIC_ALLOC_BYTES:
-        case BL_METRIC_LIVE_BYTES:
-          add_value_column (self, m, COLUMN_SELF);
-          total = add_value_column (self, m, COLUMN_TOTAL);
-          break;
-        case BL_METRIC_ALLOC_COUNT:
-        case BL_METRIC_FREE_BYTES:
-        case BL_METRIC_FREE_COUNT:
-        case BL_METRIC_LIVE_COUNT:
-        case BL_N_METRICS:
-        case BL_METRIC_INVALID:
-        default:
-          break;
+          kinds[n_kinds++] = COLUMN_SELF;
+          kinds[n_kinds++] = COLUMN_TOTAL;
+          kinds[n_kinds++] = COLUMN_CALLEES;
+        }
+      else
+        {
+          kinds[n_kinds++] = COLUMN_SELF;
+          kinds[n_kinds++] = COLUMN_TOTAL;
         }
 
-      if (total != NULL && (m == self->metric || sort_column == NULL))
-        sort_column = total;
+      for (guint k = 0; k < n_kinds; k++)
+        {
+          GtkColumnViewColumn *column = add_value_column (self, m, kinds[k]);
+          const char *id = g_object_get_data (G_OBJECT (column), "bl-id");
+          gboolean fixed = m == self->metric && kinds[k] != COLUMN_CALLEES;
+          gboolean visible = fixed || g_strv_contains ((const char * const *) shown, id);
+          g_autoptr(GSimpleAction) action = NULL;
+          g_autofree char *detailed = g_strconcat ("columns.", id, NULL);
+
+          if (fixed)
+            g_object_set_data (G_OBJECT (column), "bl-fixed", GINT_TO_POINTER (TRUE));
+          gtk_column_view_column_set_visible (column, visible);
+          gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (self->column_menu));
+          gtk_column_view_insert_column (self->column_view, position++, column);
+
+          action = g_simple_action_new_stateful (id, NULL, g_variant_new_boolean (visible));
+          g_simple_action_set_enabled (action, !fixed);
+          g_signal_connect_object (action, "change-state", G_CALLBACK (column_toggled),
+                                   column, 0);
+          g_action_map_add_action (G_ACTION_MAP (self->column_actions), G_ACTION (action));
+          g_menu_append (self->column_menu, gtk_column_view_column_get_title (column), detailed);
+
+          /* the bottom-up table lists where the metric is spent: by self;
+           * the others by total, where there is one */
+          if (m == self->metric &&
+              (sort_column == NULL ||
+               (kinds[k] == COLUMN_TOTAL && self->mode != BL_CALL_TREE_BOTTOM_UP)))
+            sort_column = column;
+          g_object_unref (column);
+        }
     }
 
   if (sort_column != NULL)
-    gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
+    sort_by (self, sort_column);
 }
 
 /* A metric switch changes only which column sorts: the columns are the
@@ -719,6 +916,11 @@ bl_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->tree);
   g_clear_object (&self->roots);
   g_clear_object (&self->profile);
+  g_clear_object (&self->probe[0]);
+  g_clear_object (&self->probe[1]);
+  g_clear_object (&self->column_actions);
+  g_clear_object (&self->column_menu);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (bl_call_tree_view_parent_class)->dispose (object);
 }
@@ -854,11 +1056,26 @@ bl_call_tree_view_init (BlCallTreeView *self)
   gtk_column_view_column_set_expand (self->name_column, TRUE);
   gtk_column_view_column_set_fixed_width (self->name_column, 280);
   gtk_column_view_column_set_resizable (self->name_column, TRUE);
-  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_names, NULL, NULL));
+  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_names, self, NULL));
   gtk_column_view_column_set_sorter (self->name_column, sorter);
   g_object_unref (sorter);
   gtk_column_view_append_column (self->column_view, self->name_column);
   g_object_unref (self->name_column);
+
+  self->column_menu = g_menu_new ();
+  gtk_column_view_column_set_header_menu (self->name_column, G_MENU_MODEL (self->column_menu));
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (sorter_changed_cb), self, G_CONNECT_SWAPPED);
+
+  {
+    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+    g_autoptr(GSettingsSchema) schema = NULL;
+
+    if (source != NULL &&
+        (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL &&
+        g_settings_schema_has_key (schema, "table-columns"))
+      self->settings = g_settings_new (BASE_ID);
+  }
 }
 
 GtkWidget *
@@ -896,6 +1113,13 @@ bl_call_tree_view_set_profile (BlCallTreeView *self,
   self->thread = thread;
   if (new_profile)
     {
+      for (guint i = 0; i < G_N_ELEMENTS (self->probe); i++)
+        {
+          g_clear_object (&self->probe[i]);
+          if (profile != NULL && bl_profile_get_n_threads (profile) > 0)
+            self->probe[i] = bl_profile_node_new_call (profile,
+                                                       bl_profile_get_thread_root (profile, 0));
+        }
       self->function = G_MAXUINT32;
       if (profile != NULL && !bl_profile_has_metric (profile, self->metric))
         self->metric = bl_profile_get_default_metric (profile);

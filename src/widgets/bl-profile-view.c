@@ -236,11 +236,12 @@ update_selectors (BlProfileView *self)
                           bl_profile_get_n_threads (self->profile) > 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), self->n_metrics > 1);
 
-  /* the metric shown last when this profile has it, else the preferred one */
+  /* the preferred metric when this profile has it, else the one shown last,
+   * else the profile's own */
   metric = bl_profile_get_default_metric (self->profile);
   if (self->settings != NULL)
     {
-      static const char *keys[] = { "default-metric", "last-metric" };
+      static const char *keys[] = { "last-metric", "default-metric" };
 
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         {

@@ -231,6 +231,261 @@ test_shallow_pane (void)
   g_object_unref (d.profile);
 }
 
+/* Functions with opposite orders by CPU and by wall time:
+ *   Thread main: main → cpuheavy (cpu self 100, wall self 10)
+ *                     → wallheavy (cpu self 10, wall self 200)
+ *   Thread io:   wait (cpu self 5, wall self 500)
+ */
+typedef struct
+{
+  BlProfile *profile;
+  guint32    main_root, io_root, cpuheavy, wallheavy, wait;
+} Costs;
+
+static void
+costs_init (Costs *c)
+{
+  BlProfile *p = bl_profile_new ("test");
+  guint32 file = bl_profile_intern (p, "pkg:/source/costs.brs");
+  guint32 m;
+
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_WALL);
+  bl_profile_enable_metric (p, BL_METRIC_CALLS);
+  c->main_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  c->io_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread io"));
+  m = bl_profile_add_child (p, c->main_root, bl_profile_intern (p, "main"), file, 1);
+  c->cpuheavy = bl_profile_add_child (p, m, bl_profile_intern (p, "cpuheavy"), file, 10);
+  c->wallheavy = bl_profile_add_child (p, m, bl_profile_intern (p, "wallheavy"), file, 20);
+  c->wait = bl_profile_add_child (p, c->io_root, bl_profile_intern (p, "wait"), file, 30);
+  bl_profile_add_value (p, c->cpuheavy, BL_METRIC_CPU, 100);
+  bl_profile_add_value (p, c->cpuheavy, BL_METRIC_WALL, 10);
+  bl_profile_add_value (p, c->wallheavy, BL_METRIC_CPU, 10);
+  bl_profile_add_value (p, c->wallheavy, BL_METRIC_WALL, 200);
+  bl_profile_add_value (p, c->wait, BL_METRIC_CPU, 5);
+  bl_profile_add_value (p, c->wait, BL_METRIC_WALL, 500);
+  bl_profile_add_value (p, c->wait, BL_METRIC_CALLS, 3);
+  bl_profile_finish (p);
+  c->profile = p;
+}
+
+static BlProfileNode *
+row_item (GListModel *model,
+          guint       i)
+{
+  g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+  if (GTK_IS_TREE_LIST_ROW (object))
+    return gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (object));
+
+  return g_object_ref (BL_PROFILE_NODE (object));
+}
+
+/* the top-level rows' names in table order, "a b c" */
+static char *
+dup_row_names (BlCallTreeView *table)
+{
+  GListModel *model = bl_call_tree_view_get_model (table);
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+      g_autoptr(BlProfileNode) item = row_item (model, i);
+
+      if (GTK_IS_TREE_LIST_ROW (object) && gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
+        continue;
+      if (names->len > 0)
+        g_string_append_c (names, ' ');
+      g_string_append (names, bl_profile_node_get_name (item));
+    }
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+/* the titles of the visible columns, "Function|CPU self|CPU total" */
+static char *
+dup_visible_columns (BlCallTreeView *table)
+{
+  GListModel *columns = gtk_column_view_get_columns (bl_call_tree_view_get_column_view (table));
+  g_autoptr(GString) titles = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (!gtk_column_view_column_get_visible (column))
+        continue;
+      if (titles->len > 0)
+        g_string_append_c (titles, '|');
+      g_string_append (titles, gtk_column_view_column_get_title (column));
+    }
+
+  return g_string_free (g_steal_pointer (&titles), FALSE);
+}
+
+static GtkColumnViewColumn *
+find_column (BlCallTreeView *table,
+             const char     *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (bl_call_tree_view_get_column_view (table));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return column;
+    }
+
+  return NULL;
+}
+
+/* the table needs no horizontal scrolling */
+static void
+assert_no_hscroll (BlCallTreeView *table)
+{
+  GtkWidget *scroller = gtk_widget_get_first_child (GTK_WIDGET (table));
+  GtkAdjustment *h;
+
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (scroller));
+  h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (h), >, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
+}
+
+static void
+test_sort_follows_metric (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  BlCallTreeView *top_down, *bottom_up, *functions;
+  g_autofree char *names = NULL;
+  g_autofree char *titles = NULL;
+  BlProfileView *view;
+  Costs c;
+
+  /* the preference wins over the metric used last */
+  g_settings_set_string (settings, "last-metric", "cpu");
+  g_settings_set_string (settings, "default-metric", "wall");
+  g_settings_reset (settings, "table-columns");
+
+  costs_init (&c);
+  view = present_view (c.profile, 1280, 720);
+  top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+  bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+  functions = bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS);
+  g_assert_cmpint (bl_profile_view_get_metric (view), ==, BL_METRIC_WALL);
+
+  /* the tables open sorted by wall: the io thread (500) first */
+  names = dup_row_names (top_down);
+  g_assert_true (g_str_has_prefix (names, "Thread io "));
+  g_clear_pointer (&names, g_free);
+  /* bottom-up by wall self: wait 500, wallheavy 200, cpuheavy 10, main 0 */
+  names = dup_row_names (bottom_up);
+  g_assert_cmpstr (names, ==, "wait wallheavy cpuheavy main");
+  g_clear_pointer (&names, g_free);
+
+  /* the function and wall's self and total, nothing else by default */
+  titles = dup_visible_columns (functions);
+  g_assert_cmpstr (titles, ==, "Function|Wall self|Wall total");
+  g_clear_pointer (&titles, g_free);
+
+  /* CPU: the sort and the columns follow */
+  bl_profile_view_set_metric (view, BL_METRIC_CPU);
+  settle (view);
+  names = dup_row_names (bottom_up);
+  g_assert_cmpstr (names, ==, "cpuheavy wallheavy wait main");
+  g_clear_pointer (&names, g_free);
+  names = dup_row_names (top_down);
+  g_assert_true (g_str_has_prefix (names, "Thread main "));
+  g_clear_pointer (&names, g_free);
+  titles = dup_visible_columns (bottom_up);
+  g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total");
+  g_clear_pointer (&titles, g_free);
+
+  /* a first click on another cost column (GTK sorts a new column
+   * ascending) puts the largest first */
+  gtk_column_view_sort_by_column (bl_call_tree_view_get_column_view (functions),
+                                  find_column (functions, "CPU self"), GTK_SORT_ASCENDING);
+  settle (view);
+  names = dup_row_names (functions);
+  g_assert_cmpstr (names, ==, "cpuheavy wallheavy wait main");
+  g_clear_pointer (&names, g_free);
+  /* a second click on the same column turns it round */
+  gtk_column_view_sort_by_column (bl_call_tree_view_get_column_view (functions),
+                                  find_column (functions, "CPU self"), GTK_SORT_ASCENDING);
+  settle (view);
+  names = dup_row_names (functions);
+  g_assert_cmpstr (names, ==, "main wait wallheavy cpuheavy");
+  g_clear_pointer (&names, g_free);
+  /* the name column sorts A to Z first */
+  gtk_column_view_sort_by_column (bl_call_tree_view_get_column_view (functions),
+                                  find_column (functions, "Function"), GTK_SORT_ASCENDING);
+  settle (view);
+  names = dup_row_names (functions);
+  g_assert_cmpstr (names, ==, "cpuheavy main wait wallheavy");
+  g_clear_pointer (&names, g_free);
+
+  /* at 1280 px no table needs horizontal scrolling for those columns */
+  bl_profile_view_show_table (view, BL_CALL_TREE_FUNCTIONS);
+  settle (view);
+  assert_no_hscroll (functions);
+  bl_profile_view_show_table (view, BL_CALL_TREE_TOP_DOWN);
+  settle (view);
+  assert_no_hscroll (top_down);
+
+  close_view (view);
+  g_object_unref (c.profile);
+  g_settings_reset (settings, "last-metric");
+  g_settings_reset (settings, "default-metric");
+}
+
+/* the column menu shows more columns, remembered per table */
+static void
+test_column_menu (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  g_autofree char *titles = NULL;
+  BlCallTreeView *functions, *top_down;
+  BlProfileView *view;
+  Costs c;
+
+  g_settings_set_string (settings, "default-metric", "cpu");
+  g_settings_reset (settings, "table-columns");
+  costs_init (&c);
+  view = present_view (c.profile, 1280, 720);
+  functions = bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS);
+  top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+
+  /* the chosen metric's columns cannot be hidden */
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (functions), "columns.cpu-self", NULL) &&
+                  !gtk_column_view_column_get_visible (find_column (functions, "CPU self")));
+  g_assert_true (gtk_column_view_column_get_visible (find_column (functions, "CPU self")));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (functions), "columns.calls-self", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (functions), "columns.wall-total", NULL));
+  titles = dup_visible_columns (functions);
+  g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total|Wall total|Calls");
+  g_clear_pointer (&titles, g_free);
+  /* the other tables keep their own */
+  titles = dup_visible_columns (top_down);
+  g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total");
+  g_clear_pointer (&titles, g_free);
+  close_view (view);
+
+  /* the next tab shows them again */
+  view = present_view (c.profile, 1280, 720);
+  functions = bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS);
+  titles = dup_visible_columns (functions);
+  g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total|Wall total|Calls");
+  g_clear_pointer (&titles, g_free);
+  close_view (view);
+
+  g_object_unref (c.profile);
+  g_settings_reset (settings, "table-columns");
+  g_settings_reset (settings, "default-metric");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -244,6 +499,8 @@ main (int   argc,
 
   g_test_add_func ("/widgets/profile-ux/roots-visible", test_roots_visible);
   g_test_add_func ("/widgets/profile-ux/shallow-pane", test_shallow_pane);
+  g_test_add_func ("/widgets/profile-ux/sort-follows-metric", test_sort_follows_metric);
+  g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
 
   return g_test_run ();
 }

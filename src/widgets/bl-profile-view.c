@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "bl-alloc-histogram.h"
@@ -57,6 +58,8 @@ struct _BlProfileView
   GtkBox          *breadcrumb;
   GtkPaned        *paned;
   GtkStack        *graph_stack;
+  GtkStack        *flame_state;
+  AdwStatusPage   *empty_page;
   GtkStack        *table_stack;
   GtkWidget       *lines_page;
   GtkWidget       *alloc_histogram;   /* mpatrol's allocation sizes */
@@ -463,9 +466,67 @@ fit_paned_tick (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
+/* A thread or metric with nothing in it says so instead of drawing a blank
+ * pane. */
+static void
+update_empty_state (BlProfileView *self)
+{
+  BlFlameLayout *layout = bl_flame_graph_get_layout (self->flame_graph);
+  BlMetricId metric = bl_flame_graph_get_metric (self->flame_graph);
+  guint thread = bl_flame_graph_get_thread (self->flame_graph);
+  g_autofree char *description = NULL;
+  const char *metric_name;
+
+  if (self->profile == NULL || layout == NULL ||
+      (bl_flame_layout_get_total (layout) > 0 && bl_flame_layout_get_n_rects (layout) > 0))
+    {
+      gtk_stack_set_visible_child_name (self->flame_state, "graph");
+      return;
+    }
+
+  metric_name = metric != BL_METRIC_INVALID ? _(bl_metric_get_info (metric)->display_name) : "";
+  if (bl_profile_get_n_threads (self->profile) == 0 || bl_profile_get_n_nodes (self->profile) <= 1)
+    {
+      adw_status_page_set_title (self->empty_page, _("No Entries"));
+      description = g_strdup (_("This profile holds no calls or samples: the recording "
+                                "ended before anything was measured."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->empty_page, _("Nothing to Show"));
+      if (thread == BL_FLAME_ALL_THREADS || thread >= bl_profile_get_n_threads (self->profile))
+        /* Translators: %s is a metric, "Live bytes" */
+        description = g_strdup_printf (_("%s is zero in every thread."), metric_name);
+      else
+        /* Translators: the first %s is a metric ("Live bytes"), the second a thread name */
+        description = g_strdup_printf (_("%s is zero in the thread “%s”."), metric_name,
+                                       bl_profile_get_thread_name (self->profile, thread));
+      if (metric == BL_METRIC_LIVE_BYTES || metric == BL_METRIC_LIVE_COUNT)
+        {
+          char *more = g_strconcat (description, " ",
+                                    _("Everything allocated was freed again by the end."),
+                                    NULL);
+
+          g_free (description);
+          description = more;
+        }
+      else if (self->n_metrics > 1)
+        {
+          char *more = g_strconcat (description, " ", _("Choose another metric or thread."),
+                                    NULL);
+
+          g_free (description);
+          description = more;
+        }
+    }
+  adw_status_page_set_description (self->empty_page, description);
+  gtk_stack_set_visible_child_name (self->flame_state, "empty");
+}
+
 static void
 fit_paned (BlProfileView *self)
 {
+  update_empty_state (self);
   update_breadcrumb (self);
 
   /* wait for the paned's allocation when the layout came first */
@@ -623,6 +684,8 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, breadcrumb);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, paned);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, flame_state);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, table_stack);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, top_down);
@@ -853,6 +916,23 @@ bl_profile_view_set_thread (BlProfileView *self,
   g_return_if_fail (BL_IS_PROFILE_VIEW (self));
 
   gtk_drop_down_set_selected (self->thread_dropdown, thread == G_MAXUINT ? 0 : thread + 1);
+}
+
+/**
+ * bl_profile_view_get_empty_text:
+ *
+ * Returns: (nullable): why the flame graph has nothing to draw, as its empty
+ *   state says, or %NULL when the graph is shown
+ */
+const char *
+bl_profile_view_get_empty_text (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->flame_state), "empty") != 0)
+    return NULL;
+
+  return adw_status_page_get_description (self->empty_page);
 }
 
 /**

@@ -486,6 +486,68 @@ test_column_menu (void)
   g_settings_reset (settings, "default-metric");
 }
 
+/* a metric or a thread with nothing in it says why instead of a blank pane */
+static void
+test_empty_state (void)
+{
+  BlProfile *p = bl_profile_new ("test");
+  BlProfile *none;
+  BlProfileView *view;
+  guint32 main_root, idle_root, f;
+  const char *text;
+
+  /* everything allocated was freed: live bytes are zero; thread idle has no CPU */
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_ALLOC_BYTES);
+  bl_profile_enable_metric (p, BL_METRIC_LIVE_BYTES);
+  main_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  idle_root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread idle"));
+  f = bl_profile_add_child (p, main_root, bl_profile_intern (p, "make"), 0, 0);
+  bl_profile_add_value (p, f, BL_METRIC_CPU, 10);
+  bl_profile_add_value (p, f, BL_METRIC_ALLOC_BYTES, 4096);
+  f = bl_profile_add_child (p, idle_root, bl_profile_intern (p, "sleep"), 0, 0);
+  bl_profile_add_value (p, f, BL_METRIC_ALLOC_BYTES, 16);
+  bl_profile_finish (p);
+
+  view = present_view (p, 1280, 720);
+  g_assert_null (bl_profile_view_get_empty_text (view));
+
+  bl_profile_view_set_metric (view, BL_METRIC_LIVE_BYTES);
+  settle (view);
+  text = bl_profile_view_get_empty_text (view);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "Live bytes is zero in every thread."));
+  g_assert_nonnull (strstr (text, "freed"));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (bl_profile_view_get_flame_graph (view))));
+
+  /* CPU in the idle thread */
+  bl_profile_view_set_metric (view, BL_METRIC_CPU);
+  bl_profile_view_set_thread (view, 1);
+  settle (view);
+  text = bl_profile_view_get_empty_text (view);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "CPU time is zero in the thread “Thread idle”."));
+
+  /* and back to something to draw */
+  bl_profile_view_set_thread (view, 0);
+  settle (view);
+  g_assert_null (bl_profile_view_get_empty_text (view));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (bl_profile_view_get_flame_graph (view))));
+  close_view (view);
+  g_object_unref (p);
+
+  /* a profile with no entries at all */
+  none = bl_profile_new ("test");
+  bl_profile_enable_metric (none, BL_METRIC_CPU);
+  bl_profile_finish (none);
+  view = present_view (none, 1280, 720);
+  text = bl_profile_view_get_empty_text (view);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "no calls or samples"));
+  close_view (view);
+  g_object_unref (none);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -501,6 +563,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/shallow-pane", test_shallow_pane);
   g_test_add_func ("/widgets/profile-ux/sort-follows-metric", test_sort_follows_metric);
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
+  g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);
 
   return g_test_run ();
 }

@@ -164,23 +164,24 @@ update_header (BlProfileView *self)
     g_string_append_printf (device, _("%s profile"), info->format);
   gtk_label_set_text (self->device_label, device->str);
 
+  /* one short line; the metrics are in the metric selector, and listed in
+   * the tooltip */
   for (guint i = 0; i < self->n_metrics; i++)
     g_ptr_array_add (carries, g_strdup (_(bl_metric_get_info (self->metrics[i])->display_name)));
-  if (info->has_lines)
-    g_ptr_array_add (carries, g_strdup (_("per-line data")));
-  if (info->has_memory)
-    g_ptr_array_add (carries, g_strdup (_("memory operations")));
   g_ptr_array_add (carries, NULL);
   {
-    g_autofree char *list = g_strjoinv (", ", (char **) carries->pdata);
+    g_autofree char *list = g_strjoinv ("\n", (char **) carries->pdata);
     guint n_threads = bl_profile_get_n_threads (self->profile);
 
     g_string_append_printf (data,
                             g_dngettext (GETTEXT_PACKAGE, "%u thread, %u frames",
                                          "%u threads, %u frames", n_threads),
                             n_threads, bl_profile_get_n_nodes (self->profile));
-    g_string_append_c (data, '\n');
-    g_string_append (data, list);
+    if (info->has_lines)
+      g_string_append_printf (data, " · %s", _("per-line data"));
+    if (info->has_memory)
+      g_string_append_printf (data, " · %s", _("memory operations"));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->data_label), list);
   }
   gtk_label_set_text (self->data_label, data->str);
 

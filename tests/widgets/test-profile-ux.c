@@ -548,6 +548,40 @@ test_empty_state (void)
   g_object_unref (none);
 }
 
+/* the header is one title line and one line of facts, whatever the profile
+ * carries; the metric names are in the selector and the tooltip */
+static void
+test_compact_header (void)
+{
+  BlProfile *p = bl_profile_new ("test");
+  BlProfileView *view;
+  GtkWidget *header, *data;
+  guint32 root, f;
+  int title_height;
+
+  for (BlMetricId m = BL_METRIC_CPU; m <= BL_METRIC_LIVE_COUNT; m++)
+    bl_profile_enable_metric (p, m);
+  root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  f = bl_profile_add_child (p, root, bl_profile_intern (p, "f"), 0, 0);
+  for (BlMetricId m = BL_METRIC_CPU; m <= BL_METRIC_LIVE_COUNT; m++)
+    bl_profile_add_value (p, f, m, 10);
+  bl_profile_finish (p);
+
+  view = present_view (p, 800, 600);
+  header = gtk_widget_get_first_child (GTK_WIDGET (view));
+  data = gtk_widget_get_last_child (header);
+  g_assert_true (GTK_IS_LABEL (data));
+  title_height = gtk_widget_get_height (gtk_widget_get_first_child (gtk_widget_get_first_child (header)));
+  g_assert_cmpint (title_height, >, 0);
+  /* one line of facts, no taller than the title */
+  g_assert_null (strchr (gtk_label_get_text (GTK_LABEL (data)), '\n'));
+  g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (data)), "Wall-clock time"));
+  g_assert_cmpint (gtk_widget_get_height (data), <=, title_height);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (data), "Wall-clock time"));
+  close_view (view);
+  g_object_unref (p);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -564,6 +598,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/sort-follows-metric", test_sort_follows_metric);
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);
+  g_test_add_func ("/widgets/profile-ux/compact-header", test_compact_header);
 
   return g_test_run ();
 }

@@ -145,7 +145,16 @@ create_source_folder_row (BlPreferencesWindow *self,
   row = adw_action_row_new ();
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), app_name);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), path);
+  /* a folder chosen by portal is kept as a file:// URI: show its path */
+  if (g_uri_peek_scheme (path) != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (path);
+      g_autofree char *shown = g_file_get_parse_name (file);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), shown);
+    }
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), path);
 
   button = gtk_button_new_from_icon_name ("user-trash-symbolic");
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);

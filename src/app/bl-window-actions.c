@@ -629,9 +629,77 @@ compare_recent (gconstpointer a,
   return g_date_time_compare (gtk_recent_info_get_modified (ib), gtk_recent_info_get_modified (ia));
 }
 
+/* A failed tab shows an error icon in the tab bar, its message as tooltip. */
+void
+_bl_window_set_tab_failed (AdwTabPage *tab,
+                           gboolean    failed,
+                           const char *message)
+{
+  g_autoptr(GIcon) icon = failed ? g_themed_icon_new ("dialog-error-symbolic") : NULL;
+
+  adw_tab_page_set_indicator_icon (tab, icon);
+  adw_tab_page_set_indicator_tooltip (tab, failed && message != NULL ? message : "");
+  adw_tab_page_set_tooltip (tab, message);
+}
+
+/* The labels of the recent files: the file name, and where two share a
+ * name, the folder too ("profile.bsprof — ~/Downloads"). */
+char **
+_bl_window_dup_recent_labels (const char * const *uris)
+{
+  g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; uris[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+
+      g_ptr_array_add (names, g_file_get_basename (file));
+    }
+
+  for (guint i = 0; uris[i] != NULL; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      gboolean shared = FALSE;
+
+      for (guint k = 0; uris[k] != NULL && !shared; k++)
+        shared = k != i && g_strcmp0 (name, g_ptr_array_index (names, k)) == 0;
+
+      if (shared)
+        {
+          g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+          g_autoptr(GFile) parent = g_file_get_parent (file);
+          g_autofree char *folder = parent ? g_file_get_path (parent) : NULL;
+          const char *home = g_get_home_dir ();
+          g_autofree char *shown = NULL;
+          g_autofree char *label = NULL;
+
+          if (folder == NULL && parent != NULL)
+            folder = g_file_get_parse_name (parent);
+          if (folder != NULL && home != NULL && g_str_has_prefix (folder, home) &&
+              (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0'))
+            shown = g_strconcat ("~", folder + strlen (home), NULL);
+          else
+            shown = g_strdup (folder ? folder : "");
+
+          /* Translators: a recent file whose name another one shares: the
+           * name, then its folder */
+          label = g_strdup_printf (_("%s — %s"), name, shown);
+          g_strv_builder_add (labels, label);
+        }
+      else
+        g_strv_builder_add (labels, name);
+    }
+
+  return g_strv_builder_end (labels);
+}
+
 void
 _bl_window_update_recent (BlWindow *self)
 {
+  g_auto(GStrv) labels = NULL;
+  g_autoptr(GStrvBuilder) uris = g_strv_builder_new ();
+  g_auto(GStrv) uri_list = NULL;
   GList *items;
   g_autoptr(GPtrArray) ours =
     g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
@@ -653,9 +721,14 @@ _bl_window_update_recent (BlWindow *self)
   g_ptr_array_sort (ours, compare_recent);
 
   for (guint i = 0; i < ours->len && i < MAX_RECENT; i++)
+    g_strv_builder_add (uris, gtk_recent_info_get_uri (g_ptr_array_index (ours, i)));
+  uri_list = g_strv_builder_end (uris);
+  labels = _bl_window_dup_recent_labels ((const char * const *) uri_list);
+
+  for (guint i = 0; i < ours->len && i < MAX_RECENT; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (ours, i);
-      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_autoptr(GMenuItem) item = g_menu_item_new (labels[i], NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s",
                                          gtk_recent_info_get_uri (info));

@@ -59,7 +59,8 @@ page_state_changed (BlWindow      *self,
     return;
 
   adw_tab_page_set_loading (tab, bl_compare_page_get_state (page) == BL_PROFILE_PAGE_LOADING);
-  adw_tab_page_set_tooltip (tab, bl_compare_page_get_error_message (page));
+  _bl_window_set_tab_failed (tab, bl_compare_page_get_state (page) == BL_PROFILE_PAGE_FAILED,
+                             bl_compare_page_get_error_message (page));
   _bl_window_update_actions (self);
 }
 

@@ -42,5 +42,9 @@ void _bl_window_export_to          (BlWindow       *self,
                                     const char     *format);
 void _bl_window_add_recent         (BlWindow       *self,
                                     GFile          *file);
+void _bl_window_set_tab_failed     (AdwTabPage     *tab,
+                                    gboolean        failed,
+                                    const char     *message);
+char **_bl_window_dup_recent_labels (const char * const *uris);
 
 G_END_DECLS

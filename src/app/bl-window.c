@@ -84,9 +84,8 @@ page_state_changed (BlWindow      *self,
   if (tab != NULL)
     {
       adw_tab_page_set_loading (tab, bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADING);
-      if (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_FAILED)
-        adw_tab_page_set_indicator_icon (tab, NULL);
-      adw_tab_page_set_tooltip (tab, bl_profile_page_get_error_message (page));
+      _bl_window_set_tab_failed (tab, bl_profile_page_get_state (page) == BL_PROFILE_PAGE_FAILED,
+                                 bl_profile_page_get_error_message (page));
     }
 
   _bl_window_update_actions (self);

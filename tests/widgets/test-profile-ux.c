@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "bl-model.h"
+#include "bl-preferences-window.h"
 #include "bl-profile-node.h"
 #include "bl-profile-view.h"
+#include "bl-window-private.h"
 
 /* Two threads, each one chain of @depth frames, CPU and wall at the leaf;
  * thread "render" also has a short chain so that its tree is shallow. */
@@ -582,6 +584,138 @@ test_compact_header (void)
   g_object_unref (p);
 }
 
+/* same-named recent files say which folder they are in */
+static void
+test_recent_labels (void)
+{
+  g_autofree char *home_uri = g_filename_to_uri (g_get_home_dir (), NULL, NULL);
+  g_autofree char *a = g_strconcat (home_uri, "/Downloads/profile.bsprof", NULL);
+  const char *uris[] = {
+    a,
+    "file:///tmp/build/profile.bsprof",
+    "file:///tmp/other/session.json",
+    NULL,
+  };
+  g_auto(GStrv) labels = _bl_window_dup_recent_labels (uris);
+
+  g_assert_cmpuint (g_strv_length (labels), ==, 3);
+  g_assert_cmpstr (labels[0], ==, "profile.bsprof — ~/Downloads");
+  g_assert_cmpstr (labels[1], ==, "profile.bsprof — /tmp/build");
+  g_assert_cmpstr (labels[2], ==, "session.json");
+}
+
+/* a failed tab has an error icon in the tab bar */
+static void
+test_failed_tab (void)
+{
+  AdwTabView *tabs = g_object_ref_sink (ADW_TAB_VIEW (adw_tab_view_new ()));
+  AdwTabPage *tab = adw_tab_view_append (tabs, gtk_label_new ("x"));
+
+  _bl_window_set_tab_failed (tab, TRUE, "The data ends at byte 12.");
+  g_assert_nonnull (adw_tab_page_get_indicator_icon (tab));
+  g_assert_cmpstr (adw_tab_page_get_indicator_tooltip (tab), ==, "The data ends at byte 12.");
+  g_assert_cmpstr (adw_tab_page_get_tooltip (tab), ==, "The data ends at byte 12.");
+
+  _bl_window_set_tab_failed (tab, FALSE, NULL);
+  g_assert_null (adw_tab_page_get_indicator_icon (tab));
+  g_object_unref (tabs);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+/* the shortcuts window opens on the page with General */
+static void
+test_shortcuts_general_first (void)
+{
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
+  GtkWidget *overlay = GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay"));
+  GtkWidget *section, *stack, *page, *group;
+  g_autofree char *title = NULL;
+
+  /* the section lays its groups out in pages as they are added (presenting
+   * the window under Xvfb trips a GTK 4.8 size warning in its search page) */
+  section = find_descendant (overlay, GTK_TYPE_SHORTCUTS_SECTION);
+  g_assert_nonnull (section);
+  stack = find_descendant (section, GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  page = gtk_stack_get_visible_child (GTK_STACK (stack));
+  g_assert_nonnull (page);
+  group = find_descendant (page, GTK_TYPE_SHORTCUTS_GROUP);
+  g_assert_nonnull (group);
+  g_object_get (group, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "General");
+  gtk_window_destroy (GTK_WINDOW (overlay));
+}
+
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* source folders show as paths, not file:// URIs */
+static void
+test_source_folder_paths (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
+  GtkWindow *window;
+  GtkWidget *row;
+
+  g_variant_builder_add (&builder, "{ss}", "Weather", "file:///home/dev/my%20weather");
+  g_settings_set_value (settings, "source-folders", g_variant_builder_end (&builder));
+  window = bl_preferences_window_new (NULL);
+  gtk_window_present (window);
+  g_assert_true (iterate_until (is_mapped, window));
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  row = find_row (GTK_WIDGET (window), "Weather");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "/home/dev/my weather");
+
+  gtk_window_destroy (window);
+  g_settings_reset (settings, "source-folders");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -599,6 +733,10 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);
   g_test_add_func ("/widgets/profile-ux/compact-header", test_compact_header);
+  g_test_add_func ("/widgets/profile-ux/recent-labels", test_recent_labels);
+  g_test_add_func ("/widgets/profile-ux/failed-tab", test_failed_tab);
+  g_test_add_func ("/widgets/profile-ux/shortcuts-general-first", test_shortcuts_general_first);
+  g_test_add_func ("/widgets/profile-ux/source-folder-paths", test_source_folder_paths);
 
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "bl-lines-page.h"
+#include "bl-profile-node.h"
 
 struct _BlLinesPage
 {
@@ -24,6 +25,7 @@ struct _BlLinesPage
   GtkPaned       *paned;
   BlHotLinesView *hot_lines;
   BlSourceView   *source_view;
+  GWeakRef        graph;          /* the flame graph followed, if any */
 };
 
 G_DEFINE_FINAL_TYPE (BlLinesPage, bl_lines_page, GTK_TYPE_WIDGET)
@@ -33,8 +35,33 @@ line_selected_cb (BlLinesPage    *self,
                   guint           line_index,
                   BlHotLinesView *hot_lines)
 {
-  if (self->profile != NULL && line_index < bl_profile_get_n_lines (self->profile))
-    bl_source_view_show_line (self->source_view, line_index);
+  g_autoptr(BlFlameGraph) graph = NULL;
+  g_autoptr(BlProfileNode) item = NULL;
+  guint32 function;
+
+  if (self->profile == NULL || line_index >= bl_profile_get_n_lines (self->profile))
+    return;
+
+  bl_source_view_show_line (self->source_view, line_index);
+
+  /* the flame graph goes to the line's function too: its heaviest frame in
+   * the graph's thread, unless the selection is in that function already */
+  graph = g_weak_ref_get (&self->graph);
+  function = bl_source_view_get_function (self->source_view);
+  if (graph == NULL || bl_flame_graph_get_profile (graph) != self->profile ||
+      function == BL_NODE_NONE)
+    return;
+  if (bl_flame_graph_get_selected_node (graph) != BL_NODE_NONE &&
+      bl_profile_get_node_function (self->profile,
+                                    bl_flame_graph_get_selected_node (graph)) == function)
+    return;
+
+  item = bl_profile_node_new_for_function (self->profile, bl_flame_graph_get_thread (graph),
+                                           function, BL_PROFILE_NODE_FUNCTION);
+  if (item == NULL || bl_profile_node_get_node (item) == BL_NODE_NONE)
+    return;
+  bl_flame_graph_set_selected_node (graph, bl_profile_node_get_node (item));
+  bl_flame_graph_zoom_to_node (graph, bl_profile_node_get_node (item), TRUE);
 }
 
 static void
@@ -63,8 +90,19 @@ bl_lines_page_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->profile);
+  g_weak_ref_set (&self->graph, NULL);
 
   G_OBJECT_CLASS (bl_lines_page_parent_class)->dispose (object);
+}
+
+static void
+bl_lines_page_finalize (GObject *object)
+{
+  BlLinesPage *self = (BlLinesPage *) object;
+
+  g_weak_ref_clear (&self->graph);
+
+  G_OBJECT_CLASS (bl_lines_page_parent_class)->finalize (object);
 }
 
 static void
@@ -74,6 +112,7 @@ bl_lines_page_class_init (BlLinesPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bl_lines_page_dispose;
+  object_class->finalize = bl_lines_page_finalize;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "linespage");
@@ -82,6 +121,7 @@ bl_lines_page_class_init (BlLinesPageClass *klass)
 static void
 bl_lines_page_init (BlLinesPage *self)
 {
+  g_weak_ref_init (&self->graph, NULL);
   self->paned = GTK_PANED (gtk_paned_new (GTK_ORIENTATION_HORIZONTAL));
   self->hot_lines = BL_HOT_LINES_VIEW (bl_hot_lines_view_new ());
   self->source_view = BL_SOURCE_VIEW (bl_source_view_new ());
@@ -116,6 +156,7 @@ bl_lines_page_follow (BlLinesPage  *self,
   g_return_if_fail (BL_IS_LINES_PAGE (self));
   g_return_if_fail (BL_IS_FLAME_GRAPH (graph));
 
+  g_weak_ref_set (&self->graph, graph);
   g_signal_connect_object (graph, "notify::profile", G_CALLBACK (graph_profile_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (graph, "notify::metric", G_CALLBACK (graph_metric_cb), self,

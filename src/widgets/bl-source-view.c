@@ -46,6 +46,7 @@ struct _BlSourceView
   guint32          function;      /* BL_NODE_NONE: a file from the hot lines */
   guint32          file;          /* string id, 0: nothing shown */
   guint32          focus_line;
+  guint32          top_line;      /* the function's first line, kept in view with the focus */
   gboolean         has_source;
   BlLineSet       *file_lines;
   BlLineSet       *shown_lines;   /* the function's lines, or the file's */
@@ -359,6 +360,50 @@ fill_table (BlSourceView *self)
                        items->pdata, items->len);
 }
 
+/* Where to scroll: the function's first line at the top when the focus line
+ * fits below it, else the focus line in the upper third. */
+static void
+scroll_target (BlSourceView *self,
+               GtkTextIter  *target,
+               double       *yalign)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (self->view);
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  guint lines = gtk_text_buffer_get_line_count (buffer);
+  GtkTextIter focus, top;
+  GdkRectangle visible;
+  int focus_y, focus_h, top_y, top_h;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &focus, MIN (self->focus_line, lines) - 1);
+  *target = focus;
+  *yalign = 0.3;
+
+  if (self->top_line == 0 || self->top_line > self->focus_line)
+    return;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &top, MIN (self->top_line, lines) - 1);
+  gtk_text_view_get_visible_rect (view, &visible);
+  gtk_text_view_get_line_yrange (view, &focus, &focus_y, &focus_h);
+  gtk_text_view_get_line_yrange (view, &top, &top_y, &top_h);
+  if (visible.height > 0 && focus_y + focus_h - top_y <= visible.height)
+    {
+      *target = top;
+      *yalign = 0.0;
+    }
+}
+
+static gboolean
+line_visible (GtkTextView       *view,
+              const GtkTextIter *iter,
+              const GdkRectangle *visible)
+{
+  int y, height;
+
+  gtk_text_view_get_line_yrange (view, iter, &y, &height);
+
+  return y >= visible->y && y + height <= visible->y + visible->height;
+}
+
 /* Scrolls until the focus line is in view: the text view computes line
  * heights in idles, so a scroll asked for before the first layout can land
  * short; the tick repeats it for a few frames until the line is visible. */
@@ -370,9 +415,10 @@ scroll_tick (GtkWidget     *widget,
   BlSourceView *self = BL_SOURCE_VIEW (user_data);
   GtkTextView *view = GTK_TEXT_VIEW (self->view);
   GtkAdjustment *adjustment;
-  GtkTextIter iter;
+  GtkTextIter iter, target;
   GdkRectangle visible;
   gboolean at_end;
+  double yalign;
   int y, height;
 
   if (self->focus_line == 0 || self->scroll_ticks == 0)
@@ -388,21 +434,23 @@ scroll_tick (GtkWidget     *widget,
   gtk_text_view_get_visible_rect (view, &visible);
   gtk_text_view_get_line_yrange (view, &iter, &y, &height);
 
-  /* done when the line shows in the upper half, or as high as the end of
-   * the file lets it */
+  /* done when the line shows with the function's first line above it, or
+   * in the upper half, or as high as the end of the file lets it */
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
   at_end = adjustment != NULL &&
            gtk_adjustment_get_value (adjustment) >=
            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+  scroll_target (self, &target, &yalign);
   if (visible.height > 0 && y >= visible.y && y + height <= visible.y + visible.height &&
-      (y - visible.y <= visible.height / 2 || at_end) && self->scroll_ticks < 55)
+      (yalign == 0.0 ? line_visible (view, &target, &visible)
+                     : (y - visible.y <= visible.height / 2 || at_end)) &&
+      self->scroll_ticks < 55)
     {
       self->scroll_tick_id = 0;
       return G_SOURCE_REMOVE;
     }
 
-  gtk_text_view_scroll_to_mark (view, gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (self->buffer)),
-                                0.0, TRUE, 0.0, 0.3);
+  gtk_text_view_scroll_to_iter (view, &target, 0.0, TRUE, 0.0, yalign);
 
   return G_SOURCE_CONTINUE;
 }
@@ -466,6 +514,19 @@ apply_heat_tags (BlSourceView *self)
       end = start;
       gtk_text_iter_forward_line (&end);
       gtk_text_buffer_apply_tag (buffer, self->heat_tags[level], &start, &end);
+    }
+}
+
+static void
+update_top_line (BlSourceView *self)
+{
+  self->top_line = 0;
+  if (self->function != BL_NODE_NONE && self->function < bl_profile_get_n_functions (self->profile))
+    {
+      const BlFunction *fn = bl_profile_get_function (self->profile, self->function);
+
+      if (fn->file == self->file)
+        self->top_line = fn->line;
     }
 }
 
@@ -561,6 +622,16 @@ load_source (BlSourceView *self)
 
   if (self->locator == NULL)
     {
+      /* without per-line costs there is nothing to annotate: no call to
+       * locate the sources */
+      if (!bl_profile_get_info (self->profile)->has_lines)
+        {
+          self->has_source = FALSE;
+          set_status (self, NULL);
+          gtk_stack_set_visible_child_name (self->stack, "no-lines");
+          g_signal_emit (self, signals[LOADED], 0, FALSE);
+          return;
+        }
       show_table (self, _("The app’s sources have not been located. Choose its folder or its "
                           "sideload .zip package to see the annotated source."));
       g_signal_emit (self, signals[LOADED], 0, FALSE);
@@ -581,6 +652,7 @@ show_file (BlSourceView *self,
 {
   self->file = file;
   self->focus_line = focus_line;
+  update_top_line (self);
 
   g_clear_pointer (&self->file_lines, bl_line_set_unref);
   self->file_lines = bl_line_set_new_for_file (self->profile, file);
@@ -855,6 +927,14 @@ build_stack (BlSourceView *self)
                                      "to see its source with the cost of every line."));
   gtk_widget_add_css_class (empty, "compact");
   gtk_stack_add_named (self->stack, empty, "empty");
+
+  empty = adw_status_page_new ();
+  adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Line Data"));
+  adw_status_page_set_description (ADW_STATUS_PAGE (empty),
+                                   _("This profile carries no per-line costs, so there are no "
+                                     "lines to annotate."));
+  gtk_widget_add_css_class (empty, "compact");
+  gtk_stack_add_named (self->stack, empty, "no-lines");
 
   self->buffer = gtk_source_buffer_new (NULL);
   for (guint i = 0; i < G_N_ELEMENTS (self->heat_tags); i++)
@@ -1261,6 +1341,7 @@ bl_source_view_show_line (BlSourceView *self,
     {
       /* same file: no reload, just move */
       self->focus_line = line->line;
+      update_top_line (self);
       update_header (self);
       fill_table (self);
       scroll_to_focus (self);

@@ -782,6 +782,175 @@ log_writer (GLogLevelFlags   log_level,
   return g_log_writer_default (log_level, fields, n_fields, user_data);
 }
 
+/* A function opens with its first line in view above the hottest one
+ * (sub busy() at 140, hottest line 150): not scrolled past it. */
+static void
+test_opens_on_first_line (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(BlSourceLocator) locator = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *widget = bl_source_view_new ();
+  BlSourceView *view = BL_SOURCE_VIEW (widget);
+  GtkWidget *window;
+  GtkTextView *text_view;
+  GtkTextIter first, hot;
+  GdkRectangle visible;
+  int y, height, first_y, first_height;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  copy_system_specs ();
+
+  for (guint i = 1; i <= 300; i++)
+    g_string_append_printf (text, i == 140 ? "sub busy()\n" : "    x = x + %u\n", i);
+  write_file ("first/manifest", "title=First\n");
+  write_file ("first/source/long.brs", text->str);
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  h.target = "First";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/long.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 140, 3);
+  bl_bsprof_writer_cpu (w, 1, 2, 5, 5);          /* line 141 */
+  bl_bsprof_writer_cpu (w, 1, 11, 90, 95);       /* line 150, the hottest */
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+
+  window = present (widget);
+  locator = locator_at ("first");
+  bl_source_view_set_profile (view, profile);
+  bl_source_view_set_metric (view, BL_METRIC_CPU);
+  bl_source_view_set_locator (view, locator);
+  g_assert_true (wait_loaded (view, bl_source_view_show_function, find_function (profile, "busy")));
+  g_assert_cmpuint (bl_source_view_get_focus_line (view), ==, 150);
+
+  /* let the scrolling settle */
+  iterate (120);
+  text_view = GTK_TEXT_VIEW (find_descendant (widget, GTK_SOURCE_TYPE_VIEW));
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &first, 139);
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &hot, 149);
+  gtk_text_view_get_visible_rect (text_view, &visible);
+  gtk_text_view_get_line_yrange (text_view, &first, &first_y, &first_height);
+  gtk_text_view_get_line_yrange (text_view, &hot, &y, &height);
+  g_test_message ("line 140 at %d, line 150 at %d, visible from %d, %d high",
+                  first_y, y, visible.y, visible.height);
+  g_assert_cmpint (visible.height, >, 0);
+  g_assert_cmpint (first_y, >=, visible.y);
+  g_assert_cmpint (y + height, <=, visible.y + visible.height);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A profile without per-line data asks for no sources: it says so. */
+static void
+test_no_line_data (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *widget = bl_source_view_new ();
+  BlSourceView *view = BL_SOURCE_VIEW (widget);
+  GtkWidget *window;
+  GtkStack *stack;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = FALSE;
+  h.target = "No Lines";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "Main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_cpu (w, 1, 0, 5, 5);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_false (bl_profile_get_info (profile)->has_lines);
+
+  window = present (widget);
+  bl_source_view_set_profile (view, profile);
+  bl_source_view_set_metric (view, BL_METRIC_CPU);
+  g_assert_false (wait_loaded (view, bl_source_view_show_function, find_function (profile, "Main")));
+  g_assert_cmpstr (bl_source_view_get_status_text (view), ==, "");
+  stack = GTK_STACK (find_descendant (widget, GTK_TYPE_STACK));
+  g_assert_nonnull (stack);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "no-lines");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A hot line in another function takes the flame graph there. */
+static void
+test_hot_line_moves_graph (void)
+{
+  g_autoptr(BlProfile) profile = make_profile ();
+  GtkWidget *profile_view = bl_profile_view_new ();
+  GtkWidget *window = present (profile_view);
+  BlFlameGraph *graph;
+  BlHotLinesView *hot;
+  BlLinesPage *page;
+  GListModel *model;
+  guint32 draw = BL_NODE_NONE, init_fn = find_function (profile, "init");
+  guint init_row = G_MAXUINT;
+
+  copy_system_specs ();
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (profile_view), profile);
+  bl_profile_view_set_metric (BL_PROFILE_VIEW (profile_view), BL_METRIC_CPU);
+  graph = bl_profile_view_get_flame_graph (BL_PROFILE_VIEW (profile_view));
+  for (guint i = 0; i < 3000 && bl_flame_graph_get_layout (graph) == NULL; i++)
+    iterate (1);
+  g_assert_nonnull (bl_flame_graph_get_layout (graph));
+
+  /* the graph on draw */
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    if (g_str_equal (bl_profile_get_node_name (profile, n), "draw"))
+      draw = n;
+  bl_flame_graph_set_selected_node (graph, draw);
+  bl_flame_graph_zoom_to_node (graph, draw, FALSE);
+  iterate (5);
+
+  /* pick the hot line in init (Grid.brs:4) */
+  page = BL_LINES_PAGE (find_descendant (profile_view, BL_TYPE_LINES_PAGE));
+  hot = bl_lines_page_get_hot_lines (page);
+  model = bl_hot_lines_view_get_model (hot);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      const BlLine *line = bl_profile_get_line (profile,
+                                                bl_line_item_get_line_index ((gpointer) item));
+
+      if (line->line == 4)
+        init_row = i;
+    }
+  g_assert_cmpuint (init_row, !=, G_MAXUINT);
+  bl_hot_lines_view_select (hot, init_row);
+  iterate (20);
+
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), !=, BL_NODE_NONE);
+  g_assert_cmpuint (bl_profile_get_node_function (profile, bl_flame_graph_get_selected_node (graph)),
+                    ==, init_fn);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, bl_flame_graph_get_selected_node (graph));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -822,6 +991,9 @@ main (int   argc,
   g_test_add_func ("/widgets/source-view/zip-and-settings", test_zip_and_settings);
   g_test_add_func ("/widgets/source-view/hot-lines-and-page", test_hot_lines_and_page);
   g_test_add_func ("/widgets/source-view/scrolls-to-hottest", test_scrolls_to_hottest);
+  g_test_add_func ("/widgets/source-view/opens-on-first-line", test_opens_on_first_line);
+  g_test_add_func ("/widgets/source-view/no-line-data", test_no_line_data);
+  g_test_add_func ("/widgets/source-view/hot-line-moves-graph", test_hot_line_moves_graph);
 
   status = g_test_run ();
 

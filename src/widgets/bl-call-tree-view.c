@@ -56,6 +56,11 @@ struct _BlCallTreeView
   gboolean            probing;
   gboolean            sorting;
 
+  /* "only matches": which nodes and functions lie on a matching stack */
+  GtkFilter          *filter;
+  GBytes             *match_nodes;
+  GBytes             *match_functions;
+
   guint32             selected_node;
   guint32             pending_node;
   gboolean            updating;
@@ -721,6 +726,36 @@ roots_worker (GTask        *task,
                          g_object_unref);
 }
 
+/* With "only matches" on, a row shows when its node (a call) or its
+ * function (a merged row) lies on a stack that holds a match. */
+static gboolean
+filter_row (gpointer item,
+            gpointer user_data)
+{
+  BlCallTreeView *self = user_data;
+  BlProfileNode *node;
+  const guint8 *flags;
+  gsize n;
+  guint32 index;
+
+  if (self->match_nodes == NULL || self->match_functions == NULL)
+    return TRUE;
+
+  node = item_of (item);
+  if (bl_profile_node_get_kind (node) == BL_PROFILE_NODE_CALL)
+    {
+      flags = g_bytes_get_data (self->match_nodes, &n);
+      index = bl_profile_node_get_node (node);
+    }
+  else
+    {
+      flags = g_bytes_get_data (self->match_functions, &n);
+      index = bl_profile_node_get_function (node);
+    }
+
+  return index < n && flags[index];
+}
+
 static void
 set_roots (BlCallTreeView *self,
            GListModel     *roots)
@@ -749,7 +784,8 @@ set_roots (BlCallTreeView *self,
   /* not incremental: rows of a freshly expanded node would show at the end
    * until the sort caught up; only roots and expanded rows are sorted */
   gtk_sort_list_model_set_incremental (sorted, FALSE);
-  model = G_LIST_MODEL (sorted);
+  model = G_LIST_MODEL (gtk_filter_list_model_new (G_LIST_MODEL (sorted),
+                                                   g_object_ref (self->filter)));
 
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
@@ -921,6 +957,9 @@ bl_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->column_actions);
   g_clear_object (&self->column_menu);
   g_clear_object (&self->settings);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->match_nodes, g_bytes_unref);
+  g_clear_pointer (&self->match_functions, g_bytes_unref);
 
   G_OBJECT_CLASS (bl_call_tree_view_parent_class)->dispose (object);
 }
@@ -1040,6 +1079,7 @@ bl_call_tree_view_init (BlCallTreeView *self)
   self->selected_node = BL_NODE_NONE;
   self->pending_node = BL_NODE_NONE;
 
+  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_row, self, NULL));
   self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
 
@@ -1153,6 +1193,34 @@ bl_call_tree_view_set_metric (BlCallTreeView *self,
 
   self->metric = metric;
   sort_for_metric (self);
+}
+
+/**
+ * bl_call_tree_view_set_match_filter:
+ * @nodes: (nullable): one byte per node, non-zero for a node on a matching stack
+ * @functions: (nullable): one byte per function, non-zero for a function
+ *   with a node on a matching stack
+ *
+ * Shows only the rows on matching stacks; %NULL shows every row again.
+ */
+void
+bl_call_tree_view_set_match_filter (BlCallTreeView *self,
+                                    GBytes         *nodes,
+                                    GBytes         *functions)
+{
+  g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
+
+  if (self->match_nodes == nodes && self->match_functions == functions)
+    return;
+
+  g_clear_pointer (&self->match_nodes, g_bytes_unref);
+  g_clear_pointer (&self->match_functions, g_bytes_unref);
+  if (nodes != NULL && functions != NULL)
+    {
+      self->match_nodes = g_bytes_ref (nodes);
+      self->match_functions = g_bytes_ref (functions);
+    }
+  gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 guint32

@@ -33,6 +33,9 @@ void            bl_call_tree_view_set_function        (BlCallTreeView *self,
                                                        guint32         function);
 void            bl_call_tree_view_set_metric          (BlCallTreeView *self,
                                                        BlMetricId      metric);
+void            bl_call_tree_view_set_match_filter    (BlCallTreeView *self,
+                                                       GBytes         *nodes,
+                                                       GBytes         *functions);
 guint32         bl_call_tree_view_get_selected_node   (BlCallTreeView *self);
 guint32         bl_call_tree_view_get_selected_function (BlCallTreeView *self);
 gboolean        bl_call_tree_view_select_node         (BlCallTreeView *self,

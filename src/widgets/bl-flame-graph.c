@@ -91,6 +91,9 @@ struct _BlFlameGraph
   char           *search;
   guint8         *string_match;
   guint8         *rect_match;
+  guint32        *match_prefix;  /* matches among rects [0, i), for slivers */
+  guint32        *match_order;   /* matching rect indexes, left to right */
+  guint           n_matches;
   double          match_fraction;
 
   /* colours */
@@ -686,6 +689,21 @@ set_adjustment (BlFlameGraph   *self,
 /* ------------------------------------------------------------------------ */
 /* search                                                                    */
 
+static int
+compare_rects_by_x (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const BlFlameRect *rects = user_data;
+  const BlFlameRect *ra = &rects[*(const guint32 *) a];
+  const BlFlameRect *rb = &rects[*(const guint32 *) b];
+
+  if (ra->x0 != rb->x0)
+    return ra->x0 < rb->x0 ? -1 : 1;
+
+  return ra->depth < rb->depth ? -1 : ra->depth > rb->depth ? 1 : 0;
+}
+
 static void
 update_matches (BlFlameGraph *self)
 {
@@ -698,6 +716,9 @@ update_matches (BlFlameGraph *self)
   double fraction = 0;
 
   g_clear_pointer (&self->rect_match, g_free);
+  g_clear_pointer (&self->match_prefix, g_free);
+  g_clear_pointer (&self->match_order, g_free);
+  self->n_matches = 0;
 
   if (self->layout != NULL && self->search != NULL && self->string_match != NULL)
     {
@@ -723,6 +744,20 @@ update_matches (BlFlameGraph *self)
         }
 
       g_free (covered);
+
+      /* a prefix count tells in O(1) whether a run of sub-pixel frames
+       * holds a match; the order is the one Enter steps through */
+      self->match_prefix = g_new (guint32, n_rects + 1);
+      self->match_prefix[0] = 0;
+      for (guint i = 0; i < n_rects; i++)
+        self->match_prefix[i + 1] = self->match_prefix[i] + self->rect_match[i];
+      self->n_matches = self->match_prefix[n_rects];
+      self->match_order = g_new (guint32, MAX (self->n_matches, 1));
+      for (guint i = 0, k = 0; i < n_rects; i++)
+        if (self->rect_match[i])
+          self->match_order[k++] = i;
+      g_qsort_with_data (self->match_order, self->n_matches, sizeof (guint32),
+                         compare_rects_by_x, (gpointer) rects);
 
       if (bl_flame_layout_get_total (self->layout) > 0)
         fraction = (double) matched / (double) bl_flame_layout_get_total (self->layout);
@@ -834,6 +869,7 @@ build_bars (BlFlameGraph *self)
   double scale;
   double span;
   GdkRGBA sliver_color;
+  GdkRGBA match_color;
   GdkRGBA dim_target;
 
   if (self->layout == NULL || w <= 0 || h <= 0)
@@ -850,6 +886,7 @@ build_bars (BlFlameGraph *self)
 
   sliver_color = self->fg;
   sliver_color.alpha = 0.28;
+  match_color = self->accent;
   dim_target = self->bg;
 
   /* render nodes made directly: a GtkSnapshot per bar costs more than the bar */
@@ -861,6 +898,7 @@ build_bars (BlFlameGraph *self)
       double bar_h = self->row_height - 1;
       double s_start = 0, s_end = 0;
       gboolean sliver = FALSE;
+      gboolean s_match = FALSE;
       guint begin, end, i;
 
       if (y + self->row_height <= 0 || y >= h)
@@ -890,8 +928,10 @@ build_bars (BlFlameGraph *self)
               else
                 {
                   if (sliver)
-                    add_rect (out, &sliver_color, s_start, y, s_end - s_start, bar_h);
+                    add_rect (out, s_match ? &match_color : &sliver_color,
+                              s_start, y, s_end - s_start, bar_h);
                   sliver = TRUE;
+                  s_match = FALSE;
                   s_start = floor (px0);
                   s_end = floor (px1) + 1;
                 }
@@ -916,6 +956,9 @@ build_bars (BlFlameGraph *self)
                   else
                     hi = mid;
                 }
+              /* a match among the skipped frames shows as a highlighted sliver */
+              if (self->match_prefix != NULL && self->match_prefix[lo] > self->match_prefix[i])
+                s_match = TRUE;
               i = lo;
               continue;
             }
@@ -923,7 +966,8 @@ build_bars (BlFlameGraph *self)
           r = &rects[i];
           if (sliver)
             {
-              add_rect (out, &sliver_color, s_start, y, MIN (s_end, px0) - s_start, bar_h);
+              add_rect (out, s_match ? &match_color : &sliver_color,
+                        s_start, y, MIN (s_end, px0) - s_start, bar_h);
               sliver = FALSE;
             }
 
@@ -964,7 +1008,7 @@ build_bars (BlFlameGraph *self)
         }
 
       if (sliver)
-        add_rect (out, &sliver_color, s_start, y, s_end - s_start, bar_h);
+        add_rect (out, s_match ? &match_color : &sliver_color, s_start, y, s_end - s_start, bar_h);
     }
 
   self->bars = gsk_container_node_new ((GskRenderNode **) out->pdata, out->len);
@@ -1261,6 +1305,25 @@ pinch_scale_cb (BlFlameGraph   *self,
   set_zoom_node (self, frame_holding_view (self));
 }
 
+/* scrolls vertically so that the row of @node shows */
+static void
+ensure_row_visible (BlFlameGraph *self,
+                    guint32       node)
+{
+  graphene_rect_t bounds;
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (self->vadjustment != NULL && bl_flame_graph_get_frame_bounds (self, node, &bounds))
+    {
+      double v = vscroll (self);
+
+      if (bounds.origin.y < 0)
+        gtk_adjustment_set_value (self->vadjustment, v + bounds.origin.y);
+      else if (bounds.origin.y + bounds.size.height > h)
+        gtk_adjustment_set_value (self->vadjustment, v + bounds.origin.y + bounds.size.height - h);
+    }
+}
+
 static void
 ensure_visible (BlFlameGraph *self,
                 guint32       node)
@@ -1513,6 +1576,8 @@ bl_flame_graph_finalize (GObject *object)
   g_free (self->search);
   g_free (self->string_match);
   g_free (self->rect_match);
+  g_free (self->match_prefix);
+  g_free (self->match_order);
   g_free (self->string_hue);
   g_free (self->string_shade);
   g_free (self->label_width);
@@ -2152,6 +2217,72 @@ bl_flame_graph_node_matches (BlFlameGraph *self,
     return FALSE;
 
   return self->rect_match[ri];
+}
+
+/**
+ * bl_flame_graph_get_n_matches:
+ *
+ * Returns: how many frames match the search
+ */
+guint
+bl_flame_graph_get_n_matches (BlFlameGraph *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), 0);
+
+  return self->n_matches;
+}
+
+/**
+ * bl_flame_graph_step_match:
+ * @forward: %TRUE for the next match, %FALSE for the previous one
+ *
+ * Selects the next (or previous) frame that matches the search, left to
+ * right, after the selected one, wrapping round, and zooms to it.
+ *
+ * Returns: the position of the match selected (0-based), or G_MAXUINT when
+ *   nothing matches
+ */
+guint
+bl_flame_graph_step_match (BlFlameGraph *self,
+                           gboolean      forward)
+{
+  const BlFlameRect *rects;
+  guint ri = G_MAXUINT;
+  guint pos;
+
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), G_MAXUINT);
+
+  if (self->layout == NULL || self->n_matches == 0)
+    return G_MAXUINT;
+
+  rects = bl_flame_layout_get_rects (self->layout);
+  if (self->selected_node != BL_NODE_NONE)
+    ri = bl_flame_layout_lookup_node (self->layout, self->selected_node);
+
+  if (ri != G_MAXUINT && self->rect_match[ri])
+    {
+      for (pos = 0; pos < self->n_matches && self->match_order[pos] != ri; pos++)
+        ;
+      pos = forward ? (pos + 1) % self->n_matches : (pos + self->n_matches - 1) % self->n_matches;
+    }
+  else if (ri != G_MAXUINT)
+    {
+      /* from a frame that does not match: the first match at or after it */
+      for (pos = 0; pos < self->n_matches && rects[self->match_order[pos]].x0 < rects[ri].x0; pos++)
+        ;
+      if (!forward)
+        pos = (pos + self->n_matches - 1) % self->n_matches;
+      else
+        pos %= self->n_matches;
+    }
+  else
+    pos = forward ? 0 : self->n_matches - 1;
+
+  bl_flame_graph_set_selected_node (self, rects[self->match_order[pos]].node);
+  bl_flame_graph_zoom_to_node (self, rects[self->match_order[pos]].node, TRUE);
+  ensure_row_visible (self, rects[self->match_order[pos]].node);
+
+  return pos;
 }
 
 /**

@@ -52,7 +52,9 @@ struct _BlProfileView
   GtkDropDown     *thread_dropdown;
   GtkDropDown     *metric_dropdown;
   GtkSearchEntry  *search_entry;
+  GtkToggleButton *filter_button;
   GtkLabel        *match_label;
+  guint            match_position;   /* of the match stepped to, G_MAXUINT: none */
   GtkStackSwitcher *graph_switcher;
   GtkToggleButton *icicle_button;
   GtkBox          *breadcrumb;
@@ -320,20 +322,159 @@ update_match_label (BlProfileView *self)
   g_autofree char *text = NULL;
 
   if (search != NULL && metric != BL_METRIC_INVALID)
-    /* Translators: the share of the metric spent in frames matching the search */
-    text = g_strdup_printf (_("Matches %.1f %% of %s"),
-                            100.0 * bl_flame_graph_get_match_fraction (self->flame_graph),
-                            _(bl_metric_get_info (metric)->display_name));
+    {
+      g_autofree char *share = NULL;
+      guint n = bl_flame_graph_get_n_matches (self->flame_graph);
+
+      /* Translators: the share of the metric spent in frames matching the search */
+      share = g_strdup_printf (_("Matches %.1f %% of %s"),
+                               100.0 * bl_flame_graph_get_match_fraction (self->flame_graph),
+                               _(bl_metric_get_info (metric)->display_name));
+      if (self->match_position < n)
+        /* Translators: the match Enter stepped to, of how many frames match; then the share */
+        text = g_strdup_printf (_("%u of %u · %s"), self->match_position + 1, n, share);
+      else
+        text = g_steal_pointer (&share);
+    }
 
   gtk_label_set_text (self->match_label, text ? text : "");
+}
+
+/* Which nodes lie on a stack that holds a match (a matching frame, its
+ * ancestors and its descendants), and which functions have such a node. */
+static void
+compute_match_stacks (BlProfile  *profile,
+                      const char *search,
+                      GBytes    **nodes_out,
+                      GBytes    **functions_out)
+{
+  g_autofree char *needle = g_utf8_casefold (search, -1);
+  guint n_strings = bl_profile_get_n_strings (profile);
+  guint n_nodes = bl_profile_get_n_nodes (profile);
+  guint n_functions = bl_profile_get_n_functions (profile);
+  const BlNode *nodes = bl_profile_get_nodes (profile);
+  g_autofree guint8 *string_match = g_new0 (guint8, MAX (n_strings, 1));
+  g_autofree guint8 *under = g_new0 (guint8, MAX (n_nodes, 1));  /* 0 ?, 1 yes, 2 no */
+  guint8 *on = g_new0 (guint8, MAX (n_nodes, 1));
+  guint8 *functions = g_new0 (guint8, MAX (n_functions, 1));
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 1; i < n_strings; i++)
+    {
+      g_autofree char *hay = g_utf8_casefold (bl_profile_get_string (profile, i), -1);
+
+      string_match[i] = strstr (hay, needle) != NULL;
+    }
+
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      guint32 m = n;
+      guint8 state = 2;
+
+      /* under a match: walk up to a node already known, then fill the path */
+      g_array_set_size (path, 0);
+      while (m != BL_NODE_NONE && m < n_nodes && under[m] == 0)
+        {
+          if (string_match[nodes[m].name])
+            {
+              under[m] = 1;
+              break;
+            }
+          g_array_append_val (path, m);
+          m = nodes[m].parent;
+        }
+      if (m != BL_NODE_NONE && m < n_nodes)
+        state = under[m];
+      for (guint k = 0; k < path->len; k++)
+        under[g_array_index (path, guint32, k)] = state;
+      if (under[n] == 1)
+        on[n] = 1;
+
+      /* a match marks its ancestors */
+      if (string_match[nodes[n].name])
+        for (m = nodes[n].parent; m != BL_NODE_NONE && m < n_nodes && !on[m]; m = nodes[m].parent)
+          on[m] = 1;
+    }
+
+  for (guint32 n = 0; n < n_nodes; n++)
+    if (on[n])
+      {
+        guint32 f = bl_profile_get_node_function (profile, n);
+
+        if (f < n_functions)
+          functions[f] = 1;
+      }
+
+  *nodes_out = g_bytes_new_take (on, MAX (n_nodes, 1));
+  *functions_out = g_bytes_new_take (functions, MAX (n_functions, 1));
+}
+
+static void
+update_filter (BlProfileView *self)
+{
+  const char *search = bl_flame_graph_get_search (self->flame_graph);
+  g_autoptr(GBytes) nodes = NULL;
+  g_autoptr(GBytes) functions = NULL;
+
+  if (self->profile != NULL && search != NULL && search[0] != '\0' &&
+      gtk_toggle_button_get_active (self->filter_button))
+    compute_match_stacks (self->profile, search, &nodes, &functions);
+
+  for (guint i = 0; table (self, i) != NULL; i++)
+    bl_call_tree_view_set_match_filter (table (self, i), nodes, functions);
+}
+
+static void
+filter_toggled_cb (BlProfileView *self)
+{
+  update_filter (self);
 }
 
 static void
 search_changed_cb (BlProfileView  *self,
                    GtkSearchEntry *entry)
 {
+  self->match_position = G_MAXUINT;
   bl_flame_graph_set_search (self->flame_graph, gtk_editable_get_text (GTK_EDITABLE (entry)));
   update_match_label (self);
+  update_filter (self);
+}
+
+static void
+step_match (BlProfileView *self,
+            gboolean       forward)
+{
+  self->match_position = bl_flame_graph_step_match (self->flame_graph, forward);
+  update_match_label (self);
+}
+
+/* Enter, Ctrl+G: the next match; Shift+Enter, Shift+Ctrl+G: the previous one */
+static void
+next_match_cb (BlProfileView *self)
+{
+  step_match (self, TRUE);
+}
+
+static void
+previous_match_cb (BlProfileView *self)
+{
+  step_match (self, FALSE);
+}
+
+static void
+next_match_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  step_match (BL_PROFILE_VIEW (widget), TRUE);
+}
+
+static void
+previous_match_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  step_match (BL_PROFILE_VIEW (widget), FALSE);
 }
 
 static void
@@ -527,6 +668,8 @@ update_empty_state (BlProfileView *self)
 static void
 fit_paned (BlProfileView *self)
 {
+  self->match_position = G_MAXUINT;
+  update_match_label (self);
   update_empty_state (self);
   update_breadcrumb (self);
 
@@ -679,6 +822,7 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, thread_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, metric_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, filter_button);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, match_label);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_switcher);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, icicle_button);
@@ -696,6 +840,13 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, callees);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, next_match_cb);
+  gtk_widget_class_bind_template_callback (widget_class, previous_match_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_toggled_cb);
+
+  gtk_widget_class_install_action (widget_class, "profile.next-match", NULL, next_match_action);
+  gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL,
+                                   previous_match_action);
   gtk_widget_class_bind_template_callback (widget_class, icicle_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_zoom_cb);
 
@@ -709,6 +860,21 @@ bl_profile_view_init (BlProfileView *self)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->match_position = G_MAXUINT;
+
+  /* Shift+Enter in the search steps back (Enter is the entry's activate) */
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+    GtkShortcutAction *previous = gtk_named_action_new ("profile.previous-match");
+
+    gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+      gtk_shortcut_new (gtk_alternative_trigger_new (
+                          gtk_keyval_trigger_new (GDK_KEY_Return, GDK_SHIFT_MASK),
+                          gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_SHIFT_MASK)),
+                        previous));
+    gtk_widget_add_controller (GTK_WIDGET (self->search_entry), shortcuts);
+  }
 
   source = g_settings_schema_source_get_default ();
   if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)

@@ -716,6 +716,220 @@ test_source_folder_paths (void)
   g_settings_reset (settings, "source-folders");
 }
 
+/* the profile's search, not the drop-downs' own */
+static GtkWidget *
+find_search_entry (GtkWidget *widget)
+{
+  g_autofree char *placeholder = NULL;
+
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    {
+      g_object_get (widget, "placeholder-text", &placeholder, NULL);
+      if (g_strcmp0 (placeholder, "Search functions") == 0)
+        return widget;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_search_entry (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkToggleButton *
+find_toggle (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_TOGGLE_BUTTON (widget) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return GTK_TOGGLE_BUTTON (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkToggleButton *found = find_toggle (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Enter and Shift+Enter step through the matches, zooming to each; the
+ * toggle keeps only the matching stacks in the tables */
+static void
+test_search_steps_and_filters (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
+  BlProfileView *view;
+  BlFlameGraph *graph;
+  GtkWidget *entry;
+  GtkToggleButton *only;
+  guint32 first, second;
+  g_autofree char *names = NULL;
+  Costs c;
+
+  g_settings_set_string (settings, "default-metric", "cpu");
+  costs_init (&c);
+  view = present_view (c.profile, 1280, 720);
+  graph = bl_profile_view_get_flame_graph (view);
+  entry = find_search_entry (GTK_WIDGET (view));
+  only = find_toggle (GTK_WIDGET (view), "Only Matches");
+  g_assert_nonnull (entry);
+  g_assert_nonnull (only);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "heavy");
+  bl_flame_graph_set_search (graph, "heavy");
+  g_signal_emit_by_name (entry, "search-changed");
+  settle (view);
+  g_assert_cmpuint (bl_flame_graph_get_n_matches (graph), ==, 2);
+
+  /* Enter: the first match, selected and zoomed to */
+  g_signal_emit_by_name (entry, "activate");
+  settle (view);
+  first = bl_flame_graph_get_selected_node (graph);
+  g_assert_true (first == c.cpuheavy || first == c.wallheavy);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, first);
+
+  /* Enter again: the other one; a third time wraps round */
+  g_signal_emit_by_name (entry, "activate");
+  settle (view);
+  second = bl_flame_graph_get_selected_node (graph);
+  g_assert_true (second == c.cpuheavy || second == c.wallheavy);
+  g_assert_cmpuint (second, !=, first);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, second);
+  g_signal_emit_by_name (entry, "activate");
+  settle (view);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, first);
+
+  /* Shift+Enter (the action it triggers) goes back */
+  g_assert_true (gtk_widget_activate_action (entry, "profile.previous-match", NULL));
+  settle (view);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, second);
+
+  /* the tables keep the stacks with a match: not the io thread */
+  gtk_toggle_button_set_active (only, TRUE);
+  settle (view);
+  names = dup_row_names (bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS));
+  g_assert_null (strstr (names, "wait"));
+  g_assert_nonnull (strstr (names, "cpuheavy"));
+  g_assert_nonnull (strstr (names, "main"));
+  g_clear_pointer (&names, g_free);
+  names = dup_row_names (bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN));
+  g_assert_cmpstr (names, ==, "Thread main");
+  g_clear_pointer (&names, g_free);
+
+  /* off again: every row */
+  gtk_toggle_button_set_active (only, FALSE);
+  settle (view);
+  names = dup_row_names (bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS));
+  g_assert_nonnull (strstr (names, "wait"));
+
+  close_view (view);
+  g_object_unref (c.profile);
+  g_settings_reset (settings, "default-metric");
+}
+
+/* colour nodes whose colour is @color */
+static guint
+count_color (GskRenderNode *node,
+             const GdkRGBA *color)
+{
+  guint n = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      return gdk_rgba_equal (gsk_color_node_get_color (node), color);
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_color (gsk_container_node_get_child (node, i), color);
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return count_color (gsk_transform_node_get_child (node), color);
+    case GSK_CLIP_NODE:
+      return count_color (gsk_clip_node_get_child (node), color);
+    default:
+      return 0;
+    }
+}
+
+/* a match narrower than a pixel still shows, as a highlighted sliver */
+static void
+test_search_sliver (void)
+{
+  BlProfile *profile = bl_profile_new ("test");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = bl_flame_graph_new ();
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) before = NULL;
+  g_autoptr(GskRenderNode) after = NULL;
+  GtkSnapshot *snapshot;
+  GdkRGBA accent;
+  guint32 root;
+
+  bl_profile_enable_metric (profile, BL_METRIC_CPU);
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "main"));
+  for (guint i = 0; i < 20000; i++)
+    {
+      char name[32];
+      guint32 n;
+
+      g_snprintf (name, sizeof name, i == 12345 ? "needle" : "hay%05u", i);
+      n = bl_profile_add_child (profile, root, bl_profile_intern (profile, name), 0, 0);
+      bl_profile_add_value (profile, n, BL_METRIC_CPU, 10);
+    }
+  bl_profile_finish (profile);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 300);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped, graph));
+  bl_flame_graph_set_profile (BL_FLAME_GRAPH (graph), profile);
+  for (guint i = 0; i < 3000 && bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph)) == NULL; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_nonnull (bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph)));
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (graph), "accent_bg_color",
+                                       &accent))
+    gdk_rgba_parse (&accent, "#3584e4");
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  paintable = gtk_widget_paintable_new (graph);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        bl_flame_graph_set_search (BL_FLAME_GRAPH (graph), "needle");
+      gtk_widget_queue_draw (graph);
+      gtk_test_widget_wait_for_draw (graph);
+      for (guint i = 0; i < 20; i++)
+        g_main_context_iteration (NULL, FALSE);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), 1000, 300);
+      if (pass == 0)
+        before = gtk_snapshot_free_to_node (snapshot);
+      else
+        after = gtk_snapshot_free_to_node (snapshot);
+    }
+
+  /* 20,000 frames of 0.05 px: slivers; with the search one of them is lit */
+  g_assert_cmpuint (count_color (before, &accent), ==, 0);
+  g_assert_cmpuint (count_color (after, &accent), >=, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (profile);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -733,6 +947,8 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);
   g_test_add_func ("/widgets/profile-ux/compact-header", test_compact_header);
+  g_test_add_func ("/widgets/profile-ux/search-steps-and-filters", test_search_steps_and_filters);
+  g_test_add_func ("/widgets/profile-ux/search-sliver", test_search_sliver);
   g_test_add_func ("/widgets/profile-ux/recent-labels", test_recent_labels);
   g_test_add_func ("/widgets/profile-ux/failed-tab", test_failed_tab);
   g_test_add_func ("/widgets/profile-ux/shortcuts-general-first", test_shortcuts_general_first);

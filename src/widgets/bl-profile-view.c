@@ -338,6 +338,8 @@ update_match_label (BlProfileView *self)
     }
 
   gtk_label_set_text (self->match_label, text ? text : "");
+  /* the label ellipsizes in a narrow window: the whole text on hover */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->match_label), text);
 }
 
 /* Which nodes lie on a stack that holds a match (a matching frame, its

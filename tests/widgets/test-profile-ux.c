@@ -773,6 +773,7 @@ test_search_steps_and_filters (void)
   GtkToggleButton *only;
   guint32 first, second;
   g_autofree char *names = NULL;
+  int min_width;
   Costs c;
 
   g_settings_set_string (settings, "default-metric", "cpu");
@@ -784,6 +785,9 @@ test_search_steps_and_filters (void)
   g_assert_nonnull (entry);
   g_assert_nonnull (only);
 
+  /* a long match label never widens the window */
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_assert_cmpint (min_width, <=, 800);
   gtk_editable_set_text (GTK_EDITABLE (entry), "heavy");
   bl_flame_graph_set_search (graph, "heavy");
   g_signal_emit_by_name (entry, "search-changed");
@@ -824,6 +828,10 @@ test_search_steps_and_filters (void)
   names = dup_row_names (bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN));
   g_assert_cmpstr (names, ==, "Thread main");
   g_clear_pointer (&names, g_free);
+
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_test_message ("minimum width with a match stepped to: %d", min_width);
+  g_assert_cmpint (min_width, <=, 800);
 
   /* off again: every row */
   gtk_toggle_button_set_active (only, FALSE);

@@ -1,9 +1,12 @@
 /* bl-flame-chart.c
  *
- * The time order of one thread (speedscope's "Time Order" view): every span
+ * The time order of a thread (speedscope's "Time Order" view): every span
  * during which a frame was on the stack is a bar, x from its start to its
  * end time, one row per stack depth from the top. Unlike the aggregated
- * flame graph, a function called twice is drawn twice.
+ * flame graph, a function called twice is drawn twice. With all threads,
+ * each thread is a lane of its own, under its name, on one time axis; a
+ * ruler along the top gives the times of the visible span. Bars take the
+ * flame graph's colours when one is set with bl_flame_chart_set_color_graph().
  *
  * The spans come from the profile in the order they were entered; the
  * widget splits them into rows by depth once per profile. Within a row the
@@ -35,17 +38,32 @@
 #define MIN_LABEL_PX  24.0
 #define LABEL_PAD     3.0
 #define MIN_WINDOW    1e-3
+#define LANE_GAP      6.0
+#define TICK_PX       110.0
+
+/* one thread's spans, split into rows by depth */
+typedef struct
+{
+  guint         thread;
+  const BlSpan *spans;
+  gsize         n_spans;
+  gsize         first;    /* the index of its first span among all lanes' */
+  GPtrArray    *rows;     /* per depth - 1: GArray of guint32 span indexes */
+  double        y;        /* top of the lane, in content coordinates */
+  double        header;   /* height of the name above the rows (0: none) */
+} Lane;
 
 struct _BlFlameChart
 {
   GtkWidget    parent_instance;
 
   BlProfile   *profile;
-  guint        thread;
+  guint        thread;        /* G_MAXUINT: every thread, a lane each */
+  BlFlameGraph *color_graph;  /* weak: whose colours the bars take */
 
-  const BlSpan *spans;
-  gsize        n_spans;
-  GPtrArray   *rows;          /* per depth - 1: GArray of guint32 span indexes */
+  GPtrArray   *lanes;         /* Lane */
+  gsize        n_spans;       /* over all lanes */
+  double       content;       /* height of all lanes */
   double       t0;            /* the whole time range */
   double       t1;
 
@@ -61,6 +79,7 @@ struct _BlFlameChart
   double       pointer_y;
 
   int          row_height;
+  int          ruler_height;
   PangoLayout *layout;
   GdkRGBA      fg;
   GdkRGBA      bg;
@@ -118,15 +137,20 @@ update_colors (BlFlameChart *self)
     }
 }
 
-/* the same function always gets the same colour */
-static const GdkRGBA *
+/* the flame graph's colour for the frame, else one per function name */
+static GdkRGBA
 span_color (BlFlameChart *self,
             const BlSpan *span)
 {
   const BlNode *node = bl_profile_get_node (self->profile, span->node);
-  guint h = g_str_hash (bl_profile_get_string (self->profile, node->name));
+  GdkRGBA color;
 
-  return &self->palette[h % N_PALETTE];
+  if (self->color_graph != NULL &&
+      bl_flame_graph_get_profile (self->color_graph) == self->profile &&
+      bl_flame_graph_get_node_color (self->color_graph, span->node, &color))
+    return color;
+
+  return self->palette[g_str_hash (bl_profile_get_string (self->profile, node->name)) % N_PALETTE];
 }
 
 static void
@@ -139,6 +163,7 @@ update_text (BlFlameChart *self)
   pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
   pango_layout_get_pixel_extents (self->layout, NULL, &logical);
   self->row_height = MAX (logical.height + 6, 14);
+  self->ruler_height = self->row_height + 6;
 }
 
 /* ---- geometry ----------------------------------------------------------- */
@@ -154,7 +179,7 @@ scale (BlFlameChart *self)
 static double
 content_height (BlFlameChart *self)
 {
-  return (double) self->rows->len * self->row_height;
+  return self->content;
 }
 
 static void
@@ -178,15 +203,16 @@ clamp_view (BlFlameChart *self)
     self->v0 = self->t1 - width;
   self->v1 = self->v0 + width;
 
-  max_y = MAX (content_height (self) - gtk_widget_get_height (GTK_WIDGET (self)), 0);
+  max_y = MAX (content_height (self) + self->ruler_height -
+               gtk_widget_get_height (GTK_WIDGET (self)), 0);
   self->y_offset = CLAMP (self->y_offset, 0, max_y);
 }
 
 /* The first span of @row whose end is after @t. */
 static guint
-row_first_after (BlFlameChart *self,
-                 GArray       *row,
-                 double        t)
+row_first_after (const Lane *lane,
+                 GArray     *row,
+                 double      t)
 {
   guint lo = 0, hi = row->len;
 
@@ -194,7 +220,7 @@ row_first_after (BlFlameChart *self,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if ((double) self->spans[g_array_index (row, guint32, mid)].end < t)
+      if ((double) lane->spans[g_array_index (row, guint32, mid)].end < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -203,8 +229,19 @@ row_first_after (BlFlameChart *self,
   return lo;
 }
 
+/* the widget y of the top of @lane's row for @depth */
+static double
+row_top (BlFlameChart *self,
+         const Lane   *lane,
+         guint         depth)
+{
+  return self->ruler_height + lane->y + lane->header +
+         (double) (depth - 1) * self->row_height - self->y_offset;
+}
+
 static void
 span_rect (BlFlameChart    *self,
+           const Lane      *lane,
            const BlSpan    *span,
            graphene_rect_t *rect)
 {
@@ -212,43 +249,99 @@ span_rect (BlFlameChart    *self,
   double x0 = ((double) span->start - self->v0) * s;
   double x1 = ((double) span->end - self->v0) * s;
 
-  graphene_rect_init (rect, x0, (span->depth - 1) * self->row_height - self->y_offset,
+  graphene_rect_init (rect, x0, row_top (self, lane, span->depth),
                       x1 - x0, self->row_height - 1);
+}
+
+static void
+lane_free (gpointer data)
+{
+  Lane *lane = data;
+
+  g_ptr_array_unref (lane->rows);
+  g_free (lane);
+}
+
+/* the lane that holds span @index of all lanes' */
+static const Lane *
+lane_of (BlFlameChart *self,
+         gsize         index)
+{
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      const Lane *lane = g_ptr_array_index (self->lanes, i);
+
+      if (index >= lane->first && index < lane->first + lane->n_spans)
+        return lane;
+    }
+
+  return NULL;
 }
 
 static void
 rebuild_rows (BlFlameChart *self)
 {
-  g_ptr_array_set_size (self->rows, 0);
-  self->spans = NULL;
+  guint n_threads;
+  gboolean all = self->thread == G_MAXUINT;
+  guint64 t0 = G_MAXUINT64, t1 = 0;
+  double y = 0;
+
+  g_ptr_array_set_size (self->lanes, 0);
   self->n_spans = 0;
+  self->content = 0;
   self->t0 = 0;
   self->t1 = 1;
 
-  if (self->profile != NULL)
+  n_threads = self->profile != NULL ? bl_profile_get_n_threads (self->profile) : 0;
+  for (guint t = 0; t < n_threads; t++)
     {
+      Lane *lane;
       guint64 start, end;
 
-      self->spans = bl_profile_get_spans (self->profile, self->thread, &self->n_spans);
-      if (bl_profile_get_time_range (self->profile, self->thread, &start, &end))
-        {
-          self->t0 = start;
-          self->t1 = MAX (end, start + 1);
-        }
-    }
-
-  for (gsize i = 0; i < self->n_spans; i++)
-    {
-      guint depth = self->spans[i].depth;
-      guint32 index = (guint32) i;
-
-      if (depth == 0)
+      if (!all && t != self->thread)
         continue;
-      while (self->rows->len < depth)
-        g_ptr_array_add (self->rows, g_array_new (FALSE, FALSE, sizeof (guint32)));
-      g_array_append_val (g_ptr_array_index (self->rows, depth - 1), index);
+
+      lane = g_new0 (Lane, 1);
+      lane->thread = t;
+      lane->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      lane->spans = bl_profile_get_spans (self->profile, t, &lane->n_spans);
+      if (lane->n_spans == 0 && all)
+        {
+          lane_free (lane);
+          continue;
+        }
+      if (bl_profile_get_time_range (self->profile, t, &start, &end))
+        {
+          t0 = MIN (t0, start);
+          t1 = MAX (t1, end);
+        }
+
+      for (gsize i = 0; i < lane->n_spans; i++)
+        {
+          guint depth = lane->spans[i].depth;
+          guint32 index = (guint32) i;
+
+          if (depth == 0)
+            continue;
+          while (lane->rows->len < depth)
+            g_ptr_array_add (lane->rows, g_array_new (FALSE, FALSE, sizeof (guint32)));
+          g_array_append_val (g_ptr_array_index (lane->rows, depth - 1), index);
+        }
+
+      lane->first = self->n_spans;
+      self->n_spans += lane->n_spans;
+      lane->header = all ? self->row_height : 0;
+      lane->y = y;
+      y += lane->header + (double) lane->rows->len * self->row_height + (all ? LANE_GAP : 0);
+      g_ptr_array_add (self->lanes, lane);
     }
 
+  self->content = y;
+  if (t0 <= t1 && t1 > 0)
+    {
+      self->t0 = t0;
+      self->t1 = MAX (t1, t0 + 1);
+    }
   self->v0 = self->t0;
   self->v1 = self->t1;
   self->y_offset = 0;
@@ -273,6 +366,104 @@ update_accessible (BlFlameChart *self)
 
 /* ---- drawing ------------------------------------------------------------ */
 
+static BlMetricId
+time_metric (BlFlameChart *self)
+{
+  BlMetricId metric = bl_profile_get_default_metric (self->profile);
+
+  return metric == BL_METRIC_INVALID ? BL_METRIC_WEIGHT : metric;
+}
+
+static void
+append_text (BlFlameChart  *self,
+             GtkSnapshot   *snapshot,
+             const char    *text,
+             double         x,
+             double         y,
+             const GdkRGBA *color)
+{
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_text (self->layout, text, -1);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, self->layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* The ruler: the time since the start at ticks 1, 2 or 5 × 10ⁿ apart, and
+ * how long the visible span is. Lines are drawn with cairo, so the bars are
+ * the only colour nodes. */
+static void
+snapshot_ruler (BlFlameChart *self,
+                GtkSnapshot  *snapshot,
+                int           width)
+{
+  BlMetricId metric = time_metric (self);
+  double s = scale (self);
+  double raw = TICK_PX / s;
+  double step = pow (10, floor (log10 (MAX (raw, 1e-9))));
+  g_autofree char *span_text = NULL;
+  g_autofree char *shown = NULL;
+  GdkRGBA dim = self->fg;
+  int span_w, text_h;
+  cairo_t *cr;
+
+  if (step * 2 >= raw)
+    step *= 2;
+  else if (step * 5 >= raw)
+    step *= 5;
+  else
+    step *= 10;
+  if (step * 2 < raw)
+    step *= 2;
+  step = MAX (step, 1.0);   /* times are whole units */
+
+  dim.alpha = 0.55;
+  span_text = bl_profile_format_value (self->profile, metric,
+                                       (guint64) llround (self->v1 - self->v0));
+  /* Translators: the flame chart's ruler: how much time the view shows */
+  shown = g_strdup_printf (_("%s shown"), span_text);
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_text (self->layout, shown, -1);
+  pango_layout_get_pixel_size (self->layout, &span_w, &text_h);
+
+  cr = gtk_snapshot_append_cairo (snapshot,
+                                  &GRAPHENE_RECT_INIT (0, 0, width, self->ruler_height));
+  gdk_cairo_set_source_rgba (cr, &self->bg);
+  cairo_paint (cr);
+  gdk_cairo_set_source_rgba (cr, &dim);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, 0, self->ruler_height - 0.5);
+  cairo_line_to (cr, width, self->ruler_height - 0.5);
+  for (double t = ceil ((self->v0 - self->t0) / step) * step; self->t0 + t <= self->v1; t += step)
+    {
+      double x = floor ((self->t0 + t - self->v0) * s) + 0.5;
+
+      cairo_move_to (cr, x, self->ruler_height - 6);
+      cairo_line_to (cr, x, self->ruler_height);
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+
+  for (double t = ceil ((self->v0 - self->t0) / step) * step; self->t0 + t <= self->v1; t += step)
+    {
+      double x = floor ((self->t0 + t - self->v0) * s);
+      g_autofree char *label = bl_profile_format_value (self->profile, metric,
+                                                        (guint64) llround (t));
+      int label_w;
+
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_text (self->layout, label, -1);
+      pango_layout_get_pixel_size (self->layout, &label_w, NULL);
+      if (x + 3 + label_w > width - span_w - 12)
+        break;
+      append_text (self, snapshot, label, x + 3, (self->ruler_height - 6 - text_h) / 2.0, &dim);
+    }
+
+  append_text (self, snapshot, shown, width - span_w - 6,
+               (self->ruler_height - 6 - text_h) / 2.0, &self->fg);
+}
+
 static void
 bl_flame_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
@@ -281,80 +472,111 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   double s = scale (self);
+  GdkRGBA dim = self->fg;
 
   if (self->profile == NULL || self->n_spans == 0 || width <= 0 || s <= 0)
     return;
 
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  dim.alpha = 0.7;
+  gtk_snapshot_push_clip (snapshot,
+                          &GRAPHENE_RECT_INIT (0, self->ruler_height,
+                                               width, MAX (height - self->ruler_height, 0)));
 
-  for (guint r = 0; r < self->rows->len; r++)
+  for (guint l = 0; l < self->lanes->len; l++)
     {
-      GArray *row = g_ptr_array_index (self->rows, r);
-      double y = (double) r * self->row_height - self->y_offset;
+      const Lane *lane = g_ptr_array_index (self->lanes, l);
 
-      if (y + self->row_height < 0 || y > height)
-        continue;
-
-      for (guint k = row_first_after (self, row, self->v0); k < row->len; k++)
+      if (lane->header > 0)
         {
-          guint32 index = g_array_index (row, guint32, k);
-          const BlSpan *span = &self->spans[index];
-          graphene_rect_t rect;
-          const GdkRGBA *color;
-          double x0, x1;
+          double y = self->ruler_height + lane->y - self->y_offset;
 
-          if ((double) span->start >= self->v1)
-            break;
-
-          span_rect (self, span, &rect);
-          if (rect.size.width < MIN_BAR_PX)
+          if (y + lane->header >= self->ruler_height && y <= height)
             {
-              /* a run of calls too short to see: one sliver for this pixel
-               * column, then jump to the first span ending past it */
-              double column = floor (MAX (rect.origin.x, 0));
-              guint next;
-
-              gtk_snapshot_append_color (snapshot, span_color (self, span),
-                                         &GRAPHENE_RECT_INIT (column, rect.origin.y,
-                                                              1, rect.size.height));
-              next = row_first_after (self, row, self->v0 + (column + 1) / s);
-              if (next > k + 1)
-                k = next - 1;
-              continue;
-            }
-          x0 = MAX (rect.origin.x, 0);
-          x1 = MIN (rect.origin.x + rect.size.width, width);
-          rect.origin.x = x0;
-          rect.size.width = MAX (x1 - x0 - (x1 - x0 > 2 ? 1 : 0), MIN_BAR_PX);
-
-          color = (gssize) index == self->hover ? &self->accent : span_color (self, span);
-          gtk_snapshot_append_color (snapshot, color, &rect);
-
-          if (rect.size.width >= MIN_LABEL_PX)
-            {
-              const BlNode *node = bl_profile_get_node (self->profile, span->node);
-              const GdkRGBA *text = fabs (luminance (color) - luminance (&self->fg)) >=
-                                    fabs (luminance (color) - luminance (&self->bg))
-                ? &self->fg : &self->bg;
               int text_h;
 
+              pango_layout_set_width (self->layout, -1);
               pango_layout_set_text (self->layout,
-                                     bl_profile_get_string (self->profile, node->name), -1);
-              pango_layout_set_width (self->layout,
-                                      (int) ((rect.size.width - 2 * LABEL_PAD) * PANGO_SCALE));
+                                     bl_profile_get_thread_name (self->profile, lane->thread), -1);
               pango_layout_get_pixel_size (self->layout, NULL, &text_h);
-              gtk_snapshot_save (snapshot);
-              gtk_snapshot_translate (snapshot,
-                                      &GRAPHENE_POINT_INIT (rect.origin.x + LABEL_PAD,
-                                                            rect.origin.y +
-                                                            (rect.size.height - text_h) / 2));
-              gtk_snapshot_append_layout (snapshot, self->layout, text);
-              gtk_snapshot_restore (snapshot);
+              append_text (self, snapshot,
+                           bl_profile_get_thread_name (self->profile, lane->thread),
+                           LABEL_PAD, y + (lane->header - text_h) / 2.0, &dim);
+            }
+        }
+
+      for (guint r = 0; r < lane->rows->len; r++)
+        {
+          GArray *row = g_ptr_array_index (lane->rows, r);
+          double y = row_top (self, lane, r + 1);
+
+          if (y + self->row_height < self->ruler_height || y > height)
+            continue;
+
+          for (guint k = row_first_after (lane, row, self->v0); k < row->len; k++)
+            {
+              guint32 index = g_array_index (row, guint32, k);
+              const BlSpan *span = &lane->spans[index];
+              graphene_rect_t rect;
+              GdkRGBA color;
+              double x0, x1;
+
+              if ((double) span->start >= self->v1)
+                break;
+
+              span_rect (self, lane, span, &rect);
+              if (rect.size.width < MIN_BAR_PX)
+                {
+                  /* a run of calls too short to see: one sliver for this pixel
+                   * column, then jump to the first span ending past it */
+                  double column = floor (MAX (rect.origin.x, 0));
+                  guint next;
+
+                  color = span_color (self, span);
+                  gtk_snapshot_append_color (snapshot, &color,
+                                             &GRAPHENE_RECT_INIT (column, rect.origin.y,
+                                                                  1, rect.size.height));
+                  next = row_first_after (lane, row, self->v0 + (column + 1) / s);
+                  if (next > k + 1)
+                    k = next - 1;
+                  continue;
+                }
+              x0 = MAX (rect.origin.x, 0);
+              x1 = MIN (rect.origin.x + rect.size.width, width);
+              rect.origin.x = x0;
+              rect.size.width = MAX (x1 - x0 - (x1 - x0 > 2 ? 1 : 0), MIN_BAR_PX);
+
+              color = (gssize) (lane->first + index) == self->hover
+                ? self->accent : span_color (self, span);
+              gtk_snapshot_append_color (snapshot, &color, &rect);
+
+              if (rect.size.width >= MIN_LABEL_PX)
+                {
+                  const BlNode *node = bl_profile_get_node (self->profile, span->node);
+                  const GdkRGBA *text = fabs (luminance (&color) - luminance (&self->fg)) >=
+                                        fabs (luminance (&color) - luminance (&self->bg))
+                    ? &self->fg : &self->bg;
+                  int text_h;
+
+                  pango_layout_set_text (self->layout,
+                                         bl_profile_get_string (self->profile, node->name), -1);
+                  pango_layout_set_width (self->layout,
+                                          (int) ((rect.size.width - 2 * LABEL_PAD) * PANGO_SCALE));
+                  pango_layout_get_pixel_size (self->layout, NULL, &text_h);
+                  gtk_snapshot_save (snapshot);
+                  gtk_snapshot_translate (snapshot,
+                                          &GRAPHENE_POINT_INIT (rect.origin.x + LABEL_PAD,
+                                                                rect.origin.y +
+                                                                (rect.size.height - text_h) / 2));
+                  gtk_snapshot_append_layout (snapshot, self->layout, text);
+                  gtk_snapshot_restore (snapshot);
+                }
             }
         }
     }
 
   gtk_snapshot_pop (snapshot);
+
+  snapshot_ruler (self, snapshot, width);
 }
 
 static void
@@ -375,8 +597,8 @@ bl_flame_chart_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = self->row_height * 3;
-      *natural = MAX ((int) content_height (self), *minimum);
+      *minimum = self->ruler_height + self->row_height;
+      *natural = MAX ((int) content_height (self) + self->ruler_height, *minimum);
     }
 }
 
@@ -538,8 +760,11 @@ bl_flame_chart_dispose (GObject *object)
   BlFlameChart *self = BL_FLAME_CHART (object);
 
   g_clear_object (&self->profile);
-  self->spans = NULL;
+  g_ptr_array_set_size (self->lanes, 0);
   self->n_spans = 0;
+  if (self->color_graph != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->color_graph), (gpointer *) &self->color_graph);
+  self->color_graph = NULL;
 
   G_OBJECT_CLASS (bl_flame_chart_parent_class)->dispose (object);
 }
@@ -549,7 +774,7 @@ bl_flame_chart_finalize (GObject *object)
 {
   BlFlameChart *self = BL_FLAME_CHART (object);
 
-  g_ptr_array_unref (self->rows);
+  g_ptr_array_unref (self->lanes);
   g_clear_object (&self->layout);
 
   G_OBJECT_CLASS (bl_flame_chart_parent_class)->finalize (object);
@@ -617,6 +842,7 @@ bl_flame_chart_class_init (BlFlameChartClass *klass)
   properties[PROP_PROFILE] =
     g_param_spec_object ("profile", NULL, NULL, BL_TYPE_PROFILE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* G_MAXUINT: every thread */
   properties[PROP_THREAD] =
     g_param_spec_uint ("thread", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -650,7 +876,7 @@ bl_flame_chart_init (BlFlameChart *self)
   GtkEventController *motion, *scroll;
   GtkGesture *drag;
 
-  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  self->lanes = g_ptr_array_new_with_free_func (lane_free);
   self->hover = -1;
   self->v0 = 0;
   self->v1 = 1;
@@ -690,7 +916,8 @@ bl_flame_chart_new (void)
 /**
  * bl_flame_chart_set_profile:
  * @profile: (nullable): a finished profile
- * @thread: the thread whose time order is shown
+ * @thread: the thread whose time order is shown, or G_MAXUINT for every
+ *   thread with one, each in a lane of its own
  *
  * Shows the spans of @thread in @profile (nothing if it has no time order)
  * and resets the view to its whole time range.
@@ -839,41 +1066,49 @@ bl_flame_chart_reset_zoom (BlFlameChart *self)
  * @y: widget coordinate
  *
  * Returns: the index of the span drawn at (@x, @y) (see
- *   bl_profile_get_spans()), or -1
+ *   bl_profile_get_spans(); with every thread shown, the lanes' spans
+ *   count on from one lane to the next), or -1
  */
 gssize
 bl_flame_chart_hit_test (BlFlameChart *self,
                          double        x,
                          double        y)
 {
-  double s, t, row_y;
-  GArray *row;
-  guint r, k;
+  double s, t;
 
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), -1);
 
   s = scale (self);
-  if (self->n_spans == 0 || s <= 0 || x < 0 || x >= gtk_widget_get_width (GTK_WIDGET (self)))
+  if (self->n_spans == 0 || s <= 0 || x < 0 || x >= gtk_widget_get_width (GTK_WIDGET (self)) ||
+      y < self->ruler_height)
     return -1;
 
-  row_y = y + self->y_offset;
-  if (row_y < 0)
-    return -1;
-  r = (guint) (row_y / self->row_height);
-  if (r >= self->rows->len)
-    return -1;
-
-  row = g_ptr_array_index (self->rows, r);
   t = self->v0 + x / s;
-  /* within half a pixel, so that slivers of short calls can be pointed at */
-  k = row_first_after (self, row, t - 0.5 / s);
-  if (k < row->len)
+  for (guint l = 0; l < self->lanes->len; l++)
     {
-      guint32 index = g_array_index (row, guint32, k);
-      const BlSpan *span = &self->spans[index];
+      const Lane *lane = g_ptr_array_index (self->lanes, l);
+      double row_y = y - row_top (self, lane, 1);
+      GArray *row;
+      guint r, k;
 
-      if ((double) span->start <= t + 0.5 / s)
-        return index;
+      if (row_y < 0)
+        continue;
+      r = (guint) (row_y / self->row_height);
+      if (r >= lane->rows->len)
+        continue;
+
+      row = g_ptr_array_index (lane->rows, r);
+      /* within half a pixel, so that slivers of short calls can be pointed at */
+      k = row_first_after (lane, row, t - 0.5 / s);
+      if (k < row->len)
+        {
+          guint32 index = g_array_index (row, guint32, k);
+          const BlSpan *span = &lane->spans[index];
+
+          if ((double) span->start <= t + 0.5 / s)
+            return lane->first + index;
+        }
+      return -1;
     }
 
   return -1;
@@ -891,13 +1126,16 @@ bl_flame_chart_get_span_bounds (BlFlameChart    *self,
                                 gsize            span,
                                 graphene_rect_t *bounds)
 {
+  const Lane *lane;
+
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), FALSE);
   g_return_val_if_fail (bounds != NULL, FALSE);
 
-  if (span >= self->n_spans || self->spans[span].depth == 0)
+  lane = lane_of (self, span);
+  if (lane == NULL || lane->spans[span - lane->first].depth == 0)
     return FALSE;
 
-  span_rect (self, &self->spans[span], bounds);
+  span_rect (self, lane, &lane->spans[span - lane->first], bounds);
 
   return TRUE;
 }
@@ -912,6 +1150,7 @@ char *
 bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
                                  gsize         span)
 {
+  const Lane *lane;
   const BlSpan *s;
   const BlNode *node;
   BlMetricId metric;
@@ -921,14 +1160,13 @@ bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
 
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), NULL);
 
-  if (span >= self->n_spans)
+  lane = lane_of (self, span);
+  if (lane == NULL)
     return NULL;
 
-  s = &self->spans[span];
+  s = &lane->spans[span - lane->first];
   node = bl_profile_get_node (self->profile, s->node);
-  metric = bl_profile_get_default_metric (self->profile);
-  if (metric == BL_METRIC_INVALID)
-    metric = BL_METRIC_WEIGHT;
+  metric = time_metric (self);
   duration = bl_profile_format_value (self->profile, metric, s->end - s->start);
   start = bl_profile_format_value (self->profile, metric, s->start - (guint64) self->t0);
   file = bl_profile_get_string (self->profile, node->file);
@@ -950,4 +1188,47 @@ bl_flame_chart_get_row_height (BlFlameChart *self)
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
 
   return self->row_height;
+}
+
+/* Returns: the height of the time ruler along the top; the rows start below it */
+guint
+bl_flame_chart_get_ruler_height (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
+
+  return self->ruler_height;
+}
+
+/* Returns: how many lanes (threads) are shown */
+guint
+bl_flame_chart_get_n_lanes (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
+
+  return self->lanes->len;
+}
+
+/**
+ * bl_flame_chart_set_color_graph:
+ * @graph: (nullable): a flame graph of the same profile
+ *
+ * Draws every bar in the colour @graph gives its frame, so that a function
+ * looks the same in both.
+ */
+void
+bl_flame_chart_set_color_graph (BlFlameChart *self,
+                                BlFlameGraph *graph)
+{
+  g_return_if_fail (BL_IS_FLAME_CHART (self));
+  g_return_if_fail (graph == NULL || BL_IS_FLAME_GRAPH (graph));
+
+  if (self->color_graph == graph)
+    return;
+
+  if (self->color_graph != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->color_graph), (gpointer *) &self->color_graph);
+  self->color_graph = graph;
+  if (graph != NULL)
+    g_object_add_weak_pointer (G_OBJECT (graph), (gpointer *) &self->color_graph);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

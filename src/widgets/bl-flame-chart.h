@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "bl-flame-graph.h"
 #include "bl-profile.h"
 
 G_BEGIN_DECLS
@@ -42,5 +43,9 @@ gboolean    bl_flame_chart_get_span_bounds    (BlFlameChart    *self,
 char       *bl_flame_chart_dup_tooltip_text   (BlFlameChart    *self,
                                                gsize            span);
 guint       bl_flame_chart_get_row_height     (BlFlameChart    *self);
+guint       bl_flame_chart_get_ruler_height   (BlFlameChart    *self);
+guint       bl_flame_chart_get_n_lanes        (BlFlameChart    *self);
+void        bl_flame_chart_set_color_graph    (BlFlameChart    *self,
+                                               BlFlameGraph    *graph);
 
 G_END_DECLS

@@ -656,7 +656,8 @@ adjustment_value_changed (BlFlameGraph  *self,
   else
     {
       double value = gtk_adjustment_get_value (adjustment);
-      double span = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+      double span = gtk_adjustment_get_upper (adjustment) -
+                    gtk_adjustment_get_page_size (adjustment);
 
       self->root_gap = self->inverted ? value : MAX (span, 0) - value;
       invalidate_bars (self);
@@ -2217,6 +2218,29 @@ bl_flame_graph_node_matches (BlFlameGraph *self,
     return FALSE;
 
   return self->rect_match[ri];
+}
+
+/**
+ * bl_flame_graph_get_node_color:
+ * @color: (out): the colour the graph draws @node's frame in
+ *
+ * Returns: %FALSE when there is no profile or @node is not one of its nodes
+ */
+gboolean
+bl_flame_graph_get_node_color (BlFlameGraph *self,
+                               guint32       node,
+                               GdkRGBA      *color)
+{
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), FALSE);
+  g_return_val_if_fail (color != NULL, FALSE);
+
+  if (self->profile == NULL || node >= bl_profile_get_n_nodes (self->profile))
+    return FALSE;
+
+  ensure_string_tables (self);
+  node_color (self, bl_profile_get_nodes (self->profile), node, color);
+
+  return TRUE;
 }
 
 /**

@@ -68,6 +68,9 @@ const char    *bl_flame_graph_get_search         (BlFlameGraph    *self);
 void           bl_flame_graph_set_search         (BlFlameGraph    *self,
                                                   const char      *text);
 double         bl_flame_graph_get_match_fraction (BlFlameGraph    *self);
+gboolean       bl_flame_graph_get_node_color     (BlFlameGraph    *self,
+                                                  guint32          node,
+                                                  GdkRGBA         *color);
 guint          bl_flame_graph_get_n_matches      (BlFlameGraph    *self);
 guint          bl_flame_graph_step_match         (BlFlameGraph    *self,
                                                   gboolean         forward);

@@ -278,8 +278,7 @@ thread_selected_cb (BlProfileView *self)
     bl_call_tree_view_set_profile (table (self, i), self->profile, thread);
 #ifdef HAVE_FLAME_CHART
   if (self->flame_chart != NULL)
-    bl_flame_chart_set_profile (BL_FLAME_CHART (self->flame_chart), self->profile,
-                                thread == G_MAXUINT ? 0 : thread);
+    bl_flame_chart_set_profile (BL_FLAME_CHART (self->flame_chart), self->profile, thread);
 #endif
 }
 
@@ -667,6 +666,25 @@ update_empty_state (BlProfileView *self)
   gtk_stack_set_visible_child_name (self->flame_state, "empty");
 }
 
+/* The flame chart's lanes are taller than the aggregated graph: give it
+ * room for them, up to 60 %, when it is shown. */
+static void
+graph_page_changed_cb (BlProfileView *self)
+{
+#ifdef HAVE_FLAME_CHART
+  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
+  int natural = 0;
+
+  if (self->flame_chart == NULL ||
+      gtk_stack_get_visible_child (self->graph_stack) != self->flame_chart || height <= 0)
+    return;
+
+  gtk_widget_measure (self->flame_chart, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  if (gtk_paned_get_position (self->paned) < natural)
+    gtk_paned_set_position (self->paned, MIN (natural, height * 6 / 10));
+#endif
+}
+
 static void
 fit_paned (BlProfileView *self)
 {
@@ -781,6 +799,10 @@ palette_changed_cb (BlProfileView *self)
   else if (g_strcmp0 (palette, "heat") == 0)
     mode = BL_FLAME_PALETTE_HEAT;
   bl_flame_graph_set_palette (self->flame_graph, mode);
+#ifdef HAVE_FLAME_CHART
+  if (self->flame_chart != NULL)
+    gtk_widget_queue_draw (self->flame_chart);
+#endif
 }
 
 /* ------------------------------------------------------------------------ */
@@ -906,6 +928,8 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (update_breadcrumb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::layout",
                             G_CALLBACK (fit_paned), self);
+  g_signal_connect_swapped (self->graph_stack, "notify::visible-child",
+                            G_CALLBACK (graph_page_changed_cb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::match-fraction",
                             G_CALLBACK (update_match_label), self);
   g_signal_connect_swapped (self->flame_graph, "notify::metric",
@@ -934,12 +958,13 @@ bl_profile_view_init (BlProfileView *self)
 
 #ifdef HAVE_FLAME_CHART
   {
-    GtkWidget *scroller = gtk_scrolled_window_new ();
     GtkStackPage *page;
 
+    /* no scroller: the chart pans its lanes itself and keeps its ruler in view */
     self->flame_chart = bl_flame_chart_new ();
-    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->flame_chart);
-    page = gtk_stack_add_titled (self->graph_stack, scroller, "flame-chart", _("Flame Chart"));
+    bl_flame_chart_set_color_graph (BL_FLAME_CHART (self->flame_chart), self->flame_graph);
+    page = gtk_stack_add_titled (self->graph_stack, self->flame_chart, "flame-chart",
+                                 _("Flame Chart"));
     gtk_stack_page_set_visible (page, FALSE);
   }
 #endif
@@ -986,7 +1011,7 @@ bl_profile_view_set_profile (BlProfileView *self,
 
 #ifdef HAVE_FLAME_CHART
   {
-    GtkWidget *page_child = gtk_widget_get_parent (self->flame_chart);
+    GtkWidget *page_child = self->flame_chart;
     gboolean timed = profile != NULL && bl_profile_has_time_order (profile);
 
     while (page_child != NULL &&

@@ -79,11 +79,13 @@ assert_bounds (BlFlameChart *chart,
 {
   graphene_rect_t r;
   guint rh = bl_flame_chart_get_row_height (chart);
+  guint top = bl_flame_chart_get_ruler_height (chart);
 
   g_assert_true (bl_flame_chart_get_span_bounds (chart, span, &r));
   g_assert_cmpfloat_with_epsilon (r.origin.x, x0, 0.01);
   g_assert_cmpfloat_with_epsilon (r.origin.x + r.size.width, x1, 0.01);
-  g_assert_cmpfloat_with_epsilon (r.origin.y, row * rh, 0.01);
+  /* the rows start under the time ruler */
+  g_assert_cmpfloat_with_epsilon (r.origin.y, top + row * rh, 0.01);
 }
 
 static guint
@@ -170,17 +172,18 @@ test_hit_test (void)
   GtkWidget *chart = present_chart (profile);
   BlFlameChart *fc = BL_FLAME_CHART (chart);
   double rh = bl_flame_chart_get_row_height (fc);
+  double top = bl_flame_chart_get_ruler_height (fc);
   g_autofree char *tooltip = NULL;
 
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, 0.5 * rh), ==, 0);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1399, 1.5 * rh), ==, 1);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, 2.5 * rh), ==, 2);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 400, 2.5 * rh), ==, 3);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 899, 2.5 * rh), ==, 4);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, top + 0.5 * rh), ==, 0);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1399, top + 1.5 * rh), ==, 1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, top + 2.5 * rh), ==, 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 400, top + 2.5 * rh), ==, 3);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 899, top + 2.5 * rh), ==, 4);
   /* b alone from 9 to 14: nothing below it */
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1000, 2.5 * rh), ==, -1);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, 3.5 * rh), ==, -1);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, -1, 0.5 * rh), ==, -1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1000, top + 2.5 * rh), ==, -1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, top + 3.5 * rh), ==, -1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, -1, top + 0.5 * rh), ==, -1);
 
   tooltip = bl_flame_chart_dup_tooltip_text (fc, 3);
   g_assert_nonnull (strstr (tooltip, "d — 4"));
@@ -196,6 +199,7 @@ test_zoom_and_pan (void)
   GtkWidget *chart = present_chart (profile);
   BlFlameChart *fc = BL_FLAME_CHART (chart);
   double rh = bl_flame_chart_get_row_height (fc);
+  double top = bl_flame_chart_get_ruler_height (fc);
   double v0, v1;
 
   /* zoom in twice around the left edge: 0 … 7, 200 px per unit */
@@ -204,7 +208,7 @@ test_zoom_and_pan (void)
   g_assert_cmpfloat_with_epsilon (v0, 0, 1e-9);
   g_assert_cmpfloat_with_epsilon (v1, 7, 1e-9);
   assert_bounds (fc, 3, 400, 1200, 2);
-  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1250, 2.5 * rh), ==, 4);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1250, top + 2.5 * rh), ==, 4);
 
   /* zoom around a point keeps the time under it */
   bl_flame_chart_zoom_at (fc, 700, 2);
@@ -238,7 +242,7 @@ test_slivers (void)
   GtkWidget *chart;
   guint32 root, a, b;
   guint span, n;
-  double rh;
+  double rh, top;
 
   root = bl_profile_add_thread (profile, bl_profile_intern (profile, "t"));
   a = bl_profile_add_child (profile, root, bl_profile_intern (profile, "a"), 0, 0);
@@ -261,14 +265,16 @@ test_slivers (void)
 
   /* a sliver can be pointed at */
   rh = bl_flame_chart_get_row_height (BL_FLAME_CHART (chart));
-  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 700, 1.5 * rh), >, 0);
+  top = bl_flame_chart_get_ruler_height (BL_FLAME_CHART (chart));
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 700, top + 1.5 * rh), >, 0);
 
   /* zoomed in on the first 1000 units: ten calls of 14 px */
   bl_flame_chart_set_visible_range (BL_FLAME_CHART (chart), 0, 1000);
   g_assert_cmpuint (render_color_nodes (chart), ==, 11);
-  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 100 + 0.7, 1.5 * rh),
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 100 + 0.7,
+                                            top + 1.5 * rh),
                    ==, 2);
-  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 150, 1.5 * rh),
+  g_assert_cmpint (bl_flame_chart_hit_test (BL_FLAME_CHART (chart), 1.4 * 150, top + 1.5 * rh),
                    ==, -1);
 
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
@@ -299,6 +305,107 @@ test_no_time_order (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
 }
 
+static gboolean
+has_color (GskRenderNode *node,
+           const GdkRGBA *color)
+{
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      return gdk_rgba_equal (gsk_color_node_get_color (node), color);
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        if (has_color (gsk_container_node_get_child (node, i), color))
+          return TRUE;
+      return FALSE;
+    case GSK_CLIP_NODE:
+      return has_color (gsk_clip_node_get_child (node), color);
+    case GSK_TRANSFORM_NODE:
+      return has_color (gsk_transform_node_get_child (node), color);
+    default:
+      return FALSE;
+    }
+}
+
+/* every thread a lane of its own on one time axis, under its name, in the
+ * flame graph's colours */
+static void
+test_lanes (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  GtkWidget *chart;
+  BlFlameChart *fc;
+  GtkWidget *graph = bl_flame_graph_new ();
+  graphene_rect_t a_rect, b_rect;
+  guint32 roots[2], a, b;
+  guint span;
+  double rh, top;
+  g_autofree char *tooltip = NULL;
+
+  g_object_ref_sink (graph);
+  bl_profile_enable_metric (profile, BL_METRIC_TIME_NS);
+  roots[0] = bl_profile_add_thread (profile, bl_profile_intern (profile, "main"));
+  roots[1] = bl_profile_add_thread (profile, bl_profile_intern (profile, "render"));
+  a = bl_profile_add_child (profile, roots[0], bl_profile_intern (profile, "a"),
+                            bl_profile_intern (profile, "a.brs"), 1);
+  b = bl_profile_add_child (profile, roots[1], bl_profile_intern (profile, "b"),
+                            bl_profile_intern (profile, "b.brs"), 1);
+  span = bl_profile_add_span (profile, 0, a, 0);
+  bl_profile_set_span_end (profile, 0, span, 7);
+  span = bl_profile_add_span (profile, 1, b, 7);
+  bl_profile_set_span_end (profile, 1, span, 14);
+  bl_profile_add_value (profile, a, BL_METRIC_TIME_NS, 7);
+  bl_profile_add_value (profile, b, BL_METRIC_TIME_NS, 7);
+  bl_profile_finish (profile);
+
+  chart = present_chart (profile);
+  fc = BL_FLAME_CHART (chart);
+  bl_flame_chart_set_profile (fc, profile, G_MAXUINT);
+  bl_flame_graph_set_profile (BL_FLAME_GRAPH (graph), profile);
+  bl_flame_chart_set_color_graph (fc, BL_FLAME_GRAPH (graph));
+  rh = bl_flame_chart_get_row_height (fc);
+  top = bl_flame_chart_get_ruler_height (fc);
+  g_assert_cmpuint (bl_flame_chart_get_n_lanes (fc), ==, 2);
+
+  /* one axis over both threads: 0 … 14, 100 px a unit; render below main */
+  g_assert_true (bl_flame_chart_get_span_bounds (fc, 0, &a_rect));
+  g_assert_true (bl_flame_chart_get_span_bounds (fc, 1, &b_rect));
+  g_assert_cmpfloat_with_epsilon (a_rect.origin.x, 0, 0.01);
+  g_assert_cmpfloat_with_epsilon (b_rect.origin.x, 700, 0.01);
+  g_assert_cmpfloat (a_rect.origin.y, >=, top + rh);     /* under the lane's name */
+  g_assert_cmpfloat (b_rect.origin.y, >, a_rect.origin.y + rh);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, a_rect.origin.y + rh / 2), ==, 0);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 800, b_rect.origin.y + rh / 2), ==, 1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, b_rect.origin.y + rh / 2), ==, -1);
+  /* the ruler is not a bar */
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, top / 2), ==, -1);
+  tooltip = bl_flame_chart_dup_tooltip_text (fc, 1);
+  g_assert_nonnull (strstr (tooltip, "b — "));
+
+  /* two bars, both in the flame graph's colour for their frame */
+  g_assert_cmpuint (render_color_nodes (chart), ==, 2);
+  {
+    g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (chart);
+    GtkSnapshot *snapshot = gtk_snapshot_new ();
+    g_autoptr(GskRenderNode) node = NULL;
+    GdkRGBA expected;
+
+    gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), WIDTH, HEIGHT);
+    node = gtk_snapshot_free_to_node (snapshot);
+    g_assert_true (bl_flame_graph_get_node_color (BL_FLAME_GRAPH (graph), b, &expected));
+    g_assert_true (has_color (node, &expected));
+  }
+
+  /* one thread: one lane, no name row */
+  bl_flame_chart_set_profile (fc, profile, 1);
+  g_assert_cmpuint (bl_flame_chart_get_n_lanes (fc), ==, 1);
+  g_assert_true (bl_flame_chart_get_span_bounds (fc, 0, &b_rect));
+  g_assert_cmpfloat_with_epsilon (b_rect.origin.y, top, 0.01);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+  g_object_unref (graph);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +421,7 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-chart/zoom-and-pan", test_zoom_and_pan);
   g_test_add_func ("/widgets/flame-chart/slivers", test_slivers);
   g_test_add_func ("/widgets/flame-chart/no-time-order", test_no_time_order);
+  g_test_add_func ("/widgets/flame-chart/lanes", test_lanes);
 
   return g_test_run ();
 }

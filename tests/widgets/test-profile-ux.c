@@ -295,7 +295,8 @@ dup_row_names (BlCallTreeView *table)
       g_autoptr(GObject) object = g_list_model_get_item (model, i);
       g_autoptr(BlProfileNode) item = row_item (model, i);
 
-      if (GTK_IS_TREE_LIST_ROW (object) && gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
+      if (GTK_IS_TREE_LIST_ROW (object) &&
+          gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (object)) > 0)
         continue;
       if (names->len > 0)
         g_string_append_c (names, ' ');
@@ -573,7 +574,8 @@ test_compact_header (void)
   header = gtk_widget_get_first_child (GTK_WIDGET (view));
   data = gtk_widget_get_last_child (header);
   g_assert_true (GTK_IS_LABEL (data));
-  title_height = gtk_widget_get_height (gtk_widget_get_first_child (gtk_widget_get_first_child (header)));
+  title_height =
+    gtk_widget_get_height (gtk_widget_get_first_child (gtk_widget_get_first_child (header)));
   g_assert_cmpint (title_height, >, 0);
   /* one line of facts, no taller than the title */
   g_assert_null (strchr (gtk_label_get_text (GTK_LABEL (data)), '\n'));
@@ -786,7 +788,8 @@ test_search_steps_and_filters (void)
   g_assert_nonnull (only);
 
   /* a long match label never widens the window */
-  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min_width, NULL, NULL, NULL);
   g_assert_cmpint (min_width, <=, 800);
   gtk_editable_set_text (GTK_EDITABLE (entry), "heavy");
   bl_flame_graph_set_search (graph, "heavy");
@@ -829,7 +832,8 @@ test_search_steps_and_filters (void)
   g_assert_cmpstr (names, ==, "Thread main");
   g_clear_pointer (&names, g_free);
 
-  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min_width, NULL, NULL, NULL);
   g_test_message ("minimum width with a match stepped to: %d", min_width);
   g_assert_cmpint (min_width, <=, 800);
 

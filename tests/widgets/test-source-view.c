@@ -887,7 +887,8 @@ test_no_line_data (void)
   window = present (widget);
   bl_source_view_set_profile (view, profile);
   bl_source_view_set_metric (view, BL_METRIC_CPU);
-  g_assert_false (wait_loaded (view, bl_source_view_show_function, find_function (profile, "Main")));
+  g_assert_false (wait_loaded (view, bl_source_view_show_function,
+                               find_function (profile, "Main")));
   g_assert_cmpstr (bl_source_view_get_status_text (view), ==, "");
   stack = GTK_STACK (find_descendant (widget, GTK_TYPE_STACK));
   g_assert_nonnull (stack);
@@ -944,9 +945,11 @@ test_hot_line_moves_graph (void)
   iterate (20);
 
   g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), !=, BL_NODE_NONE);
-  g_assert_cmpuint (bl_profile_get_node_function (profile, bl_flame_graph_get_selected_node (graph)),
+  g_assert_cmpuint (bl_profile_get_node_function (profile,
+                                                  bl_flame_graph_get_selected_node (graph)),
                     ==, init_fn);
-  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, bl_flame_graph_get_selected_node (graph));
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==,
+                    bl_flame_graph_get_selected_node (graph));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

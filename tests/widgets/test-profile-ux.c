@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include "bl-compare-view.h"
 #include "bl-model.h"
 #include "bl-preferences-window.h"
 #include "bl-profile-node.h"
@@ -942,6 +943,96 @@ test_search_sliver (void)
   g_object_unref (profile);
 }
 
+static gboolean
+graph_shows (gpointer data)
+{
+  BlFlameGraph *graph = data;
+
+  return bl_flame_graph_get_layout (graph) != NULL && gtk_widget_get_mapped (data);
+}
+
+/* the thread row of @graph's first thread lies inside its scroller */
+static void
+assert_graph_root_visible (BlFlameGraph *graph)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_SCROLLED_WINDOW);
+  BlProfile *profile = bl_flame_graph_get_profile (graph);
+  graphene_rect_t bounds;
+  graphene_point_t top, bottom;
+
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, bl_profile_get_thread_root (profile, 0),
+                                                  &bounds));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (graph), scroller,
+                                           &GRAPHENE_POINT_INIT (0, bounds.origin.y), &top));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (graph), scroller,
+                                           &GRAPHENE_POINT_INIT (0, bounds.origin.y
+                                                                 + bounds.size.height),
+                                           &bottom));
+  g_assert_cmpfloat (top.y, >=, -0.5);
+  g_assert_cmpfloat (bottom.y, <=, gtk_widget_get_height (scroller) + 0.5);
+}
+
+/* the compare view's graphs open on their roots too */
+static void
+test_compare_roots_visible (void)
+{
+  Deep a, b;
+  g_autoptr(BlDiff) diff = NULL;
+  GtkWidget *window = gtk_window_new ();
+  BlCompareView *view = BL_COMPARE_VIEW (bl_compare_view_new ());
+  static const BlCompareGraph graphs[] = {
+    BL_COMPARE_GRAPH_DIFF, BL_COMPARE_GRAPH_A, BL_COMPARE_GRAPH_B,
+  };
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+
+  g_content_type_set_mime_dirs (mime_dirs);
+  deep_init (&a, 80);
+  deep_init (&b, 90);
+  diff = bl_diff_new (a.profile, b.profile);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped, view));
+  bl_compare_view_set_diff (view, diff);
+
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    {
+      BlFlameGraph *graph;
+
+      bl_compare_view_set_page (view, graphs[i] == BL_COMPARE_GRAPH_DIFF ? "differential"
+                                                                         : "side-by-side");
+      graph = bl_compare_view_get_flame_graph (view, graphs[i]);
+      g_assert_true (iterate_until (graph_shows, graph));
+      for (guint k = 0; k < 100; k++)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (500);
+        }
+      assert_graph_root_visible (graph);
+
+      /* the pane made smaller: still on the roots */
+      {
+        GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_PANED);
+
+        while (paned != NULL &&
+               gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) != GTK_ORIENTATION_VERTICAL)
+          paned = gtk_widget_get_ancestor (gtk_widget_get_parent (paned), GTK_TYPE_PANED);
+        g_assert_nonnull (paned);
+        gtk_paned_set_position (GTK_PANED (paned), 200 + 40 * i);
+        for (guint k = 0; k < 100; k++)
+          {
+            g_main_context_iteration (NULL, FALSE);
+            g_usleep (500);
+          }
+        assert_graph_root_visible (graph);
+      }
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (a.profile);
+  g_object_unref (b.profile);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -955,6 +1046,7 @@ main (int   argc,
 
   g_test_add_func ("/widgets/profile-ux/roots-visible", test_roots_visible);
   g_test_add_func ("/widgets/profile-ux/shallow-pane", test_shallow_pane);
+  g_test_add_func ("/widgets/profile-ux/compare-roots-visible", test_compare_roots_visible);
   g_test_add_func ("/widgets/profile-ux/sort-follows-metric", test_sort_follows_metric);
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);

@@ -604,6 +604,17 @@ fit_paned_tick (GtkWidget     *widget,
   self->paned_fitted = TRUE;
   rows = MAX (bl_flame_layout_get_n_levels (layout), 1) + 1;
   wanted = rows * (int) bl_flame_graph_get_row_height (self->flame_graph);
+  /* the empty state needs room for its words */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->flame_state), "empty") == 0)
+    {
+      int natural = 0;
+
+      gtk_widget_measure (GTK_WIDGET (self->empty_page), GTK_ORIENTATION_VERTICAL,
+                          gtk_widget_get_width (GTK_WIDGET (self->paned)),
+                          NULL, &natural, NULL, NULL);
+      natural = MAX (natural, 8 * (int) bl_flame_graph_get_row_height (self->flame_graph));
+      wanted = MAX (wanted, natural);
+    }
   gtk_paned_set_position (self->paned, MIN (wanted, height * 6 / 10));
 
   return G_SOURCE_REMOVE;

@@ -504,6 +504,8 @@ rebuild_columns (BlCallTreeView *self)
   GtkColumnViewColumn *sort_column = NULL;
   guint n, position = 1;
 
+  /* removing the columns changes the sorter: not a click */
+  self->sorting = TRUE;
   self->sort_column = NULL;
   while (g_list_model_get_n_items (columns) > 1)
     {
@@ -511,6 +513,7 @@ rebuild_columns (BlCallTreeView *self)
 
       gtk_column_view_remove_column (self->column_view, column);
     }
+  self->sorting = FALSE;
   g_menu_remove_all (self->column_menu);
   g_clear_object (&self->column_actions);
   self->column_actions = g_simple_action_group_new ();

@@ -224,6 +224,23 @@ test_shallow_pane (void)
                    rows_height + (int) bl_flame_graph_get_row_height (graph) + 2);
   assert_root_visible (view, d.roots[0]);
 
+  /* a taller window gives the room to the tables */
+  {
+    GtkWindow *window = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view)));
+    int before = gtk_widget_get_height (scroller);
+    int window_before = gtk_widget_get_height (GTK_WIDGET (window));
+
+    gtk_window_set_default_size (window, 1280, 1000);
+    for (guint i = 0; i < 200 && gtk_widget_get_height (GTK_WIDGET (window)) == window_before; i++)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+    settle (view);
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), >, window_before);
+    g_assert_cmpint (gtk_widget_get_height (scroller), <=, before + 2);
+  }
+
   /* dragged small, it stays small: about two rows */
   gtk_paned_set_position (paned, 10);
   settle (view);

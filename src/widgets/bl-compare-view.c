@@ -133,6 +133,8 @@ struct _BlCompareView
   GtkToggleButton   *normalized_button;
   GtkSearchEntry    *search_entry;
   GtkStack          *profile_stack;
+  GtkPaned          *graphs_paned;     /* the graphs above the function table */
+  gboolean           graphs_fitted;
   GtkLabel          *side_labels[2];
   BlFlameGraph      *graphs[3];
   GtkToggleButton   *shape_button;
@@ -1116,6 +1118,54 @@ legend_item (BlCompareView *self,
   return box;
 }
 
+/* The first layouts decide how much room the graphs get: the deepest of
+ * them, its label or legend and one row of air, up to 60 %. */
+static gboolean
+fit_graphs_tick (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  BlCompareView *self = BL_COMPARE_VIEW (widget);
+  int height = gtk_widget_get_height (GTK_WIDGET (self->graphs_paned));
+  int stack_height = gtk_widget_get_height (GTK_WIDGET (self->profile_stack));
+  guint levels = 0;
+  int extra = 0, row = 0;
+
+  if (self->graphs_fitted)
+    return G_SOURCE_REMOVE;
+  if (height <= 0 || stack_height <= 0)
+    return G_SOURCE_CONTINUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->graphs); i++)
+    {
+      BlFlameLayout *layout = bl_flame_graph_get_layout (self->graphs[i]);
+      GtkWidget *scroller;
+
+      if (layout == NULL)
+        continue;
+      levels = MAX (levels, bl_flame_layout_get_n_levels (layout));
+      row = MAX (row, (int) bl_flame_graph_get_row_height (self->graphs[i]));
+      scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->graphs[i]), GTK_TYPE_SCROLLED_WINDOW);
+      if (scroller != NULL && gtk_widget_get_mapped (scroller))
+        extra = MAX (extra, stack_height - gtk_widget_get_height (scroller));
+    }
+  if (levels == 0)
+    return G_SOURCE_CONTINUE;
+
+  self->graphs_fitted = TRUE;
+  gtk_paned_set_position (self->graphs_paned,
+                          MIN ((int) (levels + 1) * row + extra, height * 6 / 10));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+graph_layout_cb (BlCompareView *self)
+{
+  if (!self->graphs_fitted)
+    gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_graphs_tick, NULL, NULL);
+}
+
 static GtkWidget *
 graph_pane (BlCompareView *self,
             guint          graph,
@@ -1157,6 +1207,8 @@ graph_pane (BlCompareView *self,
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->graph_stacks[graph]));
 
   bl_flame_graph_set_tooltip_func (self->graphs[graph], graph_tooltip_func, self, NULL);
+  g_signal_connect_object (self->graphs[graph], "notify::layout",
+                           G_CALLBACK (graph_layout_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->graphs[graph], "notify::zoom-node",
                            G_CALLBACK (zoom_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->graphs[graph], "notify::selected-node",
@@ -1289,8 +1341,11 @@ build_profiles (BlCompareView *self)
   gtk_paned_set_shrink_start_child (GTK_PANED (vpaned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (vpaned), FALSE);
   gtk_paned_set_position (GTK_PANED (vpaned), 380);
+  /* a taller window grows the table, not empty rows above shallow graphs */
+  gtk_paned_set_resize_start_child (GTK_PANED (vpaned), FALSE);
   gtk_widget_set_vexpand (vpaned, TRUE);
   gtk_box_append (GTK_BOX (box), vpaned);
+  self->graphs_paned = GTK_PANED (vpaned);
 
   /* side by side */
   gtk_paned_set_start_child (GTK_PANED (paned),
@@ -1816,6 +1871,8 @@ bl_compare_view_set_diff (BlCompareView *self,
 
   if (!g_set_object (&self->diff, diff) || diff == NULL)
     return;
+
+  self->graphs_fitted = FALSE;
 
   if (bl_diff_is_session (diff))
     {

@@ -1050,6 +1050,49 @@ test_compare_roots_visible (void)
   g_object_unref (b.profile);
 }
 
+/* shallow graphs in a compare tab get only their rows and one of air */
+static void
+test_compare_shallow (void)
+{
+  Deep a, b;
+  g_autoptr(BlDiff) diff = NULL;
+  GtkWidget *window = gtk_window_new ();
+  BlCompareView *view = BL_COMPARE_VIEW (bl_compare_view_new ());
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  BlFlameGraph *graph;
+  GtkWidget *scroller;
+  int row;
+
+  g_content_type_set_mime_dirs (mime_dirs);
+  deep_init (&a, 2);
+  deep_init (&b, 2);
+  diff = bl_diff_new (a.profile, b.profile);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped, view));
+  bl_compare_view_set_diff (view, diff);
+  bl_compare_view_set_page (view, "differential");
+  graph = bl_compare_view_get_flame_graph (view, BL_COMPARE_GRAPH_DIFF);
+  g_assert_true (iterate_until (graph_shows, graph));
+  for (guint k = 0; k < 200; k++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (500);
+    }
+
+  /* three levels (thread, two frames) and one row of air */
+  row = (int) bl_flame_graph_get_row_height (graph);
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_SCROLLED_WINDOW);
+  g_test_message ("graph pane %d px, row %d px", gtk_widget_get_height (scroller), row);
+  g_assert_cmpint (gtk_widget_get_height (scroller), <=, 4 * row + 2);
+  assert_graph_root_visible (graph);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (a.profile);
+  g_object_unref (b.profile);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1064,6 +1107,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/roots-visible", test_roots_visible);
   g_test_add_func ("/widgets/profile-ux/shallow-pane", test_shallow_pane);
   g_test_add_func ("/widgets/profile-ux/compare-roots-visible", test_compare_roots_visible);
+  g_test_add_func ("/widgets/profile-ux/compare-shallow", test_compare_shallow);
   g_test_add_func ("/widgets/profile-ux/sort-follows-metric", test_sort_follows_metric);
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);

@@ -52,6 +52,7 @@ struct _BlCallTreeView
   GSimpleActionGroup *column_actions;
   GMenu              *column_menu;
   GtkColumnViewColumn *sort_column;
+  GtkColumnViewColumn *default_sort;  /* the chosen metric's column sorted by first */
   BlProfileNode      *probe[2];
   gboolean            probing;
   gboolean            sorting;
@@ -435,6 +436,16 @@ save_columns (BlCallTreeView *self)
 }
 
 static void
+sort_by (BlCallTreeView      *self,
+         GtkColumnViewColumn *column)
+{
+  self->sorting = TRUE;
+  self->sort_column = column;
+  gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
+  self->sorting = FALSE;
+}
+
+static void
 column_toggled (GSimpleAction *action,
                 GVariant      *state,
                 gpointer       user_data)
@@ -445,6 +456,11 @@ column_toggled (GSimpleAction *action,
   g_simple_action_set_state (action, state);
   gtk_column_view_column_set_visible (column, g_variant_get_boolean (state));
   save_columns (self);
+
+  /* never sorted by a column out of sight */
+  if (!g_variant_get_boolean (state) && column == self->sort_column &&
+      self->default_sort != NULL)
+    sort_by (self, self->default_sort);
 }
 
 static gboolean
@@ -486,16 +502,6 @@ sorter_changed_cb (BlCallTreeView  *self,
 }
 
 static void
-sort_by (BlCallTreeView      *self,
-         GtkColumnViewColumn *column)
-{
-  self->sorting = TRUE;
-  self->sort_column = column;
-  gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
-  self->sorting = FALSE;
-}
-
-static void
 rebuild_columns (BlCallTreeView *self)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
@@ -507,6 +513,7 @@ rebuild_columns (BlCallTreeView *self)
   /* removing the columns changes the sorter: not a click */
   self->sorting = TRUE;
   self->sort_column = NULL;
+  self->default_sort = NULL;
   while (g_list_model_get_n_items (columns) > 1)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 1);
@@ -588,6 +595,7 @@ rebuild_columns (BlCallTreeView *self)
         }
     }
 
+  self->default_sort = sort_column;
   if (sort_column != NULL)
     sort_by (self, sort_column);
 }

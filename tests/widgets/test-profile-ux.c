@@ -488,6 +488,21 @@ test_column_menu (void)
   titles = dup_visible_columns (functions);
   g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total|Wall total|Calls");
   g_clear_pointer (&titles, g_free);
+  /* sorted by a column, then hiding it: back to the chosen metric's total */
+  gtk_column_view_sort_by_column (bl_call_tree_view_get_column_view (functions),
+                                  find_column (functions, "Wall total"), GTK_SORT_ASCENDING);
+  settle (view);
+  titles = dup_row_names (functions);
+  g_assert_cmpstr (titles, ==, "wait main wallheavy cpuheavy");
+  g_clear_pointer (&titles, g_free);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (functions), "columns.wall-total", NULL));
+  settle (view);
+  titles = dup_row_names (functions);
+  g_assert_cmpstr (titles, ==, "main cpuheavy wallheavy wait");
+  g_clear_pointer (&titles, g_free);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (functions), "columns.wall-total", NULL));
+  settle (view);
+
   /* the other tables keep their own */
   titles = dup_visible_columns (top_down);
   g_assert_cmpstr (titles, ==, "Function|CPU self|CPU total");

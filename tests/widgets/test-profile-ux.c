@@ -1108,6 +1108,35 @@ test_compare_shallow (void)
   g_object_unref (b.profile);
 }
 
+/* with the graph switcher shown (a profile with a time order) the view
+ * still fits 800 px */
+static void
+test_timed_fits_800 (void)
+{
+  BlProfile *p = bl_profile_new ("test");
+  BlProfileView *view;
+  guint32 root, f;
+  guint span;
+  int min_width;
+
+  bl_profile_enable_metric (p, BL_METRIC_TIME_NS);
+  root = bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  f = bl_profile_add_child (p, root, bl_profile_intern (p, "f"), 0, 0);
+  span = bl_profile_add_span (p, 0, f, 0);
+  bl_profile_set_span_end (p, 0, span, 10);
+  bl_profile_add_value (p, f, BL_METRIC_TIME_NS, 10);
+  bl_profile_finish (p);
+  g_assert_true (bl_profile_has_time_order (p));
+
+  view = present_view (p, 800, 600);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min_width, NULL, NULL, NULL);
+  g_test_message ("minimum width with the graph switcher: %d", min_width);
+  g_assert_cmpint (min_width, <=, 800);
+  close_view (view);
+  g_object_unref (p);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1127,6 +1156,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/column-menu", test_column_menu);
   g_test_add_func ("/widgets/profile-ux/empty-state", test_empty_state);
   g_test_add_func ("/widgets/profile-ux/compact-header", test_compact_header);
+  g_test_add_func ("/widgets/profile-ux/timed-fits-800", test_timed_fits_800);
   g_test_add_func ("/widgets/profile-ux/search-steps-and-filters", test_search_steps_and_filters);
   g_test_add_func ("/widgets/profile-ux/search-sliver", test_search_sliver);
   g_test_add_func ("/widgets/profile-ux/recent-labels", test_recent_labels);

@@ -600,33 +600,60 @@ rebuild_columns (BlCallTreeView *self)
     sort_by (self, sort_column);
 }
 
-/* A metric switch changes only which column sorts: the columns are the
- * profile's. Removing and adding them again rebuilt every cell of every
- * table, hidden or not, on the main thread. */
+/* A metric switch changes which columns are fixed, where they stand and
+ * which one sorts, not the columns themselves (they are the profile's):
+ * removing and adding them again rebuilt every cell of every table, hidden
+ * or not, on the main thread. */
 static void
 sort_for_metric (BlCallTreeView *self)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  g_autoptr(GPtrArray) chosen = g_ptr_array_new_with_free_func (g_object_unref);
+  g_auto(GStrv) shown = dup_saved_columns (self);
   GtkColumnViewColumn *sort_column = NULL;
 
-  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+  for (guint i = 1; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      gpointer view = g_object_get_data (G_OBJECT (column), "bl-view");
       BlMetricId m = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
       ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
+      const char *id = g_object_get_data (G_OBJECT (column), "bl-id");
+      gboolean fixed = m == self->metric && kind != COLUMN_CALLEES;
+      gboolean visible;
+      GAction *action;
 
-      if (view != self || kind != COLUMN_TOTAL)
+      if (!is_value_column (column))
         continue;
-      if (m == self->metric || sort_column == NULL)
-        g_set_object (&sort_column, column);
+
+      visible = fixed || g_strv_contains ((const char * const *) shown, id);
+      g_object_set_data (G_OBJECT (column), "bl-fixed", fixed ? GINT_TO_POINTER (TRUE) : NULL);
+      gtk_column_view_column_set_visible (column, visible);
+      action = g_action_map_lookup_action (G_ACTION_MAP (self->column_actions), id);
+      if (action != NULL)
+        {
+          g_simple_action_set_enabled (G_SIMPLE_ACTION (action), !fixed);
+          g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (visible));
+        }
+
+      if (m != self->metric)
+        continue;
+      g_ptr_array_add (chosen, g_object_ref (column));
+      /* bottom-up by self, the others by total where there is one */
+      if (sort_column == NULL ||
+          (kind == COLUMN_TOTAL && self->mode != BL_CALL_TREE_BOTTOM_UP))
+        sort_column = column;
     }
 
-  if (sort_column == NULL)
-    return;
+  /* the chosen metric's columns right after the function; moving a column
+   * takes it out of the sorter for a moment: not a click */
+  self->sorting = TRUE;
+  for (guint k = 0; k < chosen->len; k++)
+    gtk_column_view_insert_column (self->column_view, 1 + k, g_ptr_array_index (chosen, k));
+  self->sorting = FALSE;
 
-  gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_DESCENDING);
-  g_object_unref (sort_column);
+  self->default_sort = sort_column;
+  if (sort_column != NULL)
+    sort_by (self, sort_column);
 }
 
 /* ------------------------------------------------------------------------ */

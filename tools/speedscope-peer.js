@@ -85,17 +85,26 @@ const toNs = {nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9
 function speedscopeStacks(file) {
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   const group = importSpeedscopeProfiles(doc);
-  const used = new Map();
+  const used = new Map();   // name → metrics of our own exports under it, or null
   const out = [];
   group.profiles.forEach((p, i) => {
+    const own = doc.profiles[i].brightlensMetric;
     // unnamed: the file name, as speedscope names it when it opens a file
     let base = p.getName() || path.basename(file);
     let name = base;
-    for (let k = 2; used.has(name); k++) name = `${base} (${k})`;
-    used.set(name, true);
+    // as Brightlens reads them: our own exports' profiles of one thread (one per
+    // metric) come together; others get distinct names
+    for (let k = 2; used.has(name); k++) {
+      const metrics = used.get(name);
+      if (own && metrics && !metrics.has(own)) break;
+      name = `${base} (${k})`;
+    }
+    if (own) used.set(name, (used.get(name) || new Set()).add(own));
+    else used.set(name, null);
     const unit = p.getWeightUnit();
-    const factor = toNs[unit] || 1;
-    const metric = doc.profiles[i].brightlensMetric ||
+    // our own exports' values are in their metric's unit already (cpu: µs)
+    const factor = own ? 1 : toNs[unit] || 1;
+    const metric = own ||
       (toNs[unit] ? 'time-ns' : unit === 'bytes' ? 'alloc-bytes' : 'weight');
     const stacks = new Map();
     const walk = (node, prefix) => {

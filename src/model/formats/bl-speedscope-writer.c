@@ -212,13 +212,15 @@ write_sample_order (Writer         *w,
 }
 
 /* One sample per node of @thread with a self value of @metric, depth first
- * (or the samples in the order they were taken, where the thread has
- * them); @path is scratch space for one frame per depth. */
+ * (or, with @in_order, the samples in the order they were taken, where the
+ * thread has them: they are in its first metric); @path is scratch space
+ * for one frame per depth. */
 static gboolean
 write_sampled (Writer         *w,
                BlProfile      *profile,
                guint           thread,
                BlMetricId      metric,
+               gboolean        in_order,
                const guint32  *frame_of_node,
                guint32        *path,
                GError        **error)
@@ -236,7 +238,9 @@ write_sampled (Writer         *w,
                                  buffer);
   g_string_append (buffer, ",\"samples\":[");
 
-  if (!write_sample_order (w, profile, thread, metric, frame_of_node, path, &done, error))
+  done = FALSE;
+  if (in_order &&
+      !write_sample_order (w, profile, thread, metric, frame_of_node, path, &done, error))
     return FALSE;
   if (done)
     return TRUE;
@@ -484,7 +488,7 @@ bl_speedscope_write (BlProfile      *profile,
           if (has_spans && i == 0 && metric != BL_METRIC_INVALID)
             ok = write_evented (&w, profile, t, metric, frame_of_node, path, error);
           else
-            ok = write_sampled (&w, profile, t, metric, frame_of_node, path, error);
+            ok = write_sampled (&w, profile, t, metric, i == 0, frame_of_node, path, error);
           if (!ok)
             return FALSE;
         }

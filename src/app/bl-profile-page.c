@@ -17,6 +17,9 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 
 #include "bl-loader.h"
 
@@ -211,6 +214,26 @@ cancel_clicked_cb (BlProfilePage *self)
   bl_profile_page_cancel (self);
 }
 
+/* A closed tab's model is hundreds of megabytes in many blocks, which glibc
+ * keeps for the process unless asked to give them back: asked once the
+ * model is really gone (a worker may hold it a little longer than the tab)
+ * and the widgets that showed it too. */
+static void
+trim_memory (gpointer data)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+static void
+document_finalized (gpointer  data,
+                    GObject  *where_the_object_was)
+{
+  /* thread-safe: the last reference may go in a worker */
+  g_timeout_add_once (300, trim_memory, NULL);
+}
+
 static void
 bl_profile_page_dispose (GObject *object)
 {
@@ -222,6 +245,8 @@ bl_profile_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_PAGE);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
+  if (self->document != NULL)
+    g_object_weak_ref (self->document, document_finalized, NULL);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
 

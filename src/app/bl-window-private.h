@@ -17,8 +17,6 @@ struct _BlWindow
   GMenu                *recent_menu;
   GtkRecentManager     *recent_manager;
   GtkFileChooserNative *chooser;        /* kept until "response" */
-  guint                 n_pages;        /* to notice a tab closing */
-  guint                 trim_source;
 
   /* template */
   AdwToastOverlay      *toast_overlay;

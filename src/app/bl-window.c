@@ -12,9 +12,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#ifdef __GLIBC__
-# include <malloc.h>
-#endif
 
 #include "bl-window-compare.h"
 #include "bl-window-private.h"
@@ -40,34 +37,10 @@ update_title (BlWindow *self)
     }
 }
 
-/* A closed tab freed its model: hundreds of megabytes in many blocks that
- * glibc keeps for the process unless asked to give them back. Once the
- * workers that still held the profile have let go of it. */
-static gboolean
-trim_cb (gpointer data)
-{
-  BlWindow *self = data;
-
-  self->trim_source = 0;
-#ifdef __GLIBC__
-  malloc_trim (0);
-#endif
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
 update_view (BlWindow *self)
 {
-  guint n_pages = adw_tab_view_get_n_pages (self->tab_view);
-  gboolean has_pages = n_pages > 0;
-
-  if (n_pages < self->n_pages)
-    {
-      g_clear_handle_id (&self->trim_source, g_source_remove);
-      self->trim_source = g_timeout_add_seconds (1, trim_cb, self);
-    }
-  self->n_pages = n_pages;
+  gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
 
   gtk_stack_set_visible_child_name (self->stack, has_pages ? "tabs" : "empty");
   update_title (self);
@@ -195,7 +168,6 @@ bl_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   g_clear_object (&self->settings);
-  g_clear_handle_id (&self->trim_source, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_WINDOW);
 

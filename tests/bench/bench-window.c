@@ -837,8 +837,10 @@ bench_file (Bench      *bench,
   {
     struct mallinfo2 info = mallinfo2 ();
 
-    g_print ("    (malloc: %.1f MB in use, %.1f MB free in its arenas)\n",
-             (info.uordblks + info.hblkhd) / 1048576.0, info.fordblks / 1048576.0);
+    g_print ("    (malloc: %.1f MB in use, %.1f MB free in its arenas; RSS %.1f MB after "
+             "one more malloc_trim here)\n",
+             (info.uordblks + info.hblkhd) / 1048576.0, info.fordblks / 1048576.0,
+             (malloc_trim (0), rss_kib () / 1024.0));
   }
 #endif
 }

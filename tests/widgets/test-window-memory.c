@@ -412,6 +412,95 @@ test_hidden_hot_lines (void)
   g_object_unref (view);
 }
 
+/* A metric switch sorts the table by the new metric's total (the columns
+ * stay; only the sort changes) */
+static void
+test_metric_sorts (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_FUNCTIONS);
+  GtkColumnView *column_view = bl_call_tree_view_get_column_view (BL_CALL_TREE_VIEW (table));
+  BlMetricId order[] = { BL_METRIC_WALL, BL_METRIC_CPU, BL_METRIC_WALL };
+  guint n_columns;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  /* busy has the most CPU, idle the most wall-clock time */
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "main");
+  bl_bsprof_writer_string (w, 4, "busy");
+  bl_bsprof_writer_string (w, 5, "idle");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 10, 4);
+  bl_bsprof_writer_path (w, 3, 1, 4, 2, 20, 5);
+  bl_bsprof_writer_cpu (w, 2, 0, 900, 1000);
+  bl_bsprof_writer_cpu (w, 3, 0, 100, 5000);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), table);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, table));
+
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, G_MAXUINT);
+  bl_call_tree_view_set_metric (BL_CALL_TREE_VIEW (table), BL_METRIC_CPU);
+  while (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)))
+    iterate_for (10);
+  n_columns = g_list_model_get_n_items (gtk_column_view_get_columns (column_view));
+  g_assert_cmpuint (n_columns, >, 4);
+
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    {
+      GListModel *model;
+      g_autoptr(GObject) first = NULL;
+      BlProfileNode *item;
+
+      bl_call_tree_view_set_metric (BL_CALL_TREE_VIEW (table), order[k]);
+      iterate_for (20);
+      model = bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table));
+      first = g_list_model_get_item (model, 0);
+      item = BL_IS_PROFILE_NODE (first) ? BL_PROFILE_NODE (first)
+           : gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (first));
+      /* main, the root, carries every total: the heaviest row under it */
+      if (g_strcmp0 (bl_profile_node_get_name (item), "main") == 0)
+        {
+          g_autoptr(GObject) second = g_list_model_get_item (model, 1);
+
+          if (!BL_IS_PROFILE_NODE (first))
+            g_object_unref (item);
+          item = BL_IS_PROFILE_NODE (second) ? BL_PROFILE_NODE (second)
+               : gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (second));
+          g_assert_cmpstr (bl_profile_node_get_name (item),
+                           ==, order[k] == BL_METRIC_CPU ? "busy" : "idle");
+          if (!BL_IS_PROFILE_NODE (second))
+            g_object_unref (item);
+        }
+      else
+        {
+          g_assert_cmpstr (bl_profile_node_get_name (item),
+                           ==, order[k] == BL_METRIC_CPU ? "busy" : "idle");
+          if (!BL_IS_PROFILE_NODE (first))
+            g_object_unref (item);
+        }
+      /* the same columns */
+      g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (column_view)),
+                        ==, n_columns);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +512,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/widgets/window/lazy-children", test_lazy_children);
+  g_test_add_func ("/widgets/window/metric-sorts", test_metric_sorts);
   g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);

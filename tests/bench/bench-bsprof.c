@@ -1,13 +1,19 @@
 /* bench-bsprof.c — decode speed and memory of the .bsprof reader
  *
- * Writes (with the test writer) a profile of about 256 MB with memory
- * operations and line data, decodes it, and compares the time with a bare
- * pass that only decodes the varints of the same bytes — every varint field
- * of every entry, nothing looked up: the floor for this format. A plain
- * loop that reads every byte as a varint is printed beside it. Prints MB/s,
- * entries/s, peak RSS and the ratios.
+ * Writes (with the test-only generators of bl-bsprof-shapes.c) a profile of
+ * each shape — today's stream, and the long-session shapes: allocator-dense
+ * addresses with random-order frees and millions of blocks live, random
+ * 32-bit addresses, frees of recent blocks, 200-deep paths, a million path
+ * elements — decodes it, and compares the time with a bare pass that only
+ * decodes the varints of the same bytes: every varint field of every entry,
+ * nothing looked up, the floor for this format. Each shape runs in its own
+ * process, so that its peak RSS is its own. Prints MB/s, wall-clock and CPU
+ * seconds, the ratios, and peak RSS against the target (half the file plus
+ * the model plus 16 bytes per live block).
  *
- * Usage: bench-bsprof [SIZE_MB] [FILE]   (defaults: 256, a temporary file)
+ * Usage: bench-bsprof [--shape NAME] [SIZE_MB]    every shape (or one), default 256 MB
+ *        bench-bsprof [--shape NAME] SIZE_MB FILE decode FILE in detail (written if missing)
+ *        bench-bsprof --shape NAME --write FILE SIZE_MB
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

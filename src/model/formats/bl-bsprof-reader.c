@@ -1922,6 +1922,12 @@ decoder_flush (Decoder *dec)
       for (gsize i = 0; i <= dec->wide.mask; i++)
         if (dec->wide.slots[i].pe_plus1 != 0)
           credit_live (dec, &dec->wide.slots[i]);
+
+      /* gone before the profile's metric columns are made, which would
+       * otherwise come on top of them */
+      live_table_clear (&dec->table);
+      bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
+      dec->wide.slots = NULL;
     }
 
   for (gsize i = 0; i < dec->n_pe; i++)

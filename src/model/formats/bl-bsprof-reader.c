@@ -1976,6 +1976,7 @@ decode (BlSource       *src,
   guint64 header_size = 0;
   ParseResult r;
   gboolean ok = FALSE;
+  gboolean cleared = FALSE;
 
   dec.profile = profile;
   dec.src = src;
@@ -2133,6 +2134,9 @@ decode (BlSource       *src,
 
 done:
   decoder_flush (&dec);
+  /* the decoder's tables go before the profile computes its totals */
+  decoder_clear (&dec);
+  cleared = TRUE;
 
   if (bl_profile_get_info (profile)->unmatched_frees > 0)
     {
@@ -2158,7 +2162,8 @@ done:
     }
 
 out:
-  decoder_clear (&dec);
+  if (!cleared)
+    decoder_clear (&dec);
 
   return ok ? g_steal_pointer (&profile) : NULL;
 }

@@ -1255,11 +1255,13 @@ set_ellipsized_factory (GtkDropDown *dropdown)
 
   g_signal_connect (factory, "setup", G_CALLBACK (ellipsized_setup_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (ellipsized_bind_cb), NULL);
+  /* the expression first: GTK 4.12 and later put the default factory back
+   * when the expression changes after any factory was set */
+  gtk_drop_down_set_expression (dropdown, expression);
   /* the popup keeps the plain labels: built before the button's factory */
   list_factory = g_object_ref (gtk_drop_down_get_factory (dropdown));
   gtk_drop_down_set_list_factory (dropdown, list_factory);
   gtk_drop_down_set_factory (dropdown, factory);
-  gtk_drop_down_set_expression (dropdown, expression);
 }
 
 static GtkWidget *

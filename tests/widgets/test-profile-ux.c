@@ -732,22 +732,22 @@ test_source_folder_paths (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (BASE_ID);
   g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
-  GtkWindow *window;
+  GtkWidget *window;
   GtkWidget *row;
 
   g_variant_builder_add (&builder, "{ss}", "Weather", "file:///home/dev/my%20weather");
   g_settings_set_value (settings, "source-folders", g_variant_builder_end (&builder));
-  window = bl_preferences_window_new (NULL);
-  gtk_window_present (window);
+  /* a dialog on libadwaita 1.5 and later, a window before */
+  window = bl_preferences_show (NULL);
   g_assert_true (iterate_until (is_mapped, window));
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
 
-  row = find_row (GTK_WIDGET (window), "Weather");
+  row = find_row (window, "Weather");
   g_assert_nonnull (row);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "/home/dev/my weather");
 
-  gtk_window_destroy (window);
+  bl_preferences_close (window);
   g_settings_reset (settings, "source-folders");
 }
 

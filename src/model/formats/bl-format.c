@@ -14,9 +14,12 @@
 #include "bl-bsprof-reader.h"
 #include "bl-folded.h"
 #include "bl-format.h"
+#include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-speedscope-reader.h"
 #include "bl-rrm-reader.h"
+#include "bl-xz-decompressor.h"
+#include "bl-zstd-decompressor.h"
 
 G_DEFINE_QUARK (bl-format-error-quark, bl_format_error)
 
@@ -123,50 +126,275 @@ set_unknown_error (const guint8  *head,
                            "Rules! profile."));
 }
 
-/**
- * bl_format_load_stream:
- * @stream: a seekable stream positioned at the start of the input
- * @total: the input size for progress, or 0
- *
- * Sniffs the format and reads the input with its reader, in the calling
- * thread (the loader runs this in a worker).
- *
- * Returns: (transfer full): a #BlProfile or a #BlSession, or %NULL with @error set
- */
-GObject *
-bl_format_load_stream (GInputStream   *stream,
-                       guint64         total,
-                       BlProgressFunc  progress,
-                       gpointer        progress_data,
-                       GCancellable   *cancellable,
-                       GError        **error)
+typedef enum
 {
-  guint8 head[BL_FORMAT_SNIFF_SIZE];
-  gsize len = 0;
-  BlFormatKind kind;
+  COMPRESSION_NONE,
+  COMPRESSION_GZIP,
+  COMPRESSION_ZSTD,
+  COMPRESSION_XZ,
+} Compression;
 
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+/* The magic bytes of the compressed formats we read, longest first. */
+#define COMPRESSION_MAGIC_LEN 6
 
-  if (!g_input_stream_read_all (stream, head, sizeof head, &len, cancellable, error))
-    return NULL;
+static Compression
+detect_compression (const guint8 *head,
+                    gsize         len)
+{
+  if (len >= 6 && memcmp (head, "\xfd" "7zXZ\0", 6) == 0)
+    return COMPRESSION_XZ;
+  if (len >= 4 && memcmp (head, "\x28\xb5\x2f\xfd", 4) == 0)
+    return COMPRESSION_ZSTD;
+  if (len >= 3 && head[0] == 0x1f && head[1] == 0x8b && head[2] == 8)
+    return COMPRESSION_GZIP;
 
-  kind = bl_format_detect (head, len, len < sizeof head);
+  return COMPRESSION_NONE;
+}
 
-  if (kind == BL_FORMAT_UNKNOWN)
+static GConverter *
+new_decompressor (Compression compression)
+{
+  switch (compression)
     {
-      set_unknown_error (head, len, error);
-      return NULL;
+    case COMPRESSION_GZIP:
+      return G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+    case COMPRESSION_ZSTD:
+      return bl_zstd_decompressor_new ();
+    case COMPRESSION_XZ:
+      return bl_xz_decompressor_new ();
+    case COMPRESSION_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static const char *
+compression_get_name (Compression compression)
+{
+  switch (compression)
+    {
+    case COMPRESSION_GZIP:
+      return "gzip";
+    case COMPRESSION_ZSTD:
+      return "zstd";
+    case COMPRESSION_XZ:
+      return "xz";
+    case COMPRESSION_NONE:
+    default:
+      return "none";
+    }
+}
+
+/* Where the sniffer's look ends: the first non-blank byte, after a UTF-8
+ * byte order mark. */
+static gsize
+skip_blank (const guint8 *head,
+            gsize         len)
+{
+  gsize i = 0;
+
+  if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+    i = 3;
+  while (i < len && g_ascii_isspace (head[i]))
+    i++;
+
+  return i;
+}
+
+static gboolean
+looks_like_json (const guint8 *head,
+                 gsize         len)
+{
+  gsize i = skip_blank (head, len);
+
+  return i < len && (head[i] == '{' || head[i] == '[');
+}
+
+static gboolean
+looks_like_utf16_json (const guint8 *head,
+                       gsize         len)
+{
+  if (len >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)))
+    return TRUE;
+
+  /* "{" or "[" followed or preceded by a NUL, after optional blanks */
+  for (gsize i = 0; i + 1 < len && i < 64; i += 2)
+    {
+      guint8 a = head[i], b = head[i + 1];
+
+      if ((a == 0 && (b == '{' || b == '[')) || (b == 0 && (a == '{' || a == '[')))
+        return TRUE;
+      if (!((a == 0 && g_ascii_isspace (b)) || (b == 0 && g_ascii_isspace (a))))
+        return FALSE;
     }
 
-  if (!G_IS_SEEKABLE (stream) ||
-      !g_seekable_seek (G_SEEKABLE (stream), 0, G_SEEK_SET, cancellable, error))
+  return FALSE;
+}
+
+/* Walks the top-level members of a JSON document in @head, skipping their
+ * values. Returns %TRUE when it got through (or the document is not an
+ * object), %FALSE with @error set when the JSON is invalid or, with
+ * %BL_JSON_ERROR_TRUNCATED, when @head ends inside it. */
+static gboolean
+scan_json_members (const guint8  *head,
+                   gsize          len,
+                   GError       **error)
+{
+  gsize skip = len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF ? 3 : 0;
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_data (head + skip, len - skip);
+  BlJsonToken token = bl_json_reader_next (reader, error);
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return bl_json_reader_skip_value (reader, error);
+
+  while ((token = bl_json_reader_next (reader, error)) == BL_JSON_TOKEN_MEMBER)
+    if (!bl_json_reader_skip_value (reader, error))
+      return FALSE;
+
+  return token != BL_JSON_TOKEN_ERROR;
+}
+
+/* Whether bl_format_detect() could decide differently on a longer head:
+ * a JSON object whose top level @head cuts (a long member before the one
+ * that identifies the format), or text whose first line @head cuts (a
+ * folded stack deeper than the head is long). */
+static gboolean
+wants_more (const guint8 *head,
+            gsize         len)
+{
+  gsize i = skip_blank (head, len);
+
+  if (looks_like_json (head, len))
     {
-      if (error != NULL && *error == NULL)
-        g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNSUPPORTED,
-                             _("The input cannot be read twice (it is not seekable)."));
-      return NULL;
+      g_autoptr(GError) error = NULL;
+
+      return !scan_json_members (head, len, &error) &&
+             g_error_matches (error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED);
     }
 
+  if (i < len && memchr (head + i, 0, len - i) == NULL && memchr (head + i, '\n', len - i) == NULL)
+    return TRUE;
+
+  return FALSE;
+}
+
+/* The sniffer's message for an input no reader claimed, naming the JSON
+ * parser's precise complaint when the input is clearly JSON. */
+static void
+set_sniff_error (const guint8  *head,
+                 gsize          len,
+                 gboolean       is_whole,
+                 GError       **error)
+{
+  if (looks_like_utf16_json (head, len))
+    {
+      g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNSUPPORTED,
+                           _("This file is JSON encoded in UTF-16, but Brightlens reads JSON "
+                             "only in UTF-8 (convert it with “iconv -f UTF-16 -t UTF-8”)."));
+      return;
+    }
+
+  if (looks_like_json (head, len))
+    {
+      GError *json_error = NULL;
+
+      if (!scan_json_members (head, len, &json_error) &&
+          (is_whole || !g_error_matches (json_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED)))
+        {
+          g_propagate_error (error, json_error);
+          return;
+        }
+      g_clear_error (&json_error);
+    }
+
+  set_unknown_error (head, len, error);
+}
+
+/* Rewrites a decompressor's error as one sentence naming the compression. */
+static void
+set_compression_error (Compression   compression,
+                       GError       *local_error,
+                       GError      **error)
+{
+  if (local_error->domain == G_IO_ERROR &&
+      (local_error->code == G_IO_ERROR_INVALID_DATA ||
+       local_error->code == G_IO_ERROR_PARTIAL_INPUT ||
+       local_error->code == G_IO_ERROR_FAILED))
+    {
+      /* Translators: the first %s is gzip, zstd or xz; the second the
+       * decompressor's own words, in English */
+      g_set_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_COMPRESSION,
+                   _("The %s-compressed data in this file is damaged or cut short (%s)."),
+                   compression_get_name (compression), local_error->message);
+      g_error_free (local_error);
+    }
+  else
+    g_propagate_error (error, local_error);
+}
+
+typedef struct
+{
+  BlProgressFunc  progress;
+  gpointer        progress_data;
+  GSeekable      *compressed;
+  guint64         total;
+} CompressedProgress;
+
+/* With compressed input, progress counts compressed bytes read from the
+ * file, against the file's size. */
+static void
+report_compressed_progress (guint64  done,
+                            guint64  total,
+                            gpointer user_data)
+{
+  CompressedProgress *cp = user_data;
+
+  if (cp->compressed != NULL && cp->total > 0)
+    {
+      goffset at = g_seekable_tell (cp->compressed);
+
+      cp->progress (MIN ((guint64) MAX (at, 0), cp->total), cp->total, cp->progress_data);
+    }
+  else
+    cp->progress (done, 0, cp->progress_data);
+}
+
+/* Reads into @in's buffer until it holds @want bytes or the input ends. */
+static gboolean
+fill_to (GBufferedInputStream  *in,
+         gsize                  want,
+         gboolean              *eof,
+         GCancellable          *cancellable,
+         GError               **error)
+{
+  if (g_buffered_input_stream_get_buffer_size (in) < want)
+    g_buffered_input_stream_set_buffer_size (in, want);
+
+  while (!*eof && g_buffered_input_stream_get_available (in) < want)
+    {
+      gssize n = g_buffered_input_stream_fill (in, want - g_buffered_input_stream_get_available (in),
+                                               cancellable, error);
+
+      if (n < 0)
+        return FALSE;
+      if (n == 0)
+        *eof = TRUE;
+    }
+
+  return TRUE;
+}
+
+static GObject *
+read_with (BlFormatKind    kind,
+           GInputStream   *stream,
+           guint64         total,
+           BlProgressFunc  progress,
+           gpointer        progress_data,
+           GCancellable   *cancellable,
+           GError        **error)
+{
   switch (kind)
     {
     case BL_FORMAT_BSPROF:
@@ -182,30 +410,122 @@ bl_format_load_stream (GInputStream   *stream,
       return (GObject *) bl_folded_read_stream (stream, total, progress, progress_data,
                                                 cancellable, error);
     case BL_FORMAT_BR:
-      {
-        GError *local_error = NULL;
-        BlProfile *profile = bl_br_read_stream (stream, total, progress, progress_data,
-                                                cancellable, &local_error);
-
-        /* without a signature, a file whose records stop parsing is not one */
-        if (profile == NULL && local_error->domain == BL_BR_ERROR)
-          {
-            g_error_free (local_error);
-            set_unknown_error (head, len, error);
-            return NULL;
-          }
-        if (profile == NULL)
-          g_propagate_error (error, local_error);
-        return (GObject *) profile;
-      }
+      return (GObject *) bl_br_read_stream (stream, total, progress, progress_data,
+                                            cancellable, error);
     case BL_FORMAT_RRM:
       return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
                                              cancellable, error);
     case BL_FORMAT_UNKNOWN:
     default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * bl_format_load_stream:
+ * @stream: a stream positioned at the start of the input; it need not be
+ *   seekable (a pipe, standard input)
+ * @total: the input size for progress, or 0
+ *
+ * Sniffs the compression (gzip, zstd, xz) and the format by content and
+ * reads the input with its reader, in the calling thread (the loader runs
+ * this in a worker). Compressed input is decompressed as the reader goes,
+ * never into memory first. The bytes the sniffer looked at are kept and
+ * handed to the reader first, so nothing is read twice.
+ *
+ * Returns: (transfer full): a #BlProfile or a #BlSession, or %NULL with @error set
+ */
+GObject *
+bl_format_load_stream (GInputStream   *stream,
+                       guint64         total,
+                       BlProgressFunc  progress,
+                       gpointer        progress_data,
+                       GCancellable   *cancellable,
+                       GError        **error)
+{
+  g_autoptr(GInputStream) raw = NULL;
+  g_autoptr(GInputStream) input = NULL;
+  GError *local_error = NULL;
+  CompressedProgress cp = { 0 };
+  Compression compression;
+  BlFormatKind kind;
+  const guint8 *head;
+  gsize len;
+  gsize want = BL_FORMAT_SNIFF_SIZE;
+  gboolean eof = FALSE;
+  GObject *result;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  raw = g_buffered_input_stream_new_sized (stream, 64 * 1024);
+  if (!fill_to (G_BUFFERED_INPUT_STREAM (raw), COMPRESSION_MAGIC_LEN, &eof, cancellable, error))
+    return NULL;
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &len);
+  compression = detect_compression (head, len);
+
+  if (compression == COMPRESSION_NONE)
+    input = g_object_ref (raw);
+  else
+    {
+      g_autoptr(GConverter) converter = new_decompressor (compression);
+      g_autoptr(GInputStream) decompressed = g_converter_input_stream_new (raw, converter);
+
+      input = g_buffered_input_stream_new_sized (decompressed, BL_FORMAT_SNIFF_SIZE);
+      eof = FALSE;
+
+      cp.progress = progress;
+      cp.progress_data = progress_data;
+      cp.compressed = G_IS_SEEKABLE (stream) ? G_SEEKABLE (stream) : NULL;
+      cp.total = total;
+      if (progress != NULL)
+        {
+          progress = report_compressed_progress;
+          progress_data = &cp;
+        }
+      total = 0;
+    }
+
+  /* Look at more of the input as long as a longer look could decide
+   * differently; what the sniffer saw stays in the buffer for the reader. */
+  for (;;)
+    {
+      if (!fill_to (G_BUFFERED_INPUT_STREAM (input), want, &eof, cancellable, &local_error))
+        goto failed;
+      head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (input), &len);
+      kind = bl_format_detect (head, len, eof);
+      if (kind != BL_FORMAT_UNKNOWN || eof || !wants_more (head, len) ||
+          want > G_MAXSIZE / 4)
+        break;
+      want *= 2;
+    }
+
+  if (kind == BL_FORMAT_UNKNOWN)
+    {
+      set_sniff_error (head, len, eof, error);
+      return NULL;
+    }
+
+  result = read_with (kind, input, total, progress, progress_data, cancellable, &local_error);
+
+  /* without a signature, a file whose records stop parsing is not one */
+  if (result == NULL && kind == BL_FORMAT_BR && local_error->domain == BL_BR_ERROR)
+    {
+      g_clear_error (&local_error);
+      head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (input), &len);
       set_unknown_error (head, len, error);
       return NULL;
     }
+
+  if (result != NULL)
+    return result;
+
+failed:
+  if (compression != COMPRESSION_NONE)
+    set_compression_error (compression, local_error, error);
+  else
+    g_propagate_error (error, local_error);
+
+  return NULL;
 }
 
 /**

@@ -31,6 +31,7 @@ typedef enum
   BL_FORMAT_ERROR_EMPTY,
   BL_FORMAT_ERROR_UNKNOWN,
   BL_FORMAT_ERROR_UNSUPPORTED,
+  BL_FORMAT_ERROR_COMPRESSION,
 } BlFormatError;
 
 /* bl_format_load_file() sets this data on the stream it reads: the file's

@@ -167,10 +167,13 @@ bl_cli_info (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) loaded = NULL;
+  g_autofree char *output = NULL;
   gboolean json = FALSE;
   int status;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to OUT instead of standard output"), N_("OUT") },
     { NULL }
   };
 
@@ -186,6 +189,12 @@ bl_cli_info (int    argc,
   if (!(loaded = bl_cli_load (argv[1], &status)))
     return status;
 
+  if (!bl_cli_redirect_stdout (output, &error))
+    {
+      fprintf (stderr, "brightlens-cli: %s\n", error->message);
+      return BL_CLI_INVALID_INPUT;
+    }
+
   if (BL_IS_PROFILE (loaded))
     {
       if (json)
@@ -198,7 +207,7 @@ bl_cli_info (int    argc,
         print_profile (BL_PROFILE (loaded));
     }
   else if (BL_IS_SESSION (loaded))
-    return bl_cli_session_info (BL_SESSION (loaded), argv[1], json);
+    return bl_cli_finish_stdout (bl_cli_session_info (BL_SESSION (loaded), argv[1], json));
 
-  return BL_CLI_OK;
+  return bl_cli_finish_stdout (BL_CLI_OK);
 }

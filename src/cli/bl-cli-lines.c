@@ -28,6 +28,7 @@ bl_cli_lines (int    argc,
   g_autoptr(GOutputStream) out = NULL;
   g_autoptr(GString) text = NULL;
   g_autofree char *metric_name = NULL;
+  g_autofree char *output = NULL;
   g_autofree guint32 *ranked = NULL;
   gint top = 0;
   guint n_ranked = 0;
@@ -39,6 +40,8 @@ bl_cli_lines (int    argc,
       N_("Metric to rank by (cpu, wall, alloc-bytes, live-bytes, …)"), N_("METRIC") },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top,
       N_("Print only the N hottest lines (0: all)"), N_("N") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to OUT instead of standard output"), N_("OUT") },
     { NULL }
   };
 
@@ -86,7 +89,7 @@ bl_cli_lines (int    argc,
     fprintf (stderr, _("brightlens-cli: warning: no line of %s has a %s value; the output is "
                        "empty.\n"), argv[1], bl_metric_get_name (metric));
 
-  if (!(out = bl_cli_open_output (NULL, &error)))
+  if (!(out = bl_cli_open_output (output, &error)))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);
       return BL_CLI_INVALID_INPUT;

@@ -397,9 +397,12 @@ bl_cli_check (int    argc,
   double min_fps = NAN;
   double max_launch = NAN;
   const BlSessionSummary *sum;
+  g_autofree char *output = NULL;
   guint rules = 0, failed = 0;
   int status;
   const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write the report to OUT instead of standard output"), N_("OUT") },
     { "max-foreground-fraction", 0, 0, G_OPTION_ARG_DOUBLE, &max_fraction,
       N_("Fail if peak memory exceeds this fraction of the foreground limit (e.g. 0.75)"),
       N_("F") },
@@ -419,7 +422,7 @@ bl_cli_check (int    argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
                                     _("Prints each rule with the measured value and PASS or "
-                                      "FAIL; exits with 1 if any rule fails. A rule the "
+                                      "FAIL; exits with 3 if any rule fails, 1 if the input cannot be read, 2 on wrong usage. A rule the "
                                       "session has no data for fails."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -444,6 +447,11 @@ bl_cli_check (int    argc,
       return BL_CLI_INVALID_INPUT;
     }
   print_warnings (BL_SESSION (loaded), argv[1]);
+  if (!bl_cli_redirect_stdout (output, &error))
+    {
+      fprintf (stderr, "brightlens-cli: %s\n", error->message);
+      return BL_CLI_INVALID_INPUT;
+    }
   sum = bl_session_get_summary (BL_SESSION (loaded));
 
   if (!isnan (max_fraction))
@@ -474,5 +482,5 @@ bl_cli_check (int    argc,
   else
     printf ("PASS: %u of %u rules passed\n", rules, rules);
 
-  return failed > 0 ? BL_CLI_INVALID_INPUT : BL_CLI_OK;
+  return bl_cli_finish_stdout (failed > 0 ? BL_CLI_CHECK_FAILED : BL_CLI_OK);
 }

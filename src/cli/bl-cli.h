@@ -17,6 +17,7 @@ enum
   BL_CLI_OK = 0,
   BL_CLI_INVALID_INPUT = 1,
   BL_CLI_USAGE = 2,
+  BL_CLI_CHECK_FAILED = 3,     /* a check rule or a diff threshold failed */
 };
 
 /* Each command parses its own options; argv[0] is the command name. */
@@ -47,6 +48,9 @@ GOutputStream *bl_cli_open_output  (const char     *path,
                                     GError        **error);
 gboolean       bl_cli_close_output (GOutputStream  *out,
                                     GError        **error);
+gboolean       bl_cli_redirect_stdout (const char  *path,
+                                    GError        **error);
+int            bl_cli_finish_stdout (int            status);
 void           bl_cli_print_json   (JsonNode       *node);
 BlMetricId     bl_cli_parse_metric (const char     *name,
                                     BlProfile      *profile,

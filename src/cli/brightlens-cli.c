@@ -22,15 +22,15 @@ typedef struct
 } Command;
 
 static const Command commands[] = {
-  { "info", bl_cli_info, "info FILE [--json]" },
+  { "info", bl_cli_info, "info FILE [--json] [-o OUT]" },
   { "export", bl_cli_export,
     "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
-  { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N]" },
+  { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N] [-o OUT]" },
   { "diff", bl_cli_diff,
     "diff A B [--metric M] [--format folded|table] [--normalized] [-o OUT]" },
   { "check", bl_cli_check,
     "check SESSION [--max-foreground-fraction F] [--max-memory-growth BYTES_PER_MIN] "
-    "[--min-fps N] [--max-launch-ms N]" },
+    "[--min-fps N] [--max-launch-ms N] [-o OUT]" },
 };
 
 static void
@@ -40,6 +40,10 @@ print_usage (FILE *stream)
   fprintf (stream, "\n%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  brightlens-cli %s\n", commands[i].synopsis);
+  fprintf (stream, "\n%s\n", _("FILE may be “-” for standard input, and may be compressed "
+                               "with gzip, zstd or xz."));
+  fprintf (stream, "%s\n", _("Exit status: 0 success, 1 unreadable or invalid input, 2 wrong "
+                             "usage, 3 a check rule failed."));
   fprintf (stream, "\n%s\n", _("Run “brightlens-cli COMMAND --help” for a command’s options."));
 }
 
@@ -73,7 +77,13 @@ main (int    argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        g_autofree char *prgname = g_strconcat ("brightlens-cli ", commands[i].name, NULL);
+
+        /* usage lines read "brightlens-cli info [OPTION…] FILE" */
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   fprintf (stderr, _("brightlens-cli: unknown command “%s”."), argv[1]);
   fputc ('\n', stderr);

@@ -321,7 +321,7 @@ test_check (void)
   bad = write_session ("bad.json", &o);
   bl_cli_run (&fail, "check", bad, "--max-foreground-fraction", "0.75",
            "--max-memory-growth", "1048576", "--min-fps", "50", "--max-launch-ms", "2000", NULL);
-  g_assert_cmpint (fail.status, ==, 1);
+  g_assert_cmpint (fail.status, ==, 3);
   g_assert_nonnull (strstr (fail.out, "(limit 0.75) FAIL\n"));
   g_assert_nonnull (strstr (fail.out, "(limit 1048576 B/min) FAIL\n"));
   g_assert_nonnull (strstr (fail.out, "min-fps: 45.5 fps (limit 50 fps) FAIL\n"));
@@ -330,7 +330,7 @@ test_check (void)
 
   /* one violation among passing rules still fails */
   bl_cli_run (&each, "check", bad, "--max-launch-ms", "3000", "--min-fps", "50", NULL);
-  g_assert_cmpint (each.status, ==, 1);
+  g_assert_cmpint (each.status, ==, 3);
   g_assert_nonnull (strstr (each.out, "max-launch-ms: 2550 ms (limit 3000 ms) PASS\n"));
   g_assert_nonnull (strstr (each.out, "FAIL: 1 of 2 rules failed\n"));
 
@@ -342,7 +342,7 @@ test_check (void)
   bare = write_session ("bare.json", &o);
   bl_cli_run (&nodata, "check", bare, "--max-foreground-fraction", "0.75", "--max-launch-ms",
            "3000", NULL);
-  g_assert_cmpint (nodata.status, ==, 1);
+  g_assert_cmpint (nodata.status, ==, 3);
   g_assert_nonnull (strstr (nodata.out, "max-foreground-fraction: no data (limit 0.75) FAIL\n"));
   g_assert_nonnull (strstr (nodata.out, "max-launch-ms: no data (limit 3000 ms) FAIL\n"));
 }

@@ -223,7 +223,9 @@ bl_folded_detect (const guint8 *head,
 
       if (!is_blank (text + pos, line_len))
         {
-          if (split_line (text + pos, line_len, &s, &l, &count, &overflow))
+          /* a count too large for 64 bits is still a folded line: the
+           * reader names it */
+          if (split_line (text + pos, line_len, &s, &l, &count, &overflow) || overflow)
             n_good++;
           else if (n_lines == 0)
             return FALSE;

@@ -520,6 +520,23 @@ bl_format_load_stream (GInputStream   *stream,
     return result;
 
 failed:
+  /* a reader that stopped at garbage may have been fed it by damaged
+   * compressed data: decompress the rest to tell, and say so if it is */
+  if (compression != COMPRESSION_NONE && local_error->domain != G_IO_ERROR)
+    {
+      GError *rest_error = NULL;
+
+      while (g_input_stream_skip (input, 1024 * 1024, cancellable, &rest_error) > 0)
+        ;
+      if (rest_error != NULL && !g_error_matches (rest_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_clear_error (&local_error);
+          local_error = rest_error;
+        }
+      else
+        g_clear_error (&rest_error);
+    }
+
   if (compression != COMPRESSION_NONE)
     set_compression_error (compression, local_error, error);
   else

@@ -339,52 +339,6 @@ bl_cli_session_export_csv (GObject    *loaded,
 
 /* ---- check ------------------------------------------------------------------ */
 
-/* At most four decimals, no exponent, never locale-dependent. */
-static char *
-machine_number (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
-  gsize len;
-
-  g_ascii_formatd (buf, sizeof buf, "%.4f", value);
-  len = strlen (buf);
-  while (len > 0 && buf[len - 1] == '0')
-    buf[--len] = '\0';
-  if (len > 0 && buf[len - 1] == '.')
-    buf[--len] = '\0';
-  if (strcmp (buf, "-0") == 0)
-    return g_strdup ("0");
-  return g_strdup (buf);
-}
-
-/* Prints "RULE: MEASURED (limit LIMIT) PASS|FAIL"; a rule without data
- * fails, since CI cannot vouch for what it did not see. */
-static gboolean
-print_rule (const char *rule,
-            double      measured,
-            const char *unit,
-            gboolean    at_most,
-            double      limit)
-{
-  g_autofree char *limit_text = machine_number (limit);
-  gboolean pass;
-
-  if (isnan (measured))
-    {
-      printf ("%s: no data (limit %s%s) FAIL\n", rule, limit_text, unit);
-      return FALSE;
-    }
-
-  pass = at_most ? measured <= limit : measured >= limit;
-  {
-    g_autofree char *value = machine_number (measured);
-
-    printf ("%s: %s%s (limit %s%s) %s\n", rule, value, unit, limit_text, unit,
-            pass ? "PASS" : "FAIL");
-  }
-  return pass;
-}
-
 int
 bl_cli_check (int    argc,
               char **argv)
@@ -392,17 +346,17 @@ bl_cli_check (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) loaded = NULL;
+  g_autoptr(BlCliCheckReport) report = NULL;
+  g_auto(BlCliCheckOptions) profile_rules = { 0 };
   double max_fraction = NAN;
   double max_growth = NAN;
   double min_fps = NAN;
   double max_launch = NAN;
   const BlSessionSummary *sum;
   g_autofree char *output = NULL;
-  guint rules = 0, failed = 0;
+  gboolean session_rules;
   int status;
   const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write the report to OUT instead of standard output"), N_("OUT") },
     { "max-foreground-fraction", 0, 0, G_OPTION_ARG_DOUBLE, &max_fraction,
       N_("Fail if peak memory exceeds this fraction of the foreground limit (e.g. 0.75)"),
       N_("F") },
@@ -413,23 +367,29 @@ bl_cli_check (int    argc,
       N_("Fail if the frame rate drops below N"), N_("N") },
     { "max-launch-ms", 0, 0, G_OPTION_ARG_DOUBLE, &max_launch,
       N_("Fail if launch takes longer than N milliseconds"), N_("N") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write the report to OUT instead of standard output"), N_("OUT") },
     { NULL }
   };
 
-  context = g_option_context_new (_("SESSION — check a Roku Resource Monitor session against "
-                                    "limits, for CI"));
+  context = g_option_context_new (_("FILE — check a session or a profile against limits, "
+                                    "for CI"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  bl_cli_check_add_options (context, &profile_rules);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
                                     _("Prints each rule with the measured value and PASS or "
-                                      "FAIL; exits with 3 if any rule fails, 1 if the input cannot be read, 2 on wrong usage. A rule the "
-                                      "session has no data for fails."));
+                                      "FAIL. A rule the input has no data for fails. Exit "
+                                      "status: 0 every rule passed, 1 the input is unreadable "
+                                      "or invalid, 2 wrong usage, 3 a rule failed."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return bl_cli_usage_error (context, error->message);
   if (argc != 2)
-    return bl_cli_usage_error (context, _("check takes exactly one SESSION."));
-  if (isnan (max_fraction) && isnan (max_growth) && isnan (min_fps) && isnan (max_launch))
+    return bl_cli_usage_error (context, _("check takes exactly one FILE."));
+  session_rules = !isnan (max_fraction) || !isnan (max_growth) || !isnan (min_fps) ||
+                  !isnan (max_launch);
+  if (!session_rules && !bl_cli_check_has_profile_rules (&profile_rules))
     return bl_cli_usage_error (context, _("Give at least one rule."));
   if ((!isnan (max_fraction) && !(max_fraction > 0 && isfinite (max_fraction))) ||
       (!isnan (max_growth) && !isfinite (max_growth)) ||
@@ -437,50 +397,52 @@ bl_cli_check (int    argc,
       (!isnan (max_launch) && !(max_launch >= 0 && isfinite (max_launch))))
     return bl_cli_usage_error (context, _("A limit is out of range: fractions must be above 0, "
                                           "frame rates and times at least 0."));
+  if (!bl_cli_check_validate (&profile_rules, &error))
+    return bl_cli_usage_error (context, error->message);
 
   if (!(loaded = bl_cli_load (argv[1], &status)))
     return status;
-  if (!BL_IS_SESSION (loaded))
+  if (BL_IS_SESSION (loaded) && bl_cli_check_has_profile_rules (&profile_rules))
+    {
+      fprintf (stderr, _("brightlens-cli: %s: --max-total, --max-self and --max-live-bytes "
+                         "need a profile, and this is a session.\n"), argv[1]);
+      return BL_CLI_INVALID_INPUT;
+    }
+  if (BL_IS_PROFILE (loaded) && session_rules)
     {
       fprintf (stderr, _("brightlens-cli: %s: check needs a Roku Resource Monitor session.\n"),
                argv[1]);
       return BL_CLI_INVALID_INPUT;
     }
-  print_warnings (BL_SESSION (loaded), argv[1]);
+
   if (!bl_cli_redirect_stdout (output, &error))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);
       return BL_CLI_INVALID_INPUT;
     }
+
+  report = bl_cli_check_report_new ();
+  if (BL_IS_PROFILE (loaded))
+    {
+      bl_cli_check_profile (BL_PROFILE (loaded), &profile_rules, report);
+      return bl_cli_finish_stdout (bl_cli_check_report_finish (report, profile_rules.format,
+                                                               argv[1]));
+    }
+
+  print_warnings (BL_SESSION (loaded), argv[1]);
   sum = bl_session_get_summary (BL_SESSION (loaded));
 
   if (!isnan (max_fraction))
-    {
-      rules++;
-      failed += !print_rule ("max-foreground-fraction", sum->peak_foreground_fraction, "",
-                             TRUE, max_fraction);
-    }
+    bl_cli_check_report_add (report, "max-foreground-fraction", sum->peak_foreground_fraction,
+                             "", TRUE, max_fraction);
   if (!isnan (max_growth))
-    {
-      rules++;
-      failed += !print_rule ("max-memory-growth", sum->memory_growth_per_min, " B/min",
-                             TRUE, max_growth);
-    }
+    bl_cli_check_report_add (report, "max-memory-growth", sum->memory_growth_per_min,
+                             " B/min", TRUE, max_growth);
   if (!isnan (min_fps))
-    {
-      rules++;
-      failed += !print_rule ("min-fps", sum->min_fps, " fps", FALSE, min_fps);
-    }
+    bl_cli_check_report_add (report, "min-fps", sum->min_fps, " fps", FALSE, min_fps);
   if (!isnan (max_launch))
-    {
-      rules++;
-      failed += !print_rule ("max-launch-ms", sum->launch_ms, " ms", TRUE, max_launch);
-    }
+    bl_cli_check_report_add (report, "max-launch-ms", sum->launch_ms, " ms", TRUE, max_launch);
 
-  if (failed > 0)
-    printf ("FAIL: %u of %u rules failed\n", failed, rules);
-  else
-    printf ("PASS: %u of %u rules passed\n", rules, rules);
-
-  return bl_cli_finish_stdout (failed > 0 ? BL_CLI_CHECK_FAILED : BL_CLI_OK);
+  return bl_cli_finish_stdout (bl_cli_check_report_finish (report, profile_rules.format,
+                                                           argv[1]));
 }

@@ -40,6 +40,45 @@ int            bl_cli_session_export_csv (GObject  *loaded,
                                     const char     *path,
                                     const char     *output);
 
+/* bl-cli-check.c: check's profile rules and its report */
+typedef struct _BlCliCheckReport BlCliCheckReport;
+
+typedef struct
+{
+  char **max_total;        /* "[FUNCTION:]METRIC=LIMIT" */
+  char **max_self;
+  char  *max_live_bytes;
+  char  *format;           /* text, json, junit */
+} BlCliCheckOptions;
+
+void           bl_cli_check_add_options   (GOptionContext          *context,
+                                           BlCliCheckOptions       *options);
+void           bl_cli_check_options_clear (BlCliCheckOptions       *options);
+gboolean       bl_cli_check_has_profile_rules (const BlCliCheckOptions *options);
+gboolean       bl_cli_check_validate      (const BlCliCheckOptions *options,
+                                           GError                 **error);
+void           bl_cli_check_profile       (BlProfile               *profile,
+                                           const BlCliCheckOptions *options,
+                                           BlCliCheckReport        *report);
+BlCliCheckReport *bl_cli_check_report_new (void);
+void           bl_cli_check_report_free   (BlCliCheckReport        *report);
+gboolean       bl_cli_check_report_add    (BlCliCheckReport        *report,
+                                           const char              *rule,
+                                           double                   measured,
+                                           const char              *unit,
+                                           gboolean                 at_most,
+                                           double                   limit);
+int            bl_cli_check_report_finish (BlCliCheckReport        *report,
+                                           const char              *format,
+                                           const char              *path);
+gboolean       bl_cli_parse_quantity      (const char              *text,
+                                           BlUnit                   unit,
+                                           double                  *value,
+                                           GError                 **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlCliCheckReport, bl_cli_check_report_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BlCliCheckOptions, bl_cli_check_options_clear)
+
 int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);
 GObject       *bl_cli_load         (const char     *path,

@@ -30,7 +30,10 @@ static const Command commands[] = {
     "diff A B [--metric M] [--format folded|table] [--normalized] [-o OUT]" },
   { "check", bl_cli_check,
     "check SESSION [--max-foreground-fraction F] [--max-memory-growth BYTES_PER_MIN] "
-    "[--min-fps N] [--max-launch-ms N] [-o OUT]" },
+    "[--min-fps N] [--max-launch-ms N] [--format text|json|junit] [-o OUT]" },
+  { "check", bl_cli_check,
+    "check PROFILE [--max-total [FUNCTION:]METRIC=LIMIT]… [--max-self [FUNCTION:]METRIC=LIMIT]… "
+    "[--max-live-bytes SIZE] [--format text|json|junit] [-o OUT]" },
 };
 
 static void

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <lzma.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -606,6 +607,87 @@ test_output_every_command (void)
   g_assert_nonnull (strstr (usage.out, "brightlens-cli lines [OPTION…] FILE"));
 }
 
+/* ---- check on profiles --------------------------------------------------- */
+
+static void
+test_check_profile (void)
+{
+  const char *text = "main;parseFeed 30\nmain;parseFeed;json 20\nmain;draw 50\n";
+  g_autofree char *path = write_file ("check.folded", text, strlen (text));
+  g_autoptr(GBytes) bytes = make_bsprof ();
+  g_autofree char *bsprof = write_bytes ("check.bsprof", bytes);
+  g_autofree char *junit_path = g_build_filename (tmpdir, "report.xml", NULL);
+  g_autofree char *junit = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(BlCliRun) pass = { 0 }, fail = { 0 }, json = { 0 }, junit_run = { 0 }, xpath = { 0 };
+  g_auto(BlCliRun) units = { 0 }, bad_unit = { 0 }, bad_metric = { 0 }, bad_format = { 0 };
+  g_auto(BlCliRun) broken = { 0 }, session_rule = { 0 }, too_small = { 0 };
+  JsonObject *root;
+  JsonArray *rules;
+
+  bl_cli_run (&pass, "check", path, "--max-total", "samples=100", "--max-total",
+              "parseFeed:samples=50", "--max-self", "parseFeed:samples=30", NULL);
+  g_assert_cmpint (pass.status, ==, 0);
+  g_assert_nonnull (strstr (pass.out, "max-total parseFeed:samples: 50 (limit 50) PASS\n"));
+  g_assert_nonnull (strstr (pass.out, "PASS: 3 of 3 rules passed\n"));
+
+  /* one rule over its limit, one on a function the profile does not have */
+  bl_cli_run (&fail, "check", path, "--max-self", "parseFeed:samples=29", "--max-total",
+              "nope:samples=1", "--max-total", "draw:samples=50", NULL);
+  g_assert_cmpint (fail.status, ==, 3);
+  g_assert_nonnull (strstr (fail.out, "max-self parseFeed:samples: 30 (limit 29) FAIL\n"));
+  g_assert_nonnull (strstr (fail.out, "max-total nope:samples: no data (limit 1) FAIL\n"));
+  g_assert_nonnull (strstr (fail.out, "FAIL: 2 of 3 rules failed\n"));
+
+  bl_cli_run (&json, "check", path, "--max-self", "parseFeed:samples=29", "--format", "json",
+              NULL);
+  g_assert_cmpint (json.status, ==, 3);
+  json_parser_load_from_data (parser, json.out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_false (json_object_get_boolean_member (root, "passed"));
+  rules = json_object_get_array_member (root, "rules");
+  g_assert_cmpuint (json_array_get_length (rules), ==, 1);
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (rules, 0),
+                                                    "measured"), ==, 30);
+
+  /* JUnit XML, read back by an XML parser: one test case per rule */
+  bl_cli_run (&junit_run, "check", path, "--max-self", "parseFeed:samples=29", "--max-total",
+              "samples=100", "--format", "junit", "-o", junit_path, NULL);
+  g_assert_cmpint (junit_run.status, ==, 3);
+  junit = read_file (junit_path);
+  g_assert_true (g_str_has_prefix (junit, "<?xml"));
+  run_shell (&xpath, "xmllint --xpath 'concat(count(//testsuite/testcase), \" \", "
+                     "count(//testcase/failure), \" \", //testsuites/@failures)' report.xml");
+  g_assert_cmpint (xpath.status, ==, 0);
+  g_assert_cmpstr (g_strstrip (xpath.out), ==, "2 1 1");
+
+  /* limits with units, on a profile with CPU time (µs) and memory */
+  bl_cli_run (&units, "check", bsprof, "--max-total", "cpu=1h", NULL);
+  g_assert_cmpint (units.status, ==, 2);
+  bl_cli_run (&too_small, "check", bsprof, "--max-total", "cpu=1ns", "--max-live-bytes", "1GiB",
+              "--max-self", "main:wall=10s", NULL);
+  g_assert_cmpint (too_small.status, ==, 3);
+  g_assert_nonnull (strstr (too_small.out, "(limit 0.001 us) FAIL\n"));
+  g_assert_nonnull (strstr (too_small.out, "max-live-bytes: 1000 B (limit 1073741824 B) PASS\n"));
+  g_assert_nonnull (strstr (too_small.out, "(limit 10000000 us) PASS\n"));
+
+  bl_cli_run (&bad_unit, "check", path, "--max-total", "samples=1ms", NULL);
+  g_assert_cmpint (bad_unit.status, ==, 2);
+  bl_cli_run (&bad_metric, "check", path, "--max-total", "cycles=1", NULL);
+  g_assert_cmpint (bad_metric.status, ==, 2);
+  g_assert_nonnull (strstr (bad_metric.err, "unknown metric"));
+  bl_cli_run (&bad_format, "check", path, "--max-total", "samples=1", "--format", "xml", NULL);
+  g_assert_cmpint (bad_format.status, ==, 2);
+
+  /* a broken input is 1, never 3 */
+  bl_cli_run (&broken, "check", "/nonexistent.bsprof", "--max-total", "cpu=1s", NULL);
+  g_assert_cmpint (broken.status, ==, 1);
+  bl_cli_run (&session_rule, "check", path, "--min-fps", "30", NULL);
+  g_assert_cmpint (session_rule.status, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -623,6 +705,7 @@ main (int    argc,
   g_test_add_func ("/cli/io/output-atomic", test_output_atomic);
   g_test_add_func ("/cli/io/output-targets", test_output_targets);
   g_test_add_func ("/cli/io/output-every-command", test_output_every_command);
+  g_test_add_func ("/cli/io/check-profile", test_check_profile);
 
   ret = g_test_run ();
   g_free (tmpdir);

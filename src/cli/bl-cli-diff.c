@@ -348,6 +348,146 @@ write_session_table (BlDiff         *diff,
   return flush_buffer (out, buffer, error);
 }
 
+/* ---- --json: the table as one JSON object ------------------------------- */
+
+static void
+add_number (JsonBuilder *builder,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);   /* Δ% when only B has a value */
+}
+
+static gboolean
+write_json (JsonBuilder    *builder,
+            GOutputStream  *out,
+            GError        **error)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+
+  return json_generator_to_stream (generator, out, NULL, error) &&
+         g_output_stream_write_all (out, "\n", 1, NULL, NULL, error);
+}
+
+static gboolean
+write_profile_json (BlDiff         *diff,
+                    BlMetricId      metric,
+                    gboolean        normalized,
+                    gboolean        by_total,
+                    const char     *path_a,
+                    const char     *path_b,
+                    GOutputStream  *out,
+                    GError        **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+
+  for (guint32 f = 0; f < bl_diff_get_n_functions (diff); f++)
+    {
+      BlDiffChange self_change, total_change;
+      Ranked r;
+
+      bl_diff_get_function_change (diff, metric, f, FALSE, normalized, &self_change);
+      bl_diff_get_function_change (diff, metric, f, TRUE, normalized, &total_change);
+      if (total_change.a == 0 && total_change.b == 0 &&
+          self_change.a == 0 && self_change.b == 0)
+        continue;
+
+      r.function = f;
+      r.key = fabs (by_total ? total_change.delta : self_change.delta);
+      r.tie = fabs (by_total ? self_change.delta : total_change.delta);
+      g_array_append_val (ranked, r);
+    }
+  if (ranked->len > 0)
+    qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "a");
+  json_builder_add_string_value (builder, path_a);
+  json_builder_set_member_name (builder, "b");
+  json_builder_add_string_value (builder, path_b);
+  json_builder_set_member_name (builder, "metric");
+  json_builder_add_string_value (builder, bl_metric_get_name (metric));
+  json_builder_set_member_name (builder, "normalized");
+  json_builder_add_boolean_value (builder, normalized);
+  json_builder_set_member_name (builder, "by");
+  json_builder_add_string_value (builder, by_total ? "total" : "self");
+  json_builder_set_member_name (builder, "functions");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ranked->len; i++)
+    {
+      guint32 f = g_array_index (ranked, Ranked, i).function;
+      BlDiffChange self_change, total_change;
+      const BlDiffChange *change;
+
+      bl_diff_get_function_change (diff, metric, f, FALSE, normalized, &self_change);
+      bl_diff_get_function_change (diff, metric, f, TRUE, normalized, &total_change);
+      change = by_total ? &total_change : &self_change;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, bl_diff_get_function_name (diff, f));
+      json_builder_set_member_name (builder, "file");
+      json_builder_add_string_value (builder, bl_diff_get_function_file (diff, f)
+                                              ? bl_diff_get_function_file (diff, f) : "");
+      add_number (builder, "self_a", self_change.a);
+      add_number (builder, "self_b", self_change.b);
+      add_number (builder, "total_a", total_change.a);
+      add_number (builder, "total_b", total_change.b);
+      add_number (builder, "delta", change->delta);
+      add_number (builder, "delta_pct", change->delta_pct);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return write_json (builder, out, error);
+}
+
+static gboolean
+write_session_json (BlDiff         *diff,
+                    const char     *path_a,
+                    const char     *path_b,
+                    GOutputStream  *out,
+                    GError        **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "a");
+  json_builder_add_string_value (builder, path_a);
+  json_builder_set_member_name (builder, "b");
+  json_builder_add_string_value (builder, path_b);
+  json_builder_set_member_name (builder, "figures");
+  json_builder_begin_array (builder);
+  for (guint f = 0; f < BL_N_DIFF_FIGURES; f++)
+    {
+      BlDiffChange change;
+
+      bl_diff_get_figure (diff, f, &change);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, bl_diff_figure_get_info (f)->name);
+      add_number (builder, "a", change.a);
+      add_number (builder, "b", change.b);
+      add_number (builder, "delta", change.delta);
+      add_number (builder, "delta_pct", change.delta_pct);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return write_json (builder, out, error);
+}
+
 int
 bl_cli_diff (int    argc,
              char **argv)
@@ -363,6 +503,7 @@ bl_cli_diff (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *by = NULL;
   gboolean normalized = FALSE;
+  gboolean json = FALSE;
   gboolean table;
   BlMetricId metric;
   int status;
@@ -376,6 +517,8 @@ bl_cli_diff (int    argc,
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
       N_("Table: rank functions by the change of their self value (the default) or total"),
       N_("self|total") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Write the table as one JSON object (implies --format table)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write to OUT instead of standard output"), N_("OUT") },
     { NULL }
@@ -393,6 +536,9 @@ bl_cli_diff (int    argc,
     return bl_cli_usage_error (context, _("The format must be folded or table."));
   if (by != NULL && !g_str_equal (by, "self") && !g_str_equal (by, "total"))
     return bl_cli_usage_error (context, _("--by must be self or total."));
+  if (json && format != NULL && g_str_equal (format, "folded"))
+    return bl_cli_usage_error (context, _("--json writes the table; it does not go with "
+                                          "--format folded."));
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
     {
       bl_cli_parse_metric (metric_name, NULL, &status);
@@ -431,7 +577,8 @@ bl_cli_diff (int    argc,
 
       diff = bl_diff_new_for_sessions (BL_SESSION (loaded_a), BL_SESSION (loaded_b));
       if (!(out = bl_cli_open_output (output, &error)) ||
-          !write_session_table (diff, argv[1], argv[2], out, &error) ||
+          !(json ? write_session_json (diff, argv[1], argv[2], out, &error)
+                 : write_session_table (diff, argv[1], argv[2], out, &error)) ||
           !bl_cli_close_output (out, &error))
         {
           fprintf (stderr, "brightlens-cli: %s\n", error->message);
@@ -458,6 +605,19 @@ bl_cli_diff (int    argc,
                argv[1 + side], bl_metric_get_name (metric));
 
   table = format != NULL && g_str_equal (format, "table");
+  if (json)
+    {
+      if (!(out = bl_cli_open_output (output, &error)) ||
+          !write_profile_json (diff, metric, normalized,
+                               by != NULL && g_str_equal (by, "total"),
+                               argv[1], argv[2], out, &error) ||
+          !bl_cli_close_output (out, &error))
+        {
+          fprintf (stderr, "brightlens-cli: %s\n", error->message);
+          return BL_CLI_INVALID_INPUT;
+        }
+      return BL_CLI_OK;
+    }
   if (!(out = bl_cli_open_output (output, &error)) ||
       !(table
         ? write_profile_table (diff, metric, normalized, by != NULL && g_str_equal (by, "total"),

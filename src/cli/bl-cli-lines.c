@@ -1,4 +1,4 @@
-/* bl-cli-lines.c — brightlens-cli lines FILE [--metric M] [--top N]
+/* bl-cli-lines.c — brightlens-cli lines FILE [--metric M] [--top N] [--json] [-o OUT]
  *
  * Prints the profile's source lines ranked by a metric, one per line as
  * `FILE:LINE VALUE`, FILE exactly as the profile names it
@@ -18,6 +18,19 @@
 #include "bl-cli.h"
 #include "bl-lines.h"
 
+/* A JSON string literal (streamed: a profile can have millions of lines). */
+static void
+append_json_string (GString    *text,
+                    const char *str)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *literal = NULL;
+
+  json_node_set_string (node, str);
+  literal = json_to_string (node, FALSE);
+  g_string_append (text, literal);
+}
+
 int
 bl_cli_lines (int    argc,
               char **argv)
@@ -31,6 +44,7 @@ bl_cli_lines (int    argc,
   g_autofree char *output = NULL;
   g_autofree guint32 *ranked = NULL;
   gint top = 0;
+  gboolean json = FALSE;
   guint n_ranked = 0;
   BlMetricId metric;
   BlProfile *profile;
@@ -40,6 +54,8 @@ bl_cli_lines (int    argc,
       N_("Metric to rank by (cpu, wall, alloc-bytes, live-bytes, …)"), N_("METRIC") },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top,
       N_("Print only the N hottest lines (0: all)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print one JSON object: the metric and the ranked lines"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write to OUT instead of standard output"), N_("OUT") },
     { NULL }
@@ -96,15 +112,39 @@ bl_cli_lines (int    argc,
     }
 
   text = g_string_new (NULL);
+  if (json)
+    {
+      g_string_append (text, "{\n  \"metric\": ");
+      append_json_string (text, bl_metric_get_name (metric));
+      g_string_append (text, ",\n  \"lines\": [");
+      if (n_ranked == 0)
+        g_string_append (text, "]\n}\n");
+    }
   for (guint i = 0; i < n_ranked; i++)
     {
       const BlLine *line = bl_profile_get_line (profile, ranked[i]);
 
-      g_string_append_printf (text, "%s:%u ",
-                              bl_profile_get_string (profile, line->file), line->line);
-      bl_profile_append_exact_value (profile, metric,
-                                     bl_profile_get_line_value (profile, metric, ranked[i]), text);
-      g_string_append_c (text, '\n');
+      if (json)
+        {
+          g_string_append (text, i ? ",\n    { \"file\": " : "\n    { \"file\": ");
+          append_json_string (text, bl_profile_get_string (profile, line->file));
+          g_string_append_printf (text, ", \"line\": %u, \"value\": ", line->line);
+          bl_profile_append_exact_value (profile, metric,
+                                         bl_profile_get_line_value (profile, metric, ranked[i]),
+                                         text);
+          g_string_append (text, " }");
+          if (i + 1 == n_ranked)
+            g_string_append (text, "\n  ]\n}\n");
+        }
+      else
+        {
+          g_string_append_printf (text, "%s:%u ",
+                                  bl_profile_get_string (profile, line->file), line->line);
+          bl_profile_append_exact_value (profile, metric,
+                                         bl_profile_get_line_value (profile, metric, ranked[i]),
+                                         text);
+          g_string_append_c (text, '\n');
+        }
 
       if (text->len >= 64 * 1024 || i + 1 == n_ranked)
         {
@@ -117,7 +157,9 @@ bl_cli_lines (int    argc,
         }
     }
 
-  if (!bl_cli_close_output (out, &error))
+  if ((text->len > 0 &&
+       !g_output_stream_write_all (out, text->str, text->len, NULL, NULL, &error)) ||
+      !bl_cli_close_output (out, &error))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);
       return BL_CLI_INVALID_INPUT;

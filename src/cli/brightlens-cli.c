@@ -25,9 +25,10 @@ static const Command commands[] = {
   { "info", bl_cli_info, "info FILE [--json] [-o OUT]" },
   { "export", bl_cli_export,
     "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
-  { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N] [-o OUT]" },
+  { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N] [--json] [-o OUT]" },
   { "diff", bl_cli_diff,
-    "diff A B [--metric M] [--format folded|table] [--normalized] [-o OUT]" },
+    "diff A B [--metric M] [--format folded|table] [--json] [--normalized] [--by self|total] "
+    "[-o OUT]" },
   { "check", bl_cli_check,
     "check SESSION [--max-foreground-fraction F] [--max-memory-growth BYTES_PER_MIN] "
     "[--min-fps N] [--max-launch-ms N] [--format text|json|junit] [-o OUT]" },

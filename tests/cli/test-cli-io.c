@@ -688,6 +688,64 @@ test_check_profile (void)
   g_assert_cmpint (session_rule.status, ==, 1);
 }
 
+/* ---- --json on lines and diff -------------------------------------------- */
+
+static void
+test_json_outputs (void)
+{
+  g_autoptr(GBytes) bytes = make_bsprof ();
+  g_autofree char *path = write_bytes ("json.bsprof", bytes);
+  const char *text_a = "main;parseFeed 30\nmain;draw 50\n";
+  const char *text_b = "main;parseFeed 10\nmain;draw 50\nmain;load 5\n";
+  g_autofree char *a = write_file ("a.folded", text_a, strlen (text_a));
+  g_autofree char *b = write_file ("b.folded", text_b, strlen (text_b));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) plain_lines = NULL;
+  g_auto(BlCliRun) lines = { 0 }, lines_json = { 0 }, diff = { 0 }, both = { 0 };
+  JsonObject *root, *first;
+  JsonArray *array;
+
+  bl_cli_run (&lines, "lines", path, "--metric", "cpu", NULL);
+  bl_cli_run (&lines_json, "lines", path, "--metric", "cpu", "--json", NULL);
+  g_assert_cmpint (lines_json.status, ==, 0);
+  json_parser_load_from_data (parser, lines_json.out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "metric"), ==, "cpu");
+  array = json_object_get_array_member (root, "lines");
+  plain_lines = g_strsplit (g_strchomp (lines.out), "\n", -1);
+  g_assert_cmpuint (json_array_get_length (array), ==, g_strv_length (plain_lines));
+  g_assert_cmpuint (json_array_get_length (array), >, 1);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *line = json_array_get_object_element (array, i);
+      g_autofree char *expected = g_strdup_printf ("%s:%" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                                                   json_object_get_string_member (line, "file"),
+                                                   json_object_get_int_member (line, "line"),
+                                                   json_object_get_int_member (line, "value"));
+
+      g_assert_cmpstr (expected, ==, plain_lines[i]);
+    }
+
+  bl_cli_run (&diff, "diff", a, b, "--json", NULL);
+  g_assert_cmpint (diff.status, ==, 0);
+  json_parser_load_from_data (parser, diff.out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "by"), ==, "self");
+  array = json_object_get_array_member (root, "functions");
+  g_assert_cmpuint (json_array_get_length (array), ==, 3);
+  /* ranked by the size of the change: parseFeed −20 first */
+  first = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "parseFeed");
+  g_assert_cmpfloat (json_object_get_double_member (first, "delta"), ==, -20);
+  g_assert_cmpfloat (json_object_get_double_member (first, "self_a"), ==, 30);
+
+  bl_cli_run (&both, "diff", a, b, "--json", "--format", "folded", NULL);
+  g_assert_cmpint (both.status, ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -706,6 +764,7 @@ main (int    argc,
   g_test_add_func ("/cli/io/output-targets", test_output_targets);
   g_test_add_func ("/cli/io/output-every-command", test_output_every_command);
   g_test_add_func ("/cli/io/check-profile", test_check_profile);
+  g_test_add_func ("/cli/io/json-outputs", test_json_outputs);
 
   ret = g_test_run ();
   g_free (tmpdir);

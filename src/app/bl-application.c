@@ -101,6 +101,12 @@ bl_application_handle_local_options (GApplication *application,
   g_autoptr(GFile) file = NULL;
   const char *path = NULL;
 
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("brightlens %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
   if (!g_variant_dict_lookup (options, "compare", "^&ay", &path))
     return -1;
 
@@ -283,6 +289,15 @@ bl_application_init (BlApplication *self)
                                  G_OPTION_ARG_FILENAME,
                                  _("Compare FILE (A, before) with the file after it (B)"),
                                  _("FILE"));
+  g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_NONE, _("Print the version and exit"), NULL);
+  /* Translators: the files `brightlens --help` takes; “-” is standard input */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Opens profiles and Roku Resource Monitor "
+                                              "sessions; FILE “-” reads standard input. "
+                                              "Compressed files (gzip, zstd, xz) open as "
+                                              "they are."));
 }
 
 BlApplication *

@@ -1,0 +1,36 @@
+# fish completion for brightlens-cli
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+set -l commands info export lines diff check help
+set -l metrics cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight
+
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a info -d 'Summarise a profile or session'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a export -d 'Convert a profile or session'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a lines -d 'Rank a profile’s source lines'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a diff -d 'Compare two profiles or two sessions'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a check -d 'Check a session or profile against limits'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a help -d 'Show the commands'
+complete -c brightlens-cli -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print the version'
+
+# every command
+complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s h -l help -d 'Show the options'
+complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s o -l output -r -F -d 'Write to OUT instead of standard output'
+
+complete -c brightlens-cli -n '__fish_seen_subcommand_from info lines diff' -l json -d 'Print one JSON object'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -s m -l metric -x -a "$metrics" -d 'Metric'
+
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope csv' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from lines' -s n -l top -x -d 'Print only the N hottest lines'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s f -l format -x -a 'folded table' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s n -l normalized -d 'Compare shares of each run’s total'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -l by -x -a 'self total' -d 'Rank functions by the change of'
+
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-foreground-fraction -x -d 'Peak memory as a fraction of the foreground limit'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-memory-growth -x -d 'Memory growth in bytes per minute'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l min-fps -x -d 'Lowest frame rate'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-launch-ms -x -d 'Longest launch in milliseconds'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-total -x -a "$metrics=" -d '[FUNCTION:]METRIC=LIMIT on the total'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-self -x -a "$metrics=" -d '[FUNCTION:]METRIC=LIMIT on the self value'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -l max-live-bytes -x -d 'Memory still allocated at the end'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from check' -s f -l format -x -a 'text json junit' -d 'Report format'

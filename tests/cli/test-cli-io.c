@@ -296,10 +296,21 @@ test_compressed_damaged (void)
       g_assert_nonnull (strstr (bad.err, compressions[i].name));
       g_assert_cmpuint (count_lines (bad.err), ==, 1);
 
+      /* cut short: what arrived is shown, as for an uncompressed file cut
+       * short, with a warning naming the compression; when no complete
+       * block arrived (zstd and xz decode whole blocks), one sentence */
       bl_cli_run (&cut, "info", cut_path, NULL);
-      g_assert_cmpint (cut.status, ==, 1);
       g_assert_nonnull (strstr (cut.err, compressions[i].name));
-      g_assert_cmpuint (count_lines (cut.err), ==, 1);
+      g_assert_nonnull (strstr (cut.err, "cut short"));
+      if (cut.status == 0)
+        g_assert_nonnull (strstr (cut.out, "Incomplete:"));
+      else
+        {
+          g_assert_cmpint (cut.status, ==, 1);
+          g_assert_cmpuint (count_lines (cut.err), ==, 1);
+        }
+      if (g_str_equal (compressions[i].name, "gzip"))
+        g_assert_cmpint (cut.status, ==, 0);
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "bl-br-reader.h"
 #include "bl-bsprof-reader.h"
+#include "bl-decompressor.h"
 #include "bl-folded.h"
 #include "bl-format.h"
 #include "bl-json-reader.h"
@@ -334,6 +335,32 @@ set_compression_error (Compression   compression,
     g_propagate_error (error, local_error);
 }
 
+/* Nothing recognisable came out of a compressed file cut short. */
+static void
+set_truncated_error (Compression    compression,
+                     const guint8  *head,
+                     gsize          len,
+                     gboolean       is_whole,
+                     GError       **error)
+{
+  g_autoptr(GError) sniff_error = NULL;
+
+  if (len == 0)
+    {
+      g_set_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_COMPRESSION,
+                   _("The %s-compressed file is cut short before the end of its first "
+                     "block: nothing in it can be read."),
+                   compression_get_name (compression));
+      return;
+    }
+
+  set_sniff_error (head, len, is_whole, &sniff_error);
+  g_set_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_COMPRESSION,
+               _("The %s-compressed file is cut short, and the part that arrived is "
+                 "not readable (%s)."),
+               compression_get_name (compression), sniff_error->message);
+}
+
 typedef struct
 {
   BlProgressFunc  progress;
@@ -445,6 +472,7 @@ bl_format_load_stream (GInputStream   *stream,
 {
   g_autoptr(GInputStream) raw = NULL;
   g_autoptr(GInputStream) input = NULL;
+  g_autoptr(BlDecompressor) decompressor = NULL;
   GError *local_error = NULL;
   CompressedProgress cp = { 0 };
   Compression compression;
@@ -467,8 +495,10 @@ bl_format_load_stream (GInputStream   *stream,
     input = g_object_ref (raw);
   else
     {
-      g_autoptr(GConverter) converter = new_decompressor (compression);
-      g_autoptr(GInputStream) decompressed = g_converter_input_stream_new (raw, converter);
+      g_autoptr(GInputStream) decompressed = NULL;
+
+      decompressor = BL_DECOMPRESSOR (bl_decompressor_new (new_decompressor (compression)));
+      decompressed = g_converter_input_stream_new (raw, G_CONVERTER (decompressor));
 
       input = g_buffered_input_stream_new_sized (decompressed, BL_FORMAT_SNIFF_SIZE);
       eof = FALSE;
@@ -501,7 +531,10 @@ bl_format_load_stream (GInputStream   *stream,
 
   if (kind == BL_FORMAT_UNKNOWN)
     {
-      set_sniff_error (head, len, eof, error);
+      if (decompressor != NULL && bl_decompressor_get_truncated (decompressor))
+        set_truncated_error (compression, head, len, eof, error);
+      else
+        set_sniff_error (head, len, eof, error);
       return NULL;
     }
 
@@ -517,7 +550,33 @@ bl_format_load_stream (GInputStream   *stream,
     }
 
   if (result != NULL)
-    return result;
+    {
+      /* what the part that arrived holds: the reader kept every complete entry */
+      if (decompressor != NULL && bl_decompressor_get_truncated (decompressor))
+        {
+          /* Translators: %s is gzip, zstd or xz */
+          g_autofree char *reason = g_strdup_printf (_("The %s-compressed file is cut short; "
+                                                       "this is what arrived."),
+                                                     compression_get_name (compression));
+
+          if (BL_IS_PROFILE (result))
+            bl_profile_set_incomplete (BL_PROFILE (result), reason);
+          else if (BL_IS_SESSION (result))
+            bl_session_add_warning (BL_SESSION (result), reason);   /* it is finished */
+        }
+      return result;
+    }
+
+  if (decompressor != NULL && bl_decompressor_get_truncated (decompressor) &&
+      local_error->domain != G_IO_ERROR)
+    {
+      g_set_error (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_COMPRESSION,
+                   _("The %s-compressed file is cut short, and the part that arrived is "
+                     "not readable (%s)."),
+                   compression_get_name (compression), local_error->message);
+      g_error_free (local_error);
+      return NULL;
+    }
 
 failed:
   /* a reader that stopped at garbage may have been fed it by damaged

@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* O_TMPFILE */
+#define _GNU_SOURCE
+
 #define G_LOG_DOMAIN "brightlens-cli"
 
 #include "config.h"

@@ -459,7 +459,7 @@ test_output_atomic (void)
   g_autofree char *fresh = NULL;
   g_autofree char *script = NULL;
   g_autofree char *after = NULL;
-  g_auto(BlCliRun) full = { 0 }, full_new = { 0 }, ok = { 0 };
+  g_auto(BlCliRun) full = { 0 }, full_new = { 0 }, ok = { 0 }, killed = { 0 };
   struct stat st;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
@@ -486,6 +486,19 @@ test_output_atomic (void)
   g_assert_cmpint (full_new.status, ==, 1);
   g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
   /* no temporary file is left behind */
+  g_assert_cmpuint (count_dir_entries (dir), ==, 1);
+
+  /* killed midway (SIGXFSZ's default action ends the process, as a
+   * SIGKILL would): the destination is as it was, nothing is left behind */
+  g_free (script);
+  script = g_strdup_printf ("ulimit -f 1; "
+                            "\"$CLI\" export atomic.bsprof --format speedscope -o %s; "
+                            "echo status=$?", existing);
+  run_shell (&killed, script);
+  g_assert_cmpstr (killed.out, ==, "status=153\n");   /* 128 + SIGXFSZ */
+  g_free (after);
+  after = read_file (existing);
+  g_assert_cmpstr (after, ==, "previous export\n");
   g_assert_cmpuint (count_dir_entries (dir), ==, 1);
 
   /* a successful export replaces the file and keeps its permissions */

@@ -361,6 +361,53 @@ test_recognition_long (void)
   g_assert_cmpint (ss_pipe.status, ==, 0);
   g_assert_cmpstr (ss_pipe.out, ==, ss.out);
 
+  /* the same with a 2 MB "shared": past the sniffer's buffer, a file is
+   * looked at by streaming and read again; a pipe is buffered */
+  {
+    g_autoptr(GString) big = g_string_new (NULL);
+    g_autoptr(GBytes) big_bytes = NULL;
+    g_autoptr(GBytes) big_packed = NULL;
+    g_autofree char *big_path = NULL;
+    g_autofree char *packed_path = NULL;
+    g_autofree char *cut_path = NULL;
+    g_auto(BlCliRun) big_run = { 0 }, big_pipe = { 0 }, big_gz = { 0 }, big_cut = { 0 };
+    g_auto(BlCliRun) big_bad = { 0 };
+
+    g_string_append (big, "{\"shared\": {\"frames\": [{\"name\": \"a\"}, {\"name\": \"b\"}");
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_printf (big, ", {\"name\": \"pad%u\"}", i);
+    g_string_append (big, strstr (speedscope->str, "]}, \"profiles\""));
+    g_assert_cmpuint (big->len, >, 2 * 1024 * 1024);
+    big_path = write_file ("late-schema-big.json", big->str, big->len);
+    big_bytes = g_bytes_new (big->str, big->len);
+    big_packed = compress_gzip (big_bytes);
+    packed_path = write_bytes ("late-schema-big.json.gz", big_packed);
+
+    bl_cli_run (&big_run, "export", big_path, "--format", "folded", NULL);
+    g_assert_cmpstr (big_run.err, ==, "");
+    g_assert_cmpint (big_run.status, ==, 0);
+    g_assert_cmpstr (big_run.out, ==, ss.out);
+    bl_cli_run (&big_gz, "export", packed_path, "--format", "folded", NULL);
+    g_assert_cmpint (big_gz.status, ==, 0);
+    g_assert_cmpstr (big_gz.out, ==, ss.out);
+    run_shell (&big_pipe, "cat late-schema-big.json | \"$CLI\" export - --format folded");
+    g_assert_cmpint (big_pipe.status, ==, 0);
+    g_assert_cmpstr (big_pipe.out, ==, ss.out);
+
+    /* cut before "$schema": the JSON parser says where it ends */
+    cut_path = write_file ("late-schema-cut.json", big->str, 1536 * 1024);
+    bl_cli_run (&big_cut, "info", cut_path, NULL);
+    g_assert_cmpint (big_cut.status, ==, 1);
+    g_assert_nonnull (strstr (big_cut.err, "The JSON ends early at line 1"));
+    /* invalid far in: its place is named */
+    big->str[1536 * 1024] = '}';
+    g_free (cut_path);
+    cut_path = write_file ("late-schema-bad.json", big->str, big->len);
+    bl_cli_run (&big_bad, "info", cut_path, NULL);
+    g_assert_cmpint (big_bad.status, ==, 1);
+    g_assert_nonnull (strstr (big_bad.err, "Invalid JSON at line 1"));
+  }
+
   /* a session with a 100 KB member before "device" */
   bl_rrm_writer_options_init (&o);
   o.n_samples = 10;

@@ -361,6 +361,169 @@ set_truncated_error (Compression    compression,
                compression_get_name (compression), sniff_error->message);
 }
 
+/* How far the sniffer buffers a JSON document whose top level it has not
+ * seen the end of, before it looks at the rest by streaming (when the input
+ * can seek back; a pipe is buffered as far as it takes). */
+#define SNIFF_BUFFER_MAX (1024 * 1024)
+
+static void
+append_json_string (GString    *out,
+                    const char *str,
+                    gsize       len)
+{
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = str[i];
+
+      if (c == '"' || c == '\\')
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, c);
+        }
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, c);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* Reads the top level of the JSON document on @input, skipping the
+ * members' values, into a small document of the same shape for
+ * bl_format_detect(): every name, short strings as they are, other values
+ * null. A document cut short gives what came before the cut, with @error
+ * set to say where. */
+static GString *
+summarize_json (GInputStream  *input,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autoptr(BlJsonReader) reader = bl_json_reader_new_for_stream (input, 0, cancellable,
+                                                                  NULL, NULL);
+  g_autoptr(GString) summary = g_string_new ("{");
+  BlJsonToken token = bl_json_reader_next (reader, error);
+  guint n = 0;
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return NULL;
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return g_string_new ("[]");
+
+  while ((token = bl_json_reader_next (reader, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *text;
+      gsize len;
+
+      text = bl_json_reader_get_string (reader, &len);
+      if (n++ > 0)
+        g_string_append_c (summary, ',');
+      append_json_string (summary, text, MIN (len, 1024));
+      g_string_append_c (summary, ':');
+
+      token = bl_json_reader_next (reader, error);
+      if (token == BL_JSON_TOKEN_ERROR)
+        break;
+      text = token == BL_JSON_TOKEN_STRING ? bl_json_reader_get_string (reader, &len) : NULL;
+      if (text != NULL && len <= 4096)
+        append_json_string (summary, text, len);
+      else
+        g_string_append (summary, "null");
+      if ((token == BL_JSON_TOKEN_BEGIN_OBJECT || token == BL_JSON_TOKEN_BEGIN_ARRAY) &&
+          !bl_json_reader_skip_value (reader, error))
+        {
+          token = BL_JSON_TOKEN_ERROR;
+          break;
+        }
+      if (summary->len > SNIFF_BUFFER_MAX)
+        break;
+    }
+
+  if (token == BL_JSON_TOKEN_ERROR && !g_error_matches (*error, BL_JSON_ERROR,
+                                                        BL_JSON_ERROR_TRUNCATED))
+    return NULL;
+  g_string_append_c (summary, '}');
+
+  return g_steal_pointer (&summary);
+}
+
+typedef struct
+{
+  GInputStream   *raw;           /* buffered over the caller's stream */
+  GInputStream   *input;         /* what the readers read: raw, or raw decompressed */
+  BlDecompressor *decompressor;
+} Chain;
+
+static void
+chain_clear (Chain *chain)
+{
+  g_clear_object (&chain->input);
+  g_clear_object (&chain->raw);
+  g_clear_object (&chain->decompressor);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Chain, chain_clear)
+
+/* Builds the decompressing half over chain->raw. */
+static void
+chain_finish (Chain       *chain,
+              Compression  compression)
+{
+  g_autoptr(GInputStream) decompressed = NULL;
+
+  if (compression == COMPRESSION_NONE)
+    {
+      chain->input = g_object_ref (chain->raw);
+      return;
+    }
+
+  chain->decompressor = BL_DECOMPRESSOR (bl_decompressor_new (new_decompressor (compression)));
+  decompressed = g_converter_input_stream_new (chain->raw, G_CONVERTER (chain->decompressor));
+  chain->input = g_buffered_input_stream_new_sized (decompressed, BL_FORMAT_SNIFF_SIZE);
+}
+
+/* A long JSON top level on an input that can seek: sniffs it by streaming,
+ * then starts the input over. */
+static BlFormatKind
+detect_json_streaming (GInputStream  *stream,
+                       goffset        start,
+                       Chain         *chain,
+                       Compression    compression,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GString) summary = NULL;
+  g_autoptr(GError) json_error = NULL;
+  BlFormatKind kind = BL_FORMAT_UNKNOWN;
+
+  summary = summarize_json (chain->input, cancellable, &json_error);
+  if (summary != NULL)
+    kind = bl_format_detect ((const guint8 *) summary->str, summary->len, TRUE);
+
+  if (g_error_matches (json_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      (kind == BL_FORMAT_UNKNOWN && json_error != NULL))
+    {
+      g_propagate_error (error, g_steal_pointer (&json_error));
+      return BL_FORMAT_UNKNOWN;
+    }
+  if (kind == BL_FORMAT_UNKNOWN)
+    {
+      g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN,
+                           _("This is a JSON file, but not a Roku Resource Monitor session "
+                             "or a speedscope profile."));
+      return BL_FORMAT_UNKNOWN;
+    }
+
+  chain_clear (chain);
+  if (!g_seekable_seek (G_SEEKABLE (stream), start, G_SEEK_SET, cancellable, error))
+    return BL_FORMAT_UNKNOWN;
+  chain->raw = g_buffered_input_stream_new_sized (stream, 64 * 1024);
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (chain->raw), FALSE);
+  chain_finish (chain, compression);
+
+  return kind;
+}
+
 typedef struct
 {
   BlProgressFunc  progress;
@@ -470,9 +633,9 @@ bl_format_load_stream (GInputStream   *stream,
                        GCancellable   *cancellable,
                        GError        **error)
 {
-  g_autoptr(GInputStream) raw = NULL;
-  g_autoptr(GInputStream) input = NULL;
-  g_autoptr(BlDecompressor) decompressor = NULL;
+  g_auto(Chain) chain = { NULL, NULL, NULL };
+  GInputStream *input;
+  BlDecompressor *decompressor;
   GError *local_error = NULL;
   CompressedProgress cp = { 0 };
   Compression compression;
@@ -481,28 +644,29 @@ bl_format_load_stream (GInputStream   *stream,
   gsize len;
   gsize want = BL_FORMAT_SNIFF_SIZE;
   gboolean eof = FALSE;
+  gboolean can_seek;
+  goffset start = 0;
   GObject *result;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
 
-  raw = g_buffered_input_stream_new_sized (stream, 64 * 1024);
-  if (!fill_to (G_BUFFERED_INPUT_STREAM (raw), COMPRESSION_MAGIC_LEN, &eof, cancellable, error))
+  can_seek = G_IS_SEEKABLE (stream) && g_seekable_can_seek (G_SEEKABLE (stream));
+  if (can_seek)
+    start = g_seekable_tell (G_SEEKABLE (stream));
+
+  /* the caller's stream stays open when the chain over it goes */
+  chain.raw = g_buffered_input_stream_new_sized (stream, 64 * 1024);
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (chain.raw), FALSE);
+  if (!fill_to (G_BUFFERED_INPUT_STREAM (chain.raw), COMPRESSION_MAGIC_LEN, &eof, cancellable,
+                error))
     return NULL;
-  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &len);
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (chain.raw), &len);
   compression = detect_compression (head, len);
+  chain_finish (&chain, compression);
 
-  if (compression == COMPRESSION_NONE)
-    input = g_object_ref (raw);
-  else
+  if (compression != COMPRESSION_NONE)
     {
-      g_autoptr(GInputStream) decompressed = NULL;
-
-      decompressor = BL_DECOMPRESSOR (bl_decompressor_new (new_decompressor (compression)));
-      decompressed = g_converter_input_stream_new (raw, G_CONVERTER (decompressor));
-
-      input = g_buffered_input_stream_new_sized (decompressed, BL_FORMAT_SNIFF_SIZE);
       eof = FALSE;
-
       cp.progress = progress;
       cp.progress_data = progress_data;
       cp.compressed = G_IS_SEEKABLE (stream) ? G_SEEKABLE (stream) : NULL;
@@ -516,18 +680,31 @@ bl_format_load_stream (GInputStream   *stream,
     }
 
   /* Look at more of the input as long as a longer look could decide
-   * differently; what the sniffer saw stays in the buffer for the reader. */
+   * differently; what the sniffer saw stays in the buffer for the reader.
+   * A long JSON top level on an input that can seek is looked at by
+   * streaming instead, and the input started over. */
   for (;;)
     {
-      if (!fill_to (G_BUFFERED_INPUT_STREAM (input), want, &eof, cancellable, &local_error))
+      if (!fill_to (G_BUFFERED_INPUT_STREAM (chain.input), want, &eof, cancellable, &local_error))
         goto failed;
-      head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (input), &len);
+      head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (chain.input), &len);
       kind = bl_format_detect (head, len, eof);
       if (kind != BL_FORMAT_UNKNOWN || eof || !wants_more (head, len) ||
           want > G_MAXSIZE / 4)
         break;
+      if (want >= SNIFF_BUFFER_MAX && can_seek && looks_like_json (head, len))
+        {
+          kind = detect_json_streaming (stream, start, &chain, compression, cancellable,
+                                        &local_error);
+          if (kind == BL_FORMAT_UNKNOWN)
+            goto failed;
+          break;
+        }
       want *= 2;
     }
+
+  input = chain.input;
+  decompressor = chain.decompressor;
 
   if (kind == BL_FORMAT_UNKNOWN)
     {
@@ -579,9 +756,11 @@ bl_format_load_stream (GInputStream   *stream,
     }
 
 failed:
+  input = chain.input;
   /* a reader that stopped at garbage may have been fed it by damaged
    * compressed data: decompress the rest to tell, and say so if it is */
-  if (compression != COMPRESSION_NONE && local_error->domain != G_IO_ERROR)
+  if (compression != COMPRESSION_NONE && local_error->domain != G_IO_ERROR &&
+      local_error->domain != BL_FORMAT_ERROR)
     {
       GError *rest_error = NULL;
 

@@ -364,7 +364,11 @@ set_truncated_error (Compression    compression,
 /* How far the sniffer buffers a JSON document whose top level it has not
  * seen the end of, before it looks at the rest by streaming (when the input
  * can seek back; a pipe is buffered as far as it takes). */
+#ifdef BL_FUZZING
+#define SNIFF_BUFFER_MAX (8 * 1024)   /* so that fuzz inputs reach the streaming look */
+#else
 #define SNIFF_BUFFER_MAX (1024 * 1024)
+#endif
 
 static void
 append_json_string (GString    *out,

@@ -215,11 +215,14 @@ static gboolean
 looks_like_utf16_json (const guint8 *head,
                        gsize         len)
 {
-  if (len >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)))
-    return TRUE;
+  gsize start = 0;
 
-  /* "{" or "[" followed or preceded by a NUL, after optional blanks */
-  for (gsize i = 0; i + 1 < len && i < 64; i += 2)
+  /* a UTF-16 byte order mark */
+  if (len >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)))
+    start = 2;
+
+  /* then "{" or "[" followed or preceded by a NUL, after optional blanks */
+  for (gsize i = start; i + 1 < len && i < 64; i += 2)
     {
       guint8 a = head[i], b = head[i + 1];
 

@@ -672,6 +672,29 @@ test_output_every_command (void)
   check_contents = read_file (check_out);
   g_assert_nonnull (strstr (check_contents, "FAIL: 1 of 1 rules failed\n"));
 
+  /* sessions report in JSON and JUnit too */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    g_auto(BlCliRun) json = { 0 }, junit = { 0 };
+    JsonObject *root;
+
+    bl_cli_run (&json, "check", session, "--max-launch-ms", "1", "--min-fps", "1", "--format",
+                "json", NULL);
+    g_assert_cmpint (json.status, ==, 3);
+    json_parser_load_from_data (parser, json.out, -1, &error);
+    g_assert_no_error (error);
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_false (json_object_get_boolean_member (root, "passed"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "rules")), ==, 2);
+
+    bl_cli_run (&junit, "check", session, "--max-launch-ms", "1", "--format", "junit", NULL);
+    g_assert_cmpint (junit.status, ==, 3);
+    g_assert_nonnull (strstr (junit.out, "<testcase classname=\"brightlens.check\" "
+                                         "name=\"max-launch-ms\""));
+    g_assert_nonnull (strstr (junit.out, "<failure type=\"limit-exceeded\""));
+  }
+
   /* usage lines name the program and the command */
   bl_cli_run (&usage, "lines", "--help", NULL);
   g_assert_cmpint (usage.status, ==, 0);

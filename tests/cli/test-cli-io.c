@@ -348,8 +348,8 @@ test_recognition_long (void)
   for (guint i = 0; i < 2000; i++)
     g_string_append_printf (speedscope, ", {\"name\": \"pad%u\"}", i);
   g_string_append (speedscope,
-                   "]}, \"profiles\": [{\"type\": \"sampled\", \"name\": \"p\", \"unit\": \"none\", "
-                   "\"startValue\": 0, \"endValue\": 3, \"samples\": [[0, 1], [0]], "
+                   "]}, \"profiles\": [{\"type\": \"sampled\", \"name\": \"p\", "
+                   "\"unit\": \"none\", \"startValue\": 0, \"endValue\": 3, \"samples\": [[0, 1], [0]], "
                    "\"weights\": [2, 1]}], "
                    "\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}");
   speedscope_path = write_file ("late-schema.json", speedscope->str, speedscope->len);

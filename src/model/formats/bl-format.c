@@ -571,8 +571,8 @@ fill_to (GBufferedInputStream  *in,
 
   while (!*eof && g_buffered_input_stream_get_available (in) < want)
     {
-      gssize n = g_buffered_input_stream_fill (in, want - g_buffered_input_stream_get_available (in),
-                                               cancellable, error);
+      gsize available = g_buffered_input_stream_get_available (in);
+      gssize n = g_buffered_input_stream_fill (in, want - available, cancellable, error);
 
       if (n < 0)
         return FALSE;

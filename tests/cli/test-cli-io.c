@@ -268,6 +268,34 @@ test_compressed (void)
       bl_cli_run (&text, "export", fpath, "--format", "folded", NULL);
       g_assert_cmpint (text.status, ==, 0);
       g_assert_cmpstr (text.out, ==, "main;draw 7\nmain;load;parse 42\n");
+
+      /* concatenated members, frames or streams (`cat a.gz b.gz`, pigz), and
+       * zero padding after them, read as their tools read them */
+      {
+        g_autoptr(GBytes) first = g_bytes_new_static ("main;a 1\n", 9);
+        g_autoptr(GBytes) second = g_bytes_new_static ("main;b 2\n", 9);
+        g_autoptr(GBytes) packed_first = compressions[i].compress (first);
+        g_autoptr(GBytes) packed_second = compressions[i].compress (second);
+        g_autoptr(GByteArray) both = g_byte_array_new ();
+        g_autofree char *both_path = NULL;
+        g_auto(BlCliRun) joined = { 0 };
+
+        g_byte_array_append (both, g_bytes_get_data (packed_first, NULL),
+                             g_bytes_get_size (packed_first));
+        g_byte_array_append (both, g_bytes_get_data (packed_second, NULL),
+                             g_bytes_get_size (packed_second));
+        if (g_str_equal (compressions[i].name, "gzip"))
+          {
+            static const guint8 zeros[512] = { 0 };
+
+            g_byte_array_append (both, zeros, sizeof zeros);
+          }
+        both_path = write_file ("joined.bin", both->data, both->len);
+        bl_cli_run (&joined, "export", both_path, "--format", "folded", NULL);
+        g_assert_cmpstr (joined.err, ==, "");
+        g_assert_cmpint (joined.status, ==, 0);
+        g_assert_cmpstr (joined.out, ==, "main;a 1\nmain;b 2\n");
+      }
     }
 }
 

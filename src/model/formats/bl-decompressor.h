@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (BlDecompressor, bl_decompressor, BL, DECOMPRESSOR, GObject)
 
-GConverter *bl_decompressor_new           (GConverter     *inner);
+GConverter *bl_decompressor_new           (GConverter     *inner,
+                                           gboolean        members);
 gboolean    bl_decompressor_get_truncated (BlDecompressor *self);
 
 G_END_DECLS

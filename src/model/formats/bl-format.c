@@ -484,7 +484,9 @@ chain_finish (Chain       *chain,
       return;
     }
 
-  chain->decompressor = BL_DECOMPRESSOR (bl_decompressor_new (new_decompressor (compression)));
+  /* zstd frames and xz streams follow one another inside their decoders */
+  chain->decompressor = BL_DECOMPRESSOR (bl_decompressor_new (new_decompressor (compression),
+                                                              compression == COMPRESSION_GZIP));
   decompressed = g_converter_input_stream_new (chain->raw, G_CONVERTER (chain->decompressor));
   chain->input = g_buffered_input_stream_new_sized (decompressed, BL_FORMAT_SNIFF_SIZE);
 }

@@ -522,7 +522,7 @@ function_value (BlProfile  *profile,
         found = TRUE;
       }
 
-  return found ? (double) sum : NAN;
+  return found ? bl_profile_to_base_unit (profile, metric, sum) : NAN;
 }
 
 static void
@@ -542,7 +542,8 @@ check_rules (BlProfile        *profile,
 
       if (bl_profile_has_metric (profile, rule.metric))
         measured = rule.function == NULL
-          ? (double) bl_profile_get_grand_total (profile, rule.metric)
+          ? bl_profile_to_base_unit (profile, rule.metric,
+                                     bl_profile_get_grand_total (profile, rule.metric))
           : function_value (profile, rule.function, rule.metric, self);
 
       name = g_strdup_printf ("%s %s%s%s", self ? "max-self" : "max-total",
@@ -575,7 +576,9 @@ bl_cli_check_profile (BlProfile               *profile,
 
       bl_cli_parse_quantity (options->max_live_bytes, BL_UNIT_BYTES, &limit, NULL);
       if (bl_profile_has_metric (profile, BL_METRIC_LIVE_BYTES))
-        measured = (double) bl_profile_get_grand_total (profile, BL_METRIC_LIVE_BYTES);
+        measured = bl_profile_to_base_unit (profile, BL_METRIC_LIVE_BYTES,
+                                            bl_profile_get_grand_total (profile,
+                                                                        BL_METRIC_LIVE_BYTES));
       bl_cli_check_report_add (report, "max-live-bytes", measured, " B", TRUE, limit);
     }
 }

@@ -803,6 +803,23 @@ test_check_profile (void)
   bl_cli_run (&bad_format, "check", path, "--max-total", "samples=1", "--format", "xml", NULL);
   g_assert_cmpint (bad_format.status, ==, 2);
 
+  /* fractional weights (speedscope) are compared in the metric's unit */
+  {
+    const char *frac = "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\", "
+                       "\"shared\": {\"frames\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}, "
+                       "\"profiles\": [{\"type\": \"sampled\", \"name\": \"p\", "
+                       "\"unit\": \"none\", \"startValue\": 0, \"endValue\": 3, "
+                       "\"samples\": [[0], [0, 1], [0]], \"weights\": [0.4, 1.4, 0.4]}]}";
+    g_autofree char *frac_path = write_file ("frac.json", frac, strlen (frac));
+    g_auto(BlCliRun) frac_run = { 0 };
+
+    bl_cli_run (&frac_run, "check", frac_path, "--max-total", "b:weight=1.3", "--max-self",
+                "a:weight=0.8", NULL);
+    g_assert_cmpint (frac_run.status, ==, 3);
+    g_assert_nonnull (strstr (frac_run.out, "max-total b:weight: 1.4 (limit 1.3) FAIL\n"));
+    g_assert_nonnull (strstr (frac_run.out, "max-self a:weight: 0.8 (limit 0.8) PASS\n"));
+  }
+
   /* a broken input is 1, never 3 */
   bl_cli_run (&broken, "check", "/nonexistent.bsprof", "--max-total", "cpu=1s", NULL);
   g_assert_cmpint (broken.status, ==, 1);

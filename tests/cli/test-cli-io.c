@@ -299,6 +299,30 @@ test_compressed (void)
     }
 }
 
+/* speedscope names an unnamed profile after the file: the compressed
+ * file's name less its suffix */
+static void
+test_compressed_name (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "data-files",
+                                              "speedscope",
+                                              "edge-duplicate-names.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) packed = NULL;
+  g_autofree char *path = NULL;
+  g_auto(BlCliRun) run = { 0 };
+  gsize len;
+
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  bytes = g_bytes_new (contents, len);
+  packed = compress_xz (bytes);
+  path = write_bytes ("unnamed.speedscope.json.xz", packed);
+  bl_cli_run (&run, "export", path, "--format", "folded", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "unnamed.speedscope.json;main;"));
+}
+
 static void
 test_compressed_damaged (void)
 {
@@ -896,6 +920,7 @@ main (int    argc,
 
   g_test_add_func ("/cli/io/stdin", test_stdin);
   g_test_add_func ("/cli/io/compressed", test_compressed);
+  g_test_add_func ("/cli/io/compressed-name", test_compressed_name);
   g_test_add_func ("/cli/io/compressed-damaged", test_compressed_damaged);
   g_test_add_func ("/cli/io/recognition-long", test_recognition_long);
   g_test_add_func ("/cli/io/precise-messages", test_precise_messages);

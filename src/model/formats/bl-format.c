@@ -715,6 +715,19 @@ bl_format_load_stream (GInputStream   *stream,
   input = chain.input;
   decompressor = chain.decompressor;
 
+  /* the file's name, for readers that name things after it, without the
+   * compression's suffix */
+  if (g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY) != NULL)
+    {
+      char *name = g_strdup (g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY));
+      const char *suffixes[] = { ".gz", ".zst", ".xz" };
+
+      for (guint i = 0; compression != COMPRESSION_NONE && i < G_N_ELEMENTS (suffixes); i++)
+        if (g_str_has_suffix (name, suffixes[i]) && strlen (name) > strlen (suffixes[i]))
+          name[strlen (name) - strlen (suffixes[i])] = '\0';
+      g_object_set_data_full (G_OBJECT (input), BL_FORMAT_FILE_NAME_KEY, name, g_free);
+    }
+
   if (kind == BL_FORMAT_UNKNOWN)
     {
       if (decompressor != NULL && bl_decompressor_get_truncated (decompressor))

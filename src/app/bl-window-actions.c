@@ -39,16 +39,22 @@ typedef enum
 static void
 add_filters (GListStore *store)
 {
+  static const char * const patterns[] = {
+    "*.bsprof", "*.json", "*.folded", "*.txt", "*.out", "*.prof",
+  };
+  /* every format is also read gzip-, zstd- or xz-compressed */
+  static const char * const compressed[] = { "", ".gz", ".zst", ".xz" };
   GtkFileFilter *filter;
 
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("Profiles and Sessions"));
-  gtk_file_filter_add_pattern (filter, "*.bsprof");
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.folded");
-  gtk_file_filter_add_pattern (filter, "*.txt");
-  gtk_file_filter_add_pattern (filter, "*.out");
-  gtk_file_filter_add_pattern (filter, "*.prof");
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (compressed); j++)
+      {
+        g_autofree char *pattern = g_strconcat (patterns[i], compressed[j], NULL);
+
+        gtk_file_filter_add_pattern (filter, pattern);
+      }
   gtk_file_filter_add_mime_type (filter, "application/x-bsprof");
   g_list_store_append (store, filter);
   g_object_unref (filter);

@@ -24,6 +24,13 @@ write_folded (BlProfile  *profile,
   return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 static BlProfile *
 read_text (const char *text,
            GError    **error)
@@ -237,6 +244,128 @@ test_prefixes (void)
     }
 }
 
+/* The reference: every stack as a string, summed and sorted (what the
+ * writer did before it streamed). */
+static char *
+reference_folded (BlProfile  *profile,
+                  BlMetricId  metric)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+  GString *out = g_string_new (NULL);
+  const guint64 *self = bl_profile_get_self_array (profile, metric);
+
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    {
+      char *stack;
+      guint64 *sum;
+
+      if (self[n] == 0)
+        continue;
+      stack = bl_profile_dup_stack_string (profile, n, ';');
+      sum = g_hash_table_lookup (sums, stack);
+      if (sum == NULL)
+        {
+          sum = g_new0 (guint64, 1);
+          g_hash_table_insert (sums, stack, sum);
+        }
+      else
+        g_free (stack);
+      *sum = bl_saturating_add (*sum, self[n]);
+    }
+
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_strings);
+  for (guint i = 0; i < keys->len; i++)
+    g_string_append_printf (out, "%s %" G_GUINT64_FORMAT "\n", (char *) keys->pdata[i],
+                            *(guint64 *) g_hash_table_lookup (sums, keys->pdata[i]));
+
+  return g_string_free (out, FALSE);
+}
+
+/* Random trees whose names are prefixes of each other, end in bytes below
+ * and above ';', contain ';' (so that two stacks read the same) or are
+ * empty: the streamed output is the sorted, summed one. */
+static void
+test_write_order (void)
+{
+  static const char *names[] = {
+    "a", "a!", "a;", "a;b", "b", "", ";", ";a", "ab", "a b", "a0", "a~", "b;a", "\xc3\xa9",
+  };
+
+  for (guint round = 0; round < 200; round++)
+    {
+      g_autoptr(BlProfile) profile = bl_profile_new ("test");
+      g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autofree char *expected = NULL;
+      g_autofree char *output = NULL;
+      GRand *rand = g_rand_new_with_seed (round);
+      guint n = g_rand_int_range (rand, 1, 60);
+
+      bl_profile_enable_metric (profile, BL_METRIC_SAMPLES);
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 name = bl_profile_intern (profile,
+                                            names[g_rand_int_range (rand, 0,
+                                                                    G_N_ELEMENTS (names))]);
+          guint32 node;
+
+          if (nodes->len == 0 || g_rand_int_range (rand, 0, 5) == 0)
+            node = bl_profile_add_thread (profile, name);
+          else
+            node = bl_profile_add_child (profile,
+                                         g_array_index (nodes, guint32,
+                                                        g_rand_int_range (rand, 0, nodes->len)),
+                                         name, 0, 0);
+          g_array_append_val (nodes, node);
+          if (g_rand_boolean (rand))
+            bl_profile_add_value (profile, node, BL_METRIC_SAMPLES,
+                                  g_rand_int_range (rand, 1, 4) == 1
+                                  ? G_MAXUINT64 : (guint64) g_rand_int_range (rand, 1, 100));
+        }
+      g_rand_free (rand);
+      bl_profile_finish (profile);
+
+      expected = reference_folded (profile, BL_METRIC_SAMPLES);
+      output = write_folded (profile, BL_METRIC_SAMPLES);
+      g_assert_cmpstr (output, ==, expected);
+    }
+}
+
+/* A call chain a million frames deep is read, finished and written back
+ * without recursion; the one line holds the whole stack. */
+static void
+test_deep (void)
+{
+  const guint depth = 1000000;
+  g_autoptr(GString) text = g_string_sized_new (depth * 2 + 16);
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+
+  g_string_append (text, "t");
+  for (guint i = 1; i < depth; i++)
+    g_string_append (text, ";f");
+  g_string_append (text, " 3\nt;f 1\n");
+
+  profile = read_text (text->str, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, depth);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_SAMPLES, 0), ==, 4);
+  g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_SAMPLES,
+                                                   bl_profile_get_node_function (profile, 1)),
+                    ==, 4);
+
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpuint (strlen (output), ==, text->len);
+  g_assert_true (g_str_has_suffix (output, ";f 3\n"));
+  g_assert_true (g_str_has_prefix (output, "t;f 1\nt;f;f;"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -251,6 +380,8 @@ main (int   argc,
   g_test_add_func ("/model/folded/load", test_load_and_unknown_text);
   g_test_add_func ("/model/folded/stream", test_stream);
   g_test_add_func ("/model/folded/prefixes", test_prefixes);
+  g_test_add_func ("/model/folded/write-order", test_write_order);
+  g_test_add_func ("/model/folded/deep", test_deep);
 
   return g_test_run ();
 }

@@ -366,6 +366,110 @@ test_deep (void)
   g_assert_true (g_str_has_prefix (output, "t;f 1\nt;f;f;"));
 }
 
+/* Lines end in LF, CRLF or a lone CR; line numbers count each once, also
+ * when a CRLF is split between two reads. */
+static void
+test_line_ends (void)
+{
+  const char *expected = "a;b 1\na;c 2\nd 3\n";
+  const char *inputs[] = {
+    "a;b 1\ra;c 2\rd 3\r",
+    "a;b 1\r\na;c 2\r\nd 3",
+    "a;b 1\ra;c 2\r\nd 3\n",
+    "a;b 1\r\r\na;c 2\n\rd 3\r\n",
+  };
+  g_autoptr(GString) big = g_string_new (NULL);
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *message = NULL;
+  guint n_lines = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(BlProfile) p = read_text (inputs[i], &error);
+      g_autofree char *output = NULL;
+
+      g_assert_no_error (error);
+      g_assert_false (bl_profile_is_incomplete (p));
+      output = write_folded (p, BL_METRIC_SAMPLES);
+      g_assert_cmpstr (output, ==, expected);
+      g_assert_true (bl_folded_detect ((const guint8 *) inputs[i], strlen (inputs[i]), TRUE));
+    }
+
+  /* CR-only text is recognised from its first lines, too */
+  g_assert_true (bl_folded_detect ((const guint8 *) "a;b 1\ra;c 2\ra;", 14, FALSE));
+
+  while (big->len < 3 * 1024 * 1024)
+    {
+      g_string_append_printf (big, "t;f%u %u\r\n", n_lines % 10, n_lines % 3);
+      n_lines++;
+    }
+  g_string_append (big, "not a stack\r\n");
+  message = g_strdup_printf ("line %u ", n_lines + 1);
+  in = g_memory_input_stream_new_from_data (big->str, big->len, NULL);
+  profile = bl_folded_read_stream (in, big->len, NULL, NULL, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE);
+  g_assert_nonnull (strstr (error->message, message));
+}
+
+/* A file cut in the middle of its last line keeps the complete lines and
+ * says where it ends; a whole last line without a newline is complete. */
+static void
+test_cut (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) cut = read_text ("a;b 1\na;c 2\na;d", &error);
+  g_autoptr(BlProfile) cut_count = NULL;
+  g_autoptr(BlProfile) whole = NULL;
+  g_autoptr(BlProfile) only = NULL;
+  g_autofree char *output = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (cut));
+  g_assert_cmpstr (bl_profile_get_incomplete_reason (cut), ==,
+                   "The folded stacks end in the middle of line 3 (byte 12); that line was "
+                   "left out.");
+  output = write_folded (cut, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "a;b 1\na;c 2\n");
+
+  cut_count = read_text ("a;b 1\na;c 2\na;d 1x", &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (cut_count));
+  g_assert_cmpuint (bl_profile_get_grand_total (cut_count, BL_METRIC_SAMPLES), ==, 3);
+
+  whole = read_text ("a;b 1\na;c 2\na;d 4", &error);
+  g_assert_no_error (error);
+  g_assert_false (bl_profile_is_incomplete (whole));
+  g_assert_cmpuint (bl_profile_get_grand_total (whole, BL_METRIC_SAMPLES), ==, 7);
+
+  /* nothing complete: still an error */
+  only = read_text ("a;b", &error);
+  g_assert_null (only);
+  g_assert_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE);
+}
+
+/* Counts that add up beyond 2^64-1 saturate instead of wrapping. */
+static void
+test_saturating (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile =
+    read_text ("a 18446744073709551615\na 18446744073709551615\na;b 7\nc 1\n", &error);
+  g_autofree char *output = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_SAMPLES, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_SAMPLES, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_SAMPLES,
+                                                   bl_profile_get_node_function (profile, 0)),
+                    ==, G_MAXUINT64);
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "a 18446744073709551615\na;b 7\nc 1\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -382,6 +486,9 @@ main (int   argc,
   g_test_add_func ("/model/folded/prefixes", test_prefixes);
   g_test_add_func ("/model/folded/write-order", test_write_order);
   g_test_add_func ("/model/folded/deep", test_deep);
+  g_test_add_func ("/model/folded/line-ends", test_line_ends);
+  g_test_add_func ("/model/folded/cut", test_cut);
+  g_test_add_func ("/model/folded/saturating", test_saturating);
 
   return g_test_run ();
 }

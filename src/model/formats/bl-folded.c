@@ -391,6 +391,19 @@ split_line (const char *line,
   return *stack_len > 0;
 }
 
+/* The end of the line at @line: the first CR or LF, or NULL. Lines end in
+ * LF, CRLF or a lone CR (old Mac files). */
+static const char *
+find_eol (const char *line,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (line[i] == '\n' || line[i] == '\r')
+      return line + i;
+
+  return NULL;
+}
+
 static gboolean
 is_blank (const char *line,
           gsize       len)
@@ -428,7 +441,7 @@ bl_folded_detect (const guint8 *head,
 
   while (pos < len)
     {
-      const char *nl = memchr (text + pos, '\n', len - pos);
+      const char *nl = find_eol (text + pos, len - pos);
       gsize line_len;
       gsize s, l;
       guint64 count;
@@ -448,6 +461,8 @@ bl_folded_detect (const guint8 *head,
         }
 
       pos += line_len + 1;
+      if (nl != NULL && *nl == '\r' && pos < len && text[pos] == '\n')
+        pos++;
     }
 
   return n_lines > 0 && n_good * 2 >= n_lines;
@@ -538,10 +553,13 @@ read_source (BlSource  *src,
   for (;;)
     {
       const char *line = (const char *) src->data + src->pos;
-      const char *nl = memchr (line, '\n', src->len - src->pos);
+      const char *nl = find_eol (line, src->len - src->pos);
       gsize line_len;
+      gsize eol_len;
 
-      if (nl == NULL && !src->eof)
+      /* a CR at the end of the buffer may be the first half of a CRLF */
+      if ((nl == NULL || (*nl == '\r' && nl + 1 == (const char *) src->data + src->len)) &&
+          !src->eof)
         {
           if (!bl_source_fill (src, src->pos, error))
             return NULL;
@@ -551,7 +569,30 @@ read_source (BlSource  *src,
         break;
 
       line_len = nl != NULL ? (gsize) (nl - line) : src->len - src->pos;
+      eol_len = nl == NULL ? 0 : *nl == '\r' && line_len + 1 < src->len - src->pos &&
+                                 nl[1] == '\n' ? 2 : 1;
       reader.line_no++;
+
+      /* a file cut in the middle of its last line: keep what was complete */
+      if (nl == NULL && reader.n_stacks > 0 && !is_blank (line, line_len))
+        {
+          gsize s0, l0;
+          guint64 c0;
+          gboolean o0;
+
+          if (memchr (line, 0, line_len) != NULL ||
+              !split_line (line, line_len, &s0, &l0, &c0, &o0))
+            {
+              g_autofree char *reason =
+                g_strdup_printf (_("The folded stacks end in the middle of line %" PRIu64
+                                   " (byte %" PRIu64 "); that line was left out."),
+                                 reader.line_no, bl_source_offset (src, src->pos));
+
+              bl_profile_set_incomplete (profile, reason);
+              src->pos = src->len;
+              break;
+            }
+        }
 
       if (memchr (line, 0, line_len) != NULL)
         {
@@ -565,7 +606,7 @@ read_source (BlSource  *src,
       if (!add_line (&reader, line, line_len, bl_source_offset (src, src->pos), error))
         return NULL;
 
-      src->pos += line_len + (nl != NULL ? 1 : 0);
+      src->pos += line_len + eol_len;
       if (!bl_source_tick (src, error))
         return NULL;
     }

@@ -365,6 +365,45 @@ write_session_table (BlDiff         *diff,
   return flush_buffer (out, buffer, error);
 }
 
+/**
+ * bl_cli_diff_write_profiles:
+ * @table: the table (ranked functions) instead of folded lines
+ * @by_total: for the table, rank by the change of the total
+ *
+ * Writes what `diff` writes for two profiles; the fuzz target drives it.
+ */
+gboolean
+bl_cli_diff_write_profiles (BlDiff         *diff,
+                            BlMetricId      metric,
+                            gboolean        table,
+                            gboolean        normalized,
+                            gboolean        by_total,
+                            const char     *path_a,
+                            const char     *path_b,
+                            GOutputStream  *out,
+                            GError        **error)
+{
+  if (table)
+    return write_profile_table (diff, metric, normalized, by_total, path_a, path_b, out, error);
+
+  return write_folded (diff, metric, normalized, out, error);
+}
+
+/**
+ * bl_cli_diff_write_sessions:
+ *
+ * Writes what `diff` writes for two sessions.
+ */
+gboolean
+bl_cli_diff_write_sessions (BlDiff         *diff,
+                            const char     *path_a,
+                            const char     *path_b,
+                            GOutputStream  *out,
+                            GError        **error)
+{
+  return write_session_table (diff, path_a, path_b, out, error);
+}
+
 int
 bl_cli_diff (int    argc,
              char **argv)
@@ -448,7 +487,7 @@ bl_cli_diff (int    argc,
 
       diff = bl_diff_new_for_sessions (BL_SESSION (loaded_a), BL_SESSION (loaded_b));
       if (!(out = bl_cli_open_output (output, &error)) ||
-          !write_session_table (diff, argv[1], argv[2], out, &error) ||
+          !bl_cli_diff_write_sessions (diff, argv[1], argv[2], out, &error) ||
           !bl_cli_close_output (out, &error))
         {
           fprintf (stderr, "brightlens-cli: %s\n", error->message);
@@ -476,10 +515,9 @@ bl_cli_diff (int    argc,
 
   table = format != NULL && g_str_equal (format, "table");
   if (!(out = bl_cli_open_output (output, &error)) ||
-      !(table
-        ? write_profile_table (diff, metric, normalized, by != NULL && g_str_equal (by, "total"),
-                               argv[1], argv[2], out, &error)
-        : write_folded (diff, metric, normalized, out, &error)) ||
+      !bl_cli_diff_write_profiles (diff, metric, table, normalized,
+                                   by != NULL && g_str_equal (by, "total"),
+                                   argv[1], argv[2], out, &error) ||
       !bl_cli_close_output (out, &error))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);

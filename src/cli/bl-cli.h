@@ -39,6 +39,28 @@ int            bl_cli_session_export_csv (GObject  *loaded,
                                     const char     *path,
                                     const char     *output);
 
+/* The writing halves of diff and export, callable without a command line
+ * (the fuzz targets drive them). */
+gboolean       bl_cli_diff_write_profiles (BlDiff        *diff,
+                                    BlMetricId      metric,
+                                    gboolean        table,
+                                    gboolean        normalized,
+                                    gboolean        by_total,
+                                    const char     *path_a,
+                                    const char     *path_b,
+                                    GOutputStream  *out,
+                                    GError        **error);
+gboolean       bl_cli_diff_write_sessions (BlDiff        *diff,
+                                    const char     *path_a,
+                                    const char     *path_b,
+                                    GOutputStream  *out,
+                                    GError        **error);
+gboolean       bl_cli_export_write_profile (BlProfile    *profile,
+                                    const char     *format,
+                                    BlMetricId      metric,
+                                    GOutputStream  *out,
+                                    GError        **error);
+
 int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);
 GObject       *bl_cli_load         (const char     *path,

@@ -385,6 +385,45 @@ print_rule (const char *rule,
   return pass;
 }
 
+typedef struct
+{
+  double max_fraction;
+  double max_growth;
+  double min_fps;
+  double max_launch;
+} CheckLimits;
+
+/* Parses a limit: NaN stands for "not given", so a limit itself must be a
+ * finite number ("nan" or "inf" would silently turn a rule off). */
+static gboolean
+parse_limit (const char  *option_name,
+             const char  *value,
+             gpointer     data,
+             GError     **error)
+{
+  CheckLimits *limits = data;
+  char *end = NULL;
+  double v = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (v))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s needs a finite number, not “%s”."), option_name, value);
+      return FALSE;
+    }
+
+  if (g_str_equal (option_name, "--max-foreground-fraction"))
+    limits->max_fraction = v;
+  else if (g_str_equal (option_name, "--max-memory-growth"))
+    limits->max_growth = v;
+  else if (g_str_equal (option_name, "--min-fps"))
+    limits->min_fps = v;
+  else
+    limits->max_launch = v;
+
+  return TRUE;
+}
+
 int
 bl_cli_check (int    argc,
               char **argv)
@@ -392,30 +431,31 @@ bl_cli_check (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) loaded = NULL;
-  double max_fraction = NAN;
-  double max_growth = NAN;
-  double min_fps = NAN;
-  double max_launch = NAN;
+  CheckLimits limits = { NAN, NAN, NAN, NAN };
+  GOptionGroup *group;
   const BlSessionSummary *sum;
   guint rules = 0, failed = 0;
   int status;
   const GOptionEntry entries[] = {
-    { "max-foreground-fraction", 0, 0, G_OPTION_ARG_DOUBLE, &max_fraction,
+    { "max-foreground-fraction", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if peak memory exceeds this fraction of the foreground limit (e.g. 0.75)"),
       N_("F") },
-    { "max-memory-growth", 0, 0, G_OPTION_ARG_DOUBLE, &max_growth,
+    { "max-memory-growth", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if memory grows faster than this many bytes per minute"),
       N_("BYTES_PER_MIN") },
-    { "min-fps", 0, 0, G_OPTION_ARG_DOUBLE, &min_fps,
+    { "min-fps", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if the frame rate drops below N"), N_("N") },
-    { "max-launch-ms", 0, 0, G_OPTION_ARG_DOUBLE, &max_launch,
+    { "max-launch-ms", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if launch takes longer than N milliseconds"), N_("N") },
     { NULL }
   };
 
   context = g_option_context_new (_("SESSION — check a Roku Resource Monitor session against "
                                     "limits, for CI"));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  group = g_option_group_new (NULL, NULL, NULL, &limits, NULL);
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
                                     _("Prints each rule with the measured value and PASS or "
@@ -426,12 +466,12 @@ bl_cli_check (int    argc,
     return bl_cli_usage_error (context, error->message);
   if (argc != 2)
     return bl_cli_usage_error (context, _("check takes exactly one SESSION."));
-  if (isnan (max_fraction) && isnan (max_growth) && isnan (min_fps) && isnan (max_launch))
+  if (isnan (limits.max_fraction) && isnan (limits.max_growth) && isnan (limits.min_fps) &&
+      isnan (limits.max_launch))
     return bl_cli_usage_error (context, _("Give at least one rule."));
-  if ((!isnan (max_fraction) && !(max_fraction > 0 && isfinite (max_fraction))) ||
-      (!isnan (max_growth) && !isfinite (max_growth)) ||
-      (!isnan (min_fps) && !(min_fps >= 0 && isfinite (min_fps))) ||
-      (!isnan (max_launch) && !(max_launch >= 0 && isfinite (max_launch))))
+  if ((!isnan (limits.max_fraction) && !(limits.max_fraction > 0)) ||
+      (!isnan (limits.min_fps) && !(limits.min_fps >= 0)) ||
+      (!isnan (limits.max_launch) && !(limits.max_launch >= 0)))
     return bl_cli_usage_error (context, _("A limit is out of range: fractions must be above 0, "
                                           "frame rates and times at least 0."));
 
@@ -446,27 +486,27 @@ bl_cli_check (int    argc,
   print_warnings (BL_SESSION (loaded), argv[1]);
   sum = bl_session_get_summary (BL_SESSION (loaded));
 
-  if (!isnan (max_fraction))
+  if (!isnan (limits.max_fraction))
     {
       rules++;
       failed += !print_rule ("max-foreground-fraction", sum->peak_foreground_fraction, "",
-                             TRUE, max_fraction);
+                             TRUE, limits.max_fraction);
     }
-  if (!isnan (max_growth))
+  if (!isnan (limits.max_growth))
     {
       rules++;
       failed += !print_rule ("max-memory-growth", sum->memory_growth_per_min, " B/min",
-                             TRUE, max_growth);
+                             TRUE, limits.max_growth);
     }
-  if (!isnan (min_fps))
+  if (!isnan (limits.min_fps))
     {
       rules++;
-      failed += !print_rule ("min-fps", sum->min_fps, " fps", FALSE, min_fps);
+      failed += !print_rule ("min-fps", sum->min_fps, " fps", FALSE, limits.min_fps);
     }
-  if (!isnan (max_launch))
+  if (!isnan (limits.max_launch))
     {
       rules++;
-      failed += !print_rule ("max-launch-ms", sum->launch_ms, " ms", TRUE, max_launch);
+      failed += !print_rule ("max-launch-ms", sum->launch_ms, " ms", TRUE, limits.max_launch);
     }
 
   if (failed > 0)

@@ -552,7 +552,8 @@ read_source (BlSource  *src,
 
   for (;;)
     {
-      const char *line = (const char *) src->data + src->pos;
+      /* a stream's buffer may be empty (NULL) between fills */
+      const char *line = src->data != NULL ? (const char *) src->data + src->pos : "";
       const char *nl = find_eol (line, src->len - src->pos);
       gsize line_len;
       gsize eol_len;

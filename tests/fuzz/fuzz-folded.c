@@ -43,9 +43,14 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   profile = bl_folded_read_memory (data, size, &error);
   g_assert ((profile == NULL) == (error != NULL));
 
-  in = g_memory_input_stream_new_from_data (data, size, NULL);
-  streamed = bl_folded_read_stream (in, size, NULL, NULL, NULL, &stream_error);
-  g_assert ((streamed == NULL) == (profile == NULL));
+  /* the stream path on a quarter of the inputs: its window is a large
+   * allocation, which makes every run slow under ASan */
+  if (size % 4 == 0)
+    {
+      in = g_memory_input_stream_new_from_data (data, size, NULL);
+      streamed = bl_folded_read_stream (in, size, NULL, NULL, NULL, &stream_error);
+      g_assert ((streamed == NULL) == (profile == NULL));
+    }
 
   if (profile != NULL)
     {

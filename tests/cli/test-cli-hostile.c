@@ -147,6 +147,26 @@ test_check_limits (void)
   }
 }
 
+/* An evented speedscope profile whose events span more than 2^63 ns:
+ * the time is counted whole, without signed overflow. */
+static void
+test_long_span (void)
+{
+  g_autofree char *path =
+    save_text ("span.speedscope.json",
+               "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\", "
+               "\"shared\": {\"frames\": [{\"name\": \"a\"}]}, \"profiles\": [{\"type\": "
+               "\"evented\", \"name\": \"p\", \"unit\": \"nanoseconds\", \"startValue\": "
+               "-9000000000000000000, \"endValue\": 9000000000000000000, \"events\": ["
+               "{\"type\": \"O\", \"frame\": 0, \"at\": -9000000000000000000}, "
+               "{\"type\": \"C\", \"frame\": 0, \"at\": 9000000000000000000}]}]}", -1);
+  g_auto(BlCliRun) run = { 0, };
+
+  bl_cli_run (&run, "export", path, "--format", "folded", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "p;a 18000000000000000000\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,6 +183,7 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/saturating", test_saturating);
   g_test_add_func ("/cli/hostile/nothing", test_nothing);
   g_test_add_func ("/cli/hostile/check-limits", test_check_limits);
+  g_test_add_func ("/cli/hostile/long-span", test_long_span);
 
   ret = g_test_run ();
 

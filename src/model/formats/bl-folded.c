@@ -123,6 +123,9 @@ bl_folded_walk (const BlFoldedTree  *tree,
   g_autoptr(GString) prefix = g_string_new (NULL);
   Frame first = { 0, 0, 0, 0 };
 
+  if (n_roots == 0)
+    return TRUE;
+
   for (guint i = 0; i < n_roots; i++)
     push_pos (positions, tree, roots[i], TRUE);
   first.end = positions->len;

@@ -336,6 +336,20 @@ test_write_order (void)
     }
 }
 
+/* A profile without threads writes nothing (fuzz-cli found the walk
+ * starting on an empty array). */
+static void
+test_write_empty (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  g_autofree char *output = NULL;
+
+  bl_profile_enable_metric (profile, BL_METRIC_SAMPLES);
+  bl_profile_finish (profile);
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "");
+}
+
 /* A call chain a million frames deep is read, finished and written back
  * without recursion; the one line holds the whole stack. */
 static void
@@ -486,6 +500,7 @@ main (int   argc,
   g_test_add_func ("/model/folded/prefixes", test_prefixes);
   g_test_add_func ("/model/folded/write-order", test_write_order);
   g_test_add_func ("/model/folded/deep", test_deep);
+  g_test_add_func ("/model/folded/write-empty", test_write_empty);
   g_test_add_func ("/model/folded/line-ends", test_line_ends);
   g_test_add_func ("/model/folded/cut", test_cut);
   g_test_add_func ("/model/folded/saturating", test_saturating);

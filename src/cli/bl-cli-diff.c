@@ -55,6 +55,7 @@ scale_a (guint64 value,
 typedef struct
 {
   BlDiff        *diff;
+  BlMetricId     metric;
   const guint64 *self_a;
   const guint64 *self_b;
   guint64        total_a;
@@ -107,11 +108,20 @@ emit_diff_line (const char     *stack,
   if (a == 0 && b == 0)
     return TRUE;
 
-  if (fd->normalized)
-    a = scale_a (a, fd->total_a, fd->total_b);
-
   g_string_append_len (fd->buffer, stack, len);
-  g_string_append_printf (fd->buffer, " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", a, b);
+  g_string_append_c (fd->buffer, ' ');
+  /* each side in its own profile's unit steps (fractions kept), as the
+   * folded export writes them; A scaled to B's total is in B's */
+  if (fd->normalized)
+    bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_B), fd->metric,
+                                   scale_a (a, fd->total_a, fd->total_b), fd->buffer);
+  else
+    bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_A), fd->metric,
+                                   a, fd->buffer);
+  g_string_append_c (fd->buffer, ' ');
+  bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_B), fd->metric, b,
+                                 fd->buffer);
+  g_string_append_c (fd->buffer, '\n');
 
   return fd->buffer->len < 60 * 1024 || flush_buffer (fd->out, fd->buffer, error);
 }
@@ -132,6 +142,7 @@ write_folded (BlDiff         *diff,
   FoldedDiff fd;
 
   fd.diff = diff;
+  fd.metric = metric;
   fd.self_a = bl_diff_get_self_array (diff, BL_DIFF_SIDE_A, metric);
   fd.self_b = bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, metric);
   fd.total_a = bl_diff_get_grand_total (diff, BL_DIFF_SIDE_A, metric);

@@ -167,6 +167,30 @@ test_long_span (void)
   g_assert_cmpstr (run.out, ==, "p;a 18000000000000000000\n");
 }
 
+/* diff writes fractional values as the folded export does (speedscope
+ * weights of 0.4 are kept as decimals, not as the stored integers). */
+static void
+test_diff_fractions (void)
+{
+  g_autofree char *path =
+    save_text ("frac.speedscope.json",
+               "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\", "
+               "\"shared\": {\"frames\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}, "
+               "\"profiles\": [{\"type\": \"sampled\", \"name\": \"p\", \"unit\": \"none\", "
+               "\"startValue\": 0, \"endValue\": 3, \"samples\": [[0], [0], [0], [0], [0, 1]], "
+               "\"weights\": [0.4, 0.4, 0.4, 0.4, 1.4]}]}", -1);
+  g_auto(BlCliRun) exported = { 0, };
+  g_auto(BlCliRun) diff = { 0, };
+
+  bl_cli_run (&exported, "export", path, "--format", "folded", NULL);
+  g_assert_cmpint (exported.status, ==, 0);
+  g_assert_cmpstr (exported.out, ==, "p;a 1.6\np;a;b 1.4\n");
+
+  bl_cli_run (&diff, "diff", path, path, NULL);
+  g_assert_cmpint (diff.status, ==, 0);
+  g_assert_cmpstr (diff.out, ==, "p;a 1.6 1.6\np;a;b 1.4 1.4\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -184,6 +208,7 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/nothing", test_nothing);
   g_test_add_func ("/cli/hostile/check-limits", test_check_limits);
   g_test_add_func ("/cli/hostile/long-span", test_long_span);
+  g_test_add_func ("/cli/hostile/diff-fractions", test_diff_fractions);
 
   ret = g_test_run ();
 

@@ -23,24 +23,10 @@
 
 typedef struct
 {
-  char    *stack;
-  guint64  a;
-  guint64  b;
-} DiffLine;
-
-typedef struct
-{
   guint32 function;
   double  key;
   double  tie;
 } Ranked;
-
-static int
-compare_lines (const void *a,
-               const void *b)
-{
-  return strcmp (((const DiffLine *) a)->stack, ((const DiffLine *) b)->stack);
-}
 
 static gboolean
 flush_buffer (GOutputStream  *out,
@@ -66,6 +52,82 @@ scale_a (guint64 value,
   return (guint64) llround ((double) value * (double) total_b / (double) total_a);
 }
 
+typedef struct
+{
+  BlDiff        *diff;
+  BlMetricId     metric;
+  const guint64 *self_a;
+  const guint64 *self_b;
+  guint64        total_a;
+  guint64        total_b;
+  gboolean       normalized;
+  GOutputStream *out;
+  GString       *buffer;
+} FoldedDiff;
+
+static const char *
+diff_get_name (gpointer data,
+               guint32  node)
+{
+  return bl_diff_get_node_name (data, node);
+}
+
+static guint32
+diff_first_child (gpointer data,
+                  guint32  node)
+{
+  return bl_diff_get_node (data, node)->first_child;
+}
+
+static guint32
+diff_next_sibling (gpointer data,
+                   guint32  node)
+{
+  return bl_diff_get_node (data, node)->next_sibling;
+}
+
+/* One line per stack string: frames whose names contain ';' can make two
+ * stacks read the same; those are summed, as the folded export does. */
+static gboolean
+emit_diff_line (const char     *stack,
+                gsize           len,
+                const guint32  *nodes,
+                guint           n_nodes,
+                gpointer        user_data,
+                GError        **error)
+{
+  FoldedDiff *fd = user_data;
+  guint64 a = 0;
+  guint64 b = 0;
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      a = bl_saturating_add (a, fd->self_a[nodes[i]]);
+      b = bl_saturating_add (b, fd->self_b[nodes[i]]);
+    }
+  if (a == 0 && b == 0)
+    return TRUE;
+
+  g_string_append_len (fd->buffer, stack, len);
+  g_string_append_c (fd->buffer, ' ');
+  /* each side in its own profile's unit steps (fractions kept), as the
+   * folded export writes them; A scaled to B's total is in B's */
+  if (fd->normalized)
+    bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_B), fd->metric,
+                                   scale_a (a, fd->total_a, fd->total_b), fd->buffer);
+  else
+    bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_A), fd->metric,
+                                   a, fd->buffer);
+  g_string_append_c (fd->buffer, ' ');
+  bl_profile_append_exact_value (bl_diff_get_profile (fd->diff, BL_DIFF_SIDE_B), fd->metric, b,
+                                 fd->buffer);
+  g_string_append_c (fd->buffer, '\n');
+
+  return fd->buffer->len < 60 * 1024 || flush_buffer (fd->out, fd->buffer, error);
+}
+
+/* Streams the lines in stack order, walking the merged tree with one
+ * growing prefix (bl_folded_walk()): memory does not grow with the depth. */
 static gboolean
 write_folded (BlDiff         *diff,
               BlMetricId      metric,
@@ -73,68 +135,33 @@ write_folded (BlDiff         *diff,
               GOutputStream  *out,
               GError        **error)
 {
-  const guint64 *self_a = bl_diff_get_self_array (diff, BL_DIFF_SIDE_A, metric);
-  const guint64 *self_b = bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, metric);
-  guint64 total_a = bl_diff_get_grand_total (diff, BL_DIFF_SIDE_A, metric);
-  guint64 total_b = bl_diff_get_grand_total (diff, BL_DIFF_SIDE_B, metric);
-  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (DiffLine));
   g_autoptr(GString) buffer = g_string_sized_new (64 * 1024);
-  guint n_nodes = bl_diff_get_n_nodes (diff);
-  gboolean ok = TRUE;
+  g_autofree guint32 *roots = NULL;
+  BlFoldedTree tree = { diff, diff_get_name, diff_first_child, diff_next_sibling };
+  guint n_roots = bl_diff_get_n_roots (diff);
+  FoldedDiff fd;
 
-  if (self_a == NULL || self_b == NULL)
+  fd.diff = diff;
+  fd.metric = metric;
+  fd.self_a = bl_diff_get_self_array (diff, BL_DIFF_SIDE_A, metric);
+  fd.self_b = bl_diff_get_self_array (diff, BL_DIFF_SIDE_B, metric);
+  fd.total_a = bl_diff_get_grand_total (diff, BL_DIFF_SIDE_A, metric);
+  fd.total_b = bl_diff_get_grand_total (diff, BL_DIFF_SIDE_B, metric);
+  fd.normalized = normalized;
+  fd.out = out;
+  fd.buffer = buffer;
+
+  if (fd.self_a == NULL || fd.self_b == NULL)
     return TRUE;
 
-  for (guint32 n = 0; n < n_nodes; n++)
-    {
-      DiffLine line;
+  roots = g_new (guint32, n_roots + 1);
+  for (guint i = 0; i < n_roots; i++)
+    roots[i] = bl_diff_get_root (diff, i);
 
-      if (self_a[n] == 0 && self_b[n] == 0)
-        continue;
+  if (!bl_folded_walk (&tree, roots, n_roots, emit_diff_line, &fd, error))
+    return FALSE;
 
-      line.stack = bl_diff_dup_stack_string (diff, n, ';');
-      line.a = self_a[n];
-      line.b = self_b[n];
-      g_array_append_val (lines, line);
-    }
-
-  qsort (lines->data, lines->len, sizeof (DiffLine), compare_lines);
-
-  for (guint i = 0; i < lines->len; i++)
-    {
-      DiffLine *line = &g_array_index (lines, DiffLine, i);
-      guint64 a = line->a;
-      guint64 b = line->b;
-
-      /* frames whose names contain ';' can make two stacks read the same:
-       * identical stacks are summed, as the folded export does */
-      while (i + 1 < lines->len &&
-             strcmp (g_array_index (lines, DiffLine, i + 1).stack, line->stack) == 0)
-        {
-          i++;
-          a += g_array_index (lines, DiffLine, i).a;
-          b += g_array_index (lines, DiffLine, i).b;
-        }
-
-      if (normalized)
-        a = scale_a (a, total_a, total_b);
-
-      if (ok)
-        {
-          g_string_append (buffer, line->stack);
-          g_string_append_printf (buffer, " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", a, b);
-          if (buffer->len >= 60 * 1024)
-            ok = flush_buffer (out, buffer, error);
-        }
-    }
-
-  for (guint i = 0; i < lines->len; i++)
-    g_free (g_array_index (lines, DiffLine, i).stack);
-
-  if (ok && buffer->len > 0)
-    ok = flush_buffer (out, buffer, error);
-
-  return ok;
+  return buffer->len == 0 || flush_buffer (out, buffer, error);
 }
 
 /* ---- tables ------------------------------------------------------------- */
@@ -261,7 +288,8 @@ write_profile_table (BlDiff         *diff,
       r.tie = fabs (by_total ? self_change.delta : total_change.delta);
       g_array_append_val (ranked, r);
     }
-  qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
+  if (ranked->len > 1)                /* qsort's array may not be NULL */
+    qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
 
   for (guint i = 0; i < ranked->len; i++)
     {
@@ -488,6 +516,45 @@ write_session_json (BlDiff         *diff,
   return write_json (builder, out, error);
 }
 
+/**
+ * bl_cli_diff_write_profiles:
+ * @table: the table (ranked functions) instead of folded lines
+ * @by_total: for the table, rank by the change of the total
+ *
+ * Writes what `diff` writes for two profiles; the fuzz target drives it.
+ */
+gboolean
+bl_cli_diff_write_profiles (BlDiff         *diff,
+                            BlMetricId      metric,
+                            gboolean        table,
+                            gboolean        normalized,
+                            gboolean        by_total,
+                            const char     *path_a,
+                            const char     *path_b,
+                            GOutputStream  *out,
+                            GError        **error)
+{
+  if (table)
+    return write_profile_table (diff, metric, normalized, by_total, path_a, path_b, out, error);
+
+  return write_folded (diff, metric, normalized, out, error);
+}
+
+/**
+ * bl_cli_diff_write_sessions:
+ *
+ * Writes what `diff` writes for two sessions.
+ */
+gboolean
+bl_cli_diff_write_sessions (BlDiff         *diff,
+                            const char     *path_a,
+                            const char     *path_b,
+                            GOutputStream  *out,
+                            GError        **error)
+{
+  return write_session_table (diff, path_a, path_b, out, error);
+}
+
 int
 bl_cli_diff (int    argc,
              char **argv)
@@ -578,7 +645,7 @@ bl_cli_diff (int    argc,
       diff = bl_diff_new_for_sessions (BL_SESSION (loaded_a), BL_SESSION (loaded_b));
       if (!(out = bl_cli_open_output (output, &error)) ||
           !(json ? write_session_json (diff, argv[1], argv[2], out, &error)
-                 : write_session_table (diff, argv[1], argv[2], out, &error)) ||
+                 : bl_cli_diff_write_sessions (diff, argv[1], argv[2], out, &error)) ||
           !bl_cli_close_output (out, &error))
         {
           fprintf (stderr, "brightlens-cli: %s\n", error->message);
@@ -619,10 +686,9 @@ bl_cli_diff (int    argc,
       return BL_CLI_OK;
     }
   if (!(out = bl_cli_open_output (output, &error)) ||
-      !(table
-        ? write_profile_table (diff, metric, normalized, by != NULL && g_str_equal (by, "total"),
-                               argv[1], argv[2], out, &error)
-        : write_folded (diff, metric, normalized, out, &error)) ||
+      !bl_cli_diff_write_profiles (diff, metric, table, normalized,
+                                   by != NULL && g_str_equal (by, "total"),
+                                   argv[1], argv[2], out, &error) ||
       !bl_cli_close_output (out, &error))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);

@@ -13,6 +13,26 @@
 #include "bl-cli.h"
 #include "bl-speedscope-writer.h"
 
+/**
+ * bl_cli_export_write_profile:
+ * @format: "folded" or "speedscope"
+ * @metric: the metric of folded output
+ *
+ * Writes what `export` writes for a profile; the fuzz target drives it.
+ */
+gboolean
+bl_cli_export_write_profile (BlProfile      *profile,
+                             const char     *format,
+                             BlMetricId      metric,
+                             GOutputStream  *out,
+                             GError        **error)
+{
+  if (g_str_equal (format, "speedscope"))
+    return bl_speedscope_write (profile, out, NULL, error);
+
+  return bl_folded_write (profile, metric, out, NULL, error);
+}
+
 int
 bl_cli_export (int    argc,
                char **argv)
@@ -72,7 +92,8 @@ bl_cli_export (int    argc,
           return BL_CLI_INVALID_INPUT;
         }
       if (!(out = bl_cli_open_output (output, &error)) ||
-          !bl_speedscope_write (BL_PROFILE (loaded), out, NULL, &error) ||
+          !bl_cli_export_write_profile (BL_PROFILE (loaded), format, BL_METRIC_INVALID, out,
+                                        &error) ||
           !bl_cli_close_output (out, &error))
         {
           fprintf (stderr, "brightlens-cli: %s\n", error->message);
@@ -90,6 +111,9 @@ bl_cli_export (int    argc,
   profile = BL_PROFILE (loaded);
 
   metric = bl_cli_parse_metric (metric_name, profile, &status);
+  if (metric == BL_METRIC_INVALID && status == BL_CLI_OK)
+    fprintf (stderr, _("brightlens-cli: %s has no values of any metric, so there are no "
+                       "folded stacks to write.\n"), argv[1]);
   if (metric == BL_METRIC_INVALID)
     return status == BL_CLI_OK ? BL_CLI_INVALID_INPUT : status;
 
@@ -98,7 +122,7 @@ bl_cli_export (int    argc,
              argv[1], bl_metric_get_name (metric));
 
   if (!(out = bl_cli_open_output (output, &error)) ||
-      !bl_folded_write (profile, metric, out, NULL, &error) ||
+      !bl_cli_export_write_profile (profile, format, metric, out, &error) ||
       !bl_cli_close_output (out, &error))
     {
       fprintf (stderr, "brightlens-cli: %s\n", error->message);

@@ -71,13 +71,19 @@ profile_to_json (BlProfile *profile)
   json_builder_begin_object (builder);
   for (guint i = 0; i < n_metrics; i++)
     {
+      guint64 total = bl_profile_get_grand_total (profile, metrics[i]);
+
+      /* JSON integers here are signed 64-bit: saturate, and say so */
+      if (total > G_MAXINT64 && bl_profile_get_metric_decimals (profile, metrics[i]) == 0)
+        fprintf (stderr, _("brightlens-cli: warning: the %s total is 2^63 or more; it is "
+                           "written as 9223372036854775807.\n"),
+                 bl_metric_get_name (metrics[i]));
       json_builder_set_member_name (builder, bl_metric_get_name (metrics[i]));
       if (bl_profile_get_metric_decimals (profile, metrics[i]) == 0)
-        json_builder_add_int_value (builder,
-                                    (gint64) bl_profile_get_grand_total (profile, metrics[i]));
+        json_builder_add_int_value (builder, (gint64) MIN (total, (guint64) G_MAXINT64));
       else
         json_builder_add_double_value (builder, bl_profile_to_base_unit (profile, metrics[i],
-                                         bl_profile_get_grand_total (profile, metrics[i])));
+                                                                         total));
     }
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "unmatched_frees");

@@ -89,6 +89,9 @@ bl_cli_lines (int    argc,
   profile = BL_PROFILE (loaded);
 
   metric = bl_cli_parse_metric (metric_name, profile, &status);
+  if (metric == BL_METRIC_INVALID && status == BL_CLI_OK)
+    fprintf (stderr, _("brightlens-cli: %s has no values of any metric, so there are no "
+                       "lines to rank.\n"), argv[1]);
   if (metric == BL_METRIC_INVALID)
     return status == BL_CLI_OK ? BL_CLI_INVALID_INPUT : status;
 

@@ -339,6 +339,45 @@ bl_cli_session_export_csv (GObject    *loaded,
 
 /* ---- check ------------------------------------------------------------------ */
 
+typedef struct
+{
+  double max_fraction;
+  double max_growth;
+  double min_fps;
+  double max_launch;
+} CheckLimits;
+
+/* Parses a session limit: NaN stands for "not given", so a limit itself must
+ * be a finite number ("nan" or "inf" would silently turn a rule off). */
+static gboolean
+parse_limit (const char  *option_name,
+             const char  *value,
+             gpointer     data,
+             GError     **error)
+{
+  CheckLimits *limits = data;
+  char *end = NULL;
+  double v = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (v))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s needs a finite number, not “%s”."), option_name, value);
+      return FALSE;
+    }
+
+  if (g_str_equal (option_name, "--max-foreground-fraction"))
+    limits->max_fraction = v;
+  else if (g_str_equal (option_name, "--max-memory-growth"))
+    limits->max_growth = v;
+  else if (g_str_equal (option_name, "--min-fps"))
+    limits->min_fps = v;
+  else
+    limits->max_launch = v;
+
+  return TRUE;
+}
+
 int
 bl_cli_check (int    argc,
               char **argv)
@@ -348,24 +387,22 @@ bl_cli_check (int    argc,
   g_autoptr(GObject) loaded = NULL;
   g_autoptr(BlCliCheckReport) report = NULL;
   g_auto(BlCliCheckOptions) profile_rules = { 0 };
-  double max_fraction = NAN;
-  double max_growth = NAN;
-  double min_fps = NAN;
-  double max_launch = NAN;
+  CheckLimits limits = { NAN, NAN, NAN, NAN };
+  GOptionGroup *group;
   const BlSessionSummary *sum;
   g_autofree char *output = NULL;
   gboolean session_rules;
   int status;
   const GOptionEntry entries[] = {
-    { "max-foreground-fraction", 0, 0, G_OPTION_ARG_DOUBLE, &max_fraction,
+    { "max-foreground-fraction", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if peak memory exceeds this fraction of the foreground limit (e.g. 0.75)"),
       N_("F") },
-    { "max-memory-growth", 0, 0, G_OPTION_ARG_DOUBLE, &max_growth,
+    { "max-memory-growth", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if memory grows faster than this many bytes per minute"),
       N_("BYTES_PER_MIN") },
-    { "min-fps", 0, 0, G_OPTION_ARG_DOUBLE, &min_fps,
+    { "min-fps", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if the frame rate drops below N"), N_("N") },
-    { "max-launch-ms", 0, 0, G_OPTION_ARG_DOUBLE, &max_launch,
+    { "max-launch-ms", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit,
       N_("Fail if launch takes longer than N milliseconds"), N_("N") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write the report to OUT instead of standard output"), N_("OUT") },
@@ -374,7 +411,10 @@ bl_cli_check (int    argc,
 
   context = g_option_context_new (_("FILE — check a session or a profile against limits, "
                                     "for CI"));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  group = g_option_group_new (NULL, NULL, NULL, &limits, NULL);
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
   bl_cli_check_add_options (context, &profile_rules);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
@@ -387,14 +427,13 @@ bl_cli_check (int    argc,
     return bl_cli_usage_error (context, error->message);
   if (argc != 2)
     return bl_cli_usage_error (context, _("check takes exactly one FILE."));
-  session_rules = !isnan (max_fraction) || !isnan (max_growth) || !isnan (min_fps) ||
-                  !isnan (max_launch);
+  session_rules = !isnan (limits.max_fraction) || !isnan (limits.max_growth) ||
+                  !isnan (limits.min_fps) || !isnan (limits.max_launch);
   if (!session_rules && !bl_cli_check_has_profile_rules (&profile_rules))
     return bl_cli_usage_error (context, _("Give at least one rule."));
-  if ((!isnan (max_fraction) && !(max_fraction > 0 && isfinite (max_fraction))) ||
-      (!isnan (max_growth) && !isfinite (max_growth)) ||
-      (!isnan (min_fps) && !(min_fps >= 0 && isfinite (min_fps))) ||
-      (!isnan (max_launch) && !(max_launch >= 0 && isfinite (max_launch))))
+  if ((!isnan (limits.max_fraction) && !(limits.max_fraction > 0)) ||
+      (!isnan (limits.min_fps) && !(limits.min_fps >= 0)) ||
+      (!isnan (limits.max_launch) && !(limits.max_launch >= 0)))
     return bl_cli_usage_error (context, _("A limit is out of range: fractions must be above 0, "
                                           "frame rates and times at least 0."));
   if (!bl_cli_check_validate (&profile_rules, &error))
@@ -432,16 +471,17 @@ bl_cli_check (int    argc,
   print_warnings (BL_SESSION (loaded), argv[1]);
   sum = bl_session_get_summary (BL_SESSION (loaded));
 
-  if (!isnan (max_fraction))
+  if (!isnan (limits.max_fraction))
     bl_cli_check_report_add (report, "max-foreground-fraction", sum->peak_foreground_fraction,
-                             "", TRUE, max_fraction);
-  if (!isnan (max_growth))
+                             "", TRUE, limits.max_fraction);
+  if (!isnan (limits.max_growth))
     bl_cli_check_report_add (report, "max-memory-growth", sum->memory_growth_per_min,
-                             " B/min", TRUE, max_growth);
-  if (!isnan (min_fps))
-    bl_cli_check_report_add (report, "min-fps", sum->min_fps, " fps", FALSE, min_fps);
-  if (!isnan (max_launch))
-    bl_cli_check_report_add (report, "max-launch-ms", sum->launch_ms, " ms", TRUE, max_launch);
+                             " B/min", TRUE, limits.max_growth);
+  if (!isnan (limits.min_fps))
+    bl_cli_check_report_add (report, "min-fps", sum->min_fps, " fps", FALSE, limits.min_fps);
+  if (!isnan (limits.max_launch))
+    bl_cli_check_report_add (report, "max-launch-ms", sum->launch_ms, " ms", TRUE,
+                             limits.max_launch);
 
   return bl_cli_finish_stdout (bl_cli_check_report_finish (report, profile_rules.format,
                                                            argv[1]));

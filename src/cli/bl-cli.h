@@ -79,6 +79,28 @@ gboolean       bl_cli_parse_quantity      (const char              *text,
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlCliCheckReport, bl_cli_check_report_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BlCliCheckOptions, bl_cli_check_options_clear)
 
+/* The writing halves of diff and export, callable without a command line
+ * (the fuzz targets drive them). */
+gboolean       bl_cli_diff_write_profiles (BlDiff        *diff,
+                                    BlMetricId      metric,
+                                    gboolean        table,
+                                    gboolean        normalized,
+                                    gboolean        by_total,
+                                    const char     *path_a,
+                                    const char     *path_b,
+                                    GOutputStream  *out,
+                                    GError        **error);
+gboolean       bl_cli_diff_write_sessions (BlDiff        *diff,
+                                    const char     *path_a,
+                                    const char     *path_b,
+                                    GOutputStream  *out,
+                                    GError        **error);
+gboolean       bl_cli_export_write_profile (BlProfile    *profile,
+                                    const char     *format,
+                                    BlMetricId      metric,
+                                    GOutputStream  *out,
+                                    GError        **error);
+
 int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);
 GObject       *bl_cli_load         (const char     *path,

@@ -377,8 +377,8 @@ sum_metric (BlDiff     *self,
         {
           if (map[i] == BL_NODE_NONE)
             continue;
-          sums_self[map[i]] += pself[i];
-          sums_total[map[i]] += ptotal[i];
+          sums_self[map[i]] = bl_saturating_add (sums_self[map[i]], pself[i]);
+          sums_total[map[i]] = bl_saturating_add (sums_total[map[i]], ptotal[i]);
         }
     }
 

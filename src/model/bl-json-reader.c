@@ -82,6 +82,16 @@ struct _BlJsonReader
   double       number;
   gint64       integer;
   gboolean     integral;
+  guint64      count;         /* the number as an unsigned integer ... */
+  guint8       count_state;   /* ... if COUNT_OK */
+};
+
+enum
+{
+  COUNT_OK,
+  COUNT_NEGATIVE,
+  COUNT_FRACTION,
+  COUNT_OVERFLOW,
 };
 
 /* 0: ends a plain run ('"', '\\', control), 1: ASCII, 3: a byte >= 0x80 */
@@ -211,6 +221,14 @@ build_path (BlJsonReader *self,
 
       if (!f->has_component)
         break;
+
+      /* a deep path: its first and last levels, and how many between */
+      if (n_frames > 16 && i == 6)
+        {
+          g_string_append_printf (path, _("…(%u levels)…"), n_frames - 12);
+          i = n_frames - 7;
+          continue;
+        }
 
       if (!f->is_object)
         g_string_append_printf (path, "[%" G_GINT64_FORMAT "]", f->index);
@@ -426,9 +444,12 @@ scan_string (BlJsonReader  *self,
             {
               const char *bad = NULL;
 
+              g_autofree char *what = NULL;
+
               g_utf8_validate_len ((const char *) run, p - run, &bad);
-              fail (self, error, BL_JSON_ERROR_ENCODING, (const guint8 *) bad - src->data,
-                    _("a string is not valid UTF-8"));
+              what = g_strdup_printf (_("byte 0x%02x in a string is not valid UTF-8"),
+                                      (guint) (guchar) *bad);
+              fail (self, error, BL_JSON_ERROR_ENCODING, (const guint8 *) bad - src->data, what);
               return SCAN_ERROR;
             }
           buf_append (self, (const char *) run, p - run);
@@ -504,8 +525,8 @@ scan_string (BlJsonReader  *self,
                 else
                   ch = 0xFFFD;
               }
-            else if (u >= 0xDC00 && u <= 0xDFFF)
-              ch = 0xFFFD;
+            else if ((u >= 0xDC00 && u <= 0xDFFF) || u == 0)
+              ch = 0xFFFD;    /* a NUL would cut the string short */
 
             n = g_unichar_to_utf8 (ch, utf8);
             buf_append (self, utf8, n);
@@ -661,6 +682,12 @@ scan_number (BlJsonReader  *self,
       fail_unexpected (self, error, p - src->data, *p, _("a delimiter after the number"));
       return SCAN_ERROR;
     }
+
+  self->count = value;
+  self->count_state = overflow ? COUNT_OVERFLOW
+                    : fraction ? COUNT_FRACTION
+                    : negative && value != 0 ? COUNT_NEGATIVE
+                    : COUNT_OK;
 
   if (!fraction && !overflow &&
       (negative ? value <= (guint64) G_MAXINT64 + 1 : value <= (guint64) G_MAXINT64))
@@ -946,6 +973,65 @@ read_member (BlJsonReader  *self,
     }
 }
 
+/* JSON in UTF-16 or UTF-32 (a byte order mark, or zero bytes where the
+ * first characters, ASCII in any JSON document, would be): say so, instead
+ * of a syntax error at the first zero byte. */
+static gboolean
+check_encoding (BlJsonReader  *self,
+                GError       **error)
+{
+  BlSource *src = &self->src;
+  const guint8 *d = src->data;
+  const char *encoding = NULL;
+
+  while (src->len < 4 && !src->eof)
+    if (!bl_source_fill (src, 0, error))
+      {
+        self->failed = TRUE;
+        self->token = BL_JSON_TOKEN_ERROR;
+        return FALSE;
+      }
+
+  /* without a byte order mark, the first character must be one a JSON
+   * document can start with */
+  for (gsize i = 0; i < MIN (src->len, 4); i++)
+    if (d[i] != 0)
+      {
+        if (d[0] != 0xfe && d[0] != 0xff && strchr ("{[\" \t\r\n-0123456789tfn", d[i]) == NULL)
+          return TRUE;
+        break;
+      }
+
+  if (src->len >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0xfe && d[3] == 0xff)
+    encoding = "UTF-32BE";
+  else if (src->len >= 4 && d[0] == 0xff && d[1] == 0xfe && d[2] == 0 && d[3] == 0)
+    encoding = "UTF-32LE";
+  else if (src->len >= 2 && d[0] == 0xfe && d[1] == 0xff)
+    encoding = "UTF-16BE";
+  else if (src->len >= 2 && d[0] == 0xff && d[1] == 0xfe)
+    encoding = "UTF-16LE";
+  else if (src->len >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] != 0)
+    encoding = "UTF-32BE";
+  else if (src->len >= 4 && d[0] != 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)
+    encoding = "UTF-32LE";
+  else if (src->len >= 2 && d[0] == 0 && d[1] != 0)
+    encoding = "UTF-16BE";
+  else if (src->len >= 2 && d[0] != 0 && d[1] == 0)
+    encoding = "UTF-16LE";
+
+  if (encoding == NULL)
+    return TRUE;
+
+  self->failed = TRUE;
+  self->token = BL_JSON_TOKEN_ERROR;
+  g_set_error (error, BL_JSON_ERROR, BL_JSON_ERROR_ENCODING,
+               _("The JSON is encoded in %s; Brightlens reads JSON in UTF-8 "
+                 "(convert it with “iconv -f %s -t UTF-8”)."),
+               encoding, encoding);
+
+  return FALSE;
+}
+
 BlJsonToken
 bl_json_reader_next (BlJsonReader  *self,
                      GError       **error)
@@ -976,6 +1062,8 @@ bl_json_reader_next (BlJsonReader  *self,
           src->pos = 3;
           self->line_start = 3;
         }
+      else if (!check_encoding (self, error))
+        return BL_JSON_TOKEN_ERROR;
     }
 
   for (;;)
@@ -1398,6 +1486,56 @@ bl_json_reader_get_int (BlJsonReader *self)
   g_return_val_if_fail (self->token == BL_JSON_TOKEN_NUMBER, 0);
 
   return self->integer;
+}
+
+/**
+ * bl_json_reader_get_count:
+ * @value: (out): the number
+ *
+ * For a NUMBER token that must be a count: a whole number from 0 to
+ * 2^64-1, written without fraction or exponent.
+ *
+ * Returns: %FALSE with @error (%BL_JSON_ERROR_RANGE) saying what the number
+ *   is and where, if it is not such a count
+ */
+gboolean
+bl_json_reader_get_count (BlJsonReader  *self,
+                          guint64       *value,
+                          GError       **error)
+{
+  g_autofree char *location = NULL;
+  const char *what;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (self->token == BL_JSON_TOKEN_NUMBER, FALSE);
+
+  if (self->count_state == COUNT_OK)
+    {
+      *value = self->count;
+      return TRUE;
+    }
+
+  switch (self->count_state)
+    {
+    case COUNT_NEGATIVE:
+      what = _("is negative");
+      break;
+    case COUNT_FRACTION:
+      what = _("has a fraction or an exponent");
+      break;
+    case COUNT_OVERFLOW:
+    default:
+      what = _("is 2^64 or more and does not fit in 64 bits");
+      break;
+    }
+
+  location = bl_json_reader_dup_location (self);
+  /* Translators: the first %s is where (line, column, JSON path), the
+   * second why, e.g. "is negative" */
+  g_set_error (error, BL_JSON_ERROR, BL_JSON_ERROR_RANGE,
+               _("The count at %s %s."), location, what);
+
+  return FALSE;
 }
 
 gboolean

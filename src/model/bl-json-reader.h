@@ -60,7 +60,8 @@ typedef enum
   BL_JSON_ERROR_SYNTAX,      /* not JSON at this point */
   BL_JSON_ERROR_TRUNCATED,   /* the input ends inside the document */
   BL_JSON_ERROR_DEPTH,       /* nesting deeper than the maximum depth */
-  BL_JSON_ERROR_ENCODING,    /* a string that is not valid UTF-8 */
+  BL_JSON_ERROR_ENCODING,    /* a string that is not valid UTF-8, or UTF-16/32 input */
+  BL_JSON_ERROR_RANGE,       /* bl_json_reader_get_count(): not a count */
 } BlJsonError;
 
 /* The default maximum nesting depth (objects plus arrays). */
@@ -144,6 +145,11 @@ const char   *bl_json_reader_get_string     (BlJsonReader   *self,
 double        bl_json_reader_get_double     (BlJsonReader   *self);
 gint64        bl_json_reader_get_int        (BlJsonReader   *self);
 gboolean      bl_json_reader_is_integral    (BlJsonReader   *self);
+/* For a NUMBER that must be a count (0 to 2^64-1, no fraction): FALSE and
+ * a message naming the number's place if it is not one. */
+gboolean      bl_json_reader_get_count      (BlJsonReader   *self,
+                                             guint64        *value,
+                                             GError        **error);
 
 /* Nesting depth after the current token (0 at top level; 1 inside the
  * top-level container, and so on). */

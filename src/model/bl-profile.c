@@ -434,7 +434,7 @@ bl_profile_add_value (BlProfile  *self,
   if G_UNLIKELY (!self->has_metric[metric])
     bl_profile_enable_metric (self, metric);
 
-  self->self[metric][node] += value;
+  self->self[metric][node] = bl_saturating_add (self->self[metric][node], value);
 }
 
 void
@@ -517,7 +517,8 @@ bl_profile_add_line_value (BlProfile  *self,
   if G_UNLIKELY (!self->has_metric[metric])
     bl_profile_enable_metric (self, metric);
 
-  self->line_values[metric][line_index] += value;
+  self->line_values[metric][line_index] =
+    bl_saturating_add (self->line_values[metric][line_index], value);
 }
 
 void
@@ -730,9 +731,13 @@ build_functions (BlProfile *self)
       self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
       for (gsize i = 0; i < self->n_nodes; i++)
         {
-          self->function_self[m][self->node_function[i]] += self->self[m][i];
+          guint32 f = self->node_function[i];
+
+          self->function_self[m][f] = bl_saturating_add (self->function_self[m][f],
+                                                         self->self[m][i]);
           if (self->outermost[i])
-            self->function_total[m][self->node_function[i]] += self->total[m][i];
+            self->function_total[m][f] = bl_saturating_add (self->function_total[m][f],
+                                                            self->total[m][i]);
         }
     }
 }
@@ -766,9 +771,10 @@ bl_profile_finish (BlProfile *self)
         {
           guint32 parent = self->nodes[i].parent;
 
-          self->total[m][i] += self->self[m][i];
+          self->total[m][i] = bl_saturating_add (self->total[m][i], self->self[m][i]);
           if (parent != BL_NODE_NONE)
-            self->total[m][parent] += self->total[m][i];
+            self->total[m][parent] = bl_saturating_add (self->total[m][parent],
+                                                        self->total[m][i]);
         }
     }
 
@@ -1062,7 +1068,7 @@ bl_profile_get_grand_total (BlProfile  *self,
     return 0;
 
   for (guint t = 0; t < self->threads->len; t++)
-    sum += self->total[metric][g_array_index (self->threads, guint32, t)];
+    sum = bl_saturating_add (sum, self->total[metric][g_array_index (self->threads, guint32, t)]);
 
   return sum;
 }

@@ -11,6 +11,15 @@
 
 G_BEGIN_DECLS
 
+/* Sums of counts saturate at 2^64-1 instead of wrapping: two huge counts
+ * must not add up to a small one. */
+static inline guint64
+bl_saturating_add (guint64 a,
+                   guint64 b)
+{
+  return b > G_MAXUINT64 - a ? G_MAXUINT64 : a + b;
+}
+
 #define BL_TYPE_PROFILE (bl_profile_get_type ())
 
 G_DECLARE_FINAL_TYPE (BlProfile, bl_profile, BL, PROFILE, GObject)

@@ -38,9 +38,16 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "bl-source-locator.h"
 
@@ -115,34 +122,6 @@ get_u32 (const guint8 *p)
          ((guint32) p[3] << 24);
 }
 
-static guint32
-crc32_update (guint32       crc,
-              const guint8 *data,
-              gsize         len)
-{
-  static guint32 table[256];
-  static gsize initialized = 0;
-
-  if (g_once_init_enter (&initialized))
-    {
-      for (guint32 n = 0; n < 256; n++)
-        {
-          guint32 c = n;
-
-          for (guint k = 0; k < 8; k++)
-            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-          table[n] = c;
-        }
-      g_once_init_leave (&initialized, 1);
-    }
-
-  crc = ~crc;
-  for (gsize i = 0; i < len; i++)
-    crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
-
-  return ~crc;
-}
-
 /* Reads exactly @len bytes at @offset. */
 static gboolean
 read_at (GInputStream  *stream,
@@ -193,6 +172,26 @@ index_entry (BlSourceLocator *self,
 
 /* Finds the end-of-central-directory record in the last 64 KiB + 22 bytes
  * and reads the central directory it points to. */
+#define ZIP64_LOCATOR_SIGNATURE 0x07064b50u
+#define ZIP64_LOCATOR_SIZE      20
+
+/* Whether a ZIP64 end-of-central-directory locator ends where the
+ * end-of-central-directory record at @eocd_at starts. */
+static gboolean
+has_zip64_locator (GInputStream *stream,
+                   guint64       eocd_at,
+                   GCancellable *cancellable)
+{
+  guint8 locator[ZIP64_LOCATOR_SIZE];
+
+  if (eocd_at < ZIP64_LOCATOR_SIZE ||
+      !read_at (stream, eocd_at - ZIP64_LOCATOR_SIZE, locator, sizeof locator, cancellable,
+                NULL))
+    return FALSE;
+
+  return get_u32 (locator) == ZIP64_LOCATOR_SIGNATURE;
+}
+
 static gboolean
 zip_read_index (BlSourceLocator  *self,
                 GInputStream     *stream,
@@ -258,7 +257,11 @@ zip_read_index (BlSourceLocator  *self,
       return FALSE;
     }
 
-  if (n_entries == 0xffff || dir_size == 0xffffffffu || dir_offset == 0xffffffffu)
+  /* an all-ones size or offset says "see the ZIP64 record"; 65,535
+   * entries is a real count unless a ZIP64 end-of-central-directory
+   * locator precedes the record */
+  if (dir_size == 0xffffffffu || dir_offset == 0xffffffffu ||
+      (n_entries == 0xffff && has_zip64_locator (stream, tail_start + eocd_at, cancellable)))
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_UNSUPPORTED,
                    _("The archive uses ZIP64 records, which are not supported."));
@@ -529,7 +532,8 @@ zip_load (BlSourceLocator  *self,
   else if (!(bytes = zip_inflate (entry, data, entry->csize, error)))
     return NULL;
 
-  crc = crc32_update (0, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  crc = (guint32) crc32 (crc32 (0, Z_NULL, 0), g_bytes_get_data (bytes, NULL),
+                        (uInt) g_bytes_get_size (bytes));
   if (crc != entry->crc)
     {
       g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_CORRUPT,
@@ -643,6 +647,109 @@ folder_find_base (BlSourceLocator *self,
 
   if (n_found == 1)
     g_set_object (&self->base, found);
+}
+
+/* Reads a file found below the chosen folder: only if, with every symbolic
+ * link resolved, it is still inside that folder (a link to /etc/shadow is
+ * not a source file), only a regular file, and at most
+ * BL_SOURCE_LOCATOR_MAX_SIZE bytes whatever size it reports (procfs says 0
+ * for files that hold gigabytes). */
+static GBytes *
+folder_load (BlSourceLocator  *self,
+             GFile            *file,
+             const char       *name,
+             GCancellable     *cancellable,
+             GError          **error)
+{
+  g_autofree char *root_path = g_file_get_path (self->location);
+  g_autofree char *file_path = g_file_get_path (file);
+  g_autofree char *root = NULL;
+  g_autofree char *real = NULL;
+  g_autofree guint8 *data = NULL;
+  gsize len = 0;
+  gsize cap = 64 * 1024;
+  struct stat st;
+  int fd;
+
+  if (root_path == NULL || file_path == NULL ||
+      (root = realpath (root_path, NULL)) == NULL || (real = realpath (file_path, NULL)) == NULL)
+    {
+      g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_FOUND,
+                   _("%s cannot be resolved to a local file."), name);
+      return NULL;
+    }
+
+  if (!g_str_has_prefix (real, root) ||
+      (real[strlen (root)] != '/' && !g_str_equal (root, "/")))
+    {
+      g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_OUTSIDE,
+                   _("%s is a link to %s, outside the source folder %s; it is not read."),
+                   name, real, root);
+      return NULL;
+    }
+
+  fd = g_open (real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("%s cannot be opened: %s"), name, g_strerror (saved));
+      return NULL;
+    }
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_NOT_FOUND,
+                   _("%s is not a regular file."), name);
+      return NULL;
+    }
+
+  data = g_malloc (cap);
+  for (;;)
+    {
+      gssize n;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          close (fd);
+          return NULL;
+        }
+      if (len == cap || len > BL_SOURCE_LOCATOR_MAX_SIZE)
+        {
+          if (len > BL_SOURCE_LOCATOR_MAX_SIZE)
+            {
+              close (fd);
+              g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_TOO_LARGE,
+                           _("%s is more than %u bytes long, more than a source file can be."),
+                           name, (guint) BL_SOURCE_LOCATOR_MAX_SIZE);
+              return NULL;
+            }
+          /* a little past the limit (procfs files want whole words) */
+          cap = MIN (cap * 2, (gsize) BL_SOURCE_LOCATOR_MAX_SIZE + 4096);
+          data = g_realloc (data, cap);
+        }
+
+      n = read (fd, data + len, cap - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          close (fd);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       _("%s cannot be read: %s"), name, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      len += n;
+    }
+  close (fd);
+
+  return g_bytes_new_take (g_steal_pointer (&data), len);
 }
 
 /* Called with the mutex held. */
@@ -963,9 +1070,6 @@ bl_source_locator_load (BlSourceLocator  *self,
   else
     {
       g_autoptr(GFile) file = NULL;
-      g_autoptr(GFileInfo) info = NULL;
-      char *contents = NULL;
-      gsize len = 0;
 
       for (tail = path; tail != NULL; tail = loose ? strchr (tail, '/') : NULL)
         {
@@ -984,23 +1088,7 @@ bl_source_locator_load (BlSourceLocator  *self,
           return NULL;
         }
 
-      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
-                                cancellable, error);
-      if (info == NULL)
-        return NULL;
-      if (g_file_info_get_size (info) > BL_SOURCE_LOCATOR_MAX_SIZE)
-        {
-          g_set_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_TOO_LARGE,
-                       _("%s is %" PRId64 " bytes long, more than a source file can "
-                         "be (%u bytes)."), name, (gint64) g_file_info_get_size (info),
-                       (guint) BL_SOURCE_LOCATOR_MAX_SIZE);
-          return NULL;
-        }
-
-      if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
-        return NULL;
-
-      return g_bytes_new_take (contents, len);
+      return folder_load (self, file, name, cancellable, error);
     }
 }
 

@@ -21,6 +21,7 @@ typedef enum
   BL_SOURCE_LOCATOR_ERROR_CORRUPT,         /* offsets or sizes out of bounds, bad CRC */
   BL_SOURCE_LOCATOR_ERROR_UNSUPPORTED,     /* encryption, ZIP64, an unknown method */
   BL_SOURCE_LOCATOR_ERROR_TOO_LARGE,
+  BL_SOURCE_LOCATOR_ERROR_OUTSIDE,         /* a link out of the chosen folder */
 } BlSourceLocatorError;
 
 /* The largest source file the locator reads (bytes). */

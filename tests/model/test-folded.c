@@ -24,6 +24,13 @@ write_folded (BlProfile  *profile,
   return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 static BlProfile *
 read_text (const char *text,
            GError    **error)
@@ -237,6 +244,246 @@ test_prefixes (void)
     }
 }
 
+/* The reference: every stack as a string, summed and sorted (what the
+ * writer did before it streamed). */
+static char *
+reference_folded (BlProfile  *profile,
+                  BlMetricId  metric)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+  GString *out = g_string_new (NULL);
+  const guint64 *self = bl_profile_get_self_array (profile, metric);
+
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+    {
+      char *stack;
+      guint64 *sum;
+
+      if (self[n] == 0)
+        continue;
+      stack = bl_profile_dup_stack_string (profile, n, ';');
+      sum = g_hash_table_lookup (sums, stack);
+      if (sum == NULL)
+        {
+          sum = g_new0 (guint64, 1);
+          g_hash_table_insert (sums, stack, sum);
+        }
+      else
+        g_free (stack);
+      *sum = bl_saturating_add (*sum, self[n]);
+    }
+
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_strings);
+  for (guint i = 0; i < keys->len; i++)
+    g_string_append_printf (out, "%s %" G_GUINT64_FORMAT "\n", (char *) keys->pdata[i],
+                            *(guint64 *) g_hash_table_lookup (sums, keys->pdata[i]));
+
+  return g_string_free (out, FALSE);
+}
+
+/* Random trees whose names are prefixes of each other, end in bytes below
+ * and above ';', contain ';' (so that two stacks read the same) or are
+ * empty: the streamed output is the sorted, summed one. */
+static void
+test_write_order (void)
+{
+  static const char *names[] = {
+    "a", "a!", "a;", "a;b", "b", "", ";", ";a", "ab", "a b", "a0", "a~", "b;a", "\xc3\xa9",
+  };
+
+  for (guint round = 0; round < 200; round++)
+    {
+      g_autoptr(BlProfile) profile = bl_profile_new ("test");
+      g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autofree char *expected = NULL;
+      g_autofree char *output = NULL;
+      GRand *rand = g_rand_new_with_seed (round);
+      guint n = g_rand_int_range (rand, 1, 60);
+
+      bl_profile_enable_metric (profile, BL_METRIC_SAMPLES);
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 name = bl_profile_intern (profile,
+                                            names[g_rand_int_range (rand, 0,
+                                                                    G_N_ELEMENTS (names))]);
+          guint32 node;
+
+          if (nodes->len == 0 || g_rand_int_range (rand, 0, 5) == 0)
+            node = bl_profile_add_thread (profile, name);
+          else
+            node = bl_profile_add_child (profile,
+                                         g_array_index (nodes, guint32,
+                                                        g_rand_int_range (rand, 0, nodes->len)),
+                                         name, 0, 0);
+          g_array_append_val (nodes, node);
+          if (g_rand_boolean (rand))
+            bl_profile_add_value (profile, node, BL_METRIC_SAMPLES,
+                                  g_rand_int_range (rand, 1, 4) == 1
+                                  ? G_MAXUINT64 : (guint64) g_rand_int_range (rand, 1, 100));
+        }
+      g_rand_free (rand);
+      bl_profile_finish (profile);
+
+      expected = reference_folded (profile, BL_METRIC_SAMPLES);
+      output = write_folded (profile, BL_METRIC_SAMPLES);
+      g_assert_cmpstr (output, ==, expected);
+    }
+}
+
+/* A profile without threads writes nothing (fuzz-cli found the walk
+ * starting on an empty array). */
+static void
+test_write_empty (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  g_autofree char *output = NULL;
+
+  bl_profile_enable_metric (profile, BL_METRIC_SAMPLES);
+  bl_profile_finish (profile);
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "");
+}
+
+/* A call chain a million frames deep is read, finished and written back
+ * without recursion; the one line holds the whole stack. */
+static void
+test_deep (void)
+{
+  const guint depth = 1000000;
+  g_autoptr(GString) text = g_string_sized_new (depth * 2 + 16);
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+
+  g_string_append (text, "t");
+  for (guint i = 1; i < depth; i++)
+    g_string_append (text, ";f");
+  g_string_append (text, " 3\nt;f 1\n");
+
+  profile = read_text (text->str, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, depth);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_SAMPLES, 0), ==, 4);
+  g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_SAMPLES,
+                                                   bl_profile_get_node_function (profile, 1)),
+                    ==, 4);
+
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpuint (strlen (output), ==, text->len);
+  g_assert_true (g_str_has_suffix (output, ";f 3\n"));
+  g_assert_true (g_str_has_prefix (output, "t;f 1\nt;f;f;"));
+}
+
+/* Lines end in LF, CRLF or a lone CR; line numbers count each once, also
+ * when a CRLF is split between two reads. */
+static void
+test_line_ends (void)
+{
+  const char *expected = "a;b 1\na;c 2\nd 3\n";
+  const char *inputs[] = {
+    "a;b 1\ra;c 2\rd 3\r",
+    "a;b 1\r\na;c 2\r\nd 3",
+    "a;b 1\ra;c 2\r\nd 3\n",
+    "a;b 1\r\r\na;c 2\n\rd 3\r\n",
+  };
+  g_autoptr(GString) big = g_string_new (NULL);
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree char *message = NULL;
+  guint n_lines = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(BlProfile) p = read_text (inputs[i], &error);
+      g_autofree char *output = NULL;
+
+      g_assert_no_error (error);
+      g_assert_false (bl_profile_is_incomplete (p));
+      output = write_folded (p, BL_METRIC_SAMPLES);
+      g_assert_cmpstr (output, ==, expected);
+      g_assert_true (bl_folded_detect ((const guint8 *) inputs[i], strlen (inputs[i]), TRUE));
+    }
+
+  /* CR-only text is recognised from its first lines, too */
+  g_assert_true (bl_folded_detect ((const guint8 *) "a;b 1\ra;c 2\ra;", 14, FALSE));
+
+  while (big->len < 3 * 1024 * 1024)
+    {
+      g_string_append_printf (big, "t;f%u %u\r\n", n_lines % 10, n_lines % 3);
+      n_lines++;
+    }
+  g_string_append (big, "not a stack\r\n");
+  message = g_strdup_printf ("line %u ", n_lines + 1);
+  in = g_memory_input_stream_new_from_data (big->str, big->len, NULL);
+  profile = bl_folded_read_stream (in, big->len, NULL, NULL, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE);
+  g_assert_nonnull (strstr (error->message, message));
+}
+
+/* A file cut in the middle of its last line keeps the complete lines and
+ * says where it ends; a whole last line without a newline is complete. */
+static void
+test_cut (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) cut = read_text ("a;b 1\na;c 2\na;d", &error);
+  g_autoptr(BlProfile) cut_count = NULL;
+  g_autoptr(BlProfile) whole = NULL;
+  g_autoptr(BlProfile) only = NULL;
+  g_autofree char *output = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (cut));
+  g_assert_cmpstr (bl_profile_get_incomplete_reason (cut), ==,
+                   "The folded stacks end in the middle of line 3 (byte 12); that line was "
+                   "left out.");
+  output = write_folded (cut, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "a;b 1\na;c 2\n");
+
+  cut_count = read_text ("a;b 1\na;c 2\na;d 1x", &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (cut_count));
+  g_assert_cmpuint (bl_profile_get_grand_total (cut_count, BL_METRIC_SAMPLES), ==, 3);
+
+  whole = read_text ("a;b 1\na;c 2\na;d 4", &error);
+  g_assert_no_error (error);
+  g_assert_false (bl_profile_is_incomplete (whole));
+  g_assert_cmpuint (bl_profile_get_grand_total (whole, BL_METRIC_SAMPLES), ==, 7);
+
+  /* nothing complete: still an error */
+  only = read_text ("a;b", &error);
+  g_assert_null (only);
+  g_assert_error (error, BL_FOLDED_ERROR, BL_FOLDED_ERROR_BAD_LINE);
+}
+
+/* Counts that add up beyond 2^64-1 saturate instead of wrapping. */
+static void
+test_saturating (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile =
+    read_text ("a 18446744073709551615\na 18446744073709551615\na;b 7\nc 1\n", &error);
+  g_autofree char *output = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_SAMPLES, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_SAMPLES, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_SAMPLES,
+                                                   bl_profile_get_node_function (profile, 0)),
+                    ==, G_MAXUINT64);
+  output = write_folded (profile, BL_METRIC_SAMPLES);
+  g_assert_cmpstr (output, ==, "a 18446744073709551615\na;b 7\nc 1\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -251,6 +498,12 @@ main (int   argc,
   g_test_add_func ("/model/folded/load", test_load_and_unknown_text);
   g_test_add_func ("/model/folded/stream", test_stream);
   g_test_add_func ("/model/folded/prefixes", test_prefixes);
+  g_test_add_func ("/model/folded/write-order", test_write_order);
+  g_test_add_func ("/model/folded/deep", test_deep);
+  g_test_add_func ("/model/folded/write-empty", test_write_empty);
+  g_test_add_func ("/model/folded/line-ends", test_line_ends);
+  g_test_add_func ("/model/folded/cut", test_cut);
+  g_test_add_func ("/model/folded/saturating", test_saturating);
 
   return g_test_run ();
 }

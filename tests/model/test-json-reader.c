@@ -251,12 +251,13 @@ test_escapes (void)
   /* escaped member names */
   assert_trace ("{\"a\\u0062\": 1}", "{|m:ab|i:1|}|");
 
-  /* \u0000 keeps its length */
+  /* \u0000 becomes U+FFFD: a NUL would cut names short wherever they are
+   * used as C strings */
   reader = bl_json_reader_new_for_data ((const guint8 *) "\"a\\u0000b\"", 10);
   g_assert_cmpint (bl_json_reader_next (reader, NULL), ==, BL_JSON_TOKEN_STRING);
   s = bl_json_reader_get_string (reader, &len);
-  g_assert_cmpuint (len, ==, 3);
-  g_assert_cmpmem (s, 3, "a\0b", 3);
+  g_assert_cmpuint (len, ==, 5);
+  g_assert_cmpmem (s, 5, "a\xef\xbf\xbd" "b", 5);
 }
 
 static void
@@ -454,7 +455,7 @@ test_errors (void)
   ERR ("[\"\\u12g4\"]", BL_JSON_ERROR_SYNTAX,
        "Invalid JSON at line 1, column 3 ($[0]): a \\u escape needs four hexadecimal digits.");
   ERR ("{\"k\": \"ab\xff\"}", BL_JSON_ERROR_ENCODING,
-       "Invalid JSON at line 1, column 10 ($.k): a string is not valid UTF-8.");
+       "Invalid JSON at line 1, column 10 ($.k): byte 0xff in a string is not valid UTF-8.");
   ERR ("\n\n  @", BL_JSON_ERROR_SYNTAX,
        "Invalid JSON at line 3, column 3 ($): expected a value (a string, number, object, "
        "array, true, false or null) but found “@”.");
@@ -888,6 +889,82 @@ test_progress_and_cancel (void)
   g_free (data);
 }
 
+/* Hostile inputs get messages that say what and where (issue 15.13). */
+static void
+test_precise_messages (void)
+{
+  static const char utf16le[] = "{\0\"\0a\0\"\0:\0 \0" "1\0}\0";
+  static const char utf16be_bom[] = "\xfe\xff\0[\0" "1\0]";
+  static const char utf32le[] = "[\0\0\0" "1\0\0\0]\0\0\0";
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const char *text;
+  gsize len;
+  guint64 count = 0;
+  BlJsonReader *r;
+
+  assert_error (utf16le, sizeof utf16le - 1, BL_JSON_ERROR_ENCODING,
+                "The JSON is encoded in UTF-16LE; Brightlens reads JSON in UTF-8 (convert it "
+                "with “iconv -f UTF-16LE -t UTF-8”).");
+  assert_error (utf16be_bom, sizeof utf16be_bom - 1, BL_JSON_ERROR_ENCODING,
+                "The JSON is encoded in UTF-16BE; Brightlens reads JSON in UTF-8 (convert it "
+                "with “iconv -f UTF-16BE -t UTF-8”).");
+  assert_error (utf32le, sizeof utf32le - 1, BL_JSON_ERROR_ENCODING,
+                "The JSON is encoded in UTF-32LE; Brightlens reads JSON in UTF-8 (convert it "
+                "with “iconv -f UTF-32LE -t UTF-8”).");
+
+  /* the path of a too deep document names its first and last levels */
+  for (guint i = 0; i < 200; i++)
+    g_string_append (deep, "[");
+  assert_error (deep->str, deep->len, BL_JSON_ERROR_DEPTH,
+                "Invalid JSON at line 1, column 129 ($[0][0][0][0][0][0]…(116 levels)…"
+                "[0][0][0][0][0][0]): nesting is deeper than 128 levels.");
+
+  /* counts: up to 2^64-1; beyond, negative or fractional is an error */
+  text = "{\"n\": [18446744073709551615, 18446744073709551616, -3, 2.5, 1e3, 0, -0]}";
+  r = bl_json_reader_new_for_data ((const guint8 *) text, strlen (text));
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_BEGIN_OBJECT);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_MEMBER);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_true (bl_json_reader_get_count (r, &count, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count, ==, G_MAXUINT64);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_false (bl_json_reader_get_count (r, &count, &error));
+  g_assert_error (error, BL_JSON_ERROR, BL_JSON_ERROR_RANGE);
+  g_assert_cmpstr (error->message, ==, "The count at line 1, column 30 ($.n[1]) is 2^64 or more "
+                   "and does not fit in 64 bits.");
+  g_clear_error (&error);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_NUMBER);
+  g_assert_false (bl_json_reader_get_count (r, &count, &error));
+  g_assert_cmpstr (error->message, ==, "The count at line 1, column 52 ($.n[2]) is negative.");
+  g_clear_error (&error);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_NUMBER);
+      g_assert_false (bl_json_reader_get_count (r, &count, &error));
+      g_assert_true (strstr (error->message, "has a fraction or an exponent") != NULL);
+      g_clear_error (&error);
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_NUMBER);
+      g_assert_true (bl_json_reader_get_count (r, &count, &error));
+      g_assert_cmpuint (count, ==, 0);
+    }
+  bl_json_reader_free (r);
+
+  /* \u0000 keeps the string whole */
+  text = "[\"a\\u0000b\"]";
+  r = bl_json_reader_new_for_data ((const guint8 *) text, strlen (text));
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_BEGIN_ARRAY);
+  g_assert_cmpint (bl_json_reader_next (r, NULL), ==, BL_JSON_TOKEN_STRING);
+  g_assert_cmpstr (bl_json_reader_get_string (r, &len), ==, "a\xef\xbf\xbd" "b");
+  g_assert_cmpuint (len, ==, 5);
+  bl_json_reader_free (r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -908,6 +985,7 @@ main (int    argc,
   g_test_add_func ("/model/json/next-indexes", test_next_indexes);
   g_test_add_func ("/model/json/decimals-exact", test_decimals_exact);
   g_test_add_func ("/model/json/progress-and-cancel", test_progress_and_cancel);
+  g_test_add_func ("/model/json/precise-messages", test_precise_messages);
 
   return g_test_run ();
 }

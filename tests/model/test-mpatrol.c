@@ -416,6 +416,58 @@ test_stream (void)
   bl_mpatrol_writer_free (w);
 }
 
+/* A count that is off names itself and its byte, found by reading the
+ * tables back from the closing signature, not the field where reading it
+ * forwards went wrong (issue 15.13). */
+static void
+test_bad_count_named (void)
+{
+  static const char *tables[] = {
+    "profiling data", "call sites", "symbols", "string table bytes",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++)
+    {
+      BlMpatrolWriter *w = make_writer ();
+      BlMpatrolLayout layout = *layouts[i].layout;
+      gint64 *deltas[] = {
+        &layout.data_count_delta, &layout.site_count_delta,
+        &layout.symbol_count_delta, &layout.strtab_size_delta,
+      };
+
+      for (guint k = 0; k < G_N_ELEMENTS (deltas); k++)
+        for (guint big = 0; big < 2; big++)
+          {
+            g_autoptr(GBytes) bytes = NULL;
+            g_autofree char *needle = g_strdup_printf ("the count of %s at byte ", tables[k]);
+
+            *deltas[k] = big ? (layout.size_t_size == 4 ? G_MAXINT32 : G_MAXINT64 / 2) : 1;
+            bytes = bl_mpatrol_writer_serialize (w, &layout);
+            g_test_message ("%s, %s %s", layouts[i].name, tables[k], big ? "huge" : "+1");
+            expect_error (bytes, BL_MPATROL_ERROR_LAYOUT, needle);
+            expect_error (bytes, BL_MPATROL_ERROR_LAYOUT, "but the file holds");
+            *deltas[k] = 0;
+          }
+      bl_mpatrol_writer_free (w);
+    }
+
+  /* the number of bins, not of words */
+  {
+    BlMpatrolWriter *w = make_writer ();
+    g_autoptr(GBytes) bytes = bl_mpatrol_writer_serialize (w, &bl_mpatrol_ilp32_le);
+    g_autoptr(GByteArray) patched = g_byte_array_new ();
+    g_autoptr(GBytes) hostile = NULL;
+    guint8 big[4] = { 0xe8, 0x03, 0, 0 };    /* 1000 */
+
+    g_byte_array_append (patched, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    memcpy (patched->data + 24, big, 4);
+    hostile = g_byte_array_free_to_bytes (g_steal_pointer (&patched));
+    expect_error (hostile, BL_MPATROL_ERROR_LAYOUT,
+                  "the number of allocation bins at byte 24 is 1000, but the file holds 1024");
+    bl_mpatrol_writer_free (w);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -427,6 +479,7 @@ main (int   argc,
   g_test_add_func ("/model/mpatrol/stream", test_stream);
   g_test_add_func ("/model/mpatrol/hostile-references", test_hostile_references);
   g_test_add_func ("/model/mpatrol/hostile-counts", test_hostile_counts);
+  g_test_add_func ("/model/mpatrol/bad-count-named", test_bad_count_named);
   g_test_add_func ("/model/mpatrol/prefixes", test_prefixes);
   g_test_add_func ("/model/mpatrol/bit-flips", test_bit_flips);
 

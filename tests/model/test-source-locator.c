@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bl-source-locator.h"
 #include "bl-zip-writer.h"
@@ -503,6 +504,84 @@ test_zip_hostile (void)
   bl_zip_writer_free (w);
 }
 
+/* Links out of the chosen folder are not followed, links inside it are;
+ * a file is read up to the limit whatever size it reports. */
+static void
+test_folder_links (void)
+{
+  g_autofree char *outside = make_file ("secret.txt", "password\n");
+  g_autofree char *inside = make_file ("linked/source/main.brs", main_brs);
+  g_autofree char *link_out = g_build_filename (tmpdir, "linked/source/secret.brs", NULL);
+  g_autofree char *link_in = g_build_filename (tmpdir, "linked/source/again.brs", NULL);
+  g_autofree char *link_proc = g_build_filename (tmpdir, "linked/source/pagemap.brs", NULL);
+  g_autofree char *link_dir = g_build_filename (tmpdir, "linked/components", NULL);
+  g_autofree char *outdir = g_build_filename (tmpdir, "elsewhere", NULL);
+  g_autofree char *manifest = make_file ("linked/manifest", "title=Linked\n");
+  g_autofree char *elsewhere = make_file ("elsewhere/Grid.brs", grid_brs);
+  g_autoptr(BlSourceLocator) locator = NULL;
+
+  g_assert_cmpint (symlink (outside, link_out), ==, 0);
+  g_assert_cmpint (symlink ("main.brs", link_in), ==, 0);
+  g_assert_cmpint (symlink ("/proc/self/pagemap", link_proc), ==, 0);
+  g_assert_cmpint (symlink (outdir, link_dir), ==, 0);
+
+  locator = locator_for ("linked");
+  assert_loads (locator, "pkg:/source/main.brs", main_brs);
+  assert_loads (locator, "pkg:/source/again.brs", main_brs);
+  assert_fails (locator, "pkg:/source/secret.brs", BL_SOURCE_LOCATOR_ERROR_OUTSIDE,
+                "outside the source folder");
+  assert_fails (locator, "pkg:/source/pagemap.brs", BL_SOURCE_LOCATOR_ERROR_OUTSIDE, NULL);
+  assert_fails (locator, "pkg:/components/Grid.brs", BL_SOURCE_LOCATOR_ERROR_OUTSIDE, NULL);
+}
+
+/* procfs reports 0 bytes for files that hold more: the limit holds. */
+static void
+test_folder_reported_size (void)
+{
+  g_autoptr(GFile) proc = g_file_new_for_path ("/proc/self");
+  g_autoptr(BlSourceLocator) locator = bl_source_locator_new (proc);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) maps = NULL;
+  g_autoptr(GBytes) pagemap = NULL;
+
+  /* a small procfs file that says it is empty is read whole */
+  maps = bl_source_locator_load (locator, "/x/maps", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (maps), >, 0);
+
+  /* pagemap holds 8 bytes per page of the address space: far more than
+   * the limit, and refused after reading just past it */
+  pagemap = bl_source_locator_load (locator, "/x/pagemap", NULL, &error);
+  g_assert_null (pagemap);
+  g_assert_error (error, BL_SOURCE_LOCATOR_ERROR, BL_SOURCE_LOCATOR_ERROR_TOO_LARGE);
+}
+
+/* An archive with exactly 65,535 entries is not ZIP64. */
+static void
+test_zip_65535 (void)
+{
+  BlZipWriter *w = bl_zip_writer_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlSourceLocator) locator = NULL;
+
+  bl_zip_writer_add_text (w, "manifest", "title=Many\n", FALSE);
+  bl_zip_writer_add_text (w, "source/main.brs", main_brs, TRUE);
+  for (guint i = 2; i < 65535; i++)
+    {
+      char name[32];
+
+      g_snprintf (name, sizeof name, "i/%u", i);
+      bl_zip_writer_add (w, name, "", 0, FALSE);
+    }
+  g_assert_cmpuint (bl_zip_writer_get_n_entries (w), ==, 65535);
+  bytes = bl_zip_writer_finish (w);
+  bl_zip_writer_free (w);
+
+  locator = zip_locator (bytes, "many.zip");
+  assert_loads (locator, "pkg:/source/main.brs", main_brs);
+  assert_loads (locator, "pkg:/i/65534", "");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -522,6 +601,9 @@ main (int    argc,
   g_test_add_func ("/model/source-locator/zip-prefixed", test_zip_prefixed);
   g_test_add_func ("/model/source-locator/async", test_async);
   g_test_add_func ("/model/source-locator/zip-hostile", test_zip_hostile);
+  g_test_add_func ("/model/source-locator/folder-links", test_folder_links);
+  g_test_add_func ("/model/source-locator/folder-reported-size", test_folder_reported_size);
+  g_test_add_func ("/model/source-locator/zip-65535", test_zip_65535);
 
   status = g_test_run ();
 

@@ -15,17 +15,276 @@
 #include "bl-folded.h"
 #include "bl-source-private.h"
 
+/* ---- writing ------------------------------------------------------------
+ *
+ * Folded output is sorted by stack string (strcmp order) and identical
+ * stacks are summed. Building every stack string first costs memory
+ * quadratic in the call depth, so the walk below produces the lines in that
+ * order directly, from one growing prefix: it walks the character trie of
+ * all stack strings, whose states are sets of positions inside node labels
+ * (a thread root's label is its name, any other node's is ";" + its name).
+ * Positions that share the text so far are split by their next byte, in
+ * byte order; a run of positions that agree on several bytes advances by
+ * all of them at once. Frames are kept on an explicit stack (no recursion),
+ * and every node is in at most one pending position, so the extra memory is
+ * linear in the number of nodes, never in the length of the stacks.
+ */
+
 typedef struct
 {
-  const char *stack;
-  guint64     value;
-} FoldedLine;
+  const char *name;
+  gsize       label_len;
+  gsize       k;          /* bytes of the label already matched */
+  guint32     node;
+  gboolean    root;
+} Pos;
 
-static int
-compare_lines (const void *a,
-               const void *b)
+typedef struct
 {
-  return strcmp (((const FoldedLine *) a)->stack, ((const FoldedLine *) b)->stack);
+  gsize start;            /* the frame's positions are [start, end) */
+  gsize end;
+  gsize base_len;         /* length of the prefix before this frame */
+  gsize lcp;              /* bytes all its positions share next */
+} Frame;
+
+static inline int
+pos_char (const Pos *p,
+          gsize      i)
+{
+  if (i >= p->label_len)
+    return -1;
+  if (p->root)
+    return (guchar) p->name[i];
+
+  return i == 0 ? ';' : (guchar) p->name[i - 1];
+}
+
+/* Descending by the rest of the label, so that the smallest run ends up on
+ * top of the stack. */
+static int
+compare_pos_desc (const void *a,
+                  const void *b)
+{
+  const Pos *pa = a;
+  const Pos *pb = b;
+
+  for (gsize i = 0;; i++)
+    {
+      int ca = pos_char (pa, pa->k + i);
+      int cb = pos_char (pb, pb->k + i);
+
+      if (ca != cb)
+        return ca < cb ? 1 : -1;
+      if (ca < 0)
+        return 0;
+    }
+}
+
+static void
+push_pos (GArray                *positions,
+          const BlFoldedTree    *tree,
+          guint32                node,
+          gboolean               root)
+{
+  Pos p;
+
+  p.name = tree->get_name (tree->data, node);
+  p.label_len = strlen (p.name) + (root ? 0 : 1);
+  p.k = 0;
+  p.node = node;
+  p.root = root;
+  g_array_append_val (positions, p);
+}
+
+/**
+ * bl_folded_walk:
+ * @tree: how to walk the call tree
+ * @roots: the thread roots
+ * @emit: called once per distinct stack string that at least one node
+ *   reads as, in strcmp order, with those nodes
+ *
+ * Walks a call tree as its folded stacks ("thread;frame;…;frame"), without
+ * building a string per node; see above.
+ *
+ * Returns: %FALSE as soon as @emit does
+ */
+gboolean
+bl_folded_walk (const BlFoldedTree  *tree,
+                const guint32       *roots,
+                guint                n_roots,
+                BlFoldedEmitFunc     emit,
+                gpointer             user_data,
+                GError             **error)
+{
+  g_autoptr(GArray) positions = g_array_new (FALSE, FALSE, sizeof (Pos));
+  g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Pos));
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  g_autoptr(GArray) complete = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GString) prefix = g_string_new (NULL);
+  Frame first = { 0, 0, 0, 0 };
+
+  if (n_roots == 0)
+    return TRUE;
+
+  for (guint i = 0; i < n_roots; i++)
+    push_pos (positions, tree, roots[i], TRUE);
+  first.end = positions->len;
+  g_array_append_val (frames, first);
+
+  while (frames->len > 0)
+    {
+      Frame frame = g_array_index (frames, Frame, frames->len - 1);
+      const Pos *head;
+      gsize run_end;
+
+      g_array_set_size (frames, frames->len - 1);
+      g_array_set_size (scratch, 0);
+      g_array_append_vals (scratch, &g_array_index (positions, Pos, frame.start),
+                           frame.end - frame.start);
+      g_array_set_size (positions, frame.start);
+
+      /* the bytes every position of the frame shares */
+      g_string_truncate (prefix, frame.base_len);
+      head = &g_array_index (scratch, Pos, 0);
+      for (gsize i = 0; i < frame.lcp; i++)
+        g_string_append_c (prefix, (char) pos_char (head, head->k + i));
+
+      g_array_set_size (complete, 0);
+      for (guint i = 0; i < scratch->len; i++)
+        {
+          Pos *p = &g_array_index (scratch, Pos, i);
+
+          p->k += frame.lcp;
+          g_assert (p->k <= p->label_len);
+          if (p->k == p->label_len)
+            g_array_append_val (complete, p->node);
+        }
+
+      if (complete->len > 0 &&
+          !emit (prefix->str, prefix->len, (const guint32 *) (gpointer) complete->data,
+                 complete->len, user_data, error))
+        return FALSE;
+
+      /* what follows: the rest of the labels, and the children of the
+       * positions that end here */
+      for (guint i = 0; i < scratch->len; i++)
+        {
+          const Pos *p = &g_array_index (scratch, Pos, i);
+
+          if (p->k < p->label_len)
+            g_array_append_vals (positions, p, 1);
+          else
+            for (guint32 c = tree->first_child (tree->data, p->node);
+                 c != BL_NODE_NONE;
+                 c = tree->next_sibling (tree->data, c))
+              push_pos (positions, tree, c, FALSE);
+        }
+
+      if (positions->len == frame.start)
+        continue;
+
+      qsort (&g_array_index (positions, Pos, frame.start), positions->len - frame.start,
+             sizeof (Pos), compare_pos_desc);
+
+      /* one frame per run of positions with the same next byte */
+      for (gsize run = frame.start; run < positions->len; run = run_end)
+        {
+          const Pos *a = &g_array_index (positions, Pos, run);
+          const Pos *z;
+          int c = pos_char (a, a->k);
+          Frame next;
+
+          run_end = run + 1;
+          while (run_end < positions->len &&
+                 pos_char (&g_array_index (positions, Pos, run_end),
+                           g_array_index (positions, Pos, run_end).k) == c)
+            run_end++;
+
+          /* in a sorted run, the first and last share what all share */
+          z = &g_array_index (positions, Pos, run_end - 1);
+          next.lcp = 1;
+          while (pos_char (a, a->k + next.lcp) >= 0 &&
+                 pos_char (a, a->k + next.lcp) == pos_char (z, z->k + next.lcp))
+            next.lcp++;
+
+          next.start = run;
+          next.end = run_end;
+          next.base_len = prefix->len;
+          g_array_append_val (frames, next);
+        }
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  BlProfile     *profile;
+  BlMetricId     metric;
+  const guint64 *self_values;
+  GOutputStream *out;
+  GCancellable  *cancellable;
+  GString       *buffer;
+} FoldedWriter;
+
+static const char *
+profile_get_name (gpointer data,
+                  guint32  node)
+{
+  return bl_profile_get_node_name (data, node);
+}
+
+static guint32
+profile_first_child (gpointer data,
+                     guint32  node)
+{
+  return bl_profile_get_node (data, node)->first_child;
+}
+
+static guint32
+profile_next_sibling (gpointer data,
+                      guint32  node)
+{
+  return bl_profile_get_node (data, node)->next_sibling;
+}
+
+static gboolean
+writer_flush (FoldedWriter  *writer,
+              GError       **error)
+{
+  gboolean ok = g_output_stream_write_all (writer->out, writer->buffer->str, writer->buffer->len,
+                                           NULL, writer->cancellable, error);
+
+  g_string_truncate (writer->buffer, 0);
+
+  return ok;
+}
+
+static gboolean
+writer_emit (const char     *stack,
+             gsize           len,
+             const guint32  *nodes,
+             guint           n_nodes,
+             gpointer        user_data,
+             GError        **error)
+{
+  FoldedWriter *writer = user_data;
+  guint64 sum = 0;
+
+  for (guint i = 0; i < n_nodes; i++)
+    sum = bl_saturating_add (sum, writer->self_values[nodes[i]]);
+  if (sum == 0)
+    return TRUE;
+
+  g_string_append_len (writer->buffer, stack, len);
+  g_string_append_c (writer->buffer, ' ');
+  bl_profile_append_exact_value (writer->profile, writer->metric, sum, writer->buffer);
+  g_string_append_c (writer->buffer, '\n');
+
+  if (writer->buffer->len >= 60 * 1024)
+    return writer_flush (writer, error);
+
+  return TRUE;
 }
 
 /**
@@ -33,7 +292,9 @@ compare_lines (const void *a,
  * @metric: the metric whose self values are written
  *
  * Writes one line per distinct stack with a non-zero self value,
- * "thread;frame;…;frame VALUE", identical stacks summed, sorted by stack.
+ * "thread;frame;…;frame VALUE", identical stacks summed (saturating at
+ * 2^64-1), sorted by stack. Streams: the memory it takes does not grow with
+ * the length of the stacks.
  */
 gboolean
 bl_folded_write (BlProfile      *profile,
@@ -42,77 +303,36 @@ bl_folded_write (BlProfile      *profile,
                  GCancellable   *cancellable,
                  GError        **error)
 {
-  g_autoptr(GHashTable) sums = NULL;
-  g_autoptr(GStringChunk) chunk = NULL;
   g_autoptr(GString) buffer = NULL;
-  g_autofree FoldedLine *lines = NULL;
-  const guint64 *self_values;
-  GHashTableIter iter;
-  gpointer key, value;
-  guint n_nodes;
-  guint n = 0;
+  g_autofree guint32 *roots = NULL;
+  BlFoldedTree tree = { profile, profile_get_name, profile_first_child, profile_next_sibling };
+  FoldedWriter writer;
+  guint n_roots;
 
   g_return_val_if_fail (BL_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (bl_profile_is_finished (profile), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
 
-  self_values = bl_profile_get_self_array (profile, metric);
-  if (self_values == NULL)
+  writer.self_values = bl_profile_get_self_array (profile, metric);
+  if (writer.self_values == NULL)
     return TRUE;
 
-  n_nodes = bl_profile_get_n_nodes (profile);
-  sums = g_hash_table_new (g_str_hash, g_str_equal);
-  chunk = g_string_chunk_new (64 * 1024);
-
-  for (guint32 i = 0; i < n_nodes; i++)
-    {
-      g_autofree char *text = NULL;
-      guint64 *sum;
-
-      if (self_values[i] == 0)
-        continue;
-
-      text = bl_profile_dup_stack_string (profile, i, ';');
-      sum = g_hash_table_lookup (sums, text);
-      if (sum == NULL)
-        {
-          const char *stored = g_string_chunk_insert (chunk, text);
-
-          sum = g_new0 (guint64, 1);
-          g_hash_table_insert (sums, (gpointer) stored, sum);
-        }
-      *sum += self_values[i];
-    }
-
-  lines = g_new (FoldedLine, g_hash_table_size (sums) + 1);
-  g_hash_table_iter_init (&iter, sums);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      lines[n].stack = key;
-      lines[n].value = *(guint64 *) value;
-      g_free (value);
-      n++;
-    }
-  qsort (lines, n, sizeof *lines, compare_lines);
+  n_roots = bl_profile_get_n_threads (profile);
+  roots = g_new (guint32, n_roots + 1);
+  for (guint i = 0; i < n_roots; i++)
+    roots[i] = bl_profile_get_thread_root (profile, i);
 
   buffer = g_string_sized_new (64 * 1024);
-  for (guint i = 0; i < n; i++)
-    {
-      g_string_append (buffer, lines[i].stack);
-      g_string_append_c (buffer, ' ');
-      bl_profile_append_exact_value (profile, metric, lines[i].value, buffer);
-      g_string_append_c (buffer, '\n');
+  writer.profile = profile;
+  writer.metric = metric;
+  writer.out = out;
+  writer.cancellable = cancellable;
+  writer.buffer = buffer;
 
-      if (buffer->len >= 60 * 1024 || i + 1 == n)
-        {
-          if (!g_output_stream_write_all (out, buffer->str, buffer->len, NULL,
-                                          cancellable, error))
-            return FALSE;
-          g_string_truncate (buffer, 0);
-        }
-    }
+  if (!bl_folded_walk (&tree, roots, n_roots, writer_emit, &writer, error))
+    return FALSE;
 
-  return TRUE;
+  return buffer->len == 0 || writer_flush (&writer, error);
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -174,6 +394,19 @@ split_line (const char *line,
   return *stack_len > 0;
 }
 
+/* The end of the line at @line: the first CR or LF, or NULL. Lines end in
+ * LF, CRLF or a lone CR (old Mac files). */
+static const char *
+find_eol (const char *line,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (line[i] == '\n' || line[i] == '\r')
+      return line + i;
+
+  return NULL;
+}
+
 static gboolean
 is_blank (const char *line,
           gsize       len)
@@ -211,7 +444,7 @@ bl_folded_detect (const guint8 *head,
 
   while (pos < len)
     {
-      const char *nl = memchr (text + pos, '\n', len - pos);
+      const char *nl = find_eol (text + pos, len - pos);
       gsize line_len;
       gsize s, l;
       guint64 count;
@@ -233,6 +466,8 @@ bl_folded_detect (const guint8 *head,
         }
 
       pos += line_len + 1;
+      if (nl != NULL && *nl == '\r' && pos < len && text[pos] == '\n')
+        pos++;
     }
 
   return n_lines > 0 && n_good * 2 >= n_lines;
@@ -322,11 +557,15 @@ read_source (BlSource  *src,
 
   for (;;)
     {
-      const char *line = (const char *) src->data + src->pos;
-      const char *nl = memchr (line, '\n', src->len - src->pos);
+      /* a stream's buffer may be empty (NULL) between fills */
+      const char *line = src->data != NULL ? (const char *) src->data + src->pos : "";
+      const char *nl = find_eol (line, src->len - src->pos);
       gsize line_len;
+      gsize eol_len;
 
-      if (nl == NULL && !src->eof)
+      /* a CR at the end of the buffer may be the first half of a CRLF */
+      if ((nl == NULL || (*nl == '\r' && nl + 1 == (const char *) src->data + src->len)) &&
+          !src->eof)
         {
           if (!bl_source_fill (src, src->pos, error))
             return NULL;
@@ -336,7 +575,30 @@ read_source (BlSource  *src,
         break;
 
       line_len = nl != NULL ? (gsize) (nl - line) : src->len - src->pos;
+      eol_len = nl == NULL ? 0 : *nl == '\r' && line_len + 1 < src->len - src->pos &&
+                                 nl[1] == '\n' ? 2 : 1;
       reader.line_no++;
+
+      /* a file cut in the middle of its last line: keep what was complete */
+      if (nl == NULL && reader.n_stacks > 0 && !is_blank (line, line_len))
+        {
+          gsize s0, l0;
+          guint64 c0;
+          gboolean o0;
+
+          if (memchr (line, 0, line_len) != NULL ||
+              !split_line (line, line_len, &s0, &l0, &c0, &o0))
+            {
+              g_autofree char *reason =
+                g_strdup_printf (_("The folded stacks end in the middle of line %" PRIu64
+                                   " (byte %" PRIu64 "); that line was left out."),
+                                 reader.line_no, bl_source_offset (src, src->pos));
+
+              bl_profile_set_incomplete (profile, reason);
+              src->pos = src->len;
+              break;
+            }
+        }
 
       if (memchr (line, 0, line_len) != NULL)
         {
@@ -350,7 +612,7 @@ read_source (BlSource  *src,
       if (!add_line (&reader, line, line_len, bl_source_offset (src, src->pos), error))
         return NULL;
 
-      src->pos += line_len + (nl != NULL ? 1 : 0);
+      src->pos += line_len + eol_len;
       if (!bl_source_tick (src, error))
         return NULL;
     }

@@ -33,6 +33,33 @@ BlProfile *bl_folded_read_memory (const guint8  *data,
                                   gsize          len,
                                   GError       **error);
 
+/* How bl_folded_walk() sees a call tree: names, first child, next sibling
+ * (BL_NODE_NONE ends a list). */
+typedef struct
+{
+  gpointer      data;
+  const char *(*get_name)     (gpointer data,
+                               guint32  node);
+  guint32     (*first_child)  (gpointer data,
+                               guint32  node);
+  guint32     (*next_sibling) (gpointer data,
+                               guint32  node);
+} BlFoldedTree;
+
+typedef gboolean (*BlFoldedEmitFunc) (const char     *stack,
+                                      gsize           len,
+                                      const guint32  *nodes,
+                                      guint           n_nodes,
+                                      gpointer        user_data,
+                                      GError        **error);
+
+gboolean bl_folded_walk  (const BlFoldedTree *tree,
+                          const guint32      *roots,
+                          guint               n_roots,
+                          BlFoldedEmitFunc    emit,
+                          gpointer            user_data,
+                          GError            **error);
+
 gboolean bl_folded_write (BlProfile      *profile,
                           BlMetricId      metric,
                           GOutputStream  *out,

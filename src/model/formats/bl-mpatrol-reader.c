@@ -123,7 +123,25 @@ typedef struct
   gboolean      has_strtab;
   const char   *strtab;
   gsize         strtab_len;
+
+  /* the four tables' counts as read, for explaining a bad one */
+  gsize         bins_at;      /* where the bins start (after their count) */
+  gsize         tables_at;    /* where the profiling data's count is */
+  guint         n_counts;
+  guint64       counts[4];
+  gsize         count_at[4];
+  gboolean      explained;    /* the closing signature says which count is wrong */
 } MpFile;
+
+enum
+{
+  TABLE_BINS = -1,     /* the bins' count, in the header */
+  TABLE_DATA,
+  TABLE_SITES,
+  TABLE_SYMBOLS,
+  TABLE_STRINGS,
+  N_TABLES,
+};
 
 static void
 mp_file_clear (MpFile *f)
@@ -167,6 +185,22 @@ read_word (MpFile  *f,
 }
 
 #define SIZE(v)  read_word (f, f->layout.size_t_size, (v))
+
+/* Reads the count of the next table and remembers it. */
+static gboolean
+read_count (MpFile  *f,
+            guint64 *n)
+{
+  gsize at = f->pos;
+
+  if (!read_word (f, f->layout.size_t_size, n))
+    return FALSE;
+  g_assert (f->n_counts < N_TABLES);
+  f->count_at[f->n_counts] = at;
+  f->counts[f->n_counts++] = *n;
+
+  return TRUE;
+}
 #define ULONG(v) read_word (f, f->layout.ulong_size, (v))
 #define PTR(v)   read_word (f, f->layout.pointer_size, (v))
 
@@ -221,9 +255,148 @@ check_count (MpFile     *f,
   return TRUE;
 }
 
+static const char *
+table_name (guint table)
+{
+  switch (table)
+    {
+    case TABLE_DATA:
+      return _("profiling data");
+    case TABLE_SITES:
+      return _("call sites");
+    case TABLE_SYMBOLS:
+      return _("symbols");
+    default:
+      return _("string table bytes");
+    }
+}
+
+static gsize
+record_size (const MpFile *f,
+             guint         table)
+{
+  switch (table)
+    {
+    case TABLE_DATA:
+      return f->layout.ulong_size + 16 * f->layout.size_t_size;
+    case TABLE_SITES:
+      return 5 * f->layout.ulong_size + f->layout.pointer_size;
+    case TABLE_SYMBOLS:
+      return f->layout.pointer_size;
+    default:
+      return 1;
+    }
+}
+
+/* Reads the tables back from the closing signature: table @table ends at
+ * @end; its count must say how many records lie between it and @end. Down
+ * to table @suspect, whose count is the one in doubt: it starts where the
+ * forward reading found it, and holds whatever lies between that and the
+ * tables after it, in whole records. @budget bounds the work on hostile
+ * files. */
+static gboolean
+fit_backwards (const MpFile *f,
+               int           table,
+               gsize         end,
+               int           suspect,
+               guint64       counts[N_TABLES + 1],
+               guint64      *budget)
+{
+  gsize size = f->layout.size_t_size;
+  gsize rec = table >= 0 ? record_size (f, table) : 0;
+  gsize low = suspect >= 0 ? f->count_at[suspect] : f->bins_at;
+
+  /* the bins in doubt: between their count and the profiling data, none
+   * or two words per bin plus two totals */
+  if (table == TABLE_BINS)
+    {
+      gsize words = (end - f->bins_at) / size;
+
+      if ((end - f->bins_at) % size != 0 || words == 2 || words % 2 != 0)
+        return FALSE;
+      counts[N_TABLES] = words == 0 ? 0 : words / 2 - 1;
+      return TRUE;
+    }
+
+  if (table == suspect)
+    {
+      gsize at = f->count_at[suspect];
+
+      if (end < at + size || (end - at - size) % rec != 0)
+        return FALSE;
+      counts[table] = (end - at - size) / rec;
+      return TRUE;
+    }
+
+  for (guint64 k = 0;; k++)
+    {
+      gsize at;
+
+      if (end < low + size || (end - low - size) / rec < k)
+        return FALSE;
+      at = end - size - k * rec;
+      if ((*budget)-- == 0)
+        return FALSE;
+      if (get_word (f->bytes + at, size, f->layout.big_endian) != k)
+        continue;
+
+      counts[table] = k;
+      if (fit_backwards (f, table - 1, at, suspect, counts, budget))
+        return TRUE;
+    }
+}
+
+/* When a reading that has the closing signature goes wrong, the count
+ * that is off may be an earlier one than the field where the reading
+ * failed (one symbol too many reads the string table's size as an
+ * address). The first count such that the tables after it, read back from
+ * the closing signature, fit exactly and leave it a whole number of
+ * records other than its own is the one named. */
+static void
+explain_bad_count (MpFile *f)
+{
+  guint64 budget = 4 * 1024 * 1024;
+  guint64 counts[N_TABLES + 1];
+
+  if (!f->has_trailer || !f->header_done)
+    return;
+
+  /* first the number of bins: if it is off, every table is read from the
+   * wrong place */
+  if (fit_backwards (f, TABLE_STRINGS, f->len, TABLE_BINS, counts, &budget) &&
+      counts[N_TABLES] != f->bin_size)
+    {
+      g_free (f->reason);
+      f->reason = g_strdup_printf (_("the number of allocation bins at byte %" "zu" " is %"
+                                     PRIu64 ", but the file holds %" PRIu64 " (reading back "
+                                     "from the closing signature)"),
+                                   f->bins_at - f->layout.size_t_size, f->bin_size,
+                                   counts[N_TABLES]);
+      f->explained = TRUE;
+      return;
+    }
+
+  for (guint t = 0; t < f->n_counts; t++)
+    {
+
+      if (fit_backwards (f, TABLE_STRINGS, f->len, t, counts, &budget) &&
+          counts[t] != f->counts[t])
+        {
+          g_free (f->reason);
+          f->reason = g_strdup_printf (_("the count of %s at byte %" "zu" " is %" PRIu64
+                                         ", but the file holds %" PRIu64 " (reading back "
+                                         "from the closing signature)"),
+                                       table_name (t), f->count_at[t], f->counts[t],
+                                       counts[t]);
+          f->explained = TRUE;
+          return;
+        }
+    }
+}
+
 /* Reads the file with f->layout. Keeps every complete record; sets status. */
 static void
-mp_file_read (MpFile *f)
+mp_file_read_tables (MpFile *f)
 {
   guint64 one, n, readable;
   gsize rec;
@@ -251,6 +424,7 @@ mp_file_read (MpFile *f)
     }
 
   /* bins: two arrays of bin_size words, each followed by a total */
+  f->bins_at = f->pos;
   if (f->bin_size > 0)
     {
       guint64 words;
@@ -259,6 +433,16 @@ mp_file_read (MpFile *f)
         words = G_MAXUINT64;
       else
         words = 2 * f->bin_size + 2;
+      /* name the count as the file has it: bins, not words */
+      if (f->has_trailer && words > (f->len - f->pos) / f->layout.size_t_size)
+        {
+          guint64 fit = (f->len - f->pos) / f->layout.size_t_size;
+
+          mark_bad (f, _("the number of allocation bins at byte %" "zu" " is %" PRIu64
+                         ", but only %" PRIu64 " fit in the file"),
+                    f->pos - f->layout.size_t_size, f->bin_size, fit >= 2 ? (fit - 2) / 2 : 0);
+          return;
+        }
       if (!check_count (f, words, f->layout.size_t_size, _("allocation bins"), &readable))
         return;
       if (readable < words)
@@ -277,7 +461,8 @@ mp_file_read (MpFile *f)
 
   /* profiling data */
   f->header_done = TRUE;
-  if (!SIZE (&n))
+  f->tables_at = f->pos;
+  if (!read_count (f, &n))
     goto truncated;
   rec = f->layout.ulong_size + 16 * f->layout.size_t_size;
   if (!check_count (f, n, rec, _("profiling data"), &readable))
@@ -302,7 +487,7 @@ mp_file_read (MpFile *f)
     goto truncated;
 
   /* call sites */
-  if (!SIZE (&n))
+  if (!read_count (f, &n))
     goto truncated;
   rec = 5 * f->layout.ulong_size + f->layout.pointer_size;
   if (!check_count (f, n, rec, _("call sites"), &readable))
@@ -324,7 +509,7 @@ mp_file_read (MpFile *f)
     goto truncated;
 
   /* symbol addresses */
-  if (!SIZE (&n))
+  if (!read_count (f, &n))
     goto truncated;
   if (!check_count (f, n, f->layout.pointer_size, _("symbols"), &readable))
     return;
@@ -339,7 +524,7 @@ mp_file_read (MpFile *f)
     goto truncated;
 
   /* string table */
-  if (!SIZE (&n))
+  if (!read_count (f, &n))
     goto truncated;
   if (!check_count (f, n, 1, _("string table bytes"), &readable))
     return;
@@ -368,6 +553,14 @@ truncated:
               f->len);
   else
     f->status = READ_TRUNCATED;
+}
+
+static void
+mp_file_read (MpFile *f)
+{
+  mp_file_read_tables (f);
+  if (f->status == READ_BAD)
+    explain_bad_count (f);
 }
 
 /* ---- building the profile ----------------------------------------------- */
@@ -821,8 +1014,10 @@ bl_mpatrol_read_memory (const guint8  *data,
           chosen = f;
           break;
         }
+      /* a reading the closing signature explains beats any other */
       if (f->status == READ_BAD && f->reason != NULL &&
-          (furthest == NULL || f->pos > furthest->pos))
+          (furthest == NULL || (f->explained && !furthest->explained) ||
+           (f->explained == furthest->explained && f->pos > furthest->pos)))
         furthest = f;
     }
 

@@ -940,7 +940,9 @@ replay_events (SsProfile *p,
             goto range;
           if (top != NULL)
             /* unsigned: events may span more than 2^63 ns (t >= last) */
-            g_array_index (p->values, guint64, top[0]) += (guint64) t - (guint64) last;
+            g_array_index (p->values, guint64, top[0]) =
+              bl_saturating_add (g_array_index (p->values, guint64, top[0]),
+                                 (guint64) t - (guint64) last);
           last = t;
           at.i = (guint64) t - (guint64) origin;
         }
@@ -1095,7 +1097,8 @@ finish_profile (Reader    *reader,
 
           for (guint i = 0; i < p->weights->len; i++)
             if (leaves[i] != idle)
-              values[leaves[i]] += (guint64) nearbyint (weights[i] * p->factor);
+              values[leaves[i]] = bl_saturating_add (values[leaves[i]],
+                                                     (guint64) nearbyint (weights[i] * p->factor));
         }
 
       if (p->unit == UNIT_NONE)

@@ -235,6 +235,38 @@ compare_ranked (const void *a,
   return ra->function < rb->function ? -1 : ra->function > rb->function;
 }
 
+/* The functions with a value on either side, ranked by the size of their
+ * change (of the total when @by_total, else of self), largest first. */
+static GArray *
+rank_functions (BlDiff     *diff,
+                BlMetricId  metric,
+                gboolean    normalized,
+                gboolean    by_total)
+{
+  GArray *ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+
+  for (guint32 f = 0; f < bl_diff_get_n_functions (diff); f++)
+    {
+      BlDiffChange self_change, total_change;
+      Ranked r;
+
+      bl_diff_get_function_change (diff, metric, f, FALSE, normalized, &self_change);
+      bl_diff_get_function_change (diff, metric, f, TRUE, normalized, &total_change);
+      if (total_change.a == 0 && total_change.b == 0 &&
+          self_change.a == 0 && self_change.b == 0)
+        continue;
+
+      r.function = f;
+      r.key = fabs (by_total ? total_change.delta : self_change.delta);
+      r.tie = fabs (by_total ? self_change.delta : total_change.delta);
+      g_array_append_val (ranked, r);
+    }
+  if (ranked->len > 1)                /* qsort's array may not be NULL */
+    qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
+
+  return ranked;
+}
+
 static gboolean
 write_profile_table (BlDiff         *diff,
                      BlMetricId      metric,
@@ -246,7 +278,7 @@ write_profile_table (BlDiff         *diff,
                      GError        **error)
 {
   g_autoptr(GString) buffer = g_string_sized_new (64 * 1024);
-  g_autoptr(GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  g_autoptr(GArray) ranked = rank_functions (diff, metric, normalized, by_total);
   const BlMetricInfo *info = bl_metric_get_info (metric);
   const char *headers[] = {
     /* Translators: column titles of `brightlens-cli diff --format table` */
@@ -272,24 +304,6 @@ write_profile_table (BlDiff         *diff,
   g_string_append (buffer, _("Function"));
   g_string_append_c (buffer, '\n');
 
-  for (guint32 f = 0; f < bl_diff_get_n_functions (diff); f++)
-    {
-      BlDiffChange self_change, total_change;
-      Ranked r;
-
-      bl_diff_get_function_change (diff, metric, f, FALSE, normalized, &self_change);
-      bl_diff_get_function_change (diff, metric, f, TRUE, normalized, &total_change);
-      if (total_change.a == 0 && total_change.b == 0 &&
-          self_change.a == 0 && self_change.b == 0)
-        continue;
-
-      r.function = f;
-      r.key = fabs (by_total ? total_change.delta : self_change.delta);
-      r.tie = fabs (by_total ? self_change.delta : total_change.delta);
-      g_array_append_val (ranked, r);
-    }
-  if (ranked->len > 1)                /* qsort's array may not be NULL */
-    qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
 
   for (guint i = 0; i < ranked->len; i++)
     {
@@ -416,26 +430,8 @@ write_profile_json (BlDiff         *diff,
                     GError        **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  g_autoptr(GArray) ranked = rank_functions (diff, metric, normalized, by_total);
 
-  for (guint32 f = 0; f < bl_diff_get_n_functions (diff); f++)
-    {
-      BlDiffChange self_change, total_change;
-      Ranked r;
-
-      bl_diff_get_function_change (diff, metric, f, FALSE, normalized, &self_change);
-      bl_diff_get_function_change (diff, metric, f, TRUE, normalized, &total_change);
-      if (total_change.a == 0 && total_change.b == 0 &&
-          self_change.a == 0 && self_change.b == 0)
-        continue;
-
-      r.function = f;
-      r.key = fabs (by_total ? total_change.delta : self_change.delta);
-      r.tie = fabs (by_total ? self_change.delta : total_change.delta);
-      g_array_append_val (ranked, r);
-    }
-  if (ranked->len > 0)
-    qsort (ranked->data, ranked->len, sizeof (Ranked), compare_ranked);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "a");

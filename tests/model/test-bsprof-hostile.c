@@ -383,6 +383,29 @@ test_missing_footer (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 5);
 }
 
+/* Sums saturate: two entries near 2^64 never add up to a small number. */
+static void
+test_saturating_sums (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      bl_bsprof_writer_cpu (w, 1, 0, G_MAXUINT64 - 1, G_MAXUINT64 / 2 + 1);
+      bl_bsprof_writer_calls (w, 1, G_MAXUINT64);
+    }
+  bytes = finish (w);
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WALL), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CALLS), ==, G_MAXUINT64);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -410,6 +433,7 @@ main (int    argc,
   g_test_add_func ("/model/bsprof-hostile/unterminated-string", test_huge_string_length);
   g_test_add_func ("/model/bsprof-hostile/trailing-bytes", test_trailing_bytes);
   g_test_add_func ("/model/bsprof-hostile/missing-footer", test_missing_footer);
+  g_test_add_func ("/model/bsprof-hostile/saturating-sums", test_saturating_sums);
 
   return g_test_run ();
 }

@@ -857,7 +857,7 @@ credit_live_block (Decoder *dec,
   gsize pe = pe_plus1 - 1;
 
   ensure_records ((gpointer *) &dec->pe_live, &dec->pe_live_cap, pe + 1, sizeof (LiveAcc));
-  dec->pe_live[pe].bytes += size;
+  dec->pe_live[pe].bytes = bl_saturating_add (dec->pe_live[pe].bytes, size);
   dec->pe_live[pe].count++;
 
   if (line_plus1 != 0)
@@ -866,7 +866,7 @@ credit_live_block (Decoder *dec,
 
       ensure_records ((gpointer *) &dec->line_live, &dec->line_live_cap, line + 1,
                       sizeof (LiveAcc));
-      dec->line_live[line].bytes += size;
+      dec->line_live[line].bytes = bl_saturating_add (dec->line_live[line].bytes, size);
       dec->line_live[line].count++;
     }
 }
@@ -1244,12 +1244,13 @@ credit_cpu (Decoder     *dec,
 {
   guint32 line;
 
-  pe->cpu += cpu;
-  pe->wall += wall;
+  /* sums saturate: huge values in a hostile file never wrap to small ones */
+  pe->cpu = bl_saturating_add (pe->cpu, cpu);
+  pe->wall = bl_saturating_add (pe->wall, wall);
   if ((line = line_for (dec, pe, offset)) != 0)
     {
-      dec->line_acc[line - 1].cpu += cpu;
-      dec->line_acc[line - 1].wall += wall;
+      dec->line_acc[line - 1].cpu = bl_saturating_add (dec->line_acc[line - 1].cpu, cpu);
+      dec->line_acc[line - 1].wall = bl_saturating_add (dec->line_acc[line - 1].wall, wall);
     }
 }
 
@@ -1399,11 +1400,12 @@ credit_memory (Decoder     *dec,
   if (op == MEM_ALLOC)
     {
       line = line_for (dec, pe, offset);
-      pe->alloc_bytes += size;
+      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
       pe->alloc_count++;
       if (line != 0)
         {
-          dec->line_acc[line - 1].alloc_bytes += size;
+          dec->line_acc[line - 1].alloc_bytes =
+            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
           dec->line_acc[line - 1].alloc_count++;
         }
     }
@@ -1532,7 +1534,7 @@ parse_calls (Decoder       *dec,
   if (!lookup_entry_element (dec, payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
-  pe->calls += count;
+  pe->calls = bl_saturating_add (pe->calls, count);
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -1675,7 +1677,7 @@ decode_hot (Decoder      *dec,
                   credit_cpu (dec, pe, e->offset, e->a, e->b);
                   break;
                 case TAG_CALLS:
-                  pe->calls += e->a;
+                  pe->calls = bl_saturating_add (pe->calls, e->a);
                   break;
                 default:
                   credit_memory (dec, pe, e->op, e->offset, e->a, e->b);

@@ -17,6 +17,7 @@
 #include "bl-format.h"
 #include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
+#include "bl-perfetto-reader.h"
 #include "bl-speedscope-reader.h"
 #include "bl-rrm-reader.h"
 #include "bl-xz-decompressor.h"
@@ -41,6 +42,8 @@ bl_format_kind_get_name (BlFormatKind kind)
       return "br";
     case BL_FORMAT_FOLDED:
       return "folded";
+    case BL_FORMAT_PERFETTO:
+      return "perfetto";
     case BL_FORMAT_UNKNOWN:
     default:
       return "unknown";
@@ -74,6 +77,10 @@ bl_format_detect (const guint8 *head,
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
     return BL_FORMAT_FOLDED;
+
+  /* protobuf has no signature either: the first packet must parse */
+  if (bl_perfetto_detect (head, len, is_whole_file))
+    return BL_FORMAT_PERFETTO;
 
   /* no signature: last, and only if the records parse */
   if (bl_br_detect (head, len, is_whole_file))
@@ -611,6 +618,9 @@ read_with (BlFormatKind    kind,
     case BL_FORMAT_BR:
       return (GObject *) bl_br_read_stream (stream, total, progress, progress_data,
                                             cancellable, error);
+    case BL_FORMAT_PERFETTO:
+      return (GObject *) bl_perfetto_read_stream (stream, total, progress, progress_data,
+                                                  cancellable, error);
     case BL_FORMAT_RRM:
       return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
                                              cancellable, error);

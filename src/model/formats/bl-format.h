@@ -22,6 +22,7 @@ typedef enum
   BL_FORMAT_MPATROL,
   BL_FORMAT_BR,
   BL_FORMAT_FOLDED,
+  BL_FORMAT_PERFETTO,
 } BlFormatKind;
 
 #define BL_FORMAT_ERROR (bl_format_error_quark ())

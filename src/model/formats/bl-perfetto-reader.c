@@ -1,0 +1,1816 @@
+/* bl-perfetto-reader.c — Perfetto protobuf traces (Roku OS 15.1+ roPerfetto)
+ *
+ * The trace is a stream of TracePackets (field 1 of Trace). Each packet is
+ * brought whole into the source window and decoded in place with the
+ * bounded wire reader; nothing but the compact per-track event records
+ * outlives a packet. At the end each track's events are ordered by
+ * timestamp (ties in file order) and turned into the call tree and the
+ * time order of one profile thread.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-perfetto"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bl-perfetto-reader.h"
+#include "bl-protobuf-private.h"
+#include "bl-source-private.h"
+
+G_DEFINE_QUARK (bl-perfetto-error-quark, bl_perfetto_error)
+
+/* Decompressed bytes of one compressed_packets field, at most. */
+#define MAX_INFLATED (256 * 1024 * 1024)
+
+#define TRACE_CLOCK_DEFAULT 6   /* boottime */
+#define LEGACY_THREAD_KEY   (G_GUINT64_CONSTANT (1) << 63)
+
+enum
+{
+  EV_SLICE_BEGIN = 1,
+  EV_SLICE_END = 2,
+  EV_INSTANT = 3,
+  EV_COUNTER = 4,
+};
+
+typedef struct
+{
+  guint64 ts;
+  guint32 order;      /* file order within the track */
+  guint32 name;       /* profile string id */
+  guint32 type;
+  guint32 annotation; /* index into reader->annotation_texts, or G_MAXUINT32 */
+  guint32 flow_first; /* into reader->flow_refs */
+  guint32 n_flows;
+} Event;
+
+typedef struct
+{
+  guint64 id;
+  gboolean terminating;
+} FlowRef;
+
+typedef struct
+{
+  guint64  ts;
+  guint32  order;
+  double   value;
+} RawPoint;
+
+typedef struct
+{
+  guint64  uuid;
+  guint64  parent;
+  guint32  first_seen;
+  char    *name;
+  char    *thread_name;
+  char    *process_name;
+  gint64   pid;
+  gint64   tid;
+  gboolean is_thread;
+  gboolean is_process;
+  gboolean is_counter;
+  gboolean is_incremental;
+  gint64   unit_multiplier;
+  char    *unit;
+  GArray  *events;    /* Event */
+  GArray  *points;    /* RawPoint */
+} Track;
+
+typedef struct
+{
+  gboolean incremental;
+  guint64  multiplier;
+  guint64  last;        /* in clock units, for incremental clocks */
+  guint64  snap_clock;  /* the snapshot's value of this clock, in ns */
+  guint64  snap_trace;  /* the trace clock at that snapshot */
+  gboolean has_snapshot;
+} Clock;
+
+typedef struct
+{
+  GHashTable *names;        /* iid → string id + 1 */
+  GHashTable *categories;
+  GHashTable *annotation_names;
+  GHashTable *clocks;       /* sequence-scoped clock id → Clock* */
+  guint64     default_track;
+  gboolean    has_default_track;
+  guint32     default_clock;
+  gboolean    has_default_clock;
+  GArray     *default_extra_counters;   /* guint64 uuids */
+  gboolean    has_thread;
+  gint64      pid;
+  gint64      tid;
+  gboolean    heap_continues;
+} Sequence;
+
+typedef struct
+{
+  BlProfile   *profile;
+  GHashTable  *tracks;       /* uuid → Track* */
+  GPtrArray   *track_list;   /* in order of first sight */
+  GHashTable  *sequences;    /* sequence id → Sequence* */
+  GHashTable  *global_clocks; /* builtin clock id → Clock* */
+  GHashTable  *process_names; /* pid → char* */
+  guint32      trace_clock;
+  GPtrArray   *annotation_texts;
+  GArray      *flow_refs;    /* FlowRef */
+  guint64      max_event_ts;
+  gboolean     has_event_ts;
+  guint32      order;
+  guint64      n_packets;
+  guint64      n_heap_graphs;
+  guint64      n_annotations;
+  char        *problem;      /* why decoding stopped early, or NULL */
+  gboolean     inflate_warned;
+} Reader;
+
+static void
+track_free (gpointer data)
+{
+  Track *track = data;
+
+  g_free (track->name);
+  g_free (track->thread_name);
+  g_free (track->process_name);
+  g_free (track->unit);
+  g_array_unref (track->events);
+  g_array_unref (track->points);
+  g_free (track);
+}
+
+static void
+sequence_free (gpointer data)
+{
+  Sequence *seq = data;
+
+  g_hash_table_unref (seq->names);
+  g_hash_table_unref (seq->categories);
+  g_hash_table_unref (seq->annotation_names);
+  g_hash_table_unref (seq->clocks);
+  g_array_unref (seq->default_extra_counters);
+  g_free (seq);
+}
+
+static void
+sequence_clear_state (Sequence *seq)
+{
+  g_hash_table_remove_all (seq->names);
+  g_hash_table_remove_all (seq->categories);
+  g_hash_table_remove_all (seq->annotation_names);
+  g_hash_table_remove_all (seq->clocks);
+  g_array_set_size (seq->default_extra_counters, 0);
+  seq->has_default_track = FALSE;
+  seq->has_default_clock = FALSE;
+}
+
+static Sequence *
+get_sequence (Reader  *reader,
+              guint64  id)
+{
+  Sequence *seq = g_hash_table_lookup (reader->sequences, (gpointer) (guintptr) id);
+
+  if (seq != NULL)
+    return seq;
+
+  seq = g_new0 (Sequence, 1);
+  seq->names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  seq->categories = g_hash_table_new (g_direct_hash, g_direct_equal);
+  seq->annotation_names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  seq->clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  seq->default_extra_counters = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_hash_table_insert (reader->sequences, (gpointer) (guintptr) id, seq);
+
+  return seq;
+}
+
+static Track *
+get_track (Reader  *reader,
+           guint64  uuid)
+{
+  Track *track = g_hash_table_lookup (reader->tracks, (gpointer) (guintptr) uuid);
+
+  if (track != NULL)
+    return track;
+
+  track = g_new0 (Track, 1);
+  track->uuid = uuid;
+  track->first_seen = reader->track_list->len;
+  track->unit_multiplier = 1;
+  track->events = g_array_new (FALSE, FALSE, sizeof (Event));
+  track->points = g_array_new (FALSE, FALSE, sizeof (RawPoint));
+  g_hash_table_insert (reader->tracks, (gpointer) (guintptr) uuid, track);
+  g_ptr_array_add (reader->track_list, track);
+
+  return track;
+}
+
+static void
+set_str (char       **dest,
+         const char  *src)
+{
+  char *copy = g_strdup (src);
+
+  g_free (*dest);
+  *dest = copy;
+}
+
+static void
+set_problem (Reader     *reader,
+             const char *problem)
+{
+  if (reader->problem == NULL)
+    reader->problem = g_strdup (problem);
+}
+
+static guint32
+lookup_iid (GHashTable *table,
+            guint64     iid)
+{
+  gpointer v = g_hash_table_lookup (table, (gpointer) (guintptr) iid);
+
+  return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
+}
+
+/* Walks a message's fields; on a malformed field records why and returns
+ * FALSE. Used as: while ((ok = next_field (...)) == BL_PB_FIELD) … */
+static BlPbStatus
+next_field (Reader     *reader,
+            BlPbCursor *cursor,
+            BlPbField  *field,
+            const char *what)
+{
+  BlPbStatus status = bl_pb_next (cursor, field);
+
+  if (status != BL_PB_FIELD && status != BL_PB_END)
+    {
+      g_autofree char *problem =
+        g_strdup_printf (_("a %s is malformed: %s"), _(what), bl_pb_status_describe (status));
+      set_problem (reader, problem);
+    }
+
+  return status;
+}
+
+#define FOR_FIELDS(reader, cursor, field, what, status) \
+  while (((status) = next_field ((reader), (cursor), (field), (what))) == BL_PB_FIELD)
+
+#define FIELDS_OK(status) ((status) == BL_PB_END)
+
+/* ---- interned data ---- */
+
+static gboolean
+read_interned_entry (Reader     *reader,
+                     const BlPbField *entry,
+                     GHashTable *table)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  guint64 iid = 0;
+  const guint8 *name = NULL;
+  gsize name_len = 0;
+
+  bl_pb_field_cursor (entry, &c);
+  FOR_FIELDS (reader, &c, &f, N_("interned name"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        iid = f.value;
+      else if (f.number == 2 && f.wire == BL_PB_BYTES)
+        {
+          name = f.data;
+          name_len = f.len;
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  if (name != NULL)
+    {
+      g_autofree char *valid = g_utf8_make_valid ((const char *) name, name_len);
+      guint32 id = bl_profile_intern (reader->profile, valid);
+
+      g_hash_table_insert (table, (gpointer) (guintptr) iid, GUINT_TO_POINTER (id + 1));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_interned_data (Reader          *reader,
+                    Sequence        *seq,
+                    const BlPbField *data)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("interned data"), status)
+    {
+      GHashTable *table = NULL;
+
+      if (f.wire != BL_PB_BYTES)
+        continue;
+      if (f.number == 1)
+        table = seq->categories;
+      else if (f.number == 2)
+        table = seq->names;
+      else if (f.number == 3)
+        table = seq->annotation_names;
+      if (table != NULL && !read_interned_entry (reader, &f, table))
+        return FALSE;
+    }
+
+  return FIELDS_OK (status);
+}
+
+/* Appends the uuids of a packed or unpacked repeated varint field. */
+static gboolean
+append_varints (const BlPbField *f,
+                GArray          *out)
+{
+  if (f->wire == BL_PB_VARINT)
+    {
+      g_array_append_val (out, f->value);
+      return TRUE;
+    }
+  if (f->wire == BL_PB_BYTES)
+    {
+      const guint8 *p = f->data;
+      const guint8 *end = f->data + f->len;
+
+      while (p < end)
+        {
+          guint64 v;
+
+          if (!bl_pb_read_varint (&p, end, &v))
+            return FALSE;
+          g_array_append_val (out, v);
+        }
+      return TRUE;
+    }
+  if (f->wire == BL_PB_FIXED64)
+    {
+      g_array_append_val (out, f->value);
+      return TRUE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_defaults (Reader          *reader,
+               Sequence        *seq,
+               const BlPbField *data)
+{
+  BlPbCursor c, tc;
+  BlPbField f, tf;
+  BlPbStatus status;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("packet defaults message"), status)
+    {
+      if (f.number == 58 && f.wire == BL_PB_VARINT)
+        {
+          seq->default_clock = (guint32) f.value;
+          seq->has_default_clock = TRUE;
+        }
+      else if (f.number == 11 && f.wire == BL_PB_BYTES)
+        {
+          bl_pb_field_cursor (&f, &tc);
+          FOR_FIELDS (reader, &tc, &tf, N_("track event defaults message"), status)
+            {
+              if (tf.number == 11 && tf.wire == BL_PB_VARINT)
+                {
+                  seq->default_track = tf.value;
+                  seq->has_default_track = TRUE;
+                }
+              else if (tf.number == 31)
+                {
+                  if (!append_varints (&tf, seq->default_extra_counters))
+                    {
+                      set_problem (reader, _("a packed list of counter tracks is malformed"));
+                      return FALSE;
+                    }
+                }
+            }
+          if (!FIELDS_OK (status))
+            return FALSE;
+        }
+    }
+
+  return FIELDS_OK (status);
+}
+
+/* ---- clocks ---- */
+
+static gboolean
+read_clock_snapshot (Reader          *reader,
+                     Sequence        *seq,
+                     const BlPbField *data)
+{
+  BlPbCursor c, cc;
+  BlPbField f, cf;
+  BlPbStatus status;
+  guint32 primary = reader->trace_clock;
+  g_autoptr (GArray) clocks = g_array_new (FALSE, TRUE, sizeof (guint64) * 4);
+  guint64 trace_ts = 0;
+  gboolean has_trace_ts = FALSE;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("clock snapshot"), status)
+    {
+      if (f.number == 2 && f.wire == BL_PB_VARINT)
+        primary = (guint32) f.value;
+      else if (f.number == 1 && f.wire == BL_PB_BYTES)
+        {
+          guint64 entry[4] = { 0, 0, 0, 1 };   /* id, timestamp, incremental, multiplier */
+
+          bl_pb_field_cursor (&f, &cc);
+          FOR_FIELDS (reader, &cc, &cf, N_("clock"), status)
+            {
+              if (cf.wire != BL_PB_VARINT)
+                continue;
+              if (cf.number >= 1 && cf.number <= 4)
+                entry[cf.number - 1] = cf.value;
+            }
+          if (!FIELDS_OK (status))
+            return FALSE;
+          if (entry[3] == 0)
+            entry[3] = 1;
+          g_array_append_vals (clocks, entry, 1);
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  reader->trace_clock = primary;
+
+  for (guint i = 0; i < clocks->len; i++)
+    {
+      const guint64 *entry = (const guint64 *) (clocks->data + i * sizeof (guint64) * 4);
+
+      if (entry[0] == primary)
+        {
+          trace_ts = entry[1] * entry[3];
+          has_trace_ts = TRUE;
+        }
+    }
+
+  for (guint i = 0; i < clocks->len; i++)
+    {
+      const guint64 *entry = (const guint64 *) (clocks->data + i * sizeof (guint64) * 4);
+      GHashTable *table = (entry[0] >= 64 && entry[0] <= 127) ? seq->clocks : reader->global_clocks;
+      Clock *clock;
+
+      if (entry[0] > G_MAXUINT32)
+        continue;
+      clock = g_new0 (Clock, 1);
+      clock->incremental = entry[2] != 0;
+      clock->multiplier = entry[3];
+      clock->last = entry[1];
+      clock->snap_clock = entry[1] * entry[3];
+      clock->snap_trace = has_trace_ts ? trace_ts : clock->snap_clock;
+      clock->has_snapshot = TRUE;
+      g_hash_table_replace (table, GUINT_TO_POINTER ((guint32) entry[0]), clock);
+    }
+
+  return TRUE;
+}
+
+static guint64
+to_trace_time (Reader   *reader,
+               Sequence *seq,
+               guint32   clock_id,
+               guint64   raw)
+{
+  Clock *clock;
+  guint64 ns;
+
+  if (clock_id == reader->trace_clock)
+    return raw;
+
+  if (clock_id >= 64 && clock_id <= 127)
+    clock = g_hash_table_lookup (seq->clocks, GUINT_TO_POINTER (clock_id));
+  else
+    clock = g_hash_table_lookup (reader->global_clocks, GUINT_TO_POINTER (clock_id));
+
+  if (clock == NULL)
+    return raw;
+
+  if (clock->incremental)
+    {
+      clock->last += raw;
+      raw = clock->last;
+    }
+  ns = raw * clock->multiplier;
+
+  /* shift by the offset the snapshot measured between the two clocks */
+  return clock->snap_trace + (ns - clock->snap_clock);
+}
+
+/* ---- descriptors ---- */
+
+static gboolean
+read_thread_descriptor (Reader          *reader,
+                        const BlPbField *data,
+                        gint64          *pid,
+                        gint64          *tid,
+                        char           **name)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("thread descriptor"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        *pid = (gint64) f.value;
+      else if (f.number == 2 && f.wire == BL_PB_VARINT)
+        *tid = (gint64) f.value;
+      else if (f.number == 5 && f.wire == BL_PB_BYTES)
+        {
+          g_free (*name);
+          *name = g_utf8_make_valid ((const char *) f.data, f.len);
+        }
+    }
+
+  return FIELDS_OK (status);
+}
+
+static gboolean
+read_process_descriptor (Reader          *reader,
+                         const BlPbField *data,
+                         gint64          *pid,
+                         char           **name)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("process descriptor"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        *pid = (gint64) f.value;
+      else if (f.number == 6 && f.wire == BL_PB_BYTES)
+        {
+          g_free (*name);
+          *name = g_utf8_make_valid ((const char *) f.data, f.len);
+        }
+    }
+
+  if (FIELDS_OK (status) && *name != NULL)
+    g_hash_table_replace (reader->process_names, (gpointer) (guintptr) *pid, g_strdup (*name));
+
+  return FIELDS_OK (status);
+}
+
+static gboolean
+read_track_descriptor (Reader          *reader,
+                       const BlPbField *data)
+{
+  BlPbCursor c, cc;
+  BlPbField f, cf;
+  BlPbStatus status;
+  guint64 uuid = 0;
+  guint64 parent = 0;
+  g_autofree char *name = NULL;
+  g_autofree char *thread_name = NULL;
+  g_autofree char *process_name = NULL;
+  g_autofree char *unit = NULL;
+  gint64 pid = 0, tid = 0, multiplier = 1;
+  gboolean is_thread = FALSE, is_process = FALSE, is_counter = FALSE, incremental = FALSE;
+  Track *track;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("track descriptor"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        uuid = f.value;
+      else if (f.number == 5 && f.wire == BL_PB_VARINT)
+        parent = f.value;
+      else if ((f.number == 2 || f.number == 10) && f.wire == BL_PB_BYTES)
+        {
+          g_free (name);
+          name = g_utf8_make_valid ((const char *) f.data, f.len);
+        }
+      else if (f.number == 3 && f.wire == BL_PB_BYTES)
+        {
+          is_process = TRUE;
+          if (!read_process_descriptor (reader, &f, &pid, &process_name))
+            return FALSE;
+        }
+      else if (f.number == 4 && f.wire == BL_PB_BYTES)
+        {
+          is_thread = TRUE;
+          if (!read_thread_descriptor (reader, &f, &pid, &tid, &thread_name))
+            return FALSE;
+        }
+      else if (f.number == 8 && f.wire == BL_PB_BYTES)
+        {
+          is_counter = TRUE;
+          bl_pb_field_cursor (&f, &cc);
+          FOR_FIELDS (reader, &cc, &cf, N_("counter descriptor"), status)
+            {
+              if (cf.number == 4 && cf.wire == BL_PB_VARINT)
+                multiplier = (gint64) cf.value;
+              else if (cf.number == 5 && cf.wire == BL_PB_VARINT)
+                incremental = cf.value != 0;
+              else if (cf.number == 6 && cf.wire == BL_PB_BYTES)
+                {
+                  g_free (unit);
+                  unit = g_utf8_make_valid ((const char *) cf.data, cf.len);
+                }
+              else if (cf.number == 3 && cf.wire == BL_PB_VARINT && unit == NULL)
+                {
+                  /* the builtin units: 1 time (ns), 2 count, 3 size (bytes) */
+                  if (cf.value == 1)
+                    unit = g_strdup ("ns");
+                  else if (cf.value == 3)
+                    unit = g_strdup ("bytes");
+                }
+            }
+          if (!FIELDS_OK (status))
+            return FALSE;
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  track = get_track (reader, uuid);
+  track->parent = parent;
+  if (name != NULL)
+    set_str (&track->name, name);
+  if (thread_name != NULL)
+    set_str (&track->thread_name, thread_name);
+  if (process_name != NULL)
+    set_str (&track->process_name, process_name);
+  if (unit != NULL)
+    set_str (&track->unit, unit);
+  track->is_thread |= is_thread;
+  track->is_process |= is_process && !is_thread;
+  if (is_thread || is_process)
+    track->pid = pid;
+  if (is_thread)
+    track->tid = tid;
+  if (is_counter)
+    {
+      track->is_counter = TRUE;
+      track->is_incremental = incremental;
+      track->unit_multiplier = multiplier == 0 ? 1 : multiplier;
+    }
+
+  return TRUE;
+}
+
+/* ---- track events ---- */
+
+static void
+append_annotation_value (GString         *text,
+                         const BlPbField *f)
+{
+  switch (f->number)
+    {
+    case 2:
+      g_string_append (text, f->value ? "true" : "false");
+      break;
+    case 3:
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT, f->value);
+      break;
+    case 4:
+      g_string_append_printf (text, "%" G_GINT64_FORMAT, (gint64) f->value);
+      break;
+    case 5:
+      g_string_append_printf (text, "%g", bl_pb_field_double (f));
+      break;
+    case 7:
+      g_string_append_printf (text, "0x%" G_GINT64_MODIFIER "x", f->value);
+      break;
+    case 6:
+    case 9:
+      {
+        g_autofree char *s = g_utf8_make_valid ((const char *) f->data, f->len);
+
+        g_string_append (text, s);
+      }
+      break;
+    case 11:
+    case 12:
+      g_string_append (text, f->number == 11 ? "{…}" : "[…]");
+      break;
+    default:
+      break;
+    }
+}
+
+static gboolean
+read_annotation (Reader          *reader,
+                 Sequence        *seq,
+                 const BlPbField *data,
+                 GString         *text)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  g_autofree char *name = NULL;
+  g_autoptr (GString) value = g_string_new (NULL);
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("debug annotation"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        {
+          guint32 id = lookup_iid (seq->annotation_names, f.value);
+
+          if (id != G_MAXUINT32)
+            set_str (&name, bl_profile_get_string (reader->profile, id));
+        }
+      else if (f.number == 10 && f.wire == BL_PB_BYTES)
+        {
+          g_free (name);
+          name = g_utf8_make_valid ((const char *) f.data, f.len);
+        }
+      else if (f.number == 17 && f.wire == BL_PB_VARINT)
+        g_string_append_printf (value, "#%" G_GUINT64_FORMAT, f.value);
+      else if (((f.number >= 2 && f.number <= 5) || f.number == 7) &&
+               (f.wire == BL_PB_VARINT || f.wire == BL_PB_FIXED64))
+        append_annotation_value (value, &f);
+      else if ((f.number == 6 || f.number == 9 || f.number == 11 || f.number == 12) &&
+               f.wire == BL_PB_BYTES)
+        append_annotation_value (value, &f);
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  if (text->len > 0)
+    g_string_append (text, ", ");
+  g_string_append_printf (text, "%s=%s", name != NULL ? name : "?", value->str);
+  reader->n_annotations++;
+
+  return TRUE;
+}
+
+static void
+note_event_ts (Reader  *reader,
+               guint64  ts)
+{
+  if (!reader->has_event_ts || ts > reader->max_event_ts)
+    reader->max_event_ts = ts;
+  reader->has_event_ts = TRUE;
+}
+
+static void
+add_point (Reader  *reader,
+           guint64  uuid,
+           guint64  ts,
+           double   value)
+{
+  Track *track = get_track (reader, uuid);
+  RawPoint point = { ts, reader->order++, value };
+
+  g_array_append_val (track->points, point);
+}
+
+static gboolean
+read_track_event (Reader          *reader,
+                  Sequence        *seq,
+                  const BlPbField *data,
+                  guint64          ts,
+                  gboolean         has_ts)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  guint64 type = 0;
+  guint64 track_uuid = 0;
+  gboolean has_track = FALSE;
+  guint32 name = G_MAXUINT32;
+  gboolean has_counter = FALSE;
+  double counter = 0;
+  g_autoptr (GString) annotations = g_string_new (NULL);
+  g_autoptr (GArray) extra_uuids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) extra_values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint flow_first = reader->flow_refs->len;
+  Event event;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("track event"), status)
+    {
+      switch (f.number)
+        {
+        case 9:
+          if (f.wire == BL_PB_VARINT)
+            type = f.value;
+          break;
+        case 11:
+          if (f.wire == BL_PB_VARINT)
+            {
+              track_uuid = f.value;
+              has_track = TRUE;
+            }
+          break;
+        case 23:
+          if (f.wire == BL_PB_BYTES)
+            {
+              g_autofree char *s = g_utf8_make_valid ((const char *) f.data, f.len);
+
+              name = bl_profile_intern (reader->profile, s);
+            }
+          break;
+        case 10:
+          if (f.wire == BL_PB_VARINT)
+            name = lookup_iid (seq->names, f.value);
+          break;
+        case 30:
+          if (f.wire == BL_PB_VARINT)
+            {
+              counter = (double) (gint64) f.value;
+              has_counter = TRUE;
+            }
+          break;
+        case 44:
+          if (f.wire == BL_PB_FIXED64)
+            {
+              counter = bl_pb_field_double (&f);
+              has_counter = TRUE;
+            }
+          break;
+        case 4:
+          if (f.wire == BL_PB_BYTES && !read_annotation (reader, seq, &f, annotations))
+            return FALSE;
+          break;
+        case 47:
+        case 48:
+          {
+            g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+            if (f.wire == BL_PB_BYTES)
+              {
+                /* packed fixed64 */
+                if (f.len % 8 != 0)
+                  {
+                    set_problem (reader, _("a packed list of flow ids is malformed"));
+                    return FALSE;
+                  }
+                for (gsize i = 0; i < f.len; i += 8)
+                  {
+                    guint64 v = 0;
+
+                    for (guint k = 0; k < 8; k++)
+                      v |= (guint64) f.data[i + k] << (8 * k);
+                    g_array_append_val (ids, v);
+                  }
+              }
+            else
+              append_varints (&f, ids);
+            for (guint i = 0; i < ids->len; i++)
+              {
+                FlowRef ref = { g_array_index (ids, guint64, i), f.number == 48 };
+
+                g_array_append_val (reader->flow_refs, ref);
+              }
+          }
+          break;
+        case 31:
+          if (!append_varints (&f, extra_uuids))
+            {
+              set_problem (reader, _("a packed list of counter tracks is malformed"));
+              return FALSE;
+            }
+          break;
+        case 12:
+          if (!append_varints (&f, extra_values))
+            {
+              set_problem (reader, _("a packed list of counter values is malformed"));
+              return FALSE;
+            }
+          break;
+        case 16:
+          if (f.wire == BL_PB_VARINT && !has_ts)
+            {
+              ts = (guint64) (gint64) f.value * 1000;
+              has_ts = TRUE;
+            }
+          break;
+        default:
+          break;
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  if (!has_track)
+    {
+      if (seq->has_default_track)
+        track_uuid = seq->default_track;
+      else if (seq->has_thread)
+        {
+          Track *thread;
+
+          track_uuid = LEGACY_THREAD_KEY | ((guint64) seq->pid << 32) | (guint32) seq->tid;
+          thread = get_track (reader, track_uuid);
+          thread->is_thread = TRUE;
+          thread->pid = seq->pid;
+          thread->tid = seq->tid;
+        }
+    }
+
+  if (extra_values->len > 0)
+    {
+      GArray *uuids = extra_uuids->len > 0 ? extra_uuids : seq->default_extra_counters;
+
+      for (guint i = 0; i < extra_values->len && i < uuids->len; i++)
+        add_point (reader, g_array_index (uuids, guint64, i), ts,
+                   (double) (gint64) g_array_index (extra_values, guint64, i));
+    }
+
+  if (type == EV_COUNTER)
+    {
+      if (has_counter)
+        add_point (reader, track_uuid, ts, counter);
+      g_array_set_size (reader->flow_refs, flow_first);
+      return TRUE;
+    }
+
+  if (type < EV_SLICE_BEGIN || type > EV_INSTANT)
+    {
+      g_array_set_size (reader->flow_refs, flow_first);
+      return TRUE;
+    }
+
+  event.ts = ts;
+  event.order = reader->order++;
+  event.name = name;
+  event.type = (guint32) type;
+  event.annotation = G_MAXUINT32;
+  event.flow_first = flow_first;
+  event.n_flows = reader->flow_refs->len - flow_first;
+  if (annotations->len > 0)
+    {
+      event.annotation = reader->annotation_texts->len;
+      g_ptr_array_add (reader->annotation_texts, g_string_free (g_steal_pointer (&annotations), FALSE));
+    }
+  g_array_append_val (get_track (reader, track_uuid)->events, event);
+  note_event_ts (reader, ts);
+
+  return TRUE;
+}
+
+/* ---- heap graphs ---- */
+
+static gboolean
+read_heap_graph (Reader          *reader,
+                 Sequence        *seq,
+                 const BlPbField *data)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  gboolean continued = FALSE;
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("heap graph"), status)
+    {
+      if (f.number == 5 && f.wire == BL_PB_VARINT)
+        continued = f.value != 0;
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  if (!seq->heap_continues)
+    reader->n_heap_graphs++;
+  seq->heap_continues = continued;
+
+  return TRUE;
+}
+
+/* ---- packets ---- */
+
+static gboolean read_packet (Reader       *reader,
+                             const guint8 *data,
+                             gsize         len,
+                             gboolean      allow_compressed);
+
+static gboolean
+read_compressed (Reader          *reader,
+                 const BlPbField *data)
+{
+  g_autoptr (GZlibDecompressor) inflater = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
+  g_autoptr (GByteArray) out = g_byte_array_new ();
+  gsize in_pos = 0;
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+
+  for (;;)
+    {
+      guint8 buffer[64 * 1024];
+      gsize read = 0, written = 0;
+      g_autoptr (GError) error = NULL;
+      GConverterResult result;
+
+      result = g_converter_convert (G_CONVERTER (inflater),
+                                    data->data + in_pos, data->len - in_pos,
+                                    buffer, sizeof buffer,
+                                    G_CONVERTER_INPUT_AT_END, &read, &written, &error);
+      if (result == G_CONVERTER_ERROR)
+        {
+          set_problem (reader, _("a block of compressed packets cannot be inflated"));
+          return FALSE;
+        }
+      in_pos += read;
+      g_byte_array_append (out, buffer, written);
+      if (out->len > MAX_INFLATED)
+        {
+          set_problem (reader, _("a block of compressed packets inflates to more than 256 MB"));
+          return FALSE;
+        }
+      if (result == G_CONVERTER_FINISHED)
+        break;
+      if (read == 0 && written == 0)
+        {
+          set_problem (reader, _("a block of compressed packets ends early"));
+          return FALSE;
+        }
+    }
+
+  bl_pb_cursor_init (&c, out->data, out->len);
+  FOR_FIELDS (reader, &c, &f, N_("block of compressed packets"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_BYTES &&
+          !read_packet (reader, f.data, f.len, FALSE))
+        return FALSE;
+    }
+
+  return FIELDS_OK (status);
+}
+
+static gboolean
+read_packet (Reader       *reader,
+             const guint8 *data,
+             gsize         len,
+             gboolean      allow_compressed)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  guint64 seq_id = 0;
+  guint64 ts = 0;
+  gboolean has_ts = FALSE;
+  guint32 clock_id = 0;
+  gboolean has_clock = FALSE;
+  gboolean cleared = FALSE;
+  Sequence *seq;
+
+  reader->n_packets++;
+
+  /* first pass: the fields the others depend on */
+  bl_pb_cursor_init (&c, data, len);
+  FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
+    {
+      if (f.wire == BL_PB_VARINT)
+        {
+          if (f.number == 10)
+            seq_id = f.value;
+          else if (f.number == 8)
+            {
+              ts = f.value;
+              has_ts = TRUE;
+            }
+          else if (f.number == 58)
+            {
+              clock_id = (guint32) f.value;
+              has_clock = TRUE;
+            }
+          else if (f.number == 41 && f.value != 0)
+            cleared = TRUE;
+          else if (f.number == 13 && (f.value & 1) != 0)
+            cleared = TRUE;
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  seq = get_sequence (reader, seq_id);
+  if (cleared)
+    sequence_clear_state (seq);
+
+  /* second pass: state the packet's own events use */
+  bl_pb_cursor_init (&c, data, len);
+  FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
+    {
+      if (f.wire != BL_PB_BYTES)
+        continue;
+      if (f.number == 12 && !read_interned_data (reader, seq, &f))
+        return FALSE;
+      if (f.number == 59 && !read_defaults (reader, seq, &f))
+        return FALSE;
+      if (f.number == 6 && !read_clock_snapshot (reader, seq, &f))
+        return FALSE;
+      if (f.number == 44)
+        {
+          char *name = NULL;
+          gint64 pid = seq->pid, tid = seq->tid;
+          Track *thread;
+
+          if (!read_thread_descriptor (reader, &f, &pid, &tid, &name))
+            {
+              g_free (name);
+              return FALSE;
+            }
+          seq->has_thread = TRUE;
+          seq->pid = pid;
+          seq->tid = tid;
+          thread = get_track (reader, LEGACY_THREAD_KEY | ((guint64) pid << 32) | (guint32) tid);
+          thread->is_thread = TRUE;
+          thread->pid = pid;
+          thread->tid = tid;
+          if (name != NULL)
+            {
+              g_free (thread->thread_name);
+              thread->thread_name = name;
+            }
+        }
+      if (f.number == 43)
+        {
+          g_autofree char *name = NULL;
+          gint64 pid = 0;
+
+          if (!read_process_descriptor (reader, &f, &pid, &name))
+            return FALSE;
+        }
+    }
+
+  if (has_ts)
+    {
+      guint32 clock = has_clock ? clock_id :
+                      seq->has_default_clock ? seq->default_clock : reader->trace_clock;
+
+      ts = to_trace_time (reader, seq, clock, ts);
+    }
+
+  /* third pass: the payload */
+  bl_pb_cursor_init (&c, data, len);
+  FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
+    {
+      if (f.wire != BL_PB_BYTES)
+        continue;
+      if (f.number == 60 && !read_track_descriptor (reader, &f))
+        return FALSE;
+      if (f.number == 11 && !read_track_event (reader, seq, &f, ts, has_ts))
+        return FALSE;
+      if (f.number == 56 && !read_heap_graph (reader, seq, &f))
+        return FALSE;
+      if (f.number == 50 && allow_compressed && !read_compressed (reader, &f))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* ---- building the profile ---- */
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const Event *ea = a, *eb = b;
+
+  if (ea->ts != eb->ts)
+    return ea->ts < eb->ts ? -1 : 1;
+  return ea->order < eb->order ? -1 : ea->order > eb->order;
+}
+
+static int
+compare_points (gconstpointer a,
+                gconstpointer b)
+{
+  const RawPoint *pa = a, *pb = b;
+
+  if (pa->ts != pb->ts)
+    return pa->ts < pb->ts ? -1 : 1;
+  return pa->order < pb->order ? -1 : pa->order > pb->order;
+}
+
+typedef struct
+{
+  guint64 ts;
+  guint32 order;
+  guint32 thread;
+  guint32 span;
+  guint64 id;
+  gboolean terminating;
+} FlowStep;
+
+static int
+compare_flow_steps (gconstpointer a,
+                    gconstpointer b)
+{
+  const FlowStep *fa = a, *fb = b;
+
+  if (fa->ts != fb->ts)
+    return fa->ts < fb->ts ? -1 : 1;
+  return fa->order < fb->order ? -1 : fa->order > fb->order;
+}
+
+static char *
+track_display_name (Reader *reader,
+                    Track  *track)
+{
+  if (track->name != NULL && track->name[0] != '\0')
+    return g_strdup (track->name);
+  if (track->is_thread)
+    {
+      if (track->thread_name != NULL && track->thread_name[0] != '\0')
+        return g_strdup (track->thread_name);
+      return g_strdup_printf ("Thread %" G_GINT64_FORMAT, track->tid);
+    }
+  if (track->is_process)
+    {
+      const char *name = track->process_name;
+
+      if (name == NULL)
+        name = g_hash_table_lookup (reader->process_names, (gpointer) (guintptr) track->pid);
+      if (name != NULL && name[0] != '\0')
+        return g_strdup (name);
+      return g_strdup_printf ("Process %" G_GINT64_FORMAT, track->pid);
+    }
+  if (track->uuid == 0)
+    return g_strdup ("Default track");
+
+  return g_strdup_printf ("Track %" G_GUINT64_FORMAT, track->uuid);
+}
+
+typedef struct
+{
+  guint32 node;
+  guint32 span;
+  guint64 start;
+  guint64 children;
+} Open;
+
+static void
+close_slice (BlProfile *profile,
+             guint      thread,
+             GArray    *stack,
+             guint64    end)
+{
+  Open *top = &g_array_index (stack, Open, stack->len - 1);
+  guint64 duration = end >= top->start ? end - top->start : 0;
+  guint64 self = duration >= top->children ? duration - top->children : 0;
+
+  bl_profile_add_value (profile, top->node, BL_METRIC_TIME_NS, self);
+  bl_profile_set_span_end (profile, thread, top->span, top->start + duration);
+  g_array_set_size (stack, stack->len - 1);
+  if (stack->len > 0)
+    g_array_index (stack, Open, stack->len - 1).children += duration;
+}
+
+static void
+build_track (Reader          *reader,
+             BlPerfettoTrace *trace,
+             Track           *track,
+             GArray          *flow_steps)
+{
+  BlProfile *profile = reader->profile;
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  g_autofree char *name = NULL;
+  gboolean has_slices = FALSE;
+  guint thread = G_MAXUINT32;
+  guint32 root = BL_NODE_NONE;
+  guint32 unnamed = G_MAXUINT32;
+  guint64 first = 0, last = 0;
+
+  if (track->events->len == 0)
+    return;
+
+  g_array_sort (track->events, compare_events);
+  for (guint i = 0; i < track->events->len; i++)
+    if (g_array_index (track->events, Event, i).type == EV_SLICE_BEGIN)
+      has_slices = TRUE;
+
+  if (has_slices)
+    {
+      name = track_display_name (reader, track);
+      /* tracks of the same name share one thread, as in the folded output */
+      root = bl_profile_add_thread (profile, bl_profile_intern (profile, name));
+      thread = bl_profile_get_node (profile, root)->thread;
+    }
+
+  for (guint i = 0; i < track->events->len; i++)
+    {
+      const Event *ev = &g_array_index (track->events, Event, i);
+
+      if (i == 0)
+        first = ev->ts;
+      last = MAX (last, ev->ts);
+
+      if (ev->type == EV_INSTANT)
+        {
+          BlPerfettoInstant instant = { ev->ts, ev->name, thread };
+
+          if (instant.name == G_MAXUINT32)
+            {
+              if (unnamed == G_MAXUINT32)
+                unnamed = bl_profile_intern (profile, "(unnamed)");
+              instant.name = unnamed;
+            }
+          g_array_append_val (trace->instants, instant);
+          trace->n_instants++;
+        }
+      else if (ev->type == EV_SLICE_BEGIN)
+        {
+          guint32 parent = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).node : root;
+          guint32 slice_name = ev->name;
+          Open open;
+
+          if (slice_name == G_MAXUINT32)
+            {
+              if (unnamed == G_MAXUINT32)
+                unnamed = bl_profile_intern (profile, "(unnamed)");
+              slice_name = unnamed;
+            }
+          open.node = bl_profile_add_child (profile, parent, slice_name, 0, 0);
+          open.span = bl_profile_add_span (profile, thread, open.node, ev->ts);
+          open.start = ev->ts;
+          open.children = 0;
+          g_array_append_val (stack, open);
+          trace->n_slices++;
+
+          if (ev->annotation != G_MAXUINT32)
+            {
+              BlPerfettoAnnotation *annotation = g_new0 (BlPerfettoAnnotation, 1);
+
+              annotation->thread = thread;
+              annotation->span = open.span;
+              annotation->text = g_steal_pointer (&g_ptr_array_index (reader->annotation_texts,
+                                                                      ev->annotation));
+              g_ptr_array_add (trace->annotations, annotation);
+            }
+
+          for (guint k = 0; k < ev->n_flows; k++)
+            {
+              const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, ev->flow_first + k);
+              FlowStep step = { ev->ts, ev->order, thread, open.span, ref->id, ref->terminating };
+
+              g_array_append_val (flow_steps, step);
+            }
+        }
+      else if (ev->type == EV_SLICE_END && stack->len > 0)
+        close_slice (profile, thread, stack, ev->ts);
+    }
+
+  /* slices still open at the end of the trace end with its last event */
+  while (stack->len > 0)
+    close_slice (profile, thread, stack, reader->max_event_ts);
+
+  if (has_slices)
+    bl_profile_set_time_range (profile, thread, first, MAX (last, reader->max_event_ts));
+}
+
+static void
+build_counter (Reader          *reader,
+               BlPerfettoTrace *trace,
+               Track           *track)
+{
+  BlPerfettoCounter *counter;
+  double sum = 0;
+
+  if (track->points->len == 0)
+    return;
+
+  counter = g_new0 (BlPerfettoCounter, 1);
+  counter->name = track->name != NULL ? g_strdup (track->name) :
+                  g_strdup_printf ("Counter %" G_GUINT64_FORMAT, track->uuid);
+  counter->unit = g_strdup (track->unit != NULL ? track->unit : "");
+  counter->points = g_array_sized_new (FALSE, FALSE, sizeof (BlPerfettoPoint), track->points->len);
+
+  /* incremental counters add up in the order they were written */
+  for (guint i = 0; i < track->points->len; i++)
+    {
+      RawPoint *p = &g_array_index (track->points, RawPoint, i);
+
+      p->value *= (double) track->unit_multiplier;
+      if (track->is_incremental)
+        {
+          sum += p->value;
+          p->value = sum;
+        }
+    }
+  g_array_sort (track->points, compare_points);
+  for (guint i = 0; i < track->points->len; i++)
+    {
+      const RawPoint *p = &g_array_index (track->points, RawPoint, i);
+      BlPerfettoPoint point = { p->ts, p->value };
+
+      g_array_append_val (counter->points, point);
+    }
+  g_ptr_array_add (trace->counters, counter);
+}
+
+static void
+counter_free (gpointer data)
+{
+  BlPerfettoCounter *counter = data;
+
+  g_free (counter->name);
+  g_free (counter->unit);
+  g_array_unref (counter->points);
+  g_free (counter);
+}
+
+static void
+annotation_free (gpointer data)
+{
+  BlPerfettoAnnotation *annotation = data;
+
+  g_free (annotation->text);
+  g_free (annotation);
+}
+
+static void
+trace_free (gpointer data)
+{
+  BlPerfettoTrace *trace = data;
+
+  g_ptr_array_unref (trace->counters);
+  g_array_unref (trace->instants);
+  g_array_unref (trace->flows);
+  g_ptr_array_unref (trace->annotations);
+  g_free (trace);
+}
+
+static int
+compare_instants (gconstpointer a,
+                  gconstpointer b)
+{
+  const BlPerfettoInstant *ia = a, *ib = b;
+
+  return ia->ts < ib->ts ? -1 : ia->ts > ib->ts;
+}
+
+static void
+build_profile (Reader *reader)
+{
+  BlPerfettoTrace *trace = g_new0 (BlPerfettoTrace, 1);
+  g_autoptr (GArray) flow_steps = g_array_new (FALSE, FALSE, sizeof (FlowStep));
+  g_autoptr (GHashTable) last_step = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  trace->counters = g_ptr_array_new_with_free_func (counter_free);
+  trace->instants = g_array_new (FALSE, FALSE, sizeof (BlPerfettoInstant));
+  trace->flows = g_array_new (FALSE, FALSE, sizeof (BlPerfettoFlow));
+  trace->annotations = g_ptr_array_new_with_free_func (annotation_free);
+
+  for (guint i = 0; i < reader->track_list->len; i++)
+    {
+      Track *track = g_ptr_array_index (reader->track_list, i);
+
+      build_track (reader, trace, track, flow_steps);
+      build_counter (reader, trace, track);
+    }
+
+  g_array_sort (trace->instants, compare_instants);
+
+  /* each flow id links the slices carrying it, in time order */
+  g_array_sort (flow_steps, compare_flow_steps);
+  for (guint i = 0; i < flow_steps->len; i++)
+    {
+      const FlowStep *step = &g_array_index (flow_steps, FlowStep, i);
+      gpointer key = (gpointer) (guintptr) step->id;
+      gpointer prev = g_hash_table_lookup (last_step, key);
+
+      if (prev != NULL)
+        {
+          const FlowStep *from = &g_array_index (flow_steps, FlowStep, GPOINTER_TO_UINT (prev) - 1);
+          BlPerfettoFlow flow = { step->id, from->thread, from->span, step->thread, step->span };
+
+          g_array_append_val (trace->flows, flow);
+        }
+      if (step->terminating)
+        g_hash_table_remove (last_step, key);
+      else
+        g_hash_table_insert (last_step, key, GUINT_TO_POINTER (i + 1));
+    }
+
+  trace->n_packets = reader->n_packets;
+  trace->n_heap_graphs = reader->n_heap_graphs;
+  trace->n_annotations = reader->n_annotations;
+  g_object_set_data_full (G_OBJECT (reader->profile), "bl-perfetto-trace", trace, trace_free);
+}
+
+/* ---- the stream ---- */
+
+/* Reads a varint at src->data[*pos]; returns 0 if the window ends inside
+ * it, -1 if it is malformed, 1 if read. */
+static int
+window_varint (BlSource *src,
+               gsize    *pos,
+               guint64  *value)
+{
+  const guint8 *p = src->data + *pos;
+  const guint8 *end = src->data + src->len;
+
+  if (bl_pb_read_varint (&p, end, value))
+    {
+      *pos = (gsize) (p - src->data);
+      return 1;
+    }
+  /* malformed only if the bytes present already make it too long */
+  if ((gsize) (end - (src->data + *pos)) >= 10)
+    return -1;
+  return 0;
+}
+
+static BlProfile *
+read_source (BlSource  *src,
+             GError   **error)
+{
+  Reader reader = { 0 };
+  BlProfile *profile = NULL;
+  guint64 complete = 0;
+
+  reader.profile = bl_profile_new ("perfetto");
+  reader.tracks = g_hash_table_new (g_direct_hash, g_direct_equal);
+  reader.track_list = g_ptr_array_new_with_free_func (track_free);
+  reader.sequences = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, sequence_free);
+  reader.global_clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  reader.process_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  reader.annotation_texts = g_ptr_array_new_with_free_func (g_free);
+  reader.flow_refs = g_array_new (FALSE, FALSE, sizeof (FlowRef));
+  reader.trace_clock = TRACE_CLOCK_DEFAULT;
+  bl_profile_enable_metric (reader.profile, BL_METRIC_TIME_NS);
+
+  for (;;)
+    {
+      gsize pos = src->pos;
+      guint64 key = 0, len = 0;
+      guint64 at = bl_source_offset (src, src->pos);
+      int r;
+
+      if (!bl_source_tick (src, error))
+        goto out;
+
+      if (src->pos >= src->len)
+        {
+          if (src->eof)
+            break;
+          if (!bl_source_fill (src, src->pos, error))
+            goto out;
+          continue;
+        }
+
+      r = window_varint (src, &pos, &key);
+      if (r == 1 && (key & 7) == BL_PB_BYTES)
+        r = window_varint (src, &pos, &len);
+      else if (r == 1 && (key & 7) == BL_PB_VARINT)
+        r = window_varint (src, &pos, &len);
+      else if (r == 1 && ((key & 7) == BL_PB_FIXED64 || (key & 7) == BL_PB_FIXED32))
+        len = 0;
+      else if (r == 1)
+        r = -1;
+
+      if (r == 0 && !src->eof)
+        {
+          if (!bl_source_fill (src, src->pos, error))
+            goto out;
+          continue;
+        }
+      if (r <= 0)
+        {
+          g_autofree char *problem =
+            g_strdup_printf (r == 0 ? _("the file ends at byte %" PRIu64 " inside a packet header")
+                                    : _("the packet header at byte %" PRIu64 " is malformed"),
+                             r == 0 ? bl_source_offset (src, src->len) : at);
+          set_problem (&reader, problem);
+          break;
+        }
+
+      if ((key & 7) != BL_PB_BYTES)
+        {
+          gsize skip = (key & 7) == BL_PB_FIXED64 ? 8 : (key & 7) == BL_PB_FIXED32 ? 4 : 0;
+
+          if (src->len - pos < skip)
+            {
+              if (!src->eof)
+                {
+                  if (!bl_source_fill (src, src->pos, error))
+                    goto out;
+                  continue;
+                }
+              set_problem (&reader, _("the file ends inside a field of the trace"));
+              break;
+            }
+          src->pos = pos + skip;
+          continue;
+        }
+
+      /* a length-delimited field: bring it whole into the window */
+      if (src->total != 0 && len > src->total - MIN (src->total, bl_source_offset (src, pos)))
+        {
+          g_autofree char *problem =
+            g_strdup_printf (_("the packet at byte %" PRIu64 " needs %" PRIu64
+                               " bytes but the file ends after %" PRIu64),
+                             at, len, src->total - MIN (src->total, bl_source_offset (src, pos)));
+          set_problem (&reader, problem);
+          break;
+        }
+      if (len > (guint64) (src->len - pos))
+        {
+          if (src->eof)
+            {
+              g_autofree char *problem =
+                g_strdup_printf (_("the file ends at byte %" PRIu64
+                                   " inside the packet that starts at byte %" PRIu64),
+                                 bl_source_offset (src, src->len), at);
+              set_problem (&reader, problem);
+              break;
+            }
+          if (!bl_source_fill (src, src->pos, error))
+            goto out;
+          continue;
+        }
+
+      if ((key >> 3) == 1)
+        {
+          if (!read_packet (&reader, src->data + pos, (gsize) len, TRUE))
+            {
+              g_autofree char *problem =
+                g_strdup_printf (_("the packet at byte %" PRIu64 " is malformed: %s"),
+                                 at, reader.problem);
+              g_free (reader.problem);
+              reader.problem = g_steal_pointer (&problem);
+              break;
+            }
+          complete++;
+        }
+      src->pos = pos + (gsize) len;
+    }
+
+  if (complete == 0 && reader.problem != NULL)
+    {
+      g_set_error (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_MALFORMED,
+                   _("Not a readable Perfetto trace: %s."), reader.problem);
+      goto out;
+    }
+  if (complete == 0)
+    {
+      g_set_error_literal (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_NOT_A_TRACE,
+                           _("Not a Perfetto trace: the file holds no trace packet."));
+      goto out;
+    }
+
+  build_profile (&reader);
+  if (reader.problem != NULL)
+    {
+      g_autofree char *reason =
+        g_strdup_printf (_("The trace is incomplete: %s; the %" PRIu64
+                           " complete packets before it are shown."),
+                         reader.problem, complete);
+      bl_profile_set_incomplete (reader.profile, reason);
+    }
+  bl_profile_finish (reader.profile);
+  profile = g_steal_pointer (&reader.profile);
+
+out:
+  g_clear_object (&reader.profile);
+  g_hash_table_unref (reader.tracks);
+  g_ptr_array_unref (reader.track_list);
+  g_hash_table_unref (reader.sequences);
+  g_hash_table_unref (reader.global_clocks);
+  g_hash_table_unref (reader.process_names);
+  g_ptr_array_unref (reader.annotation_texts);
+  g_array_unref (reader.flow_refs);
+  g_free (reader.problem);
+
+  return profile;
+}
+
+/**
+ * bl_perfetto_detect:
+ *
+ * A Perfetto trace starts with a TracePacket (field 1, length-delimited)
+ * whose bytes, as far as @head holds them, parse as a message; every other
+ * packet wholly inside @head must parse too.
+ */
+gboolean
+bl_perfetto_detect (const guint8 *head,
+                    gsize         len,
+                    gboolean      is_whole_file)
+{
+  BlPbCursor c;
+  guint n = 0;
+
+  bl_pb_cursor_init (&c, head, len);
+  while (c.p < c.end)
+    {
+      const guint8 *start = c.p;
+      guint64 key, plen;
+      BlPbCursor packet;
+      BlPbField f;
+      BlPbStatus status;
+      guint n_fields = 0;
+
+      if (!bl_pb_read_varint (&c.p, c.end, &key) || key != 0x0a)
+        return n > 0 && !is_whole_file && (gsize) (c.end - start) < 16;
+      if (!bl_pb_read_varint (&c.p, c.end, &plen))
+        return n > 0 && !is_whole_file;
+
+      if (plen > (guint64) (c.end - c.p))
+        {
+          /* the packet runs past the sniff buffer: its fields so far must parse */
+          if (is_whole_file)
+            return FALSE;
+          bl_pb_cursor_init (&packet, c.p, c.end - c.p);
+          while ((status = bl_pb_next (&packet, &f)) == BL_PB_FIELD)
+            n_fields++;
+          if (n_fields > 0 || n > 0)
+            return TRUE;
+          /* the first field itself is cut: its key must be valid */
+          return bl_pb_read_varint (&packet.p, packet.end, &key) &&
+                 (key >> 3) != 0 && (key & 7) != 3 && (key & 7) != 4 && (key & 7) < 6;
+        }
+
+      bl_pb_cursor_init (&packet, c.p, (gsize) plen);
+      while ((status = bl_pb_next (&packet, &f)) == BL_PB_FIELD)
+        n_fields++;
+      if (status != BL_PB_END)
+        return FALSE;
+      if (n == 0 && n_fields == 0)
+        return FALSE;
+      c.p += plen;
+      n++;
+    }
+
+  return n > 0;
+}
+
+/**
+ * bl_perfetto_read_stream:
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_perfetto_read_stream (GInputStream    *stream,
+                         guint64          total,
+                         BlProgressFunc   progress,
+                         gpointer         progress_data,
+                         GCancellable    *cancellable,
+                         GError         **error)
+{
+  BlSource src;
+  BlProfile *profile = NULL;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  bl_source_init_stream (&src, stream, total, cancellable, progress, progress_data);
+  if (bl_source_fill (&src, 0, error))
+    profile = read_source (&src, error);
+  if (profile != NULL && progress != NULL)
+    progress (bl_source_offset (&src, src.len), total, progress_data);
+  bl_source_clear (&src);
+
+  return profile;
+}
+
+/**
+ * bl_perfetto_read_memory:
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
+BlProfile *
+bl_perfetto_read_memory (const guint8  *data,
+                         gsize          len,
+                         GError       **error)
+{
+  BlSource src;
+  BlProfile *profile;
+
+  bl_source_init_memory (&src, data, len);
+  profile = read_source (&src, error);
+  bl_source_clear (&src);
+
+  return profile;
+}
+
+/**
+ * bl_perfetto_get_trace:
+ *
+ * Returns: (nullable): what the trace holds besides the call tree, or
+ *   %NULL if @profile was not read from a Perfetto trace
+ */
+const BlPerfettoTrace *
+bl_perfetto_get_trace (BlProfile *profile)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (profile), NULL);
+
+  return g_object_get_data (G_OBJECT (profile), "bl-perfetto-trace");
+}

@@ -1,0 +1,628 @@
+/* test-perfetto.c — the Perfetto trace reader on traces written by hand
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "bl-folded.h"
+#include "bl-format.h"
+#include "bl-perfetto-reader.h"
+#include "bl-perfetto-writer.h"
+
+static BlProfile *
+load (GBytes  *bytes,
+      GError **error)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  return bl_perfetto_read_memory (data, len, error);
+}
+
+static BlProfile *
+load_ok (BlPbWriter *w)
+{
+  g_autoptr (GBytes) bytes = bl_pbw_steal (w);
+  g_autoptr (GError) error = NULL;
+  BlProfile *profile = load (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  bl_pbw_free (w);
+
+  return profile;
+}
+
+static char *
+folded (BlProfile *profile)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GError) error = NULL;
+  char zero = 0;
+
+  g_assert_true (bl_folded_write (profile, BL_METRIC_TIME_NS, out, NULL, &error));
+  g_assert_no_error (error);
+  g_output_stream_write (out, &zero, 1, NULL, NULL);
+  g_output_stream_close (out, NULL, NULL);
+
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static void
+assert_folded (BlProfile  *profile,
+               const char *expected)
+{
+  g_autofree char *text = folded (profile);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* nested slices on a thread track: self times, thread name, spans */
+static void
+test_slices (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  const BlSpan *spans;
+  gsize n_spans;
+
+  bl_pftw_thread_track (w, 10, 1, 42, "render");
+  bl_pftw_event (w, 1, 1000, 1, 10, "frame");
+  bl_pftw_event (w, 1, 1100, 1, 10, "layout");
+  bl_pftw_event (w, 1, 1400, 2, 10, NULL);
+  bl_pftw_event (w, 1, 1500, 1, 10, "paint");
+  bl_pftw_event (w, 1, 1600, 2, 10, NULL);
+  bl_pftw_event (w, 1, 2000, 2, 10, NULL);
+  bl_pftw_event (w, 1, 2100, 1, 10, "frame");
+  bl_pftw_event (w, 1, 2200, 2, 10, NULL);
+  profile = load_ok (w);
+
+  g_assert_cmpstr (bl_profile_get_info (profile)->format, ==, "perfetto");
+  g_assert_false (bl_profile_is_incomplete (profile));
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 1);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "render");
+  /* frame: 1000 + 100 - 300 - 100 = 600 + 100 */
+  assert_folded (profile,
+                 "render;frame 700\n"
+                 "render;frame;layout 300\n"
+                 "render;frame;paint 100\n");
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS), ==, 1100);
+
+  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  g_assert_cmpuint (n_spans, ==, 4);
+  g_assert_cmpuint (spans[0].start, ==, 1000);
+  g_assert_cmpuint (spans[0].end, ==, 2000);
+  g_assert_cmpuint (spans[1].depth, ==, 2);
+  g_assert_cmpuint (spans[3].start, ==, 2100);
+
+  trace = bl_perfetto_get_trace (profile);
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (trace->n_slices, ==, 4);
+  g_assert_cmpuint (trace->n_packets, ==, 9);
+}
+
+/* events out of order in the file are sorted by timestamp, ties in file order;
+ * unnamed thread tracks are "Thread TID"; custom tracks use their name */
+static void
+test_order_and_names (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+
+  bl_pftw_thread_track (w, 1, 5, 77, NULL);
+  bl_pftw_named_track (w, 2, 1, "network");
+  bl_pftw_event (w, 1, 500, 1, 1, "b");
+  bl_pftw_event (w, 1, 100, 1, 1, "a");
+  bl_pftw_event (w, 1, 500, 2, 1, NULL);   /* tie with b's begin: after it */
+  bl_pftw_event (w, 1, 900, 2, 1, NULL);
+  bl_pftw_event (w, 1, 10, 1, 2, "fetch");
+  bl_pftw_event (w, 1, 30, 2, 2, NULL);
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "Thread 77;a 800\n"
+                 "network;fetch 20\n");
+}
+
+/* a slice open at the end closes at the trace's last track-event timestamp,
+ * and does not make the trace incomplete */
+static void
+test_open_slice (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+
+  bl_pftw_thread_track (w, 1, 5, 7, "main");
+  bl_pftw_named_track (w, 2, 0, "other");
+  bl_pftw_event (w, 1, 100, 1, 1, "load");
+  bl_pftw_event (w, 1, 150, 1, 1, "parse");
+  bl_pftw_event (w, 1, 400, 3, 2, "tick");
+  profile = load_ok (w);
+
+  g_assert_false (bl_profile_is_incomplete (profile));
+  assert_folded (profile,
+                 "main;load 50\n"
+                 "main;load;parse 250\n");
+  g_assert_cmpuint (bl_perfetto_get_trace (profile)->n_instants, ==, 1);
+}
+
+/* interned names, defaults, and state cleared by incremental_state_cleared */
+static void
+test_interning (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+
+  bl_pftw_thread_track (w, 3, 1, 2, "worker");
+
+  /* packet: clear state, interned names 1=alpha 2=beta, default track 3 */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 9);
+  bl_pbw_varint (w, 13, 1);
+  bl_pbw_begin (w, 12);
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 2, "alpha");
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 2);
+  bl_pbw_string (w, 2, "beta");
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 59);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 11, 3);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 8, 1000 + i * 100);
+      bl_pbw_varint (w, 10, 9);
+      bl_pbw_begin (w, 11);
+      bl_pbw_varint (w, 9, 1);
+      bl_pbw_varint (w, 10, i + 1);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  bl_pftw_event (w, 9, 1150, 2, 0, NULL);
+  bl_pftw_event (w, 9, 1300, 2, 0, NULL);
+
+  /* state cleared again: iid 1 is now "gamma" */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 9);
+  bl_pbw_varint (w, 41, 1);
+  bl_pbw_begin (w, 12);
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 2, "gamma");
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, 2000);
+  bl_pbw_varint (w, 10, 9);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 1);
+  bl_pbw_varint (w, 11, 3);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pftw_event (w, 9, 2010, 2, 3, NULL);
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "worker;alpha 250\n"
+                 "worker;alpha;beta 50\n"
+                 "worker;gamma 10\n");
+}
+
+/* a sequence-scoped incremental clock in microseconds */
+static void
+test_incremental_clock (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  guint64 deltas[] = { 0, 5, 3 };
+  guint32 types[] = { 1, 1, 2 };
+
+  bl_pftw_thread_track (w, 4, 1, 2, "t");
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 2);
+  bl_pbw_varint (w, 41, 1);
+  bl_pbw_begin (w, 6);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 1, 6);
+  bl_pbw_varint (w, 2, 1000000);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 1, 64);
+  bl_pbw_varint (w, 2, 100);     /* 100 µs = boottime 1 000 000 ns */
+  bl_pbw_varint (w, 3, 1);
+  bl_pbw_varint (w, 4, 1000);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 59);
+  bl_pbw_varint (w, 58, 64);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 11, 4);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+
+  for (guint i = 0; i < G_N_ELEMENTS (deltas); i++)
+    {
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 8, deltas[i]);
+      bl_pbw_varint (w, 10, 2);
+      bl_pbw_begin (w, 11);
+      bl_pbw_varint (w, 9, types[i]);
+      bl_pbw_string (w, 23, i == 0 ? "outer" : "inner");
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  /* absolute boottime timestamp on the same sequence */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, 1020000);
+  bl_pbw_varint (w, 58, 6);
+  bl_pbw_varint (w, 10, 2);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 2);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  profile = load_ok (w);
+
+  /* outer at 1 000 000, inner 1 005 000 … 1 008 000, outer ends 1 020 000 */
+  assert_folded (profile,
+                 "t;outer 17000\n"
+                 "t;outer;inner 3000\n");
+}
+
+/* packets inside compressed_packets decode with their own fields */
+static void
+test_compressed (void)
+{
+  BlPbWriter *inner = bl_pbw_new ();
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (GBytes) packets = NULL;
+  g_autoptr (BlProfile) profile = NULL;
+
+  bl_pftw_thread_track (inner, 8, 1, 3, "zipped");
+  bl_pftw_event (inner, 1, 10, 1, 8, "x");
+  bl_pftw_event (inner, 1, 40, 2, 8, NULL);
+  packets = bl_pbw_steal (inner);
+  bl_pbw_free (inner);
+
+  bl_pftw_compressed (w, packets);
+  bl_pftw_event (w, 1, 50, 1, 8, "y");
+  bl_pftw_event (w, 1, 55, 2, 8, NULL);
+  profile = load_ok (w);
+
+  assert_folded (profile, "zipped;x 30\nzipped;y 5\n");
+}
+
+/* counters: integer, double, incremental with multiplier, extra counter values */
+static void
+test_counters (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  const BlPerfettoCounter *mem, *fps, *bytes;
+
+  bl_pftw_counter_track (w, 20, "memory", 1, FALSE);
+  bl_pftw_counter_track (w, 21, "fps", 1, FALSE);
+  bl_pftw_counter_track (w, 22, "bytes", 2, TRUE);
+  bl_pftw_counter (w, 1, 300, 20, 7);
+  bl_pftw_counter (w, 1, 100, 20, -5);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, 200);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 4);
+  bl_pbw_varint (w, 11, 21);
+  bl_pbw_double (w, 44, 59.5);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  /* an instant with extra counter values for track 22 (packed) */
+  for (guint i = 0; i < 2; i++)
+    {
+      guint8 packed_uuid[] = { 22 };
+      guint8 packed_value[] = { 10 };
+
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 8, 400 + i);
+      bl_pbw_begin (w, 11);
+      bl_pbw_varint (w, 9, 3);
+      bl_pbw_varint (w, 11, 21);
+      bl_pbw_string (w, 23, "mark");
+      bl_pbw_bytes (w, 31, packed_uuid, 1);
+      bl_pbw_bytes (w, 12, packed_value, 1);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
+
+  g_assert_cmpuint (trace->counters->len, ==, 3);
+  mem = g_ptr_array_index (trace->counters, 0);
+  fps = g_ptr_array_index (trace->counters, 1);
+  bytes = g_ptr_array_index (trace->counters, 2);
+  g_assert_cmpstr (mem->name, ==, "memory");
+  g_assert_cmpstr (mem->unit, ==, "MB");
+  g_assert_cmpuint (mem->points->len, ==, 2);
+  g_assert_cmpuint (g_array_index (mem->points, BlPerfettoPoint, 0).ts, ==, 100);
+  g_assert_cmpfloat (g_array_index (mem->points, BlPerfettoPoint, 0).value, ==, -5);
+  g_assert_cmpfloat (g_array_index (mem->points, BlPerfettoPoint, 1).value, ==, 7);
+  g_assert_cmpfloat (g_array_index (fps->points, BlPerfettoPoint, 0).value, ==, 59.5);
+  g_assert_cmpuint (bytes->points->len, ==, 2);
+  g_assert_cmpfloat (g_array_index (bytes->points, BlPerfettoPoint, 1).value, ==, 40);
+  g_assert_cmpuint (trace->n_instants, ==, 2);
+  g_assert_cmpuint (trace->instants->len, ==, 2);
+  g_assert_cmpstr (bl_profile_get_string (profile,
+                                          g_array_index (trace->instants, BlPerfettoInstant, 0).name),
+                   ==, "mark");
+}
+
+/* debug annotations and flows, legacy thread descriptors, process names */
+static void
+test_annotations_flows (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  const BlPerfettoAnnotation *annotation;
+  const BlPerfettoFlow *flow;
+
+  bl_pftw_thread_track (w, 1, 1, 11, "a");
+  bl_pftw_thread_track (w, 2, 1, 12, "b");
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, 100);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 1);
+  bl_pbw_varint (w, 11, 1);
+  bl_pbw_string (w, 23, "send");
+  bl_pbw_begin (w, 4);
+  bl_pbw_string (w, 10, "size");
+  bl_pbw_varint (w, 4, 12);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 4);
+  bl_pbw_string (w, 10, "url");
+  bl_pbw_string (w, 6, "http://x");
+  bl_pbw_end (w);
+  bl_pbw_fixed64 (w, 47, 555);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pftw_event (w, 1, 150, 2, 1, NULL);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, 200);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 1);
+  bl_pbw_varint (w, 11, 2);
+  bl_pbw_string (w, 23, "receive");
+  bl_pbw_fixed64 (w, 48, 555);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pftw_event (w, 1, 260, 2, 2, NULL);
+
+  /* a legacy thread descriptor: events without a track go to its thread */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 5);
+  bl_pbw_begin (w, 44);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_varint (w, 2, 99);
+  bl_pbw_string (w, 5, "legacy");
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pftw_event (w, 5, 300, 1, 0, "old");
+  bl_pftw_event (w, 5, 301, 2, 0, NULL);
+
+  /* a process track named by its process descriptor */
+  bl_pbw_begin (w, 1);
+  bl_pbw_begin (w, 60);
+  bl_pbw_varint (w, 1, 30);
+  bl_pbw_begin (w, 3);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 6, "dev.channel");
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pftw_event (w, 1, 400, 1, 30, "boot");
+  bl_pftw_event (w, 1, 404, 2, 30, NULL);
+  profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
+
+  assert_folded (profile,
+                 "a;send 50\n"
+                 "b;receive 60\n"
+                 "dev.channel;boot 4\n"
+                 "legacy;old 1\n");
+  g_assert_cmpuint (trace->n_annotations, ==, 2);
+  g_assert_cmpuint (trace->annotations->len, ==, 1);
+  annotation = g_ptr_array_index (trace->annotations, 0);
+  g_assert_cmpstr (annotation->text, ==, "size=12, url=http://x");
+  g_assert_cmpuint (trace->flows->len, ==, 1);
+  flow = &g_array_index (trace->flows, BlPerfettoFlow, 0);
+  g_assert_cmpuint (flow->id, ==, 555);
+  g_assert_cmpuint (flow->from_thread, !=, flow->to_thread);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, flow->to_thread), ==, "b");
+}
+
+/* heap graphs: a dump continued over several packets counts once */
+static void
+test_heap_graph_count (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  gboolean continued[] = { TRUE, TRUE, FALSE, FALSE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (continued); i++)
+    {
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 10, 3);
+      bl_pbw_begin (w, 56);
+      bl_pbw_varint (w, 1, 1);
+      bl_pbw_varint (w, 5, continued[i]);
+      bl_pbw_varint (w, 6, i);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  profile = load_ok (w);
+
+  g_assert_cmpuint (bl_perfetto_get_trace (profile)->n_heap_graphs, ==, 2);
+}
+
+static GBytes *
+two_slices (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  GBytes *bytes;
+
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  bl_pftw_event (w, 1, 10, 1, 1, "first");
+  bl_pftw_event (w, 1, 20, 2, 1, NULL);
+  bl_pftw_event (w, 1, 30, 1, 1, "second");
+  bl_pftw_event (w, 1, 45, 2, 1, NULL);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+
+  return bytes;
+}
+
+/* truncated inside the last packet: complete packets kept, marked incomplete */
+static void
+test_truncated (void)
+{
+  g_autoptr (GBytes) bytes = two_slices ();
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (BlProfile) profile = bl_perfetto_read_memory (data, len - 2, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (profile));
+  g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "but the file ends"));
+  /* the last end is lost: "second" closes at the last event, 30 */
+  assert_folded (profile, "main;first 10\n");
+
+  /* every prefix either loads or fails with a message, never crashes */
+  for (gsize cut = 0; cut < len; cut++)
+    {
+      g_autoptr (GError) cut_error = NULL;
+      g_autoptr (BlProfile) cut_profile = bl_perfetto_read_memory (data, cut, &cut_error);
+
+      g_assert_true ((cut_profile != NULL) != (cut_error != NULL));
+    }
+}
+
+static void
+test_hostile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (BlProfile) profile = NULL;
+  /* a packet declaring 1 GB */
+  const guint8 huge[] = { 0x0a, 0x80, 0x80, 0x80, 0x80, 0x04, 0x40, 0x01 };
+  /* an 11-byte varint inside a packet */
+  const guint8 long_varint[] = { 0x0a, 0x0c, 0x40, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+  /* a nested length past its parent: track_event (11) of 5 in a 3-byte packet */
+  const guint8 nested[] = { 0x0a, 0x03, 0x5a, 0x05, 0x48, 0x0a, 0x01, 0x48 };
+  g_autoptr (GBytes) good = two_slices ();
+  g_autoptr (GByteArray) mixed = g_byte_array_new ();
+
+  profile = bl_perfetto_read_memory (huge, sizeof huge, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "byte 0"));
+  g_clear_error (&error);
+
+  profile = bl_perfetto_read_memory (long_varint, sizeof long_varint, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "10 bytes"));
+  g_clear_error (&error);
+
+  profile = bl_perfetto_read_memory (nested, sizeof nested, &error);
+  g_assert_null (profile);
+  g_assert_error (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_MALFORMED);
+  g_clear_error (&error);
+
+  /* good packets, then a malformed one: the good ones are shown */
+  g_byte_array_append (mixed, g_bytes_get_data (good, NULL), g_bytes_get_size (good));
+  g_byte_array_append (mixed, nested, sizeof nested);
+  profile = bl_perfetto_read_memory (mixed->data, mixed->len, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_is_incomplete (profile));
+  assert_folded (profile, "main;first 10\nmain;second 15\n");
+  g_clear_object (&profile);
+
+  /* random bytes never crash */
+  for (guint seed = 0; seed < 2000; seed++)
+    {
+      GRand *rand = g_rand_new_with_seed (seed);
+      guint8 buf[64];
+      g_autoptr (GError) rand_error = NULL;
+      g_autoptr (BlProfile) rand_profile = NULL;
+
+      buf[0] = 0x0a;
+      for (guint i = 1; i < sizeof buf; i++)
+        buf[i] = g_rand_int_range (rand, 0, 256);
+      rand_profile = bl_perfetto_read_memory (buf, sizeof buf, &rand_error);
+      g_assert_true ((rand_profile != NULL) != (rand_error != NULL));
+      g_rand_free (rand);
+    }
+}
+
+static void
+test_detect (void)
+{
+  g_autoptr (GBytes) good = two_slices ();
+  gsize len;
+  const guint8 *data = g_bytes_get_data (good, &len);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GObject) loaded = NULL;
+  const char *text = "main;a;b 12\n";
+  const guint8 bad[] = { 0x0a, 0x02, 0x0b, 0x00 };   /* wire type 3 */
+
+  g_assert_cmpint (bl_format_detect (data, len, TRUE), ==, BL_FORMAT_PERFETTO);
+  g_assert_cmpint (bl_format_detect (data, 7, FALSE), ==, BL_FORMAT_PERFETTO);
+  g_assert_cmpint (bl_format_detect ((const guint8 *) text, strlen (text), TRUE), !=,
+                   BL_FORMAT_PERFETTO);
+  g_assert_cmpint (bl_format_detect (bad, sizeof bad, TRUE), !=, BL_FORMAT_PERFETTO);
+  g_assert_cmpstr (bl_format_kind_get_name (BL_FORMAT_PERFETTO), ==, "perfetto");
+
+  loaded = bl_format_load_bytes (good, &error);
+  g_assert_no_error (error);
+  g_assert_true (BL_IS_PROFILE (loaded));
+  g_assert_nonnull (bl_perfetto_get_trace (BL_PROFILE (loaded)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/perfetto/slices", test_slices);
+  g_test_add_func ("/perfetto/order-and-names", test_order_and_names);
+  g_test_add_func ("/perfetto/open-slice", test_open_slice);
+  g_test_add_func ("/perfetto/interning", test_interning);
+  g_test_add_func ("/perfetto/incremental-clock", test_incremental_clock);
+  g_test_add_func ("/perfetto/compressed", test_compressed);
+  g_test_add_func ("/perfetto/counters", test_counters);
+  g_test_add_func ("/perfetto/annotations-flows", test_annotations_flows);
+  g_test_add_func ("/perfetto/heap-graph-count", test_heap_graph_count);
+  g_test_add_func ("/perfetto/truncated", test_truncated);
+  g_test_add_func ("/perfetto/hostile", test_hostile);
+  g_test_add_func ("/perfetto/detect", test_detect);
+
+  return g_test_run ();
+}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "bl-cli.h"
+#include "bl-perfetto-reader.h"
 #include "bl-speedscope-writer.h"
 
 /**
@@ -80,6 +81,9 @@ bl_cli_export (int    argc,
   if (!(loaded = bl_cli_load (argv[1], &status)))
     return status;
 
+  if (g_str_equal (format, "csv") && BL_IS_PROFILE (loaded) &&
+      bl_perfetto_get_trace (BL_PROFILE (loaded)) != NULL)
+    return bl_cli_perfetto_export_csv (BL_PROFILE (loaded), argv[1], output);
   if (g_str_equal (format, "csv"))
     return bl_cli_session_export_csv (loaded, argv[1], output);
 

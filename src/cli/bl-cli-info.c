@@ -86,6 +86,7 @@ profile_to_json (BlProfile *profile)
                                                                          total));
     }
   json_builder_end_object (builder);
+  bl_cli_perfetto_add_json (builder, profile);
   json_builder_set_member_name (builder, "unmatched_frees");
   json_builder_add_int_value (builder, (gint64) info->unmatched_frees);
   json_builder_set_member_name (builder, "incomplete");
@@ -162,6 +163,7 @@ print_profile (BlProfile *profile)
 
       printf ("  %-18s %s\n", g_dgettext (GETTEXT_PACKAGE, mi->display_name), value);
     }
+  bl_cli_perfetto_print (profile);
   if (bl_profile_is_incomplete (profile))
     printf (_("Incomplete:   %s\n"), bl_profile_get_incomplete_reason (profile));
 }

@@ -101,6 +101,12 @@ gboolean       bl_cli_export_write_profile (BlProfile    *profile,
                                     GOutputStream  *out,
                                     GError        **error);
 
+void           bl_cli_perfetto_add_json   (JsonBuilder *builder,
+                                           BlProfile   *profile);
+void           bl_cli_perfetto_print      (BlProfile   *profile);
+int            bl_cli_perfetto_export_csv (BlProfile   *profile,
+                                           const char  *path,
+                                           const char  *output);
 int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);
 GObject       *bl_cli_load         (const char     *path,

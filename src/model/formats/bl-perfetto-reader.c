@@ -1713,22 +1713,24 @@ bl_perfetto_detect (const guint8 *head,
   while (c.p < c.end)
     {
       const guint8 *start = c.p;
-      guint64 key, plen;
+      guint64 key = 0, plen = 0;
       BlPbCursor packet;
       BlPbField f;
       BlPbStatus status;
       guint n_fields = 0;
 
+      /* after a whole packet, what follows may be cut short (the reader
+       * then says where the trace is incomplete) */
       if (!bl_pb_read_varint (&c.p, c.end, &key) || key != 0x0a)
-        return n > 0 && !is_whole_file && (gsize) (c.end - start) < 16;
+        return n > 0 && (gsize) (c.end - start) < 16;
       if (!bl_pb_read_varint (&c.p, c.end, &plen))
-        return n > 0 && !is_whole_file;
+        return n > 0;
 
       if (plen > (guint64) (c.end - c.p))
         {
-          /* the packet runs past the sniff buffer: its fields so far must parse */
-          if (is_whole_file)
-            return FALSE;
+          /* the packet runs past the buffer: its fields so far must parse */
+          if (is_whole_file && n > 0)
+            return TRUE;
           bl_pb_cursor_init (&packet, c.p, c.end - c.p);
           while ((status = bl_pb_next (&packet, &f)) == BL_PB_FIELD)
             n_fields++;

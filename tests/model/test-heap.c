@@ -1,0 +1,217 @@
+/* test-heap.c — dominators, retained sizes, leaks and leak cycles on small graphs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "bl-heap.h"
+
+/* A→B, A→C, B→D, C→D, D→E, F unreachable; A is the root */
+static void
+test_dominators (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 a = bl_heap_add_object (heap, t, 1);
+  guint32 b = bl_heap_add_object (heap, t, 2);
+  guint32 c = bl_heap_add_object (heap, t, 4);
+  guint32 d = bl_heap_add_object (heap, t, 8);
+  guint32 e = bl_heap_add_object (heap, t, 16);
+  guint32 x = bl_heap_add_object (heap, t, 32);
+  guint64 count, self_bytes, retained;
+  guint n_top;
+  g_autofree guint32 *top = NULL;
+
+  bl_heap_add_reference (heap, a, f, b);
+  bl_heap_add_reference (heap, a, f, c);
+  bl_heap_add_reference (heap, b, f, d);
+  bl_heap_add_reference (heap, c, f, d);
+  bl_heap_add_reference (heap, d, f, e);
+  bl_heap_add_reference (heap, e, f, b);    /* a back edge: E does not dominate B */
+  bl_heap_add_reference (heap, x, f, a);
+  bl_heap_add_root (heap, a);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_idom (heap, a), ==, BL_HEAP_NONE);
+  g_assert_cmpuint (bl_heap_get_idom (heap, b), ==, a);
+  g_assert_cmpuint (bl_heap_get_idom (heap, c), ==, a);
+  g_assert_cmpuint (bl_heap_get_idom (heap, d), ==, a);
+  g_assert_cmpuint (bl_heap_get_idom (heap, e), ==, d);
+  g_assert_true (bl_heap_is_reachable (heap, e));
+  g_assert_false (bl_heap_is_reachable (heap, x));
+  g_assert_cmpuint (bl_heap_get_retained (heap, e), ==, 16);
+  g_assert_cmpuint (bl_heap_get_retained (heap, d), ==, 24);
+  g_assert_cmpuint (bl_heap_get_retained (heap, b), ==, 2);
+  g_assert_cmpuint (bl_heap_get_retained (heap, a), ==, 31);
+  g_assert_cmpuint (bl_heap_get_retained (heap, x), ==, 0);
+  g_assert_cmpuint (bl_heap_get_total_bytes (heap), ==, 63);
+
+  bl_heap_get_type_totals (heap, t, &count, &self_bytes, &retained);
+  g_assert_cmpuint (count, ==, 6);
+  g_assert_cmpuint (self_bytes, ==, 63);
+  g_assert_cmpuint (retained, ==, 31);   /* A dominates every other reachable Node */
+
+  top = bl_heap_top_retained (heap, 2, &n_top);
+  g_assert_cmpuint (n_top, ==, 2);
+  g_assert_cmpuint (top[0], ==, a);
+  g_assert_cmpuint (top[1], ==, d);
+}
+
+/* two roots sharing an object: neither dominates it */
+static void
+test_shared (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Map");
+  guint32 u = bl_heap_add_type (heap, "Str");
+  guint32 f = bl_heap_intern_field (heap, "v");
+  guint32 r1 = bl_heap_add_object (heap, t, 10);
+  guint32 r2 = bl_heap_add_object (heap, t, 10);
+  guint32 s = bl_heap_add_object (heap, u, 5);
+  guint64 count, self_bytes, retained;
+
+  bl_heap_add_reference (heap, r1, f, s);
+  bl_heap_add_reference (heap, r2, f, s);
+  bl_heap_add_root (heap, r1);
+  bl_heap_add_root (heap, r2);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_idom (heap, s), ==, BL_HEAP_NONE);
+  g_assert_cmpuint (bl_heap_get_retained (heap, r1), ==, 10);
+  bl_heap_get_type_totals (heap, u, &count, &self_bytes, &retained);
+  g_assert_cmpuint (retained, ==, 5);
+  bl_heap_get_type_totals (heap, t, &count, &self_bytes, &retained);
+  g_assert_cmpuint (retained, ==, 20);
+}
+
+/* a deep chain: no recursion, exact sums */
+static void
+test_long_chain (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Link");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  const guint32 n = 1000000;
+
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_object (heap, t, 1);
+  for (guint32 i = 0; i + 1 < n; i++)
+    bl_heap_add_reference (heap, i, f, i + 1);
+  bl_heap_add_reference (heap, n - 1, f, 0);
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_retained (heap, 0), ==, n);
+  g_assert_cmpuint (bl_heap_get_retained (heap, n / 2), ==, n - n / 2);
+  g_assert_cmpuint (bl_heap_get_idom (heap, n - 1), ==, n - 2);
+}
+
+/* Roku's shape: the domain holds leaked objects by "$unreachable" */
+static void
+test_leaks_and_cycles (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 domain_t = bl_heap_add_type (heap, "Domain");
+  guint32 aa = bl_heap_add_type (heap, "roAssociativeArray");
+  guint32 node = bl_heap_add_type (heap, "Node");
+  guint32 un = bl_heap_intern_field (heap, "Object $unreachable");
+  guint32 child = bl_heap_intern_field (heap, "child");
+  guint32 parent = bl_heap_intern_field (heap, "parent");
+  guint32 self_f = bl_heap_intern_field (heap, "self");
+  guint32 global = bl_heap_intern_field (heap, "$m.global");
+  guint32 domain = bl_heap_add_object (heap, domain_t, 100);
+  guint32 live = bl_heap_add_object (heap, aa, 7);
+  guint32 objs[7];
+  guint n_cycles;
+  const BlHeapCycle *cycles;
+
+  for (guint i = 0; i < 7; i++)
+    objs[i] = bl_heap_add_object (heap, i % 2 == 0 ? aa : node, 10);
+  bl_heap_add_root (heap, domain);
+  bl_heap_add_reference (heap, domain, child, live);
+
+  /* two leaked aa⇄node pairs, entered once at the aa and once at the node */
+  bl_heap_add_reference (heap, domain, un, objs[0]);
+  bl_heap_add_reference (heap, objs[0], child, objs[1]);
+  bl_heap_add_reference (heap, objs[1], parent, objs[0]);
+  bl_heap_add_reference (heap, domain, un, objs[3]);
+  bl_heap_add_reference (heap, objs[3], parent, objs[2]);
+  bl_heap_add_reference (heap, objs[2], child, objs[3]);
+  /* a leaked self-loop through $m.global, and what only it reaches */
+  bl_heap_add_reference (heap, domain, un, objs[4]);
+  bl_heap_add_reference (heap, objs[4], global, objs[4]);
+  bl_heap_add_reference (heap, objs[4], self_f, objs[5]);
+  /* a leaked object that a live one also reaches is not leaked */
+  bl_heap_add_reference (heap, objs[4], child, live);
+  /* objs[6] is reachable normally too */
+  bl_heap_add_reference (heap, domain, un, objs[6]);
+  bl_heap_add_reference (heap, live, child, objs[6]);
+  bl_heap_finish (heap);
+
+  g_assert_true (bl_heap_is_leaked (heap, objs[0]));
+  g_assert_true (bl_heap_is_leaked (heap, objs[5]));
+  g_assert_false (bl_heap_is_leaked (heap, live));
+  g_assert_false (bl_heap_is_leaked (heap, objs[6]));
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, 6);
+  g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, 60);
+
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, 2);
+  /* largest count first; the pair starts at the rotation sorting first:
+   * ("Node", "parent") < ("roAssociativeArray", "child") */
+  g_assert_cmpuint (cycles[0].count, ==, 2);
+  g_assert_cmpuint (cycles[0].n_steps, ==, 2);
+  g_assert_cmpuint (cycles[0].types[0], ==, node);
+  g_assert_cmpuint (cycles[0].fields[0], ==, parent);
+  g_assert_cmpuint (cycles[0].types[1], ==, aa);
+  g_assert_cmpuint (cycles[0].fields[1], ==, child);
+  g_assert_false (cycles[0].through_global);
+  g_assert_cmpuint (cycles[1].count, ==, 1);
+  g_assert_cmpuint (cycles[1].n_steps, ==, 1);
+  g_assert_true (cycles[1].through_global);
+  g_assert_cmpuint (cycles[1].example, ==, objs[4]);
+}
+
+/* a leaked ring of 100 000 objects is one cycle */
+static void
+test_long_cycle (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Ring");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 root = bl_heap_add_object (heap, t, 1);
+  const guint32 n = 100000;
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_object (heap, t, 1);
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_reference (heap, 1 + i, f, 1 + (i + 1) % n);
+  bl_heap_add_reference (heap, root, un, 1);
+  bl_heap_add_root (heap, root);
+  bl_heap_finish (heap);
+
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, 1);
+  g_assert_cmpuint (cycles[0].n_steps, ==, n);
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, n);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/heap/dominators", test_dominators);
+  g_test_add_func ("/heap/shared", test_shared);
+  g_test_add_func ("/heap/long-chain", test_long_chain);
+  g_test_add_func ("/heap/leaks-and-cycles", test_leaks_and_cycles);
+  g_test_add_func ("/heap/long-cycle", test_long_cycle);
+
+  return g_test_run ();
+}

@@ -456,28 +456,142 @@ test_annotations_flows (void)
   g_assert_cmpstr (bl_profile_get_thread_name (profile, flow->to_thread), ==, "b");
 }
 
-/* heap graphs: a dump continued over several packets counts once */
 static void
-test_heap_graph_count (void)
+heap_object (BlPbWriter    *w,
+             guint64        id,
+             guint64        type,
+             guint64        size,
+             const guint64 *fields,
+             const guint64 *targets,
+             guint          n_refs)
+{
+  g_autoptr (GByteArray) packed_fields = g_byte_array_new ();
+  g_autoptr (GByteArray) packed_targets = g_byte_array_new ();
+
+  for (guint i = 0; i < n_refs; i++)
+    {
+      guint8 f = (guint8) fields[i], t = (guint8) targets[i];   /* small ids: one byte */
+
+      g_byte_array_append (packed_fields, &f, 1);
+      g_byte_array_append (packed_targets, &t, 1);
+    }
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, id);
+  bl_pbw_varint (w, 2, type);
+  if (size != 0)
+    bl_pbw_varint (w, 3, size);
+  if (n_refs > 0)
+    {
+      bl_pbw_bytes (w, 4, packed_fields->data, packed_fields->len);
+      bl_pbw_bytes (w, 5, packed_targets->data, packed_targets->len);
+    }
+  bl_pbw_end (w);
+}
+
+static void
+heap_name (BlPbWriter *w,
+           guint32     field,
+           guint64     iid,
+           const char *name)
+{
+  bl_pbw_begin (w, field);
+  bl_pbw_varint (w, 1, iid);
+  bl_pbw_string (w, field == 9 ? 3 : 2, name);
+  if (field == 9)
+    bl_pbw_varint (w, 4, 8);   /* object_size: used when self_size is 0 */
+  bl_pbw_end (w);
+}
+
+/* a heap graph over three packets: types, field names, objects, roots; a
+ * leaked pair held by $unreachable; a reference to an undefined object */
+static void
+test_heap_graph (void)
 {
   BlPbWriter *w = bl_pbw_new ();
   g_autoptr (BlProfile) profile = NULL;
-  gboolean continued[] = { TRUE, TRUE, FALSE, FALSE };
+  const BlPerfettoTrace *trace;
+  BlHeap *heap;
+  guint n_cycles;
+  const BlHeapCycle *cycles;
+  const guint64 domain_fields[] = { 1, 2 }, domain_targets[] = { 2, 3 };
+  const guint64 a_fields[] = { 3 }, a_targets[] = { 4 };
+  const guint64 b_fields[] = { 4, 3 }, b_targets[] = { 3, 99 };
 
-  for (guint i = 0; i < G_N_ELEMENTS (continued); i++)
-    {
-      bl_pbw_begin (w, 1);
-      bl_pbw_varint (w, 10, 3);
-      bl_pbw_begin (w, 56);
-      bl_pbw_varint (w, 1, 1);
-      bl_pbw_varint (w, 5, continued[i]);
-      bl_pbw_varint (w, 6, i);
-      bl_pbw_end (w);
-      bl_pbw_end (w);
-    }
+  /* packet 1: names and the domain object */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 7);
+  bl_pbw_begin (w, 56);
+  bl_pbw_varint (w, 1, 1);
+  heap_name (w, 9, 1, "Domain");
+  heap_name (w, 9, 2, "roAssociativeArray");
+  heap_name (w, 4, 1, "Object live");
+  heap_name (w, 4, 2, "Object $unreachable");
+  heap_name (w, 4, 3, "next");
+  heap_name (w, 4, 4, "prev");
+  heap_object (w, 1, 1, 100, domain_fields, domain_targets, 2);
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  /* packet 2: objects (4's self size comes from its type) */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 7);
+  bl_pbw_begin (w, 56);
+  heap_object (w, 2, 2, 10, NULL, NULL, 0);
+  heap_object (w, 3, 2, 20, a_fields, a_targets, 1);
+  heap_object (w, 4, 2, 0, b_fields, b_targets, 2);
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  /* packet 3: roots, end of the dump */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 7);
+  bl_pbw_begin (w, 56);
+  bl_pbw_begin (w, 7);
+  bl_pbw_bytes (w, 1, "\x01", 1);
+  bl_pbw_end (w);
+  bl_pbw_varint (w, 5, 0);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
   profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
 
-  g_assert_cmpuint (bl_perfetto_get_trace (profile)->n_heap_graphs, ==, 2);
+  g_assert_cmpuint (trace->n_heap_graphs, ==, 1);
+  g_assert_cmpuint (trace->heaps->len, ==, 1);
+  heap = g_ptr_array_index (trace->heaps, 0);
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 4);
+  g_assert_cmpuint (bl_heap_get_total_bytes (heap), ==, 138);
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, 2);
+  g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, 28);
+  g_assert_cmpuint (bl_heap_get_retained (heap, 0), ==, 138);
+  g_assert_cmpuint (bl_heap_get_retained (heap, 2), ==, 28);
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, 1);
+  g_assert_cmpuint (cycles[0].n_steps, ==, 2);
+  g_assert_cmpstr (bl_heap_get_field_name (heap, cycles[0].fields[0]), ==, "next");
+  g_assert_cmpstr (bl_heap_get_field_name (heap, cycles[0].fields[1]), ==, "prev");
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile), "does not define"));
+}
+
+/* a dump never ended still counts, with a warning */
+static void
+test_heap_graph_unfinished (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_begin (w, 56);
+  heap_object (w, 5, 1, 3, NULL, NULL, 0);
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
+
+  g_assert_cmpuint (trace->heaps->len, ==, 1);
+  g_assert_cmpuint (bl_heap_get_n_objects (g_ptr_array_index (trace->heaps, 0)), ==, 1);
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile), "continued past the end"));
 }
 
 static GBytes *
@@ -619,7 +733,8 @@ main (int   argc,
   g_test_add_func ("/perfetto/compressed", test_compressed);
   g_test_add_func ("/perfetto/counters", test_counters);
   g_test_add_func ("/perfetto/annotations-flows", test_annotations_flows);
-  g_test_add_func ("/perfetto/heap-graph-count", test_heap_graph_count);
+  g_test_add_func ("/perfetto/heap-graph", test_heap_graph);
+  g_test_add_func ("/perfetto/heap-graph-unfinished", test_heap_graph_unfinished);
   g_test_add_func ("/perfetto/truncated", test_truncated);
   g_test_add_func ("/perfetto/hostile", test_hostile);
   g_test_add_func ("/perfetto/detect", test_detect);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bl-heap.h"
 #include "bl-perfetto-reader.h"
 #include "bl-protobuf-private.h"
 #include "bl-source-private.h"
@@ -93,6 +94,8 @@ typedef struct
   gboolean has_snapshot;
 } Clock;
 
+typedef struct _HeapDump HeapDump;
+
 typedef struct
 {
   GHashTable *names;        /* iid → string id + 1 */
@@ -107,7 +110,7 @@ typedef struct
   gboolean    has_thread;
   gint64      pid;
   gint64      tid;
-  gboolean    heap_continues;
+  HeapDump   *heap;          /* a dump continued over packets */
 } Sequence;
 
 typedef struct
@@ -126,6 +129,8 @@ typedef struct
   guint32      order;
   guint64      n_packets;
   guint64      n_heap_graphs;
+  GPtrArray   *heaps;        /* BlHeap, complete dumps */
+  char        *heap_warning;
   guint64      n_annotations;
   char        *problem;      /* why decoding stopped early, or NULL */
   gboolean     inflate_warned;
@@ -145,6 +150,8 @@ track_free (gpointer data)
   g_free (track);
 }
 
+static void heap_dump_free (gpointer data);
+
 static void
 sequence_free (gpointer data)
 {
@@ -155,6 +162,7 @@ sequence_free (gpointer data)
   g_hash_table_unref (seq->annotation_names);
   g_hash_table_unref (seq->clocks);
   g_array_unref (seq->default_extra_counters);
+  heap_dump_free (seq->heap);
   g_free (seq);
 }
 
@@ -967,28 +975,369 @@ read_track_event (Reader          *reader,
 
 /* ---- heap graphs ---- */
 
+/* One dump being decoded, possibly over several packets: raw ids are kept
+ * until the dump ends, since types, names and objects may come in any order. */
+typedef struct
+{
+  guint64 id;
+  guint64 type_id;
+  guint64 self_size;
+  guint32 first_ref;
+  guint32 n_refs;
+} RawObject;
+
+typedef struct
+{
+  guint64 field;      /* field-name iid, or G_MAXUINT64 for "by position in the type" */
+  guint64 target;
+} RawRef;
+
+typedef struct
+{
+  char   *name;
+  guint64 object_size;
+  GArray *fields;     /* guint64 field-name iids of the type's references */
+} RawType;
+
+struct _HeapDump
+{
+  gint64      pid;
+  GArray     *objects;      /* RawObject */
+  GArray     *refs;         /* RawRef */
+  GArray     *roots;        /* guint64 */
+  GHashTable *types;        /* type id → RawType* */
+  GHashTable *field_names;  /* iid → char* */
+  guint64     last_id;
+};
+
+static void
+raw_type_free (gpointer data)
+{
+  RawType *type = data;
+
+  g_free (type->name);
+  g_array_unref (type->fields);
+  g_free (type);
+}
+
+static HeapDump *
+heap_dump_new (void)
+{
+  HeapDump *dump = g_new0 (HeapDump, 1);
+
+  dump->objects = g_array_new (FALSE, FALSE, sizeof (RawObject));
+  dump->refs = g_array_new (FALSE, FALSE, sizeof (RawRef));
+  dump->roots = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->types = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, raw_type_free);
+  dump->field_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+
+  return dump;
+}
+
+static void
+heap_dump_free (gpointer data)
+{
+  HeapDump *dump = data;
+
+  if (dump == NULL)
+    return;
+  g_array_unref (dump->objects);
+  g_array_unref (dump->refs);
+  g_array_unref (dump->roots);
+  g_hash_table_unref (dump->types);
+  g_hash_table_unref (dump->field_names);
+  g_free (dump);
+}
+
+static const char *
+field_name_of (HeapDump *dump,
+               guint64   iid)
+{
+  const char *name = g_hash_table_lookup (dump->field_names, (gpointer) (guintptr) iid);
+
+  return name != NULL ? name : "";
+}
+
+/* Turns a complete dump into a BlHeap. */
+static void
+heap_dump_finish (Reader   *reader,
+                  HeapDump *dump)
+{
+  BlHeap *heap = bl_heap_new ();
+  g_autoptr (GHashTable) type_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) object_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autofree guint32 *index_of = g_new (guint32, MAX (dump->objects->len, 1));
+  guint64 undefined = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, dump->types);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      RawType *type = value;
+
+      g_hash_table_insert (type_index, key,
+                           GUINT_TO_POINTER (bl_heap_add_type (heap, type->name) + 1));
+    }
+
+  for (guint i = 0; i < dump->objects->len; i++)
+    {
+      const RawObject *o = &g_array_index (dump->objects, RawObject, i);
+      gpointer t = g_hash_table_lookup (type_index, (gpointer) (guintptr) o->type_id);
+      RawType *type = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
+      guint64 size = o->self_size;
+
+      index_of[i] = G_MAXUINT32;
+      if (g_hash_table_contains (object_index, (gpointer) (guintptr) o->id))
+        continue;
+      if (t == NULL)
+        {
+          g_autofree char *name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", o->type_id);
+
+          t = GUINT_TO_POINTER (bl_heap_add_type (heap, name) + 1);
+          g_hash_table_insert (type_index, (gpointer) (guintptr) o->type_id, t);
+        }
+      if (size == 0 && type != NULL)
+        size = type->object_size;
+      index_of[i] = bl_heap_add_object (heap, GPOINTER_TO_UINT (t) - 1, size);
+      g_hash_table_insert (object_index, (gpointer) (guintptr) o->id,
+                           GUINT_TO_POINTER (index_of[i] + 1));
+    }
+
+  for (guint i = 0; i < dump->objects->len; i++)
+    {
+      const RawObject *o = &g_array_index (dump->objects, RawObject, i);
+      RawType *type = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
+
+      if (index_of[i] == G_MAXUINT32)
+        continue;
+      for (guint k = 0; k < o->n_refs; k++)
+        {
+          const RawRef *r = &g_array_index (dump->refs, RawRef, o->first_ref + k);
+          gpointer to;
+          const char *name = "";
+
+          if (r->target == 0)
+            continue;
+          to = g_hash_table_lookup (object_index, (gpointer) (guintptr) r->target);
+          if (to == NULL)
+            {
+              undefined++;
+              continue;
+            }
+          if (r->field != G_MAXUINT64)
+            name = field_name_of (dump, r->field);
+          else if (type != NULL && k < type->fields->len)
+            name = field_name_of (dump, g_array_index (type->fields, guint64, k));
+          bl_heap_add_reference (heap, index_of[i], bl_heap_intern_field (heap, name),
+                                 GPOINTER_TO_UINT (to) - 1);
+        }
+    }
+
+  for (guint i = 0; i < dump->roots->len; i++)
+    {
+      gpointer r = g_hash_table_lookup (object_index,
+                                        (gpointer) (guintptr) g_array_index (dump->roots, guint64, i));
+
+      if (r != NULL)
+        bl_heap_add_root (heap, GPOINTER_TO_UINT (r) - 1);
+      else
+        undefined++;
+    }
+
+  bl_heap_finish (heap);
+  g_ptr_array_add (reader->heaps, heap);
+
+  if (undefined > 0 && reader->heap_warning == NULL)
+    reader->heap_warning =
+      g_strdup_printf (_("Heap graph %u refers to %" G_GUINT64_FORMAT
+                         " objects it does not define; those references are left out."),
+                       reader->heaps->len, undefined);
+}
+
+static gboolean
+read_heap_object (Reader          *reader,
+                  HeapDump        *dump,
+                  const BlPbField *data)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  RawObject o = { 0 };
+  gboolean has_id = FALSE;
+  guint64 base = 0;
+  g_autoptr (GArray) fields = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("heap graph object"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        {
+          o.id = f.value;
+          has_id = TRUE;
+        }
+      else if (f.number == 7 && f.wire == BL_PB_VARINT)
+        {
+          o.id = dump->last_id + f.value;
+          has_id = TRUE;
+        }
+      else if (f.number == 2 && f.wire == BL_PB_VARINT)
+        o.type_id = f.value;
+      else if (f.number == 3 && f.wire == BL_PB_VARINT)
+        o.self_size = f.value;
+      else if (f.number == 6 && f.wire == BL_PB_VARINT)
+        base = f.value;
+      else if ((f.number == 4 || f.number == 5) &&
+               !append_varints (&f, f.number == 4 ? fields : targets))
+        {
+          set_problem (reader, _("a packed list of heap references is malformed"));
+          return FALSE;
+        }
+    }
+  if (!FIELDS_OK (status))
+    return FALSE;
+
+  if (!has_id)
+    o.id = dump->last_id + 1;
+  dump->last_id = o.id;
+  o.first_ref = dump->refs->len;
+  o.n_refs = targets->len;
+  for (guint i = 0; i < targets->len; i++)
+    {
+      RawRef r = { i < fields->len ? base + g_array_index (fields, guint64, i) : G_MAXUINT64,
+                   g_array_index (targets, guint64, i) };
+
+      g_array_append_val (dump->refs, r);
+    }
+  g_array_append_val (dump->objects, o);
+
+  return TRUE;
+}
+
+static gboolean
+read_heap_type (Reader          *reader,
+                HeapDump        *dump,
+                const BlPbField *data)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  guint64 id = 0;
+  RawType *type = g_new0 (RawType, 1);
+
+  type->fields = g_array_new (FALSE, FALSE, sizeof (guint64));
+  bl_pb_field_cursor (data, &c);
+  FOR_FIELDS (reader, &c, &f, N_("heap graph type"), status)
+    {
+      if (f.number == 1 && f.wire == BL_PB_VARINT)
+        id = f.value;
+      else if (f.number == 3 && f.wire == BL_PB_BYTES)
+        {
+          g_free (type->name);
+          type->name = g_utf8_make_valid ((const char *) f.data, f.len);
+        }
+      else if (f.number == 4 && f.wire == BL_PB_VARINT)
+        type->object_size = f.value;
+      else if (f.number == 6 && !append_varints (&f, type->fields))
+        {
+          set_problem (reader, _("a packed list of heap references is malformed"));
+          raw_type_free (type);
+          return FALSE;
+        }
+    }
+  if (!FIELDS_OK (status))
+    {
+      raw_type_free (type);
+      return FALSE;
+    }
+
+  if (type->name == NULL)
+    type->name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", id);
+  g_hash_table_replace (dump->types, (gpointer) (guintptr) id, type);
+
+  return TRUE;
+}
+
 static gboolean
 read_heap_graph (Reader          *reader,
                  Sequence        *seq,
                  const BlPbField *data)
 {
-  BlPbCursor c;
-  BlPbField f;
+  BlPbCursor c, ic;
+  BlPbField f, inf;
   BlPbStatus status;
   gboolean continued = FALSE;
+  HeapDump *dump;
+
+  if (seq->heap == NULL)
+    {
+      seq->heap = heap_dump_new ();
+      reader->n_heap_graphs++;
+    }
+  dump = seq->heap;
 
   bl_pb_field_cursor (data, &c);
   FOR_FIELDS (reader, &c, &f, N_("heap graph"), status)
     {
       if (f.number == 5 && f.wire == BL_PB_VARINT)
         continued = f.value != 0;
+      else if (f.number == 1 && f.wire == BL_PB_VARINT)
+        dump->pid = (gint64) f.value;
+      else if (f.wire != BL_PB_BYTES)
+        continue;
+      else if (f.number == 2 && !read_heap_object (reader, dump, &f))
+        return FALSE;
+      else if (f.number == 9 && !read_heap_type (reader, dump, &f))
+        return FALSE;
+      else if (f.number == 7)
+        {
+          bl_pb_field_cursor (&f, &ic);
+          FOR_FIELDS (reader, &ic, &inf, N_("heap graph root"), status)
+            {
+              if (inf.number == 1 && !append_varints (&inf, dump->roots))
+                {
+                  set_problem (reader, _("a packed list of heap roots is malformed"));
+                  return FALSE;
+                }
+            }
+          if (!FIELDS_OK (status))
+            return FALSE;
+        }
+      else if (f.number == 4)
+        {
+          guint64 iid = 0;
+          char *str = NULL;
+
+          bl_pb_field_cursor (&f, &ic);
+          FOR_FIELDS (reader, &ic, &inf, N_("heap graph field name"), status)
+            {
+              if (inf.number == 1 && inf.wire == BL_PB_VARINT)
+                iid = inf.value;
+              else if (inf.number == 2 && inf.wire == BL_PB_BYTES)
+                {
+                  g_free (str);
+                  str = g_utf8_make_valid ((const char *) inf.data, inf.len);
+                }
+            }
+          if (!FIELDS_OK (status))
+            {
+              g_free (str);
+              return FALSE;
+            }
+          if (str != NULL)
+            g_hash_table_replace (dump->field_names, (gpointer) (guintptr) iid, str);
+        }
     }
   if (!FIELDS_OK (status))
     return FALSE;
 
-  if (!seq->heap_continues)
-    reader->n_heap_graphs++;
-  seq->heap_continues = continued;
+  if (!continued)
+    {
+      heap_dump_finish (reader, dump);
+      heap_dump_free (dump);
+      seq->heap = NULL;
+    }
 
   return TRUE;
 }
@@ -1446,6 +1795,7 @@ trace_free (gpointer data)
   g_array_unref (trace->instants);
   g_array_unref (trace->flows);
   g_ptr_array_unref (trace->annotations);
+  g_ptr_array_unref (trace->heaps);
   g_free (trace);
 }
 
@@ -1503,6 +1853,7 @@ build_profile (Reader *reader)
 
   trace->n_packets = reader->n_packets;
   trace->n_heap_graphs = reader->n_heap_graphs;
+  trace->heaps = g_ptr_array_ref (reader->heaps);
   trace->n_annotations = reader->n_annotations;
   g_object_set_data_full (G_OBJECT (reader->profile), "bl-perfetto-trace", trace, trace_free);
 }
@@ -1547,6 +1898,7 @@ read_source (BlSource  *src,
   reader.annotation_texts = g_ptr_array_new_with_free_func (g_free);
   reader.flow_refs = g_array_new (FALSE, FALSE, sizeof (FlowRef));
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
+  reader.heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
   bl_profile_enable_metric (reader.profile, BL_METRIC_TIME_NS);
 
   for (;;)
@@ -1668,6 +2020,28 @@ read_source (BlSource  *src,
       goto out;
     }
 
+  /* a dump whose last part never came: analyse what arrived */
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, reader.sequences);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      {
+        Sequence *seq = value;
+
+        if (seq->heap == NULL)
+          continue;
+        heap_dump_finish (&reader, seq->heap);
+        heap_dump_free (seq->heap);
+        seq->heap = NULL;
+        bl_profile_add_warning (reader.profile,
+                                _("A heap graph is continued past the end of the trace; "
+                                  "the objects that arrived are shown."));
+      }
+  }
+  if (reader.heap_warning != NULL)
+    bl_profile_add_warning (reader.profile, reader.heap_warning);
   build_profile (&reader);
   if (reader.problem != NULL)
     {
@@ -1689,6 +2063,8 @@ out:
   g_hash_table_unref (reader.process_names);
   g_ptr_array_unref (reader.annotation_texts);
   g_array_unref (reader.flow_refs);
+  g_ptr_array_unref (reader.heaps);
+  g_free (reader.heap_warning);
   g_free (reader.problem);
 
   return profile;

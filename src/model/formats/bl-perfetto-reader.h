@@ -6,6 +6,7 @@
 #pragma once
 
 #include "bl-format.h"
+#include "bl-heap.h"
 #include "bl-profile.h"
 
 G_BEGIN_DECLS
@@ -73,6 +74,7 @@ typedef struct
   GArray    *instants;    /* BlPerfettoInstant, in time order */
   GArray    *flows;       /* BlPerfettoFlow */
   GPtrArray *annotations; /* BlPerfettoAnnotation, per annotated slice */
+  GPtrArray *heaps;       /* BlHeap, one per heap graph, in trace order */
 } BlPerfettoTrace;
 
 GQuark                 bl_perfetto_error_quark (void);

@@ -101,6 +101,8 @@ gboolean       bl_cli_export_write_profile (BlProfile    *profile,
                                     GOutputStream  *out,
                                     GError        **error);
 
+int            bl_cli_heap         (int            argc,
+                                    char         **argv);
 void           bl_cli_perfetto_add_json   (JsonBuilder *builder,
                                            BlProfile   *profile);
 void           bl_cli_perfetto_print      (BlProfile   *profile);

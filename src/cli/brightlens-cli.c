@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "info", bl_cli_info, "info FILE [--json] [-o OUT]" },
   { "export", bl_cli_export,
     "export FILE --format folded|speedscope|csv [--metric M] [-o OUT]" },
+  { "heap", bl_cli_heap, "heap FILE [B] [--json] [--top N] [--hide-global]" },
   { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N] [--json] [-o OUT]" },
   { "diff", bl_cli_diff,
     "diff A B [--metric M] [--format folded|table] [--json] [--normalized] [--by self|total] "

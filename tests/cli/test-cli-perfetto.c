@@ -144,6 +144,122 @@ test_truncated (void)
   g_assert_nonnull (strstr (bad.err, "format Brightlens knows"));
 }
 
+/* two captures in one trace: a root map holding a leaked self-referencing
+ * node by $unreachable; the second capture has two more nodes */
+static char *
+write_heap_trace (const char *name)
+{
+  BlPbWriter *w = bl_pbw_new ();
+
+  for (guint dump = 0; dump < 2; dump++)
+    {
+      guint n_nodes = dump == 0 ? 1 : 3;
+
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 10, 1);
+      bl_pbw_begin (w, 56);
+      bl_pbw_begin (w, 9);
+      bl_pbw_varint (w, 1, 1);
+      bl_pbw_string (w, 3, "roAssociativeArray");
+      bl_pbw_end (w);
+      bl_pbw_begin (w, 9);
+      bl_pbw_varint (w, 1, 2);
+      bl_pbw_string (w, 3, "Node");
+      bl_pbw_end (w);
+      bl_pbw_begin (w, 4);
+      bl_pbw_varint (w, 1, 1);
+      bl_pbw_string (w, 2, "$unreachable");
+      bl_pbw_end (w);
+      bl_pbw_begin (w, 4);
+      bl_pbw_varint (w, 1, 2);
+      bl_pbw_string (w, 2, "self");
+      bl_pbw_end (w);
+      /* the root: 100 bytes, $unreachable to every node */
+      bl_pbw_begin (w, 2);
+      bl_pbw_varint (w, 1, 1);
+      bl_pbw_varint (w, 2, 1);
+      bl_pbw_varint (w, 3, 100);
+      for (guint i = 0; i < n_nodes; i++)
+        bl_pbw_varint (w, 4, 1);
+      for (guint i = 0; i < n_nodes; i++)
+        bl_pbw_varint (w, 5, 10 + i);
+      bl_pbw_end (w);
+      for (guint i = 0; i < n_nodes; i++)
+        {
+          bl_pbw_begin (w, 2);
+          bl_pbw_varint (w, 1, 10 + i);
+          bl_pbw_varint (w, 2, 2);
+          bl_pbw_varint (w, 3, 8);
+          bl_pbw_varint (w, 4, 2);
+          bl_pbw_varint (w, 5, 10 + i);
+          bl_pbw_end (w);
+        }
+      bl_pbw_begin (w, 7);
+      bl_pbw_varint (w, 1, 1);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+
+  return save (name, w);
+}
+
+static void
+test_heap (void)
+{
+  g_autofree char *path = write_heap_trace ("heap.pftrace");
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) text = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *snapshots;
+  JsonObject *second, *type, *cycle;
+  JsonArray *step;
+
+  bl_cli_run (&run, "heap", path, "--json", "--top", "1", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  json_parser_load_from_data (parser, run.out, -1, &error);
+  g_assert_no_error (error);
+  snapshots = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "snapshots");
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, 2);
+  second = json_array_get_object_element (snapshots, 1);
+  g_assert_cmpint (json_object_get_int_member (second, "objects"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (second, "bytes"), ==, 124);
+  g_assert_cmpint (json_object_get_int_member (second, "leaked_objects"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (second, "leaked_bytes"), ==, 24);
+  type = json_array_get_object_element (json_object_get_array_member (second, "types"), 0);
+  g_assert_cmpstr (json_object_get_string_member (type, "name"), ==, "roAssociativeArray");
+  g_assert_cmpint (json_object_get_int_member (type, "retained_bytes"), ==, 124);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (second, "largest")), ==, 1);
+  cycle = json_array_get_object_element (json_object_get_array_member (second, "cycles"), 0);
+  g_assert_cmpint (json_object_get_int_member (cycle, "count"), ==, 3);
+  step = json_array_get_array_element (json_object_get_array_member (cycle, "pattern"), 0);
+  g_assert_cmpstr (json_array_get_string_element (step, 0), ==, "Node");
+  g_assert_cmpstr (json_array_get_string_element (step, 1), ==, "self");
+
+  bl_cli_run (&text, "heap", path, path, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  /* Node grew first: 1 → 3 objects, 8 → 24 bytes */
+  g_assert_true (g_str_has_prefix (strchr (text.out, '\n') + 1, "Node "));
+  g_assert_nonnull (strstr (text.out, "+16"));
+}
+
+static void
+test_heap_none (void)
+{
+  g_autofree char *path = write_trace ("noheap.pftrace");
+  g_auto(BlCliRun) run = { 0 };
+  BlPbWriter *w = bl_pbw_new ();
+
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  g_free (path);
+  path = save ("noheap.pftrace", w);
+  bl_cli_run (&run, "heap", path, NULL);
+  g_assert_cmpint (run.status, !=, 0);
+  g_assert_nonnull (strstr (run.err, "no heap graph"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -160,6 +276,8 @@ main (int   argc,
   g_test_add_func ("/cli/perfetto/export-folded", test_export_folded);
   g_test_add_func ("/cli/perfetto/export-csv", test_export_csv);
   g_test_add_func ("/cli/perfetto/truncated", test_truncated);
+  g_test_add_func ("/cli/perfetto/heap", test_heap);
+  g_test_add_func ("/cli/perfetto/heap-none", test_heap_none);
 
   ret = g_test_run ();
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "bl-cli.h"
@@ -155,8 +156,8 @@ print_snapshot (BlHeap   *heap,
   guint n_largest, n_cycles;
   const BlHeapCycle *cycles = bl_heap_get_cycles (heap, &n_cycles);
 
-  printf (_("Heap graph %u: %u objects, %" G_GUINT64_FORMAT " bytes; %u leaked objects, %"
-            G_GUINT64_FORMAT " bytes\n"),
+  printf (_("Heap graph %u: %u objects, %" PRIu64 " bytes; %u leaked objects, %"
+            PRIu64 " bytes\n"),
           index, bl_heap_get_n_objects (heap), bl_heap_get_total_bytes (heap),
           bl_heap_get_n_leaked (heap), bl_heap_get_leaked_bytes (heap));
   printf ("  %-32s %10s %14s %14s\n", _("Type"), _("Count"), _("Self bytes"), _("Retained"));

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,8 +50,8 @@ bl_cli_perfetto_print (BlProfile *profile)
   if (trace == NULL)
     return;
 
-  printf (_("Slices:       %" G_GUINT64_FORMAT "\n"), trace->n_slices);
-  printf (_("Instants:     %" G_GUINT64_FORMAT "\n"), trace->n_instants);
+  printf (_("Slices:       %" PRIu64 "\n"), trace->n_slices);
+  printf (_("Instants:     %" PRIu64 "\n"), trace->n_instants);
   printf (_("Counters:     %u\n"), trace->counters->len);
   for (guint i = 0; i < trace->counters->len; i++)
     {
@@ -58,7 +59,7 @@ bl_cli_perfetto_print (BlProfile *profile)
 
       printf ("              %s (%u)\n", counter->name, counter->points->len);
     }
-  printf (_("Heap graphs:  %" G_GUINT64_FORMAT "\n"), trace->n_heap_graphs);
+  printf (_("Heap graphs:  %" PRIu64 "\n"), trace->n_heap_graphs);
 }
 
 static void

@@ -1150,7 +1150,7 @@ heap_dump_finish (Reader   *reader,
 
   if (undefined > 0 && reader->heap_warning == NULL)
     reader->heap_warning =
-      g_strdup_printf (_("Heap graph %u refers to %" G_GUINT64_FORMAT
+      g_strdup_printf (_("Heap graph %u refers to %" PRIu64
                          " objects it does not define; those references are left out."),
                        reader->heaps->len, undefined);
 }

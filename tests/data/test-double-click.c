@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bl-bsprof-writer.h"
+#include "bl-perfetto-writer.h"
 
 #define DESKTOP_ID APP_ID ".desktop"
 
@@ -28,6 +29,7 @@ static const char *media_types[] = {
   "application/x-speedscope+json",
   "application/x-mpatrol-profile",
   "text/x-folded-stacks",
+  "application/x-perfetto-trace",
 };
 
 static char *
@@ -51,6 +53,29 @@ run (const char * const *argv)
   g_assert_no_error (error);
 
   return out;
+}
+
+/* a Perfetto trace as the tracing service writes it: a synchronization
+ * marker packet first, then a slice */
+static void
+write_perfetto (const char *path)
+{
+  static const guint8 marker[] = { 0x82, 0x47, 0x7a, 0x76, 0xb2, 0x8d, 0x42, 0xba,
+                                   0x81, 0xdc, 0x33, 0x32, 0x6d, 0x57, 0xa0, 0x79 };
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_bytes (w, 36, marker, sizeof marker);
+  bl_pbw_end (w);
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  bl_pftw_event (w, 1, 10, 1, 1, "draw");
+  bl_pftw_event (w, 1, 20, 2, 1, NULL);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
 }
 
 static void
@@ -339,6 +364,16 @@ install_into_temporary_prefix (void)
 
     write_folded (p);
   }
+  {
+    const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = sample_path (names[i]);
+
+        write_perfetto (p);
+      }
+  }
 }
 
 static void
@@ -397,6 +432,10 @@ test_other_formats_resolve (void)
     { "mpatrol.out", "application/x-mpatrol-profile" },
     { "allocations.prof", "application/x-mpatrol-profile" },
     { "stacks.folded", "text/x-folded-stacks" },
+    { "app.perfetto-trace", "application/x-perfetto-trace" },
+    { "capture.pftrace", "application/x-perfetto-trace" },
+    /* without extension: by the synchronization marker */
+    { "trace-from-device", "application/x-perfetto-trace" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };

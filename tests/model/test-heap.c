@@ -59,6 +59,46 @@ test_dominators (void)
   g_assert_cmpuint (top[1], ==, d);
 }
 
+/* the example graph of Lengauer and Tarjan's paper, where several
+ * semidominators are not the immediate dominators */
+static void
+test_lengauer_tarjan_example (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "N");
+  guint32 f = bl_heap_intern_field (heap, "e");
+  const char *edges[] = { "RA", "RB", "RC", "AD", "BA", "BD", "BE", "CF", "CG", "DL", "EH",
+                          "FI", "GI", "GJ", "HE", "HK", "IK", "JI", "KI", "KR", "LH" };
+  const char *idoms = "RRRRRCCRRGRD";    /* of A … L */
+  guint32 node[13];
+
+  /* R is object 12, A … L are 0 … 11 */
+  for (guint i = 0; i < 13; i++)
+    node[i] = bl_heap_add_object (heap, t, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    {
+      guint from = edges[i][0] == 'R' ? 12 : (guint) (edges[i][0] - 'A');
+      guint to = edges[i][1] == 'R' ? 12 : (guint) (edges[i][1] - 'A');
+
+      bl_heap_add_reference (heap, node[from], f, node[to]);
+    }
+  bl_heap_add_root (heap, node[12]);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_idom (heap, node[12]), ==, BL_HEAP_NONE);
+  for (guint i = 0; i < 12; i++)
+    {
+      guint32 expected = idoms[i] == 'R' ? node[12] : node[idoms[i] - 'A'];
+
+      g_test_message ("idom of %c", 'A' + i);
+      g_assert_cmpuint (bl_heap_get_idom (heap, node[i]), ==, expected);
+    }
+  /* C retains F, G, J; D retains L */
+  g_assert_cmpuint (bl_heap_get_retained (heap, node[2]), ==, 4);
+  g_assert_cmpuint (bl_heap_get_retained (heap, node[3]), ==, 2);
+  g_assert_cmpuint (bl_heap_get_retained (heap, node[12]), ==, 13);
+}
+
 /* two roots sharing an object: neither dominates it */
 static void
 test_shared (void)
@@ -208,6 +248,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/heap/dominators", test_dominators);
+  g_test_add_func ("/heap/lengauer-tarjan-example", test_lengauer_tarjan_example);
   g_test_add_func ("/heap/shared", test_shared);
   g_test_add_func ("/heap/long-chain", test_long_chain);
   g_test_add_func ("/heap/leaks-and-cycles", test_leaks_and_cycles);

@@ -230,26 +230,25 @@ eval (guint32 *ancestor,
       guint32 *label,
       guint32 *semi,
       guint32  v,
-      GArray  *stack)
+      guint32 *path)
 {
-  guint32 u;
+  guint32 u, n = 0;
 
   if (ancestor[v] == NONE)
     return v;
 
-  /* collect the path up to the node below the forest root, then compress */
-  g_array_set_size (stack, 0);
+  /* collect the path up to the node below the forest root, then compress
+   * it from the top down (path has room for every node) */
   u = v;
   while (ancestor[ancestor[u]] != NONE)
     {
-      g_array_append_val (stack, u);
+      path[n++] = u;
       u = ancestor[u];
     }
-  while (stack->len > 0)
+  while (n > 0)
     {
-      guint32 w = g_array_index (stack, guint32, stack->len - 1);
+      guint32 w = path[--n];
 
-      g_array_set_size (stack, stack->len - 1);
       if (semi[label[ancestor[w]]] < semi[label[w]])
         label[w] = label[ancestor[w]];
       ancestor[w] = ancestor[ancestor[w]];
@@ -274,7 +273,7 @@ compute_dominators (BlHeap *self)
   guint32 *preds;
   guint32 *edge_pos = g_new (guint32, N);
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint32 *path = g_new (guint32, N);
   guint32 count = 0;
   guint64 n_pred = 0;
 

@@ -122,6 +122,9 @@ typedef struct
   GHashTable  *global_clocks; /* builtin clock id → Clock* */
   GHashTable  *process_names; /* pid → char* */
   guint32      trace_clock;
+  Sequence    *last_seq;     /* lookup caches: packets come in runs */
+  guint64      last_seq_id;
+  Track       *last_track;
   GPtrArray   *annotation_texts;
   GArray      *flow_refs;    /* FlowRef */
   guint64      max_event_ts;
@@ -182,10 +185,18 @@ static Sequence *
 get_sequence (Reader  *reader,
               guint64  id)
 {
-  Sequence *seq = g_hash_table_lookup (reader->sequences, (gpointer) (guintptr) id);
+  Sequence *seq;
 
+  if (reader->last_seq != NULL && reader->last_seq_id == id)
+    return reader->last_seq;
+
+  seq = g_hash_table_lookup (reader->sequences, (gpointer) (guintptr) id);
   if (seq != NULL)
-    return seq;
+    {
+      reader->last_seq = seq;
+      reader->last_seq_id = id;
+      return seq;
+    }
 
   seq = g_new0 (Sequence, 1);
   seq->names = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -194,6 +205,8 @@ get_sequence (Reader  *reader,
   seq->clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   seq->default_extra_counters = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_hash_table_insert (reader->sequences, (gpointer) (guintptr) id, seq);
+  reader->last_seq = seq;
+  reader->last_seq_id = id;
 
   return seq;
 }
@@ -202,10 +215,17 @@ static Track *
 get_track (Reader  *reader,
            guint64  uuid)
 {
-  Track *track = g_hash_table_lookup (reader->tracks, (gpointer) (guintptr) uuid);
+  Track *track;
 
+  if (reader->last_track != NULL && reader->last_track->uuid == uuid)
+    return reader->last_track;
+
+  track = g_hash_table_lookup (reader->tracks, (gpointer) (guintptr) uuid);
   if (track != NULL)
-    return track;
+    {
+      reader->last_track = track;
+      return track;
+    }
 
   track = g_new0 (Track, 1);
   track->uuid = uuid;
@@ -215,6 +235,7 @@ get_track (Reader  *reader,
   track->points = g_array_new (FALSE, FALSE, sizeof (RawPoint));
   g_hash_table_insert (reader->tracks, (gpointer) (guintptr) uuid, track);
   g_ptr_array_add (reader->track_list, track);
+  reader->last_track = track;
 
   return track;
 }
@@ -804,9 +825,10 @@ read_track_event (Reader          *reader,
   guint32 name = G_MAXUINT32;
   gboolean has_counter = FALSE;
   double counter = 0;
-  g_autoptr (GString) annotations = g_string_new (NULL);
-  g_autoptr (GArray) extra_uuids = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr (GArray) extra_values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* created only for the events that need them: most have none */
+  g_autoptr (GString) annotations = NULL;
+  g_autoptr (GArray) extra_uuids = NULL;
+  g_autoptr (GArray) extra_values = NULL;
   guint flow_first = reader->flow_refs->len;
   Event event;
 
@@ -853,6 +875,8 @@ read_track_event (Reader          *reader,
             }
           break;
         case 4:
+          if (f.wire == BL_PB_BYTES && annotations == NULL)
+            annotations = g_string_new (NULL);
           if (f.wire == BL_PB_BYTES && !read_annotation (reader, seq, &f, annotations))
             return FALSE;
           break;
@@ -889,6 +913,8 @@ read_track_event (Reader          *reader,
           }
           break;
         case 31:
+          if (extra_uuids == NULL)
+            extra_uuids = g_array_new (FALSE, FALSE, sizeof (guint64));
           if (!append_varints (&f, extra_uuids))
             {
               set_problem (reader, _("a packed list of counter tracks is malformed"));
@@ -896,6 +922,8 @@ read_track_event (Reader          *reader,
             }
           break;
         case 12:
+          if (extra_values == NULL)
+            extra_values = g_array_new (FALSE, FALSE, sizeof (guint64));
           if (!append_varints (&f, extra_values))
             {
               set_problem (reader, _("a packed list of counter values is malformed"));
@@ -932,9 +960,10 @@ read_track_event (Reader          *reader,
         }
     }
 
-  if (extra_values->len > 0)
+  if (extra_values != NULL && extra_values->len > 0)
     {
-      GArray *uuids = extra_uuids->len > 0 ? extra_uuids : seq->default_extra_counters;
+      GArray *uuids = extra_uuids != NULL && extra_uuids->len > 0 ? extra_uuids
+                                                                  : seq->default_extra_counters;
 
       for (guint i = 0; i < extra_values->len && i < uuids->len; i++)
         add_point (reader, g_array_index (uuids, guint64, i), ts,
@@ -962,7 +991,7 @@ read_track_event (Reader          *reader,
   event.annotation = G_MAXUINT32;
   event.flow_first = flow_first;
   event.n_flows = reader->flow_refs->len - flow_first;
-  if (annotations->len > 0)
+  if (annotations != NULL && annotations->len > 0)
     {
       event.annotation = reader->annotation_texts->len;
       g_ptr_array_add (reader->annotation_texts, g_string_free (g_steal_pointer (&annotations), FALSE));
@@ -1058,6 +1087,73 @@ field_name_of (HeapDump *dump,
   return name != NULL ? name : "";
 }
 
+/* Object ids to object indices: an array when the ids are dense (as
+ * id_delta encoding makes them), a hash table otherwise. */
+typedef struct
+{
+  guint64     min;
+  guint64     range;
+  guint32    *dense;
+  GHashTable *hash;
+} ObjectIndex;
+
+static void
+object_index_init (ObjectIndex *index,
+                   GArray      *objects)
+{
+  guint64 min = G_MAXUINT64, max = 0;
+
+  memset (index, 0, sizeof *index);
+  for (guint i = 0; i < objects->len; i++)
+    {
+      guint64 id = g_array_index (objects, RawObject, i).id;
+
+      min = MIN (min, id);
+      max = MAX (max, id);
+    }
+  if (objects->len > 0 && max - min < 4 * (guint64) objects->len + 1024)
+    {
+      index->min = min;
+      index->range = max - min + 1;
+      index->dense = g_new (guint32, index->range);
+      memset (index->dense, 0xff, sizeof (guint32) * index->range);
+    }
+  else
+    index->hash = g_hash_table_new (g_direct_hash, g_direct_equal);
+}
+
+static void
+object_index_clear (ObjectIndex *index)
+{
+  g_free (index->dense);
+  g_clear_pointer (&index->hash, g_hash_table_unref);
+}
+
+static guint32
+object_index_lookup (ObjectIndex *index,
+                     guint64      id)
+{
+  gpointer v;
+
+  if (index->dense != NULL)
+    return id >= index->min && id - index->min < index->range ? index->dense[id - index->min]
+                                                              : G_MAXUINT32;
+  v = g_hash_table_lookup (index->hash, (gpointer) (guintptr) id);
+
+  return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
+}
+
+static void
+object_index_insert (ObjectIndex *index,
+                     guint64      id,
+                     guint32      value)
+{
+  if (index->dense != NULL)
+    index->dense[id - index->min] = value;
+  else
+    g_hash_table_insert (index->hash, (gpointer) (guintptr) id, GUINT_TO_POINTER (value + 1));
+}
+
 /* Turns a complete dump into a BlHeap. */
 static void
 heap_dump_finish (Reader   *reader,
@@ -1065,11 +1161,15 @@ heap_dump_finish (Reader   *reader,
 {
   BlHeap *heap = bl_heap_new ();
   g_autoptr (GHashTable) type_index = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr (GHashTable) object_index = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autofree guint32 *index_of = g_new (guint32, MAX (dump->objects->len, 1));
+  ObjectIndex objects;
   guint64 undefined = 0;
   GHashTableIter iter;
   gpointer key, value;
+  guint64 cached_id = G_MAXUINT64;
+  guint32 cached_type = 0;
+  RawType *cached_raw = NULL;
+  g_autoptr (GHashTable) field_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   g_hash_table_iter_init (&iter, dump->types);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -1080,70 +1180,91 @@ heap_dump_finish (Reader   *reader,
                            GUINT_TO_POINTER (bl_heap_add_type (heap, type->name) + 1));
     }
 
+  object_index_init (&objects, dump->objects);
   for (guint i = 0; i < dump->objects->len; i++)
     {
       const RawObject *o = &g_array_index (dump->objects, RawObject, i);
-      gpointer t = g_hash_table_lookup (type_index, (gpointer) (guintptr) o->type_id);
-      RawType *type = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
       guint64 size = o->self_size;
 
       index_of[i] = G_MAXUINT32;
-      if (g_hash_table_contains (object_index, (gpointer) (guintptr) o->id))
+      if (object_index_lookup (&objects, o->id) != G_MAXUINT32)
         continue;
-      if (t == NULL)
+      if (o->type_id != cached_id)
         {
-          g_autofree char *name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", o->type_id);
+          gpointer t = g_hash_table_lookup (type_index, (gpointer) (guintptr) o->type_id);
 
-          t = GUINT_TO_POINTER (bl_heap_add_type (heap, name) + 1);
-          g_hash_table_insert (type_index, (gpointer) (guintptr) o->type_id, t);
+          if (t == NULL)
+            {
+              g_autofree char *name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", o->type_id);
+
+              t = GUINT_TO_POINTER (bl_heap_add_type (heap, name) + 1);
+              g_hash_table_insert (type_index, (gpointer) (guintptr) o->type_id, t);
+            }
+          cached_id = o->type_id;
+          cached_type = GPOINTER_TO_UINT (t) - 1;
+          cached_raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
         }
-      if (size == 0 && type != NULL)
-        size = type->object_size;
-      index_of[i] = bl_heap_add_object (heap, GPOINTER_TO_UINT (t) - 1, size);
-      g_hash_table_insert (object_index, (gpointer) (guintptr) o->id,
-                           GUINT_TO_POINTER (index_of[i] + 1));
+      if (size == 0 && cached_raw != NULL)
+        size = cached_raw->object_size;
+      index_of[i] = bl_heap_add_object (heap, cached_type, size);
+      object_index_insert (&objects, o->id, index_of[i]);
     }
 
+  cached_id = G_MAXUINT64;
+  cached_raw = NULL;
   for (guint i = 0; i < dump->objects->len; i++)
     {
       const RawObject *o = &g_array_index (dump->objects, RawObject, i);
-      RawType *type = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
 
-      if (index_of[i] == G_MAXUINT32)
+      if (index_of[i] == G_MAXUINT32 || o->n_refs == 0)
         continue;
+      if (o->type_id != cached_id)
+        {
+          cached_id = o->type_id;
+          cached_raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
+        }
       for (guint k = 0; k < o->n_refs; k++)
         {
           const RawRef *r = &g_array_index (dump->refs, RawRef, o->first_ref + k);
-          gpointer to;
-          const char *name = "";
+          guint32 to;
+          guint64 iid = G_MAXUINT64;
+          gpointer field;
 
           if (r->target == 0)
             continue;
-          to = g_hash_table_lookup (object_index, (gpointer) (guintptr) r->target);
-          if (to == NULL)
+          to = object_index_lookup (&objects, r->target);
+          if (to == G_MAXUINT32)
             {
               undefined++;
               continue;
             }
           if (r->field != G_MAXUINT64)
-            name = field_name_of (dump, r->field);
-          else if (type != NULL && k < type->fields->len)
-            name = field_name_of (dump, g_array_index (type->fields, guint64, k));
-          bl_heap_add_reference (heap, index_of[i], bl_heap_intern_field (heap, name),
-                                 GPOINTER_TO_UINT (to) - 1);
+            iid = r->field;
+          else if (cached_raw != NULL && k < cached_raw->fields->len)
+            iid = g_array_index (cached_raw->fields, guint64, k);
+          /* field-name iid → heap field id, interned once per name */
+          field = g_hash_table_lookup (field_ids, (gpointer) (guintptr) iid);
+          if (field == NULL)
+            {
+              const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
+
+              field = GUINT_TO_POINTER (bl_heap_intern_field (heap, name) + 1);
+              g_hash_table_insert (field_ids, (gpointer) (guintptr) iid, field);
+            }
+          bl_heap_add_reference (heap, index_of[i], GPOINTER_TO_UINT (field) - 1, to);
         }
     }
 
   for (guint i = 0; i < dump->roots->len; i++)
     {
-      gpointer r = g_hash_table_lookup (object_index,
-                                        (gpointer) (guintptr) g_array_index (dump->roots, guint64, i));
+      guint32 r = object_index_lookup (&objects, g_array_index (dump->roots, guint64, i));
 
-      if (r != NULL)
-        bl_heap_add_root (heap, GPOINTER_TO_UINT (r) - 1);
+      if (r != G_MAXUINT32)
+        bl_heap_add_root (heap, r);
       else
         undefined++;
     }
+  object_index_clear (&objects);
 
   bl_heap_finish (heap);
   g_ptr_array_add (reader->heaps, heap);

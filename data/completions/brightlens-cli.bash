@@ -5,7 +5,7 @@
 _brightlens_cli()
 {
     local cur prev cmd opts
-    local commands="info export lines diff check help"
+    local commands="info export heap lines diff check help"
     local metrics="cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight"
 
     COMPREPLY=()
@@ -45,7 +45,7 @@ _brightlens_cli()
         *:-o|*:--output)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0 ;;
-        lines:-n|lines:--top|check:--max-foreground-fraction|check:--max-memory-growth|\
+        lines:-n|lines:--top|heap:-n|heap:--top|check:--max-foreground-fraction|check:--max-memory-growth|\
         check:--min-fps|check:--max-launch-ms|check:--max-live-bytes)
             return 0 ;;
     esac
@@ -53,6 +53,7 @@ _brightlens_cli()
     case $cmd in
         info)   opts="--json --output -o --help -h" ;;
         export) opts="--format -f --metric -m --output -o --help -h" ;;
+        heap)   opts="--json --top -n --hide-global --help -h" ;;
         lines)  opts="--metric -m --top -n --json --output -o --help -h" ;;
         diff)   opts="--format -f --metric -m --normalized -n --by --json --output -o --help -h" ;;
         check)  opts="--max-foreground-fraction --max-memory-growth --min-fps --max-launch-ms

@@ -2,11 +2,14 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-set -l commands info export lines diff check help
+set -l commands info export heap lines diff check help
 set -l metrics cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight
 
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a info -d 'Summarise a profile or session'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a export -d 'Convert a profile or session'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a heap -d 'Analyse a Perfetto trace’s heap graphs'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from heap' -s n -l top -x -d 'List at most N types and objects'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from heap' -l hide-global -d 'Hide leak cycles through $m.global'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a lines -d 'Rank a profile’s source lines'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a diff -d 'Compare two profiles or two sessions'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a check -d 'Check a session or profile against limits'
@@ -17,7 +20,7 @@ complete -c brightlens-cli -n "not __fish_seen_subcommand_from $commands" -l ver
 complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s h -l help -d 'Show the options'
 complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s o -l output -r -F -d 'Write to OUT instead of standard output'
 
-complete -c brightlens-cli -n '__fish_seen_subcommand_from info lines diff' -l json -d 'Print one JSON object'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from info heap lines diff' -l json -d 'Print one JSON object'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -s m -l metric -x -a "$metrics" -d 'Metric'
 
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope csv' -d 'Output format'

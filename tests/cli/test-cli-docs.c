@@ -315,7 +315,7 @@ test_bash_completion (void)
     const char *expected;
   } cases[] = {
     { "brightlens-cli ex", "export" },
-    { "brightlens-cli ''", "info export lines diff check help --help --version" },
+    { "brightlens-cli ''", "info export heap lines diff check help --help --version" },
     { "brightlens-cli export f.bsprof --format ''", "folded speedscope csv" },
     { "brightlens-cli diff a b -f ''", "folded table" },
     { "brightlens-cli check x --format j", "json junit" },

@@ -230,7 +230,10 @@ bl_application_startup (GApplication *application)
     { "win.search", { "<Control>f", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.compare", { "<Shift><Control>o", NULL } },
+#if !ADW_CHECK_VERSION (1, 8, 0)
+    /* with 1.8 AdwApplication gives its app.shortcuts the same accelerator */
     { "win.show-help-overlay", { "<Control>question", NULL } },
+#endif
   };
 
   G_APPLICATION_CLASS (bl_application_parent_class)->startup (application);

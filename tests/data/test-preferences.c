@@ -317,6 +317,104 @@ collect_accels (GtkWidget *widget,
     collect_accels (child, accels);
 }
 
+/* A BlApplication that has run its startup, so its accelerators are set. One
+ * for the whole run: a second one could not take the first's object path on
+ * the bus. */
+static BlApplication *
+started_application (void)
+{
+  static BlApplication *app;
+  g_autoptr(GError) error = NULL;
+
+  if (app != NULL)
+    return g_object_ref (app);
+
+  app = bl_application_new ();
+  /* non-unique, so that no other instance on the bus takes our startup */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) |
+                           G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  return g_object_ref (app);
+}
+
+/* Every accelerator the shortcuts window or dialog shows, as it is written
+ * (alternatives separated by spaces). Before libadwaita 1.8 that is the
+ * GtkShortcutsWindow of gtk/help-overlay.ui; with it the AdwShortcutsDialog of
+ * shortcuts-dialog.ui, whose items may name an action instead: such an item
+ * shows what @app sets for the action, so the action must have an accelerator
+ * there. */
+static GPtrArray *
+listed_accels (GtkApplication *app)
+{
+  GPtrArray *accels = g_ptr_array_new_with_free_func (g_free);
+#if ADW_CHECK_VERSION (1, 8, 0)
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/shortcuts-dialog.ui");
+  GObject *dialog = gtk_builder_get_object (builder, "shortcuts_dialog");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+  guint n_sections = 0;
+
+  g_assert_true (ADW_IS_SHORTCUTS_DIALOG (dialog));
+  /* the help overlay is not in the resources too: one shortcuts action only */
+  g_assert_false (g_resources_get_info (RESOURCE_BASE_PATH "/gtk/help-overlay.ui",
+                                        G_RESOURCE_LOOKUP_FLAGS_NONE, NULL, NULL, NULL));
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      GListModel *section;
+
+      if (!ADW_IS_SHORTCUTS_SECTION (l->data))
+        continue;
+      section = G_LIST_MODEL (l->data);
+      n_sections++;
+      g_assert_nonnull (adw_shortcuts_section_get_title (ADW_SHORTCUTS_SECTION (section)));
+      for (guint i = 0; i < g_list_model_get_n_items (section); i++)
+        {
+          g_autoptr(AdwShortcutsItem) item = g_list_model_get_item (section, i);
+          const char *action = adw_shortcuts_item_get_action_name (item);
+          const char *accel = adw_shortcuts_item_get_accelerator (item);
+
+          g_assert_nonnull (adw_shortcuts_item_get_title (item));
+          if (action != NULL && action[0] != '\0')
+            {
+              g_auto(GStrv) set = gtk_application_get_accels_for_action (app, action);
+
+              g_test_message ("%s: %u accelerators", action, g_strv_length (set));
+              g_assert_nonnull (set[0]);
+              for (guint j = 0; set[j] != NULL; j++)
+                g_ptr_array_add (accels, g_strdup (set[j]));
+            }
+          else
+            {
+              g_assert_nonnull (accel);
+              g_assert_cmpstr (accel, !=, "");
+              g_ptr_array_add (accels, g_strdup (accel));
+            }
+        }
+    }
+  /* General, Tabs, Profile, Flame Graph, Flame Chart, Resource Timeline */
+  g_assert_cmpuint (n_sections, ==, 6);
+
+  g_object_ref_sink (dialog);
+  g_object_unref (dialog);
+#else
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
+  GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
+
+  (void) app;
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+  collect_accels (GTK_WIDGET (overlay), accels);
+  gtk_window_destroy (GTK_WINDOW (overlay));
+#endif
+  flush ();
+
+  return accels;
+}
+
 static gboolean
 accels_contain (GPtrArray  *accels,
                 const char *wanted)
@@ -348,21 +446,16 @@ accels_contain (GPtrArray  *accels,
 static void
 test_shortcuts_window (void)
 {
-  g_autoptr(GtkBuilder) builder = NULL;
-  g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(BlApplication) app = started_application ();
+  g_autoptr(GPtrArray) accels = NULL;
   const char *expected[] = {
     "<Control>o", "<Control>w", "<Control>f", "<Control>e", "<Shift><Control>o", "<Control>comma",
     "<Control>question", "F1", "<Control>q", "Home", "Escape", "Return", "space", "Up", "Down",
     "Left", "Right", "<Control>Page_Down", "<Control>Page_Up", "<Alt>1", "plus", "minus",
     "equal", "0", "<Shift><Control>o",
   };
-  GObject *overlay;
 
-  builder = gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
-  overlay = gtk_builder_get_object (builder, "help_overlay");
-  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
-
-  collect_accels (GTK_WIDGET (overlay), accels);
+  accels = listed_accels (GTK_APPLICATION (app));
   g_assert_cmpuint (accels->len, >=, 10);
 
   /* every accelerator listed parses */
@@ -391,33 +484,18 @@ test_shortcuts_window (void)
         g_test_message ("not listed: %s", expected[i]);
       g_assert_true (accels_contain (accels, expected[i]));
     }
-
-  gtk_window_destroy (GTK_WINDOW (overlay));
-  flush ();
 }
 
 /* Every accelerator the application sets is in the shortcuts window. */
 static void
 test_every_app_accelerator_listed (void)
 {
-  g_autoptr(BlApplication) app = bl_application_new ();
-  g_autoptr(GtkBuilder) builder = NULL;
-  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = started_application ();
+  g_autoptr(GPtrArray) listed = NULL;
   g_auto(GStrv) actions = NULL;
   guint n_accels = 0;
-  GObject *overlay;
 
-  /* non-unique, so that no other instance on the bus takes our startup */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) |
-                           G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-
-  builder = gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
-  overlay = gtk_builder_get_object (builder, "help_overlay");
-  collect_accels (GTK_WIDGET (overlay), listed);
+  listed = listed_accels (GTK_APPLICATION (app));
 
   actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
   for (guint i = 0; actions[i] != NULL; i++)
@@ -444,11 +522,24 @@ test_every_app_accelerator_listed (void)
     g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "help"));
   }
 
+  /* Ctrl+? opens the shortcuts: AdwApplication's dialog with libadwaita 1.8,
+   * GtkApplicationWindow's help overlay before it */
+  {
+#if ADW_CHECK_VERSION (1, 8, 0)
+    const char *action = "app.shortcuts";
+
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "shortcuts"));
+#else
+    const char *action = "win.show-help-overlay";
+#endif
+    g_auto(GStrv) shortcuts = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                     action);
+
+    g_assert_cmpstr (shortcuts[0], ==, "<Control>question");
+  }
+
   /* open, close tab, search, export, preferences, shortcuts, quit at least */
   g_assert_cmpuint (n_accels, >=, 7);
-
-  gtk_window_destroy (GTK_WINDOW (overlay));
-  flush ();
 }
 
 int

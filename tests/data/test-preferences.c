@@ -296,6 +296,7 @@ test_about (void)
   flush ();
 }
 
+#if !ADW_CHECK_VERSION (1, 8, 0)
 static void
 collect_accels (GtkWidget *widget,
                 GPtrArray *accels)
@@ -316,6 +317,7 @@ collect_accels (GtkWidget *widget,
        child = gtk_widget_get_next_sibling (child))
     collect_accels (child, accels);
 }
+#endif
 
 /* A BlApplication that has run its startup, so its accelerators are set. One
  * for the whole run: a second one could not take the first's object path on

@@ -1570,7 +1570,8 @@ bl_profile_set_time_range (BlProfile *self,
 /**
  * bl_profile_has_time_order:
  *
- * Returns: whether any thread has spans in time order
+ * Returns: whether any thread has spans in time order, or a sample order
+ *   (see bl_profile_dup_sample_spans())
  */
 gboolean
 bl_profile_has_time_order (BlProfile *self)
@@ -1584,7 +1585,8 @@ bl_profile_has_time_order (BlProfile *self)
     {
       ThreadTime *tt = g_ptr_array_index (self->extras->times, i);
 
-      if (tt != NULL && tt->spans->len > 0)
+      if (tt != NULL && (tt->spans->len > 0 ||
+                         (tt->samples != NULL && tt->samples->len > 0)))
         return TRUE;
     }
 
@@ -1847,4 +1849,110 @@ bl_profile_get_samples (BlProfile *self,
   *n_samples = tt->samples->len;
 
   return (const BlOrderedSample *) (gpointer) tt->samples->data;
+}
+
+/**
+ * bl_profile_dup_sample_spans:
+ * @thread: a thread with a sample order
+ * @n_spans: (out): the number of spans
+ * @duration: (out) (optional): the sum of the samples' weights
+ *
+ * Derives the time order of a sampled thread from its samples: sample k
+ * covers [w_0 + … + w_(k-1), w_0 + … + w_k); a node stays open while the
+ * following samples' stacks hold it (a node is its whole path from the
+ * thread root, so holding it means sharing that prefix) and closes when a
+ * sample's stack leaves it. Each sample costs at most the walk from its
+ * leaf up to the deepest node it shares with the stack still open.
+ *
+ * Returns: (transfer full) (nullable) (array length=n_spans): the spans,
+ *   or %NULL if the thread has no samples
+ */
+BlSpan *
+bl_profile_dup_sample_spans (BlProfile *self,
+                             guint      thread,
+                             gsize     *n_spans,
+                             guint64   *duration)
+{
+  const BlOrderedSample *samples;
+  gsize n_samples = 0;
+  GArray *spans;
+  GArray *open;     /* guint32 span index per depth - 1, the open stack */
+  GArray *path;     /* guint32 nodes entered by one sample, leaf first */
+  guint64 t = 0;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (n_spans != NULL, NULL);
+
+  *n_spans = 0;
+  if (duration != NULL)
+    *duration = 0;
+
+  samples = bl_profile_get_samples (self, thread, &n_samples);
+  if (samples == NULL)
+    return NULL;
+
+  spans = g_array_new (FALSE, FALSE, sizeof (BlSpan));
+  open = g_array_new (FALSE, FALSE, sizeof (guint32));
+  path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (gsize k = 0; k < n_samples; k++)
+    {
+      guint32 n = samples[k].node;
+      guint shared;
+
+      if (samples[k].weight == 0 || n >= self->n_nodes)
+        continue;
+
+      /* up from the leaf to the deepest node still open */
+      g_array_set_size (path, 0);
+      while (n != BL_NODE_NONE && self->nodes[n].depth > 0)
+        {
+          guint32 depth = self->nodes[n].depth;
+
+          if (depth <= open->len &&
+              g_array_index (spans, BlSpan,
+                             g_array_index (open, guint32, depth - 1)).node == n)
+            break;
+          g_array_append_val (path, n);
+          n = self->nodes[n].parent;
+        }
+      shared = (n != BL_NODE_NONE && self->nodes[n].depth > 0) ? self->nodes[n].depth : 0;
+
+      /* close what this sample left, open what it entered (parents first) */
+      for (guint d = shared; d < open->len; d++)
+        g_array_index (spans, BlSpan, g_array_index (open, guint32, d)).end = t;
+      g_array_set_size (open, shared);
+      for (guint i = path->len; i > 0; i--)
+        {
+          BlSpan span;
+          guint32 index = spans->len;
+
+          span.node = g_array_index (path, guint32, i - 1);
+          span.depth = self->nodes[span.node].depth;
+          span.start = t;
+          span.end = t;
+          g_array_append_val (spans, span);
+          g_array_append_val (open, index);
+        }
+
+      t = samples[k].weight > G_MAXUINT64 - t ? G_MAXUINT64 : t + samples[k].weight;
+    }
+
+  for (guint d = 0; d < open->len; d++)
+    g_array_index (spans, BlSpan, g_array_index (open, guint32, d)).end = t;
+
+  g_array_unref (open);
+  g_array_unref (path);
+
+  if (duration != NULL)
+    *duration = t;
+  *n_spans = spans->len;
+  if (spans->len == 0)
+    {
+      g_array_unref (spans);
+      return NULL;
+    }
+
+  /* no room to spare on a million samples */
+  return g_realloc (g_array_free (spans, FALSE), sizeof (BlSpan) * *n_spans);
 }

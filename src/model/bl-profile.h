@@ -327,4 +327,16 @@ gboolean            bl_profile_get_time_range    (BlProfile     *self,
                                                   guint64       *start,
                                                   guint64       *end);
 
+/* The time order of a sampled thread, as speedscope's "Time Order" view
+ * draws it: the samples laid end to end from 0, each as wide as its
+ * weight; a node on the stacks of consecutive samples is one span, a node
+ * left and entered again two. Spans of depth 1 and deeper (not the thread
+ * root), in the order they were entered, like bl_profile_get_spans();
+ * @duration is the sum of the weights. Computed on each call, in time
+ * linear in the total stack length of the samples. Free with g_free(). */
+BlSpan             *bl_profile_dup_sample_spans  (BlProfile     *self,
+                                                  guint          thread,
+                                                  gsize         *n_spans,
+                                                  guint64       *duration);
+
 G_END_DECLS

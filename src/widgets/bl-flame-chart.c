@@ -8,8 +8,9 @@
  * ruler along the top gives the times of the visible span. Bars take the
  * flame graph's colours when one is set with bl_flame_chart_set_color_graph().
  *
- * The spans come from the profile in the order they were entered; the
- * widget splits them into rows by depth once per profile. Within a row the
+ * The spans come from the profile in the order they were entered (for a
+ * sampled thread, from bl_profile_dup_sample_spans(): its samples end to
+ * end, each as wide as its weight); the widget splits them into rows by depth once per profile. Within a row the
  * spans do not overlap, so both their starts and their ends are sorted, and
  * drawing, hit-testing and tooltips find the visible ones by binary search.
  * Bars narrower than a quarter pixel become one sliver per pixel column,
@@ -47,6 +48,7 @@ typedef struct
   guint         thread;
   const BlSpan *spans;
   gsize         n_spans;
+  BlSpan       *owned;    /* a sampled thread's spans, derived by the model */
   gsize         first;    /* the index of its first span among all lanes' */
   GPtrArray    *rows;     /* per depth - 1: GArray of guint32 span indexes */
   double        y;        /* top of the lane, in content coordinates */
@@ -259,6 +261,7 @@ lane_free (gpointer data)
   Lane *lane = data;
 
   g_ptr_array_unref (lane->rows);
+  g_free (lane->owned);
   g_free (lane);
 }
 
@@ -305,12 +308,23 @@ rebuild_rows (BlFlameChart *self)
       lane->thread = t;
       lane->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       lane->spans = bl_profile_get_spans (self->profile, t, &lane->n_spans);
+      if (lane->n_spans == 0)
+        {
+          /* a sampled thread: its samples end to end, from 0 */
+          lane->owned = bl_profile_dup_sample_spans (self->profile, t, &lane->n_spans, &end);
+          lane->spans = lane->owned;
+          if (lane->owned != NULL)
+            {
+              t0 = 0;
+              t1 = MAX (t1, end);
+            }
+        }
       if (lane->n_spans == 0 && all)
         {
           lane_free (lane);
           continue;
         }
-      if (bl_profile_get_time_range (self->profile, t, &start, &end))
+      if (lane->owned == NULL && bl_profile_get_time_range (self->profile, t, &start, &end))
         {
           t0 = MIN (t0, start);
           t1 = MAX (t1, end);

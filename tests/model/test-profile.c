@@ -144,6 +144,79 @@ test_metric_table (void)
   }
 }
 
+/* a sampled thread's time order: samples end to end, each as wide as its
+ * weight; consecutive samples sharing a frame share its bar; a frame left
+ * and entered again is two bars */
+static void
+test_sample_spans (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  guint32 t, u, a, b, c, x;
+  g_autofree BlSpan *spans = NULL;
+  gsize n = 0;
+  guint64 duration = 0;
+  static const struct { guint32 node, depth; guint64 start, end; } expected[] = {
+    { 0, 1,  0, 10 },   /* a */
+    { 1, 2,  0,  6 },   /* b, over three samples */
+    { 2, 3,  5,  6 },   /* c */
+    { 3, 1, 10, 12 },   /* x */
+    { 0, 1, 12, 17 },   /* a again, after x */
+    { 1, 2, 12, 17 },   /* b again */
+    { 0, 1, 18, 20 },   /* a once more, after an empty stack */
+    { 1, 2, 18, 20 },
+    { 2, 3, 18, 20 },
+  };
+  guint32 nodes[4];
+
+  bl_profile_enable_metric (p, BL_METRIC_SAMPLES);
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  u = bl_profile_add_thread (p, bl_profile_intern (p, "U"));
+  a = bl_profile_add_child (p, t, bl_profile_intern (p, "a"), 0, 0);
+  b = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 0);
+  c = bl_profile_add_child (p, b, bl_profile_intern (p, "c"), 0, 0);
+  x = bl_profile_add_child (p, t, bl_profile_intern (p, "x"), 0, 0);
+  nodes[0] = a;
+  nodes[1] = b;
+  nodes[2] = c;
+  nodes[3] = x;
+
+  g_assert_false (bl_profile_has_time_order (p));
+  bl_profile_add_sample (p, 0, b, 2);
+  bl_profile_add_sample (p, 0, x, 0);       /* no weight: takes no time */
+  bl_profile_add_sample (p, 0, b, 3);
+  bl_profile_add_sample (p, 0, c, 1);
+  bl_profile_add_sample (p, 0, a, 4);
+  bl_profile_add_sample (p, 0, x, 2);
+  bl_profile_add_sample (p, 0, b, 5);
+  bl_profile_add_sample (p, 0, t, 1);       /* an empty stack */
+  bl_profile_add_sample (p, 0, c, 2);
+  bl_profile_add_value (p, a, BL_METRIC_SAMPLES, 4);
+  bl_profile_add_value (p, b, BL_METRIC_SAMPLES, 10);
+  bl_profile_add_value (p, c, BL_METRIC_SAMPLES, 3);
+  bl_profile_add_value (p, x, BL_METRIC_SAMPLES, 2);
+  bl_profile_add_value (p, t, BL_METRIC_SAMPLES, 1);
+  bl_profile_finish (p);
+
+  g_assert_true (bl_profile_has_time_order (p));
+  spans = bl_profile_dup_sample_spans (p, 0, &n, &duration);
+  g_assert_nonnull (spans);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (duration, ==, 20);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (spans[i].node, ==, nodes[expected[i].node]);
+      g_assert_cmpuint (spans[i].depth, ==, expected[i].depth);
+      g_assert_cmpuint (spans[i].start, ==, expected[i].start);
+      g_assert_cmpuint (spans[i].end, ==, expected[i].end);
+    }
+
+  /* a thread without samples has none; the evented spans stay apart */
+  g_assert_null (bl_profile_dup_sample_spans (p, bl_profile_get_node (p, u)->thread, &n, &duration));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (duration, ==, 0);
+  g_assert_null (bl_profile_get_spans (p, 0, &n));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -155,6 +228,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
   g_test_add_func ("/model/profile/metric-table", test_metric_table);
+  g_test_add_func ("/model/profile/sample-spans", test_sample_spans);
 
   return g_test_run ();
 }

@@ -406,6 +406,60 @@ test_lanes (void)
   g_object_unref (graph);
 }
 
+/* speedscope's simple sampled profile (0.1.2), in seconds: stacks a;b;c,
+ * a;b;c, a;b;d, a;b;c, a;b weighing 1, 1, 4, 3 and 5. In time order the
+ * samples lie end to end, the repeated stack as one bar: the same five
+ * bars as the evented simple profile, over 14 s (10^8 ns a pixel). */
+static void
+test_sampled (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data-files", "speedscope",
+                                                 "simple-sampled-0.1.2.speedscope.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *chart;
+  BlFlameChart *fc;
+  double v0, v1, rh, top;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  profile = bl_speedscope_read_memory ((const guint8 *) contents, len, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_profile_has_time_order (profile));
+
+  chart = present_chart (profile);
+  fc = BL_FLAME_CHART (chart);
+  bl_flame_chart_get_visible_range (fc, &v0, &v1);
+  g_assert_cmpfloat (v0, ==, 0);
+  g_assert_cmpfloat (v1, ==, 14e9);
+
+  assert_bounds (fc, 0, 0, 1400, 0);      /* a */
+  assert_bounds (fc, 1, 0, 1400, 1);      /* b */
+  assert_bounds (fc, 2, 0, 200, 2);       /* c: the first two samples, one bar */
+  assert_bounds (fc, 3, 200, 600, 2);     /* d */
+  assert_bounds (fc, 4, 600, 900, 2);     /* c again: a bar of its own */
+  g_assert_false (bl_flame_chart_get_span_bounds (fc, 5, &(graphene_rect_t) { 0 }));
+  g_assert_cmpuint (render_color_nodes (chart), ==, 5);
+
+  rh = bl_flame_chart_get_row_height (fc);
+  top = bl_flame_chart_get_ruler_height (fc);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 100, top + 2.5 * rh), ==, 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 400, top + 2.5 * rh), ==, 3);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 1000, top + 2.5 * rh), ==, -1);
+  tooltip = bl_flame_chart_dup_tooltip_text (fc, 4);
+  g_test_message ("%s", tooltip);
+  g_assert_nonnull (strstr (tooltip, "c — 3"));
+
+  /* every thread: the one lane, under its name */
+  bl_flame_chart_set_profile (fc, profile, G_MAXUINT);
+  g_assert_cmpuint (bl_flame_chart_get_n_lanes (fc), ==, 1);
+  g_assert_cmpuint (render_color_nodes (chart), ==, 5);
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -422,6 +476,7 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-chart/slivers", test_slivers);
   g_test_add_func ("/widgets/flame-chart/no-time-order", test_no_time_order);
   g_test_add_func ("/widgets/flame-chart/lanes", test_lanes);
+  g_test_add_func ("/widgets/flame-chart/sampled", test_sampled);
 
   return g_test_run ();
 }

@@ -30,6 +30,7 @@ struct _BlHeap
   GArray     *edge_field;
   GArray     *edge_to;
   GArray     *roots;          /* guint32 */
+  GArray     *object_ids;     /* guint64 per object, or NULL: the ids are the indexes */
 
   gboolean    finished;
   guint32     n;              /* objects */
@@ -91,6 +92,7 @@ bl_heap_free (BlHeap *self)
   g_clear_pointer (&self->edge_field, g_array_unref);
   g_clear_pointer (&self->edge_to, g_array_unref);
   g_clear_pointer (&self->roots, g_array_unref);
+  g_clear_pointer (&self->object_ids, g_array_unref);
   g_free (self->first_edge);
   g_free (self->fields);
   g_free (self->targets);
@@ -168,6 +170,37 @@ bl_heap_add_root (BlHeap  *self,
   g_return_if_fail (object < self->object_types->len);
 
   g_array_append_val (self->roots, object);
+}
+
+void
+bl_heap_set_object_id (BlHeap  *self,
+                       guint32  object,
+                       guint64  id)
+{
+  g_return_if_fail (object < self->object_types->len);
+
+  if (self->object_ids == NULL)
+    self->object_ids = g_array_new (FALSE, TRUE, sizeof (guint64));
+  if (self->object_ids->len <= object)
+    {
+      guint32 old = self->object_ids->len;
+
+      g_array_set_size (self->object_ids, self->object_types->len);
+      /* objects without an id of their own keep their index */
+      for (guint32 i = old; i < self->object_ids->len; i++)
+        g_array_index (self->object_ids, guint64, i) = i;
+    }
+  g_array_index (self->object_ids, guint64, object) = id;
+}
+
+guint64
+bl_heap_get_object_id (BlHeap  *self,
+                       guint32  object)
+{
+  if (self->object_ids == NULL || object >= self->object_ids->len)
+    return object;
+
+  return g_array_index (self->object_ids, guint64, object);
 }
 
 /* ---- CSR ---- */

@@ -44,6 +44,13 @@ void         bl_heap_add_reference    (BlHeap        *self,
                                        guint32        to);
 void         bl_heap_add_root         (BlHeap        *self,
                                        guint32        object);
+/* The id the file gives an object (a Perfetto object id, a heap snapshot
+ * node id), to match objects across snapshots; without one, its index. */
+void         bl_heap_set_object_id    (BlHeap        *self,
+                                       guint32        object,
+                                       guint64        id);
+guint64      bl_heap_get_object_id    (BlHeap        *self,
+                                       guint32        object);
 void         bl_heap_finish           (BlHeap        *self);
 
 /* Reading (after bl_heap_finish()) */

@@ -241,6 +241,26 @@ test_long_cycle (void)
   g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, n);
 }
 
+/* ids from the file, the index for objects without one */
+static void
+test_object_ids (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 a = bl_heap_add_object (heap, t, 1);
+  guint32 b = bl_heap_add_object (heap, t, 2);
+  guint32 c = bl_heap_add_object (heap, t, 4);
+
+  g_assert_cmpuint (bl_heap_get_object_id (heap, b), ==, b);
+  bl_heap_set_object_id (heap, b, G_GUINT64_CONSTANT (0x7f0000001000));
+  bl_heap_add_root (heap, a);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_object_id (heap, a), ==, a);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, b), ==, G_GUINT64_CONSTANT (0x7f0000001000));
+  g_assert_cmpuint (bl_heap_get_object_id (heap, c), ==, c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -248,6 +268,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/heap/dominators", test_dominators);
+  g_test_add_func ("/heap/object-ids", test_object_ids);
   g_test_add_func ("/heap/lengauer-tarjan-example", test_lengauer_tarjan_example);
   g_test_add_func ("/heap/shared", test_shared);
   g_test_add_func ("/heap/long-chain", test_long_chain);

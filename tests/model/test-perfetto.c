@@ -564,6 +564,8 @@ test_heap_graph (void)
   g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, 28);
   g_assert_cmpuint (bl_heap_get_retained (heap, 0), ==, 138);
   g_assert_cmpuint (bl_heap_get_retained (heap, 2), ==, 28);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, 0), ==, 1);   /* the trace's object ids */
+  g_assert_cmpuint (bl_heap_get_object_id (heap, 3), ==, 4);
   cycles = bl_heap_get_cycles (heap, &n_cycles);
   g_assert_cmpuint (n_cycles, ==, 1);
   g_assert_cmpuint (cycles[0].n_steps, ==, 2);

@@ -1207,6 +1207,7 @@ heap_dump_finish (Reader   *reader,
       if (size == 0 && cached_raw != NULL)
         size = cached_raw->object_size;
       index_of[i] = bl_heap_add_object (heap, cached_type, size);
+      bl_heap_set_object_id (heap, index_of[i], o->id);
       object_index_insert (&objects, o->id, index_of[i]);
     }
 

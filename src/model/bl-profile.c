@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bl-heap.h"
 #include "bl-profile.h"
 
 /* An open-addressing table from a 96-bit key to an index, used while the
@@ -1374,6 +1375,8 @@ struct _BlProfileExtras
   GPtrArray         *times;      /* ThreadTime * per thread, or NULL */
   GArray            *frames;     /* BlFrame, or NULL */
   GArray            *node_frame; /* guint32 frame per node (up to the last with one) */
+  GPtrArray         *heaps;      /* BlHeap, or NULL */
+  GPtrArray         *heap_labels; /* char *, "" if none */
 };
 
 static void
@@ -1397,6 +1400,8 @@ extras_free (struct _BlProfileExtras *extras)
   g_clear_pointer (&extras->times, g_ptr_array_unref);
   g_clear_pointer (&extras->frames, g_array_unref);
   g_clear_pointer (&extras->node_frame, g_array_unref);
+  g_clear_pointer (&extras->heaps, g_ptr_array_unref);
+  g_clear_pointer (&extras->heap_labels, g_ptr_array_unref);
   g_free (extras);
 }
 
@@ -1955,4 +1960,61 @@ bl_profile_dup_sample_spans (BlProfile *self,
 
   /* no room to spare on a million samples */
   return g_realloc (g_array_free (spans, FALSE), sizeof (BlSpan) * *n_spans);
+}
+
+/* ---- heap snapshots ---- */
+
+/**
+ * bl_profile_add_heap:
+ * @heap: (transfer full): a finished heap graph
+ * @label: (nullable): how the file names this snapshot, if it does
+ *
+ * Attaches a heap snapshot: a Perfetto trace's heap graphs, a DevTools heap
+ * snapshot. The profile owns it from now on.
+ */
+void
+bl_profile_add_heap (BlProfile  *self,
+                     BlHeap     *heap,
+                     const char *label)
+{
+  struct _BlProfileExtras *extras;
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (heap != NULL);
+
+  extras = ensure_extras (self);
+  if (extras->heaps == NULL)
+    {
+      extras->heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
+      extras->heap_labels = g_ptr_array_new_with_free_func (g_free);
+    }
+  g_ptr_array_add (extras->heaps, heap);
+  g_ptr_array_add (extras->heap_labels, g_strdup (label != NULL ? label : ""));
+}
+
+guint
+bl_profile_get_n_heaps (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+
+  return self->extras != NULL && self->extras->heaps != NULL ? self->extras->heaps->len : 0;
+}
+
+BlHeap *
+bl_profile_get_heap (BlProfile *self,
+                     guint      index)
+{
+  g_return_val_if_fail (index < bl_profile_get_n_heaps (self), NULL);
+
+  return g_ptr_array_index (self->extras->heaps, index);
+}
+
+/* Returns: the file's name for snapshot @index, "" if it gives none */
+const char *
+bl_profile_get_heap_label (BlProfile *self,
+                           guint      index)
+{
+  g_return_val_if_fail (index < bl_profile_get_n_heaps (self), "");
+
+  return g_ptr_array_index (self->extras->heap_labels, index);
 }

@@ -339,4 +339,16 @@ BlSpan             *bl_profile_dup_sample_spans  (BlProfile     *self,
                                                   gsize         *n_spans,
                                                   guint64       *duration);
 
+/* Heap snapshots carried by the file (Perfetto heap graphs, DevTools heap
+ * snapshots), in file order; the profile owns them. */
+typedef struct _BlHeap BlHeap;
+void                bl_profile_add_heap          (BlProfile     *self,
+                                                  BlHeap        *heap,
+                                                  const char    *label);
+guint               bl_profile_get_n_heaps       (BlProfile     *self);
+BlHeap             *bl_profile_get_heap          (BlProfile     *self,
+                                                  guint          index);
+const char         *bl_profile_get_heap_label    (BlProfile     *self,
+                                                  guint          index);
+
 G_END_DECLS

@@ -558,6 +558,8 @@ test_heap_graph (void)
   g_assert_cmpuint (trace->n_heap_graphs, ==, 1);
   g_assert_cmpuint (trace->heaps->len, ==, 1);
   heap = g_ptr_array_index (trace->heaps, 0);
+  g_assert_cmpuint (bl_profile_get_n_heaps (profile), ==, 1);   /* the profile owns them */
+  g_assert_true (bl_profile_get_heap (profile, 0) == heap);
   g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 4);
   g_assert_cmpuint (bl_heap_get_total_bytes (heap), ==, 138);
   g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, 2);

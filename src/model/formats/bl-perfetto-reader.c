@@ -1975,6 +1975,10 @@ build_profile (Reader *reader)
 
   trace->n_packets = reader->n_packets;
   trace->n_heap_graphs = reader->n_heap_graphs;
+  /* the profile owns the heap graphs; the trace lists the same ones */
+  for (guint i = 0; i < reader->heaps->len; i++)
+    bl_profile_add_heap (reader->profile, g_ptr_array_index (reader->heaps, i), NULL);
+  g_ptr_array_set_free_func (reader->heaps, NULL);
   trace->heaps = g_ptr_array_ref (reader->heaps);
   trace->n_annotations = reader->n_annotations;
   g_object_set_data_full (G_OBJECT (reader->profile), "bl-perfetto-trace", trace, trace_free);

@@ -14,7 +14,6 @@
 
 #include "bl-cli.h"
 #include "bl-heap.h"
-#include "bl-perfetto-reader.h"
 
 typedef struct
 {
@@ -193,24 +192,24 @@ print_snapshot (BlHeap   *heap,
     }
 }
 
-static GPtrArray *
+/* Returns: (transfer none): the profile holding the file's heap
+ * snapshots (a Perfetto trace's heap graphs, a heap snapshot), kept alive
+ * by @keep, or %NULL with @status set */
+static BlProfile *
 load_heaps (const char *path,
             int        *status,
             GObject   **keep)
 {
-  const BlPerfettoTrace *trace;
-
   if (!(*keep = bl_cli_load (path, status)))
     return NULL;
-  if (!BL_IS_PROFILE (*keep) || (trace = bl_perfetto_get_trace (BL_PROFILE (*keep))) == NULL ||
-      trace->heaps->len == 0)
+  if (!BL_IS_PROFILE (*keep) || bl_profile_get_n_heaps (BL_PROFILE (*keep)) == 0)
     {
       fprintf (stderr, _("brightlens-cli: %s: the file holds no heap graph.\n"), path);
       *status = BL_CLI_INVALID_INPUT;
       return NULL;
     }
 
-  return trace->heaps;
+  return BL_PROFILE (*keep);
 }
 
 typedef struct
@@ -329,7 +328,7 @@ bl_cli_heap (int    argc,
   gboolean hide_global = FALSE;
   int top = 10;
   int status;
-  GPtrArray *heaps_a, *heaps_b;
+  BlProfile *heaps_a, *heaps_b;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object"), NULL },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, N_("How many types and objects to list"), N_("N") },
@@ -358,8 +357,8 @@ bl_cli_heap (int    argc,
        * captures compares them when given twice */
       if (!(heaps_b = load_heaps (argv[2], &status, &loaded_b)))
         return status;
-      return compare_heaps (g_ptr_array_index (heaps_a, 0),
-                            g_ptr_array_index (heaps_b, heaps_b->len - 1), json);
+      return compare_heaps (bl_profile_get_heap (heaps_a, 0),
+                            bl_profile_get_heap (heaps_b, bl_profile_get_n_heaps (heaps_b) - 1), json);
     }
 
   if (json)
@@ -370,16 +369,16 @@ bl_cli_heap (int    argc,
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "snapshots");
       json_builder_begin_array (builder);
-      for (guint i = 0; i < heaps_a->len; i++)
-        add_snapshot_json (builder, g_ptr_array_index (heaps_a, i), i + 1, top, hide_global);
+      for (guint i = 0; i < bl_profile_get_n_heaps (heaps_a); i++)
+        add_snapshot_json (builder, bl_profile_get_heap (heaps_a, i), i + 1, top, hide_global);
       json_builder_end_array (builder);
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       bl_cli_print_json (root);
     }
   else
-    for (guint i = 0; i < heaps_a->len; i++)
-      print_snapshot (g_ptr_array_index (heaps_a, i), i + 1, top, hide_global);
+    for (guint i = 0; i < bl_profile_get_n_heaps (heaps_a); i++)
+      print_snapshot (bl_profile_get_heap (heaps_a, i), i + 1, top, hide_global);
 
   return BL_CLI_OK;
 }

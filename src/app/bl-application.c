@@ -27,6 +27,7 @@ struct _BlApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  GtkCssProvider *dark_palette; /* resources/palette-dark.css */
   GFile          *compare_a;   /* --compare A: waits for B, the next file opened */
 };
 
@@ -211,6 +212,26 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action },
 };
 
+/* The dark variants of the app's named colours are on while the style is
+ * dark. libadwaita would load a style-dark.css by itself, but newer versions
+ * refuse that file in favour of a media query in style.css, which the GTK of
+ * Debian 12 cannot parse; a provider of our own works with both. */
+static void
+update_dark_palette (AdwStyleManager *manager,
+                     GParamSpec      *pspec,
+                     BlApplication   *self)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (display == NULL)
+    return;
+  if (adw_style_manager_get_dark (manager))
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->dark_palette),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (self->dark_palette));
+}
+
 static void
 bl_application_startup (GApplication *application)
 {
@@ -253,6 +274,13 @@ bl_application_startup (GApplication *application)
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
 
+  self->dark_palette = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (self->dark_palette,
+                                       "/io/github/brightlens/Brightlens/palette-dark.css");
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (update_dark_palette), self, 0);
+  update_dark_palette (adw_style_manager_get_default (), NULL, self);
+
   source = g_settings_schema_source_get_default ();
   if (source != NULL && (schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE)) != NULL)
     {
@@ -267,6 +295,7 @@ bl_application_dispose (GObject *object)
   BlApplication *self = (BlApplication *) object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->dark_palette);
   g_clear_object (&self->compare_a);
 
   G_OBJECT_CLASS (bl_application_parent_class)->dispose (object);

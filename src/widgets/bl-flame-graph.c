@@ -14,7 +14,7 @@
  * text nodes are cached per (string, width bucket, colour).
  *
  * Colours: the palette comes from the named CSS colours bl_flame_0 … (dark
- * variants in style-dark.css) and the foreground from the style context, both
+ * variants in palette-dark.css) and the foreground from the style context, both
  * re-read in css_changed; each label picks the foreground or the background
  * colour, whichever contrasts more with its bar.
  *

@@ -342,6 +342,51 @@ started_application (void)
   return g_object_ref (app);
 }
 
+static GdkRGBA
+flame_color (GtkWidget *widget)
+{
+  GdkRGBA color = { 0 };
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
+                                                 "bl_flame_0", &color));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return color;
+}
+
+/* The flame palette follows the style: the application's dark variants
+ * (palette-dark.css) are on exactly while the style is dark. */
+static void
+test_dark_palette (void)
+{
+  g_autoptr(BlApplication) app = started_application ();
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *label = gtk_label_new ("x");
+  GdkRGBA color;
+
+  gtk_window_set_child (GTK_WINDOW (window), label);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  flush ();
+  color = flame_color (label);
+  g_assert_cmpint ((int) (color.red * 255 + 0.5), ==, 0xf6);
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
+  flush ();
+  color = flame_color (label);
+  g_assert_cmpint ((int) (color.red * 255 + 0.5), ==, 0xa8);
+  g_assert_cmpint ((int) (color.green * 255 + 0.5), ==, 0x67);
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  flush ();
+  color = flame_color (label);
+  g_assert_cmpint ((int) (color.red * 255 + 0.5), ==, 0xf6);
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Every accelerator the shortcuts window or dialog shows, as it is written
  * (alternatives separated by spaces). Before libadwaita 1.8 that is the
  * GtkShortcutsWindow of gtk/help-overlay.ui; with it the AdwShortcutsDialog of
@@ -560,6 +605,7 @@ main (int   argc,
 
   g_test_add_func ("/data/preferences/choice-rows", test_choice_rows);
   g_test_add_func ("/data/preferences/color-scheme", test_color_scheme);
+  g_test_add_func ("/data/style/dark-palette", test_dark_palette);
   g_test_add_func ("/data/preferences/source-folders", test_source_folders);
   g_test_add_func ("/data/about/window", test_about);
   g_test_add_func ("/data/shortcuts/window", test_shortcuts_window);

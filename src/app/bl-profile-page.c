@@ -17,6 +17,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #ifdef __GLIBC__
 # include <malloc.h>
 #endif
@@ -163,6 +164,30 @@ show_document (BlProfilePage *self)
   set_state (self, BL_PROFILE_PAGE_FAILED);
 }
 
+/* `brightlens -` saved standard input in a private temporary folder
+ * (main.c) for whichever instance opens it; once read, the copy has served
+ * and goes, also when the instance that made it exited long ago. */
+static void
+forget_stdin_copy (GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *dir = NULL;
+  g_autofree char *dir_name = NULL;
+  g_autofree char *parent = NULL;
+
+  if (path == NULL)
+    return;
+  dir = g_path_get_dirname (path);
+  dir_name = g_path_get_basename (dir);
+  parent = g_path_get_dirname (dir);
+  if (!g_str_has_prefix (dir_name, "brightlens-stdin-") ||
+      g_strcmp0 (parent, g_get_tmp_dir ()) != 0)
+    return;
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 load_cb (GObject      *source,
          GAsyncResult *result,
@@ -174,6 +199,7 @@ load_cb (GObject      *source,
 
   document = bl_loader_load_finish (BL_LOADER (source), result, &error);
   g_clear_handle_id (&self->progress_source, g_source_remove);
+  forget_stdin_copy (self->file);
 
   /* the tab was closed while loading */
   if (self->disposed)

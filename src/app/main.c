@@ -93,8 +93,8 @@ main (int   argc,
 
   status = g_application_run (G_APPLICATION (app), argc, argv);
 
-  /* the primary instance is done with the copy; a remote one may still
-   * read it, and it lives in a private temporary folder until then */
+  /* the primary instance is done with the copy; when it went to another
+   * instance, that one removes it once read (bl-profile-page.c) */
   if (stdin_copy != NULL && primary)
     {
       g_autofree char *dir = g_path_get_dirname (stdin_copy);

@@ -185,7 +185,9 @@ test_open_command_line (void)
 {
   static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
   g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
-  g_autofree char *good = write_good (dir);
+  /* where `brightlens -` keeps standard input for the instance that opens it */
+  g_autofree char *stdin_dir = g_dir_make_tmp ("brightlens-stdin-XXXXXX", NULL);
+  g_autofree char *good = write_good (stdin_dir);
   g_autofree char *broken = write_broken (dir);
   g_autofree char *dropped = g_build_filename (dir, "dropped.bsprof", NULL);
   g_autofree char *dropped2 = g_build_filename (dir, "dropped2.bsprof", NULL);
@@ -225,6 +227,9 @@ test_open_command_line (void)
   g_assert_cmpint (state.states[0], ==, BL_PROFILE_PAGE_LOADED);
   g_assert_cmpstr (state.titles[0], ==, "good.bsprof");
   g_assert_cmpuint (state.n_rects, ==, 4);
+  /* read, the copy of standard input is gone, its folder too */
+  g_assert_false (g_file_test (good, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (stdin_dir, G_FILE_TEST_EXISTS));
 
   /* the broken one: the reader's message, which says where */
   g_assert_cmpint (state.states[1], ==, BL_PROFILE_PAGE_FAILED);

@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "bl-heap-compare-view.h"
 #include "bl-loader.h"
 
 #include "bl-compare-page.h"
@@ -43,6 +44,10 @@ struct _BlComparePage
   AdwStatusPage      *error_page;
   GtkProgressBar     *progress_bar;
   BlCompareView      *view;
+  GtkStackSwitcher   *view_switcher;
+  GtkStack           *view_stack;
+  BlHeapCompareView  *heap_view;
+  gboolean            heaps;    /* both files carry heap snapshots */
 };
 
 enum {
@@ -105,10 +110,42 @@ static void
 show_diff (BlComparePage *self)
 {
   g_clear_handle_id (&self->progress_source, g_source_remove);
-  bl_compare_view_set_titles (self->view, self->names[0], self->names[1]);
-  bl_compare_view_set_diff (self->view, self->diff);
+  if (self->diff != NULL)
+    {
+      bl_compare_view_set_titles (self->view, self->names[0], self->names[1]);
+      bl_compare_view_set_diff (self->view, self->diff);
+    }
+  /* the heaps compared beside the profiles, or alone when there are no threads */
+  gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack, GTK_WIDGET (self->view)),
+                              self->diff != NULL);
+  gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack, GTK_WIDGET (self->heap_view)),
+                              self->heaps);
+  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), self->heaps && self->diff != NULL);
+  gtk_stack_set_visible_child (self->view_stack,
+                               self->diff != NULL ? GTK_WIDGET (self->view)
+                                                  : GTK_WIDGET (self->heap_view));
   gtk_stack_set_visible_child_name (self->stack, "view");
   set_state (self, BL_PROFILE_PAGE_LOADED);
+}
+
+/* Both files carry heap snapshots: the first of A against the last of B,
+ * as brightlens-cli heap A B compares them. */
+static gboolean
+compare_heaps (BlComparePage *self)
+{
+  BlProfile *a = BL_PROFILE (self->documents[0]);
+  BlProfile *b = BL_PROFILE (self->documents[1]);
+
+  self->heaps = bl_profile_get_n_heaps (a) > 0 && bl_profile_get_n_heaps (b) > 0;
+  if (!self->heaps)
+    return FALSE;
+
+  bl_heap_compare_view_set_heaps (self->heap_view,
+                                  G_OBJECT (a), bl_profile_get_heap (a, 0), self->names[0],
+                                  G_OBJECT (b), bl_profile_get_heap (b, bl_profile_get_n_heaps (b) - 1),
+                                  self->names[1]);
+
+  return bl_profile_get_n_threads (a) == 0 || bl_profile_get_n_threads (b) == 0;
 }
 
 static void
@@ -181,6 +218,12 @@ both_loaded (BlComparePage *self)
   if (!BL_IS_PROFILE (self->documents[0]) || !BL_IS_PROFILE (self->documents[1]))
     {
       fail (self, _("Brightlens can only compare two profiles or two sessions."));
+      return;
+    }
+
+  if (compare_heaps (self))
+    {
+      show_diff (self);
       return;
     }
 
@@ -332,6 +375,7 @@ bl_compare_page_class_init (BlComparePageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (BL_TYPE_COMPARE_VIEW);
+  g_type_ensure (BL_TYPE_HEAP_COMPARE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE_PATH "/ui/bl-compare-page.ui");
@@ -340,6 +384,9 @@ bl_compare_page_class_init (BlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlComparePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BlComparePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, BlComparePage, view);
+  gtk_widget_class_bind_template_child (widget_class, BlComparePage, view_switcher);
+  gtk_widget_class_bind_template_child (widget_class, BlComparePage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlComparePage, heap_view);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -477,6 +524,29 @@ bl_compare_page_get_diff (BlComparePage *self)
   g_return_val_if_fail (BL_IS_COMPARE_PAGE (self), NULL);
 
   return self->diff;
+}
+
+/**
+ * bl_compare_page_get_heap_view:
+ *
+ * Returns: (transfer none): the heap comparison (shown when both files
+ *   carry heap snapshots)
+ */
+GtkWidget *
+bl_compare_page_get_heap_view (BlComparePage *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_PAGE (self), NULL);
+
+  return GTK_WIDGET (self->heap_view);
+}
+
+/* Returns: whether the heap comparison is the page shown */
+gboolean
+bl_compare_page_is_showing_heaps (BlComparePage *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_PAGE (self), FALSE);
+
+  return gtk_stack_get_visible_child (self->view_stack) == GTK_WIDGET (self->heap_view);
 }
 
 BlCompareView *

@@ -31,5 +31,7 @@ BlProfilePageState  bl_compare_page_get_state         (BlComparePage *self);
 const char         *bl_compare_page_get_error_message (BlComparePage *self);
 BlDiff             *bl_compare_page_get_diff          (BlComparePage *self);
 BlCompareView      *bl_compare_page_get_view          (BlComparePage *self);
+GtkWidget          *bl_compare_page_get_heap_view     (BlComparePage *self);
+gboolean            bl_compare_page_is_showing_heaps  (BlComparePage *self);
 
 G_END_DECLS

@@ -22,6 +22,7 @@
 # include <malloc.h>
 #endif
 
+#include "bl-heap-view.h"
 #include "bl-loader.h"
 
 #include "bl-profile-page.h"
@@ -57,6 +58,9 @@ struct _BlProfilePage
   AdwStatusPage      *error_page;
   GtkProgressBar     *progress_bar;
   BlProfileView      *profile_view;
+  GtkStackSwitcher   *view_switcher;
+  GtkStack           *view_stack;
+  BlHeapView         *heap_view;
 };
 
 enum {
@@ -136,11 +140,27 @@ show_document (BlProfilePage *self)
 {
   if (BL_IS_PROFILE (self->document))
     {
+      BlProfile *profile = BL_PROFILE (self->document);
+      gboolean heaps = bl_profile_get_n_heaps (profile) > 0;
+      gboolean threads = bl_profile_get_n_threads (profile) > 0;
+
       bl_profile_view_set_fallback_title (self->profile_view, self->title);
-      bl_profile_view_set_profile (self->profile_view, BL_PROFILE (self->document));
+      bl_profile_view_set_profile (self->profile_view, profile);
+      /* heap snapshots: a Heap page; with no threads, no empty flame graph */
+      if (heaps)
+        bl_heap_view_set_profile (self->heap_view, profile);
+      gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack,
+                                                      GTK_WIDGET (self->heap_view)), heaps);
+      gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack,
+                                                      GTK_WIDGET (self->profile_view)),
+                                  threads || !heaps);
+      gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), heaps && threads);
+      gtk_stack_set_visible_child (self->view_stack,
+                                   heaps && !threads ? GTK_WIDGET (self->heap_view)
+                                                     : GTK_WIDGET (self->profile_view));
       gtk_stack_set_visible_child_name (self->stack, "profile");
       /* arrows move between frames straight away in the tab being looked at */
-      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (threads || !heaps))
         gtk_widget_grab_focus (GTK_WIDGET (bl_profile_view_get_flame_graph (self->profile_view)));
       return;
     }
@@ -404,6 +424,7 @@ bl_profile_page_class_init (BlProfilePageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (BL_TYPE_PROFILE_VIEW);
+  g_type_ensure (BL_TYPE_HEAP_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE_PATH "/ui/bl-profile-page.ui");
@@ -412,6 +433,9 @@ bl_profile_page_class_init (BlProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, profile_view);
+  gtk_widget_class_bind_template_child (widget_class, BlProfilePage, view_switcher);
+  gtk_widget_class_bind_template_child (widget_class, BlProfilePage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlProfilePage, heap_view);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -506,6 +530,29 @@ bl_profile_page_get_profile_view (BlProfilePage *self)
   g_return_val_if_fail (BL_IS_PROFILE_PAGE (self), NULL);
 
   return self->profile_view;
+}
+
+/**
+ * bl_profile_page_get_heap_view:
+ *
+ * Returns: (transfer none): the Heap page (shown for profiles with heap
+ *   snapshots)
+ */
+BlHeapView *
+bl_profile_page_get_heap_view (BlProfilePage *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_PAGE (self), NULL);
+
+  return self->heap_view;
+}
+
+/* Returns: whether the Heap page is the one shown */
+gboolean
+bl_profile_page_is_showing_heap (BlProfilePage *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_PAGE (self), FALSE);
+
+  return gtk_stack_get_visible_child (self->view_stack) == GTK_WIDGET (self->heap_view);
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "bl-heap-view.h"
 #include "bl-profile.h"
 #include "bl-profile-view.h"
 
@@ -32,6 +33,8 @@ double              bl_profile_page_get_fraction      (BlProfilePage *self);
 GObject            *bl_profile_page_get_document      (BlProfilePage *self);
 BlProfile          *bl_profile_page_get_profile       (BlProfilePage *self);
 BlProfileView      *bl_profile_page_get_profile_view  (BlProfilePage *self);
+BlHeapView         *bl_profile_page_get_heap_view     (BlProfilePage *self);
+gboolean            bl_profile_page_is_showing_heap   (BlProfilePage *self);
 void                bl_profile_page_load              (BlProfilePage *self);
 void                bl_profile_page_cancel            (BlProfilePage *self);
 

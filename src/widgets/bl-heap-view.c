@@ -20,6 +20,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "bl-heap-columns.h"
 #include "bl-heap-compare-view.h"
@@ -169,9 +170,9 @@ update_path (BlHeapView *self)
     }
 
   /* Translators: the title over an object's retainer path, "Retainers of Node #42" */
-  title = g_strdup_printf (_("Retainers of %s #%" G_GUINT64_FORMAT),
+  title = g_strdup_printf (_("Retainers of %s #%" PRIu64),
                            bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, self->selected)),
-                           bl_heap_get_object_id (heap, self->selected));
+                           (uint64_t) bl_heap_get_object_id (heap, self->selected));
   gtk_label_set_text (self->path_title, title);
 
   steps = bl_heap_index_dup_retainer_path (index, self->selected, &n_steps);

@@ -34,6 +34,9 @@ dup_row_item (gpointer object)
 static char *
 dup_signed (gint64 value)
 {
+  if (value == 0)
+    return g_strdup ("0");
+
   return g_strdup_printf ("%+" G_GINT64_FORMAT, value);
 }
 

@@ -135,15 +135,16 @@ compare_heaps (BlComparePage *self)
 {
   BlProfile *a = BL_PROFILE (self->documents[0]);
   BlProfile *b = BL_PROFILE (self->documents[1]);
+  guint last;
 
   self->heaps = bl_profile_get_n_heaps (a) > 0 && bl_profile_get_n_heaps (b) > 0;
   if (!self->heaps)
     return FALSE;
 
+  last = bl_profile_get_n_heaps (b) - 1;
   bl_heap_compare_view_set_heaps (self->heap_view,
                                   G_OBJECT (a), bl_profile_get_heap (a, 0), self->names[0],
-                                  G_OBJECT (b), bl_profile_get_heap (b, bl_profile_get_n_heaps (b) - 1),
-                                  self->names[1]);
+                                  G_OBJECT (b), bl_profile_get_heap (b, last), self->names[1]);
 
   return bl_profile_get_n_threads (a) == 0 || bl_profile_get_n_threads (b) == 0;
 }

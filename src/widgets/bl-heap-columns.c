@@ -78,10 +78,11 @@ bl_heap_column_dup_text (BlHeapColumn  column,
   BlHeapItemKind kind = bl_heap_item_get_kind (item);
   const BlHeapTypeDelta *delta = bl_heap_item_get_delta (item);
   const BlHeapNewGroup *group = bl_heap_item_get_group (item);
-  guint64 count = 0, self_bytes = 0, retained = 0;
+  gboolean object = kind == BL_HEAP_ITEM_OBJECT || kind == BL_HEAP_ITEM_STEP;
+  const char *object_type = NULL;
 
-  if (kind == BL_HEAP_ITEM_TYPE)
-    bl_heap_get_type_totals (heap, id, &count, &self_bytes, &retained);
+  if (object)
+    object_type = bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, id));
 
   switch (column)
     {
@@ -94,9 +95,8 @@ bl_heap_column_dup_text (BlHeapColumn  column,
         case BL_HEAP_ITEM_STEP:
           if (bl_heap_is_leaked (heap, id))
             /* Translators: an object's type, for an object found leaked */
-            return g_strdup_printf (_("%s (leaked)"),
-                                    bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, id)));
-          return g_strdup (bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, id)));
+            return g_strdup_printf (_("%s (leaked)"), object_type);
+          return g_strdup (object_type);
         case BL_HEAP_ITEM_CYCLE:
           {
             guint n_cycles;
@@ -112,7 +112,7 @@ bl_heap_column_dup_text (BlHeapColumn  column,
           return g_strdup ("");
         }
     case BL_HEAP_COLUMN_ID:
-      if (kind == BL_HEAP_ITEM_OBJECT || kind == BL_HEAP_ITEM_STEP)
+      if (object)
         return g_strdup_printf ("%" G_GUINT64_FORMAT, bl_heap_get_object_id (heap, id));
       return g_strdup ("");
     case BL_HEAP_COLUMN_FIELD:
@@ -121,8 +121,9 @@ bl_heap_column_dup_text (BlHeapColumn  column,
           guint32 field = bl_heap_item_get_field (item);
 
           /* Translators: the first object of a retainer path, held by the roots */
-          return field == BL_HEAP_NONE ? g_strdup (_("(root set)"))
-                                       : g_strdup_printf (".%s", bl_heap_get_field_name (heap, field));
+          if (field == BL_HEAP_NONE)
+            return g_strdup (_("(root set)"));
+          return g_strdup_printf (".%s", bl_heap_get_field_name (heap, field));
         }
       return g_strdup ("");
     case BL_HEAP_COLUMN_SELF:
@@ -229,8 +230,8 @@ cell_setup (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), is_numeric (column) ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label),
-                           column == BL_HEAP_COLUMN_NAME ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+  gtk_label_set_ellipsize (GTK_LABEL (label), column == BL_HEAP_COLUMN_NAME
+                                              ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
   if (is_numeric (column))
     gtk_widget_add_css_class (label, "numeric");
 

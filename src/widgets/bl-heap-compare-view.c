@@ -151,15 +151,15 @@ compare_done_cb (GObject      *source,
                                     g_object_ref (gtk_column_view_get_sorter (self->types_view)));
   g_clear_object (&self->types_model);
   self->types_model = G_LIST_MODEL (sorted);
-  gtk_column_view_set_model (self->types_view,
-                             GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (self->types_model))));
+  gtk_column_view_set_model (self->types_view, GTK_SELECTION_MODEL (
+                               gtk_no_selection_new (g_object_ref (self->types_model))));
 
   tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&groups)), FALSE, FALSE,
                                   new_children, NULL, NULL);
   g_clear_object (&self->new_model);
   self->new_model = G_LIST_MODEL (tree);
-  gtk_column_view_set_model (self->new_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (self->new_model))));
+  gtk_column_view_set_model (self->new_view, GTK_SELECTION_MODEL (
+                               gtk_single_selection_new (g_object_ref (self->new_model))));
 
   gtk_spinner_stop (self->spinner);
   gtk_stack_set_visible_child_name (self->state_stack, "done");

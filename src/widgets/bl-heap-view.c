@@ -158,20 +158,22 @@ update_path (BlHeapView *self)
   g_autofree BlHeapStep *steps = NULL;
   g_autofree char *title = NULL;
   guint n_steps = 0;
+  guint32 type;
 
   g_list_store_remove_all (self->path_store);
 
   if (index == NULL || heap == NULL || self->selected == BL_HEAP_NONE)
     {
       gtk_label_set_text (self->path_title, _("Retainers"));
-      gtk_label_set_text (self->path_hint, _("Select an object to see how it is held from a root."));
+      gtk_label_set_text (self->path_hint,
+                          _("Select an object to see how it is held from a root."));
       gtk_stack_set_visible_child_name (self->path_stack, "hint");
       return;
     }
 
   /* Translators: the title over an object's retainer path, "Retainers of Node #42" */
-  title = g_strdup_printf (_("Retainers of %s #%" PRIu64),
-                           bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, self->selected)),
+  type = bl_heap_get_object_type (heap, self->selected);
+  title = g_strdup_printf (_("Retainers of %s #%" PRIu64), bl_heap_get_type_name (heap, type),
                            (uint64_t) bl_heap_get_object_id (heap, self->selected));
   gtk_label_set_text (self->path_title, title);
 
@@ -687,8 +689,8 @@ bl_heap_view_init (BlHeapView *self)
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
                                     g_object_ref (gtk_column_view_get_sorter (self->types_view)));
   self->types_model = G_LIST_MODEL (sorted);
-  gtk_column_view_set_model (self->types_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (self->types_model))));
+  gtk_column_view_set_model (self->types_view, GTK_SELECTION_MODEL (
+                               gtk_single_selection_new (g_object_ref (self->types_model))));
   gtk_column_view_sort_by_column (self->types_view, self->retained_column, GTK_SORT_DESCENDING);
 
   /* the dominator tree */

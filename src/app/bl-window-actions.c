@@ -217,8 +217,12 @@ search_action (GtkWidget  *widget,
 {
   BlProfileView *view = current_view (BL_WINDOW (widget));
   BlCompareView *compare = _bl_window_compare_get_view (BL_WINDOW (widget));
+  BlProfilePage *page = bl_window_get_current_page (BL_WINDOW (widget));
 
-  if (view != NULL)
+  /* on the Heap page, Ctrl+F filters the types */
+  if (view != NULL && bl_profile_page_is_showing_heap (page))
+    bl_heap_view_focus_filter (bl_profile_page_get_heap_view (page));
+  else if (view != NULL)
     bl_profile_view_focus_search (view);
   else if (compare != NULL)
     bl_compare_view_focus_search (compare);

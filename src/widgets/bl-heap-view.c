@@ -983,6 +983,17 @@ bl_heap_view_set_type_filter (BlHeapView *self,
   type_filter_changed_cb (self, self->type_filter);
 }
 
+void
+bl_heap_view_focus_filter (BlHeapView *self)
+{
+  g_return_if_fail (BL_IS_HEAP_VIEW (self));
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack), "compare") == 0)
+    bl_heap_view_set_compare_with (self, G_MAXUINT);
+  gtk_stack_set_visible_child_name (self->page_stack, "types");
+  gtk_widget_grab_focus (GTK_WIDGET (self->type_filter));
+}
+
 const char *
 bl_heap_view_get_page (BlHeapView *self)
 {

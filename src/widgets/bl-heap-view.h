@@ -45,6 +45,8 @@ void         bl_heap_view_set_hide_global    (BlHeapView *self,
                                               gboolean    hide);
 void         bl_heap_view_set_type_filter    (BlHeapView *self,
                                               const char *text);
+/* Shows the types and puts the focus in their filter (Ctrl+F) */
+void         bl_heap_view_focus_filter       (BlHeapView *self);
 /* Which page shows: "types", "dominators", "cycles" */
 const char  *bl_heap_view_get_page           (BlHeapView *self);
 void         bl_heap_view_set_page           (BlHeapView *self,

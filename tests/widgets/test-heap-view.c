@@ -725,6 +725,18 @@ test_window (void)
 
     g_assert_cmpstr (summary, ==, expected);
   }
+  /* Ctrl+F filters the types */
+  bl_heap_view_set_page (bl_profile_page_get_heap_view (page), "cycles");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
+  g_assert_cmpstr (bl_heap_view_get_page (bl_profile_page_get_heap_view (page)), ==, "types");
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+    GtkWidget *heap_view = GTK_WIDGET (bl_profile_page_get_heap_view (page));
+
+    g_assert_nonnull (focus);
+    g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+    g_assert_true (gtk_widget_is_ancestor (focus, heap_view));
+  }
   /* the window still fits 800×600 */
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);

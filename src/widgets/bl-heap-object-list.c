@@ -23,6 +23,7 @@ struct _BlHeapObjectList
   BlHeapIndex   *index;
   const guint32 *objects;
   guint32        n_objects;
+  BlHeapStep    *steps;      /* owned; instead of objects for a retainer path */
 };
 
 static GType
@@ -46,6 +47,15 @@ bl_heap_object_list_get_item (GListModel *model,
   if (position >= self->n_objects)
     return NULL;
 
+  if (self->steps != NULL)
+    {
+      BlHeapItem *step = bl_heap_item_new (BL_HEAP_ITEM_STEP, self->owner, self->heap, self->index,
+                                           self->steps[position].object);
+
+      bl_heap_item_set_field (step, self->steps[position].field);
+      return step;
+    }
+
   return bl_heap_item_new (BL_HEAP_ITEM_OBJECT, self->owner, self->heap, self->index,
                            self->objects[position]);
 }
@@ -68,6 +78,7 @@ bl_heap_object_list_finalize (GObject *object)
 
   g_clear_object (&self->owner);
   g_clear_pointer (&self->index, bl_heap_index_unref);
+  g_clear_pointer (&self->steps, g_free);
 
   G_OBJECT_CLASS (bl_heap_object_list_parent_class)->finalize (object);
 }
@@ -130,4 +141,30 @@ bl_heap_object_list_new_children (GObject     *owner,
     return NULL;
 
   return bl_heap_object_list_new (owner, bl_heap_index_get_heap (index), index, children, n);
+}
+
+/**
+ * bl_heap_object_list_new_steps:
+ * @steps: (transfer full): the path, as bl_heap_index_dup_retainer_path() gives it
+ *
+ * Returns: (transfer full): the list
+ */
+GListModel *
+bl_heap_object_list_new_steps (GObject     *owner,
+                               BlHeapIndex *index,
+                               BlHeapStep  *steps,
+                               guint32      n_steps)
+{
+  BlHeapObjectList *self;
+
+  g_return_val_if_fail (index != NULL, NULL);
+
+  self = g_object_new (BL_TYPE_HEAP_OBJECT_LIST, NULL);
+  self->owner = owner != NULL ? g_object_ref (owner) : NULL;
+  self->heap = bl_heap_index_get_heap (index);
+  self->index = bl_heap_index_ref (index);
+  self->steps = steps;
+  self->n_objects = n_steps;
+
+  return G_LIST_MODEL (self);
 }

@@ -27,5 +27,10 @@ GListModel *bl_heap_object_list_new          (GObject       *owner,
 GListModel *bl_heap_object_list_new_children (GObject       *owner,
                                               BlHeapIndex   *index,
                                               guint32        parent);
+/* The steps of a retainer path (BL_HEAP_ITEM_STEP items); takes @steps. */
+GListModel *bl_heap_object_list_new_steps    (GObject       *owner,
+                                              BlHeapIndex   *index,
+                                              BlHeapStep    *steps,
+                                              guint32        n_steps);
 
 G_END_DECLS

@@ -30,6 +30,10 @@
 #include "bl-heap-view.h"
 
 #define PROGRESS_INTERVAL_MS 100
+/* Opening the dominator tree down to an object opens each of its
+ * dominators: deeper than this (a linked list of a million links) the
+ * object is not looked for in the tree, and only its retainer path shows. */
+#define MAX_OPEN_DEPTH 512
 
 struct _BlHeapView
 {
@@ -55,7 +59,7 @@ struct _BlHeapView
   GtkTreeListModel    *tree;
   GtkSingleSelection  *tree_selection;
   GListStore          *cycles_store;
-  GListStore          *path_store;
+  GtkNoSelection      *path_selection;  /* over the path's steps, made lazily */
   GtkColumnViewColumn *retained_column;
 
   /* template */
@@ -157,10 +161,11 @@ update_path (BlHeapView *self)
   BlHeap *heap = current_heap (self);
   g_autofree BlHeapStep *steps = NULL;
   g_autofree char *title = NULL;
+  g_autoptr(GListModel) path = NULL;
   guint n_steps = 0;
   guint32 type;
 
-  g_list_store_remove_all (self->path_store);
+  gtk_no_selection_set_model (self->path_selection, NULL);
 
   if (index == NULL || heap == NULL || self->selected == BL_HEAP_NONE)
     {
@@ -185,14 +190,10 @@ update_path (BlHeapView *self)
       return;
     }
 
-  for (guint i = 0; i < n_steps; i++)
-    {
-      g_autoptr(BlHeapItem) item = bl_heap_item_new (BL_HEAP_ITEM_STEP, G_OBJECT (self->profile),
-                                                     heap, index, steps[i].object);
-
-      bl_heap_item_set_field (item, steps[i].field);
-      g_list_store_append (self->path_store, item);
-    }
+  /* a path can be a million steps long: its rows are made when shown */
+  path = bl_heap_object_list_new_steps (G_OBJECT (self->profile), index,
+                                        g_steal_pointer (&steps), n_steps);
+  gtk_no_selection_set_model (self->path_selection, path);
   gtk_stack_set_visible_child_name (self->path_stack, "path");
 }
 
@@ -584,7 +585,7 @@ bl_heap_view_dispose (GObject *object)
   g_clear_object (&self->types_store);
   g_clear_object (&self->types_filter);
   g_clear_object (&self->cycles_store);
-  g_clear_object (&self->path_store);
+  g_clear_object (&self->path_selection);
   g_clear_pointer (&self->indexes, g_ptr_array_unref);
   g_clear_pointer (&self->compare_map, g_array_unref);
   g_clear_object (&self->profile);
@@ -716,15 +717,14 @@ bl_heap_view_init (BlHeapView *self)
                                G_LIST_MODEL (g_object_ref (self->cycles_store)))));
 
   /* the retainer path */
-  self->path_store = g_list_store_new (BL_TYPE_HEAP_ITEM);
+  self->path_selection = gtk_no_selection_new (NULL);
   /* Translators: the field by which the previous object of a retainer path holds this one */
   bl_heap_column_add (self->path_view, _("Via"), BL_HEAP_COLUMN_FIELD, FALSE, FALSE);
   bl_heap_column_add (self->path_view, _("Object"), BL_HEAP_COLUMN_NAME, FALSE, FALSE);
   bl_heap_column_add (self->path_view, _("Id"), BL_HEAP_COLUMN_ID, FALSE, FALSE);
   bl_heap_column_add (self->path_view, _("Retained"), BL_HEAP_COLUMN_RETAINED, FALSE, FALSE);
   gtk_column_view_set_model (self->path_view,
-                             GTK_SELECTION_MODEL (gtk_no_selection_new (
-                               G_LIST_MODEL (g_object_ref (self->path_store)))));
+                             GTK_SELECTION_MODEL (g_object_ref (self->path_selection)));
 
   g_signal_connect_swapped (self->snapshot_dropdown, "notify::selected",
                             G_CALLBACK (snapshot_selected_cb), self);
@@ -900,12 +900,22 @@ bl_heap_view_select_object (BlHeapView *self,
 
   /* open the object's dominators from the top, then select its row */
   chain = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint32 o = object; o != BL_HEAP_NONE; o = bl_heap_get_idom (heap, o))
-    g_array_prepend_val (chain, o);
+  for (guint32 o = object; o != BL_HEAP_NONE && chain->len <= MAX_OPEN_DEPTH;
+       o = bl_heap_get_idom (heap, o))
+    g_array_append_val (chain, o);
+  if (chain->len > MAX_OPEN_DEPTH)
+    {
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->tree_selection, GTK_INVALID_LIST_POSITION);
+      self->syncing = FALSE;
+      set_selected (self, object);
+      return;
+    }
 
+  /* from the top level down */
   for (guint i = 0; i < chain->len; i++)
     {
-      guint32 o = g_array_index (chain, guint32, i);
+      guint32 o = g_array_index (chain, guint32, chain->len - 1 - i);
       guint32 position = bl_heap_index_get_child_position (index, o);
       GtkTreeListRow *next;
 
@@ -1048,7 +1058,8 @@ bl_heap_view_get_path_model (BlHeapView *self)
 {
   g_return_val_if_fail (BL_IS_HEAP_VIEW (self), NULL);
 
-  return G_LIST_MODEL (self->path_store);
+  /* the selection passes the path's items through, and stays when the path changes */
+  return G_LIST_MODEL (self->path_selection);
 }
 
 GtkWidget *

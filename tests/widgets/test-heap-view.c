@@ -557,6 +557,50 @@ test_compare_snapshots (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+/* a retainer path of 300,000 steps: its rows are made only when shown */
+static void
+test_long_path (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  BlHeap *heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Link");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  const guint32 n = 300000;
+  BlHeapView *view;
+  GListModel *path;
+  g_autofree char *shown = NULL;
+  g_autofree char *last_id = NULL;
+  gint64 start;
+
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_object (heap, t, 1);
+  for (guint32 i = 0; i + 1 < n; i++)
+    bl_heap_add_reference (heap, i, f, i + 1);
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+  bl_profile_add_heap (profile, heap, "chain");
+  bl_profile_finish (profile);
+
+  view = present_view (profile, 1200, 800);
+  start = g_get_monotonic_time ();
+  bl_heap_view_select_object (view, n - 1);
+  settle ();
+  g_test_message ("selected the end of the chain in %.0f ms",
+                  (g_get_monotonic_time () - start) / 1000.0);
+
+  path = bl_heap_view_get_path_model (view);
+  g_assert_cmpuint (g_list_model_get_n_items (path), ==, n);
+  last_id = cell (path, n - 1, BL_HEAP_COLUMN_ID);
+  g_assert_cmpstr (last_id, ==, "299999");
+  shown = labels_shown (view);
+  g_assert_nonnull (strstr (shown, "|(root set)|"));
+  g_assert_nonnull (strstr (shown, "Retainers of Link #299999"));
+  /* one snapshot: no snapshot or comparison choice */
+  g_assert_null (strstr (shown, "No Comparison"));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 static void
 test_fits_800x600 (void)
 {
@@ -794,6 +838,7 @@ main (int   argc,
   g_test_add_func ("/widgets/heap-view/retainer-path", test_retainer_path);
   g_test_add_func ("/widgets/heap-view/cycles", test_cycles);
   g_test_add_func ("/widgets/heap-view/compare-snapshots", test_compare_snapshots);
+  g_test_add_func ("/widgets/heap-view/long-path", test_long_path);
   g_test_add_func ("/widgets/heap-view/fits-800x600", test_fits_800x600);
   g_test_add_func ("/widgets/heap-view/window", test_window);
 

@@ -108,6 +108,10 @@ bl_heap_column_dup_text (BlHeapColumn  column,
           return g_strdup (delta->name);
         case BL_HEAP_ITEM_GROUP:
           return g_strdup (bl_heap_get_type_name (heap, group->type));
+        case BL_HEAP_ITEM_MORE:
+          /* Translators: the last row of a long level of the dominator tree */
+          return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… %u smaller object",
+                                               "… %u smaller objects", id), id);
         default:
           return g_strdup ("");
         }

@@ -21,6 +21,7 @@ typedef enum
   BL_HEAP_ITEM_STEP,
   BL_HEAP_ITEM_DELTA,
   BL_HEAP_ITEM_GROUP,
+  BL_HEAP_ITEM_MORE,      /* the objects of a level past the rows shown: id is how many */
 } BlHeapItemKind;
 
 #define BL_TYPE_HEAP_ITEM (bl_heap_item_get_type ())

@@ -35,7 +35,13 @@ bl_heap_object_list_get_item_type (GListModel *model)
 static guint
 bl_heap_object_list_get_n_items (GListModel *model)
 {
-  return BL_HEAP_OBJECT_LIST (model)->n_objects;
+  BlHeapObjectList *self = BL_HEAP_OBJECT_LIST (model);
+
+  /* a retainer path shows every step: it is not a tree level */
+  if (self->steps != NULL || self->n_objects <= BL_HEAP_OBJECT_LIST_MAX_ROWS)
+    return self->n_objects;
+
+  return BL_HEAP_OBJECT_LIST_MAX_ROWS + 1;
 }
 
 static gpointer
@@ -44,8 +50,11 @@ bl_heap_object_list_get_item (GListModel *model,
 {
   BlHeapObjectList *self = BL_HEAP_OBJECT_LIST (model);
 
-  if (position >= self->n_objects)
+  if (position >= bl_heap_object_list_get_n_items (model))
     return NULL;
+  if (self->steps == NULL && position == BL_HEAP_OBJECT_LIST_MAX_ROWS)
+    return bl_heap_item_new (BL_HEAP_ITEM_MORE, self->owner, self->heap, NULL,
+                             self->n_objects - BL_HEAP_OBJECT_LIST_MAX_ROWS);
 
   if (self->steps != NULL)
     {

@@ -16,6 +16,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (BlHeapObjectList, bl_heap_object_list, BL, HEAP_OBJECT_LIST, GObject)
 
+/* A level of objects shows at most this many rows (the largest first),
+ * then one row that says how many more there are: GtkTreeListModel keeps
+ * a node per row of a level, and a heap's top level can hold millions. */
+#define BL_HEAP_OBJECT_LIST_MAX_ROWS 10000
+
 /* @objects stays owned by @owner (or by @index), which the list keeps. */
 GListModel *bl_heap_object_list_new          (GObject       *owner,
                                               BlHeap        *heap,

@@ -222,7 +222,8 @@ tree_selection_changed_cb (BlHeapView *self)
   if (row == NULL)
     return;
   item = gtk_tree_list_row_get_item (row);
-  set_selected (self, bl_heap_item_get_id (item));
+  if (bl_heap_item_get_kind (item) == BL_HEAP_ITEM_OBJECT)
+    set_selected (self, bl_heap_item_get_id (item));
 }
 
 /* ---- lists --------------------------------------------------------------- */
@@ -294,6 +295,9 @@ tree_children (gpointer item,
                gpointer user_data)
 {
   BlHeapItem *object = item;
+
+  if (bl_heap_item_get_kind (object) != BL_HEAP_ITEM_OBJECT)
+    return NULL;
 
   return bl_heap_object_list_new_children (bl_heap_item_get_owner (object),
                                            bl_heap_item_get_index (object),
@@ -919,6 +923,13 @@ bl_heap_view_select_object (BlHeapView *self,
       guint32 position = bl_heap_index_get_child_position (index, o);
       GtkTreeListRow *next;
 
+      /* among the smaller objects past the rows of its level: not in the tree */
+      if (position >= BL_HEAP_OBJECT_LIST_MAX_ROWS)
+        {
+          g_clear_object (&row);
+          break;
+        }
+
       next = row == NULL ? gtk_tree_list_model_get_child_row (self->tree, position)
                          : gtk_tree_list_row_get_child_row (row, position);
       g_clear_object (&row);
@@ -937,6 +948,12 @@ bl_heap_view_select_object (BlHeapView *self,
       gtk_single_selection_set_selected (self->tree_selection, position);
       self->syncing = FALSE;
       scroll_to (self->tree_view, position);
+    }
+  else
+    {
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->tree_selection, GTK_INVALID_LIST_POSITION);
+      self->syncing = FALSE;
     }
   set_selected (self, object);
 }

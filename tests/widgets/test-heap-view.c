@@ -601,6 +601,49 @@ test_long_path (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+/* a level of 10,005 objects: the 10,000 largest, then one row for the rest */
+static void
+test_long_level (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  BlHeap *heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Leaf");
+  const guint32 n = 10005;
+  BlHeapView *view;
+  GListModel *tree;
+  g_autofree char *first = NULL;
+  g_autofree char *more = NULL;
+  g_autofree char *smallest = NULL;
+
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_root (heap, bl_heap_add_object (heap, t, 1 + i));
+  bl_heap_finish (heap);
+  bl_profile_add_heap (profile, heap, NULL);
+  bl_profile_finish (profile);
+
+  view = present_view (profile, 1200, 800);
+  tree = bl_heap_view_get_tree_model (view);
+  g_assert_cmpuint (g_list_model_get_n_items (tree), ==, 10001);
+  first = cell (tree, 0, BL_HEAP_COLUMN_ID);
+  g_assert_cmpstr (first, ==, "10004");
+  more = cell (tree, 10000, BL_HEAP_COLUMN_NAME);
+  g_assert_cmpstr (more, ==, "… 5 smaller objects");
+
+  /* one of those: its path shows, the tree selects nothing */
+  bl_heap_view_select_object (view, 2);
+  g_assert_cmpuint (bl_heap_view_get_selected_object (view), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (bl_heap_view_get_path_model (view)), ==, 1);
+  smallest = cell (bl_heap_view_get_path_model (view), 0, BL_HEAP_COLUMN_ID);
+  g_assert_cmpstr (smallest, ==, "2");
+  {
+    g_autofree char *field = cell (bl_heap_view_get_path_model (view), 0, BL_HEAP_COLUMN_FIELD);
+
+    g_assert_cmpstr (field, ==, "(root set)");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 static void
 test_fits_800x600 (void)
 {
@@ -839,6 +882,7 @@ main (int   argc,
   g_test_add_func ("/widgets/heap-view/cycles", test_cycles);
   g_test_add_func ("/widgets/heap-view/compare-snapshots", test_compare_snapshots);
   g_test_add_func ("/widgets/heap-view/long-path", test_long_path);
+  g_test_add_func ("/widgets/heap-view/long-level", test_long_level);
   g_test_add_func ("/widgets/heap-view/fits-800x600", test_fits_800x600);
   g_test_add_func ("/widgets/heap-view/window", test_window);
 

@@ -854,6 +854,23 @@ test_window (void)
     g_assert_cmpuint (g_list_model_get_n_items (fresh), ==, 1);
   }
 
+  /* two files with threads and heaps: the profiles compared, the heaps beside them */
+  compare = bl_window_compare_files (window, both_file, both_file, NULL);
+  g_assert_true (iterate_until (compare_page_loaded, compare));
+  settle ();
+  g_assert_false (bl_compare_page_is_showing_heaps (compare));
+  g_assert_nonnull (bl_compare_page_get_diff (compare));
+  g_assert_true (iterate_until (compare_ready, bl_compare_page_get_heap_view (compare)));
+  {
+    BlHeapCompareView *view = BL_HEAP_COMPARE_VIEW (bl_compare_page_get_heap_view (compare));
+    g_autofree char *delta = cell (bl_heap_compare_view_get_types_model (view), 0,
+                                   BL_HEAP_COLUMN_BYTES_DELTA);
+
+    /* the same capture on both sides: nothing changed, nothing new */
+    g_assert_cmpstr (delta, ==, "0 B");
+    g_assert_cmpuint (g_list_model_get_n_items (bl_heap_compare_view_get_new_model (view)), ==, 0);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   settle ();
 }

@@ -48,6 +48,7 @@ struct _BlHeapView
   guint                progress_source;
   gboolean             ready;
   gboolean             syncing;
+  gboolean             paned_fitted;
   guint32              selected;
   char                *summary;
   char                *filter_text;    /* casefolded, NULL: all */
@@ -560,6 +561,27 @@ compare_selected_cb (BlHeapView *self)
                                  ? G_MAXUINT : g_array_index (self->compare_map, guint, i - 1));
 }
 
+/* The first allocation gives the lists three fifths of the height and the
+ * retainer path the rest; after that the divider stays where it is put. */
+static gboolean
+fit_paned_tick (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  BlHeapView *self = BL_HEAP_VIEW (widget);
+  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
+
+  if (self->paned_fitted)
+    return G_SOURCE_REMOVE;
+  if (height <= 0)
+    return G_SOURCE_CONTINUE;
+
+  self->paned_fitted = TRUE;
+  gtk_paned_set_position (self->paned, height * 3 / 5);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 cycle_activated_cb (BlHeapView *self,
                     guint       position)
@@ -729,6 +751,8 @@ bl_heap_view_init (BlHeapView *self)
   bl_heap_column_add (self->path_view, _("Retained"), BL_HEAP_COLUMN_RETAINED, FALSE, FALSE);
   gtk_column_view_set_model (self->path_view,
                              GTK_SELECTION_MODEL (g_object_ref (self->path_selection)));
+
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_paned_tick, NULL, NULL);
 
   g_signal_connect_swapped (self->snapshot_dropdown, "notify::selected",
                             G_CALLBACK (snapshot_selected_cb), self);

@@ -247,6 +247,38 @@ test_compare_types (void)
   g_assert_cmpuint (rows[2].count[1], ==, 1);
 }
 
+/* ties as brightlens-cli heap A B breaks them: bytes delta, then count
+ * delta, then the name; a type only in A is there with zeros for B */
+static void
+test_compare_ties (void)
+{
+  g_autoptr (BlHeap) a = bl_heap_new ();
+  g_autoptr (BlHeap) b = bl_heap_new ();
+  g_autofree BlHeapTypeDelta *rows = NULL;
+  const char *names[] = { "Many", "Beta", "Zed", "Gone" };
+  guint n;
+
+  /* A: Gone 1 × 8; B: Beta 1 × 8, Zed 1 × 8, Many 2 × 4 */
+  bl_heap_add_object (a, bl_heap_add_type (a, "Gone"), 8);
+  bl_heap_add_root (a, 0);
+  bl_heap_finish (a);
+  bl_heap_add_object (b, bl_heap_add_type (b, "Zed"), 8);
+  bl_heap_add_object (b, bl_heap_add_type (b, "Beta"), 8);
+  bl_heap_add_type (b, "Many");
+  bl_heap_add_object (b, 2, 4);
+  bl_heap_add_object (b, 2, 4);
+  bl_heap_add_root (b, 0);
+  bl_heap_finish (b);
+
+  rows = bl_heap_compare_types (a, b, &n);
+  g_assert_cmpuint (n, ==, 4);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (rows[i].name, ==, names[i]);
+  g_assert_cmpuint (rows[3].count[0], ==, 1);
+  g_assert_cmpuint (rows[3].count[1], ==, 0);
+  g_assert_cmpuint (rows[3].bytes[1], ==, 0);
+}
+
 static void
 test_new_objects (void)
 {
@@ -321,6 +353,7 @@ main (int   argc,
   g_test_add_func ("/heap-index/types", test_types);
   g_test_add_func ("/heap-index/cancelled", test_cancelled);
   g_test_add_func ("/heap-index/compare-types", test_compare_types);
+  g_test_add_func ("/heap-index/compare-ties", test_compare_ties);
   g_test_add_func ("/heap-index/new-objects", test_new_objects);
   g_test_add_func ("/heap-index/big", test_big);
 

@@ -414,6 +414,21 @@ test_retainer_path (void)
   g_assert_nonnull (strstr (shown, "|.next|"));
   g_assert_nonnull (strstr (shown, "Retainers of Node #4101"));
 
+  /* a click on a row of the tree selects its object */
+  {
+    GtkColumnView *tree_view = find_column_view (GTK_WIDGET (view));
+    GtkSelectionModel *selection = gtk_column_view_get_model (tree_view);
+
+    g_assert_true (G_LIST_MODEL (selection) != NULL);
+    gtk_selection_model_select_item (selection, 0, TRUE);
+    settle ();
+    g_assert_cmpuint (bl_heap_view_get_selected_object (view), ==, DOMAIN);
+    g_assert_cmpuint (g_list_model_get_n_items (path), ==, 1);
+    g_clear_pointer (&shown, g_free);
+    shown = labels_shown (view);
+    g_assert_nonnull (strstr (shown, "Retainers of Domain #4096"));
+  }
+
   /* no object: the hint again */
   bl_heap_view_select_object (view, BL_HEAP_NONE);
   g_assert_cmpuint (g_list_model_get_n_items (path), ==, 0);
@@ -449,8 +464,16 @@ test_cycles (void)
   shown = labels_shown (view);
   g_assert_nonnull (strstr (shown, "|Node.next → Node.prev → Node|"));
 
-  /* activating it selects its example in the dominator tree */
-  bl_heap_view_activate_cycle (view, pair);
+  /* activating its row (Enter, a double click) selects its example in
+   * the dominator tree */
+  {
+    GtkColumnView *cycles_view = find_column_view (GTK_WIDGET (view));
+
+    g_assert_true (gtk_column_view_get_model (cycles_view) != NULL);
+    g_assert_true (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (cycles_view)))
+                   == 2);
+    g_signal_emit_by_name (cycles_view, "activate", pair);
+  }
   settle ();
   {
     guint n_cycles;

@@ -4,7 +4,8 @@
  * self value in either, "STACK VALUE_A VALUE_B", as Brendan Gregg's
  * difffolded.pl does, with stacks named as `export --format folded` names
  * them; "table" ranks the functions by the change. Two sessions: the
- * summary figures side by side with the change.
+ * summary figures side by side with the change. "svg" (bl-cli-svg.c): the
+ * differential flame graph.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -565,6 +566,8 @@ bl_cli_diff (int    argc,
   g_autofree char *metric_name = NULL;
   g_autofree char *output = NULL;
   g_autofree char *by = NULL;
+  g_autofree char *title = NULL;
+  int width = 0;
   gboolean normalized = FALSE;
   gboolean json = FALSE;
   gboolean table;
@@ -572,7 +575,7 @@ bl_cli_diff (int    argc,
   int status;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      N_("Output format: folded (profiles, the default) or table"), N_("FORMAT") },
+      N_("Output format: folded (profiles, the default), table or svg"), N_("FORMAT") },
     { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric_name,
       N_("Metric to compare (cpu, wall, calls, alloc-bytes, …)"), N_("METRIC") },
     { "normalized", 'n', 0, G_OPTION_ARG_NONE, &normalized,
@@ -584,6 +587,10 @@ bl_cli_diff (int    argc,
       N_("Write the table as one JSON object (implies --format table)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write to OUT instead of standard output"), N_("OUT") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width,
+      N_("SVG: width of the image in pixels (default 1200)"), N_("PX") },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title,
+      N_("SVG: the title at the top of the image"), N_("TITLE") },
     { NULL }
   };
 
@@ -595,8 +602,13 @@ bl_cli_diff (int    argc,
     return bl_cli_usage_error (context, error->message);
   if (argc != 3)
     return bl_cli_usage_error (context, _("diff takes exactly two files, A and B."));
-  if (format != NULL && !g_str_equal (format, "folded") && !g_str_equal (format, "table"))
-    return bl_cli_usage_error (context, _("The format must be folded or table."));
+  if (format != NULL && !g_str_equal (format, "folded") && !g_str_equal (format, "table") &&
+      !g_str_equal (format, "svg"))
+    return bl_cli_usage_error (context, _("The format must be folded, table or svg."));
+  if ((format == NULL || !g_str_equal (format, "svg")) && (width != 0 || title != NULL))
+    return bl_cli_usage_error (context, _("--width and --title go with --format svg."));
+  if (!bl_cli_svg_check_width (width, &error))
+    return bl_cli_usage_error (context, error->message);
   if (by != NULL && !g_str_equal (by, "self") && !g_str_equal (by, "total"))
     return bl_cli_usage_error (context, _("--by must be self or total."));
   if (json && format != NULL && g_str_equal (format, "folded"))
@@ -627,6 +639,12 @@ bl_cli_diff (int    argc,
 
   if (BL_IS_SESSION (loaded_a))
     {
+      if (format != NULL && g_str_equal (format, "svg"))
+        {
+          fprintf (stderr, _("brightlens-cli: a differential flame graph compares two "
+                             "profiles; %s and %s are sessions.\n"), argv[1], argv[2]);
+          return BL_CLI_INVALID_INPUT;
+        }
       if (format != NULL && g_str_equal (format, "folded"))
         {
           fprintf (stderr, _("brightlens-cli: folded stacks can only be compared between "
@@ -666,6 +684,9 @@ bl_cli_diff (int    argc,
     if (!bl_diff_side_has_metric (diff, side, metric))
       fprintf (stderr, _("brightlens-cli: warning: %s has no %s data; its values count as 0.\n"),
                argv[1 + side], bl_metric_get_name (metric));
+
+  if (format != NULL && g_str_equal (format, "svg"))
+    return bl_cli_diff_svg (diff, metric, normalized, width, title, output);
 
   table = format != NULL && g_str_equal (format, "table");
   if (json)

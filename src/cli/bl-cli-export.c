@@ -1,4 +1,5 @@
 /* bl-cli-export.c — brightlens-cli export FILE --format F [--metric M] [-o OUT]
+ * (--format svg: bl-cli-svg.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,16 +46,25 @@ bl_cli_export (int    argc,
   g_autofree char *format = NULL;
   g_autofree char *metric_name = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *thread = NULL;
+  g_autofree char *title = NULL;
+  int width = 0;
   BlMetricId metric;
   BlProfile *profile;
   int status;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      N_("Output format: folded, speedscope or csv"), N_("FORMAT") },
+      N_("Output format: folded, speedscope, svg or csv"), N_("FORMAT") },
     { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric_name,
       N_("Metric for folded output (cpu, wall, calls, alloc-bytes, …)"), N_("METRIC") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write to OUT instead of standard output"), N_("OUT") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width,
+      N_("SVG: width of the image in pixels (default 1200)"), N_("PX") },
+    { "thread", 0, 0, G_OPTION_ARG_STRING, &thread,
+      N_("SVG: only the threads of this name (default: all threads)"), N_("THREAD") },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title,
+      N_("SVG: the title at the top of the image"), N_("TITLE") },
     { NULL }
   };
 
@@ -69,8 +79,13 @@ bl_cli_export (int    argc,
   if (format == NULL)
     return bl_cli_usage_error (context, _("--format is required."));
   if (!g_str_equal (format, "folded") && !g_str_equal (format, "speedscope") &&
-      !g_str_equal (format, "csv"))
-    return bl_cli_usage_error (context, _("The format must be folded, speedscope or csv."));
+      !g_str_equal (format, "csv") && !g_str_equal (format, "svg"))
+    return bl_cli_usage_error (context,
+                               _("The format must be folded, speedscope, svg or csv."));
+  if (!g_str_equal (format, "svg") && (width != 0 || thread != NULL || title != NULL))
+    return bl_cli_usage_error (context, _("--width, --thread and --title go with --format svg."));
+  if (!bl_cli_svg_check_width (width, &error))
+    return bl_cli_usage_error (context, error->message);
 
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
     {
@@ -108,7 +123,10 @@ bl_cli_export (int    argc,
 
   if (!BL_IS_PROFILE (loaded))
     {
-      fprintf (stderr, _("brightlens-cli: %s: folded stacks can only be made from a profile.\n"),
+      fprintf (stderr,
+               g_str_equal (format, "svg")
+               ? _("brightlens-cli: %s: a flame graph can only be made from a profile.\n")
+               : _("brightlens-cli: %s: folded stacks can only be made from a profile.\n"),
                argv[1]);
       return BL_CLI_INVALID_INPUT;
     }
@@ -124,6 +142,9 @@ bl_cli_export (int    argc,
   if (!bl_profile_has_metric (profile, metric))
     fprintf (stderr, _("brightlens-cli: warning: %s has no %s data; the output is empty.\n"),
              argv[1], bl_metric_get_name (metric));
+
+  if (g_str_equal (format, "svg"))
+    return bl_cli_export_svg (profile, argv[1], metric, thread, width, title, output);
 
   if (!(out = bl_cli_open_output (output, &error)) ||
       !bl_cli_export_write_profile (profile, format, metric, out, &error) ||

@@ -101,6 +101,23 @@ gboolean       bl_cli_export_write_profile (BlProfile    *profile,
                                     GOutputStream  *out,
                                     GError        **error);
 
+/* bl-cli-svg.c: export --format svg and diff --format svg */
+gboolean       bl_cli_svg_check_width (int          width,
+                                    GError        **error);
+int            bl_cli_export_svg   (BlProfile      *profile,
+                                    const char     *path,
+                                    BlMetricId      metric,
+                                    const char     *thread,
+                                    int             width,
+                                    const char     *title,
+                                    const char     *output);
+int            bl_cli_diff_svg     (BlDiff         *diff,
+                                    BlMetricId      metric,
+                                    gboolean        normalized,
+                                    int             width,
+                                    const char     *title,
+                                    const char     *output);
+
 int            bl_cli_heap         (int            argc,
                                     char         **argv);
 void           bl_cli_perfetto_add_json   (JsonBuilder *builder,

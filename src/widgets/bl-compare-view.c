@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bl-compare-view.h"
+#include "bl-flame-text.h"
 
 /* ---- rows of the function table ----------------------------------------- */
 
@@ -483,72 +484,13 @@ diff_color_func (BlFlameGraph *graph,
   return TRUE;
 }
 
+/* the same text as the SVG export's (bl-flame-text.c) */
 static char *
 tooltip_text (BlCompareView *self,
               BlDiffSide     side,
               guint32        node)
 {
-  BlProfile *profile = bl_diff_get_profile (self->diff, side);
-  GString *str;
-  const char *file;
-  const BlNode *pn;
-  guint32 d;
-  BlDiffChange total, self_change;
-
-  if (profile == NULL || node >= bl_profile_get_n_nodes (profile))
-    return NULL;
-
-  d = bl_diff_node_from_profile (self->diff, side, node);
-  if (d == BL_NODE_NONE)
-    return NULL;
-
-  pn = bl_profile_get_node (profile, node);
-  str = g_string_new (bl_profile_get_node_name (profile, node));
-  file = bl_profile_get_node_file (profile, node);
-  if (file != NULL && *file != '\0')
-    {
-      if (pn->line > 0)
-        g_string_append_printf (str, "\n%s:%u", file, pn->line);
-      else
-        g_string_append_printf (str, "\n%s", file);
-    }
-
-  bl_diff_get_node_change (self->diff, self->metric, d, TRUE, self->normalized, &total);
-  bl_diff_get_node_change (self->diff, self->metric, d, FALSE, self->normalized, &self_change);
-
-  for (guint s = 0; s < 2; s++)
-    {
-      g_autofree char *t = format_value (self, s == 0 ? total.a : total.b, FALSE);
-      g_autofree char *v = format_value (self, s == 0 ? self_change.a : self_change.b, FALSE);
-
-      g_string_append_c (str, '\n');
-      /* Translators: "A: 12.0 ms total, 1.0 ms self" */
-      g_string_append_printf (str, s == 0 ? _("A: %s total, %s self") : _("B: %s total, %s self"),
-                              t, v);
-    }
-
-  {
-    g_autofree char *delta = format_value (self, total.delta, TRUE);
-    g_autofree char *pct = format_pct (total.delta_pct);
-
-    g_string_append_c (str, '\n');
-    /* Translators: "Δ +2.0 ms (+16.7 %)" */
-    g_string_append_printf (str, _("Δ %s (%s)"), delta, pct);
-  }
-
-  switch (bl_diff_get_node (self->diff, d)->presence)
-    {
-    case BL_DIFF_IN_A:
-      g_string_append_printf (str, "\n%s", _("Only in A: this stack is gone in B."));
-      break;
-    case BL_DIFF_IN_B:
-      g_string_append_printf (str, "\n%s", _("Only in B: this stack is new."));
-      break;
-    default:
-      break;
-    }
-
-  return g_string_free (str, FALSE);
+  return bl_flame_text_dup_diff_tooltip (self->diff, self->metric, self->normalized, side, node);
 }
 
 static char *

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "bl-flame-graph.h"
+#include "bl-flame-text.h"
 
 #define N_PALETTE        12
 #define N_SHADES         7
@@ -2404,14 +2405,6 @@ char *
 bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
                                  guint32       node)
 {
-  g_autoptr(GString) str = NULL;
-  g_autofree char *self_text = NULL;
-  g_autofree char *total_text = NULL;
-  const BlNode *n;
-  const char *file;
-  BlMetricId metric;
-  guint64 total, thread_total, grand;
-
   g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), NULL);
 
   if (self->profile == NULL || node >= bl_profile_get_n_nodes (self->profile) ||
@@ -2421,49 +2414,8 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
   if (self->tooltip_func != NULL)
     return self->tooltip_func (self, node, self->tooltip_data);
 
-  metric = self->metric;
-  n = bl_profile_get_node (self->profile, node);
-  str = g_string_new (bl_profile_get_node_name (self->profile, node));
-
-  file = bl_profile_get_node_file (self->profile, node);
-  if (file != NULL && file[0] != '\0')
-    {
-      if (n->line > 0)
-        g_string_append_printf (str, "\n%s:%u", file, n->line);
-      else
-        g_string_append_printf (str, "\n%s", file);
-    }
-
-  total = bl_profile_get_total (self->profile, metric, node);
-  thread_total = bl_profile_get_total (self->profile, metric,
-                                       bl_profile_get_thread_root (self->profile, n->thread));
-  grand = bl_profile_get_grand_total (self->profile, metric);
-  self_text = bl_profile_format_value (self->profile, metric,
-                                       bl_profile_get_self (self->profile, metric, node));
-  total_text = bl_profile_format_value (self->profile, metric, total);
-
-  g_string_append_c (str, '\n');
-  /* Translators: "CPU time: 1.2 ms self, 40 ms total" */
-  g_string_append_printf (str, _("%s: %s self, %s total"),
-                          _(bl_metric_get_info (metric)->display_name), self_text, total_text);
-  g_string_append_c (str, '\n');
-  g_string_append_printf (str, _("%.1f %% of the thread %s, %.1f %% of all threads"),
-                          thread_total ? 100.0 * total / thread_total : 0.0,
-                          bl_profile_get_thread_name (self->profile, n->thread),
-                          grand ? 100.0 * total / grand : 0.0);
-
-  if (bl_profile_has_metric (self->profile, BL_METRIC_CALLS))
-    {
-      guint64 calls = bl_profile_get_self (self->profile, BL_METRIC_CALLS, node);
-
-      g_string_append_c (str, '\n');
-      g_string_append_printf (str,
-                              g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " call",
-                                           "%" PRIu64 " calls", calls),
-                              calls);
-    }
-
-  return g_string_free (g_steal_pointer (&str), FALSE);
+  /* the same text as the SVG export's */
+  return bl_flame_text_dup_tooltip (self->profile, self->metric, node);
 }
 
 BlFlamePalette

@@ -24,10 +24,10 @@ _brightlens_cli()
             COMPREPLY=($(compgen -W "$metrics" -- "$cur"))
             return 0 ;;
         export:-f|export:--format)
-            COMPREPLY=($(compgen -W "folded speedscope csv" -- "$cur"))
+            COMPREPLY=($(compgen -W "folded speedscope svg csv" -- "$cur"))
             return 0 ;;
         diff:-f|diff:--format)
-            COMPREPLY=($(compgen -W "folded table" -- "$cur"))
+            COMPREPLY=($(compgen -W "folded table svg" -- "$cur"))
             return 0 ;;
         check:-f|check:--format)
             COMPREPLY=($(compgen -W "text json junit" -- "$cur"))
@@ -52,10 +52,10 @@ _brightlens_cli()
 
     case $cmd in
         info)   opts="--json --output -o --help -h" ;;
-        export) opts="--format -f --metric -m --output -o --help -h" ;;
+        export) opts="--format -f --metric -m --width --thread --title --output -o --help -h" ;;
         heap)   opts="--json --top -n --hide-global --help -h" ;;
         lines)  opts="--metric -m --top -n --json --output -o --help -h" ;;
-        diff)   opts="--format -f --metric -m --normalized -n --by --json --output -o --help -h" ;;
+        diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title --output -o --help -h" ;;
         check)  opts="--max-foreground-fraction --max-memory-growth --min-fps --max-launch-ms
                       --max-total --max-self --max-live-bytes --format -f --output -o --help -h" ;;
         *)      return 0 ;;

@@ -23,9 +23,12 @@ complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s o -l ou
 complete -c brightlens-cli -n '__fish_seen_subcommand_from info heap lines diff' -l json -d 'Print one JSON object'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -s m -l metric -x -a "$metrics" -d 'Metric'
 
-complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope csv' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope svg csv' -d 'Output format'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from lines' -s n -l top -x -d 'Print only the N hottest lines'
-complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s f -l format -x -a 'folded table' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s f -l format -x -a 'folded table svg' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export diff' -l width -x -d 'SVG: image width in pixels'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export diff' -l title -x -d 'SVG: title of the image'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -l thread -x -d 'SVG: only the threads of this name'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s n -l normalized -d 'Compare shares of each run’s total'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -l by -x -a 'self total' -d 'Rank functions by the change of'
 

@@ -316,8 +316,8 @@ test_bash_completion (void)
   } cases[] = {
     { "brightlens-cli ex", "export" },
     { "brightlens-cli ''", "info export heap lines diff check help --help --version" },
-    { "brightlens-cli export f.bsprof --format ''", "folded speedscope csv" },
-    { "brightlens-cli diff a b -f ''", "folded table" },
+    { "brightlens-cli export f.bsprof --format ''", "folded speedscope svg csv" },
+    { "brightlens-cli diff a b -f ''", "folded table svg" },
     { "brightlens-cli check x --format j", "json junit" },
     { "brightlens-cli lines x --metric live-", "live-bytes live-count" },
     { "brightlens-cli check x --max-total cp", "cpu=" },

@@ -250,6 +250,7 @@ bl_application_startup (GApplication *application)
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.search", { "<Control>f", NULL } },
     { "win.export", { "<Control>e", NULL } },
+    { "win.copy-image", { "<Shift><Control>c", NULL } },
     { "win.compare", { "<Shift><Control>o", NULL } },
 #if !ADW_CHECK_VERSION (1, 8, 0)
     /* with 1.8 AdwApplication gives its app.shortcuts the same accelerator */

@@ -2,7 +2,8 @@
  *
  * The window's actions: open (GtkFileChooserNative on GTK 4.8, GtkFileDialog
  * where the build has 4.10), open recent, close tab, search, reset zoom and
- * export. _bl_window_update_actions() is the one place that enables them.
+ * export (folded, speedscope, CSV, and the flame graph as SVG or PNG), copy
+ * image. _bl_window_update_actions() is the one place that enables them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +15,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-flame-svg.h"
 #include "bl-folded.h"
 
 #include "bl-alert.h"
@@ -34,6 +36,8 @@ typedef enum
   EXPORT_FOLDED,
   EXPORT_SPEEDSCOPE,
   EXPORT_CSV,
+  EXPORT_SVG,
+  EXPORT_PNG,
 } ExportFormat;
 
 static void
@@ -252,6 +256,8 @@ typedef struct
   BlMetricId    metric;
   GFile        *file;
   ExportFormat  format;
+  char         *thread;   /* SVG: the flame graph's thread, NULL for all */
+  GBytes       *png;      /* PNG: rendered on the main thread */
 } ExportJob;
 
 static void
@@ -262,6 +268,8 @@ export_job_free (gpointer data)
   g_clear_object (&job->profile);
   g_clear_object (&job->session);
   g_clear_object (&job->file);
+  g_free (job->thread);
+  g_clear_pointer (&job->png, g_bytes_unref);
   g_free (job);
 }
 
@@ -303,6 +311,19 @@ export_worker (GTask        *task,
     {
     case EXPORT_CSV:
       ok = bl_session_write_csv (job->session, G_OUTPUT_STREAM (out), cancellable, &error);
+      break;
+    case EXPORT_SVG:
+      {
+        /* the same writer as `brightlens-cli export --format svg` */
+        BlFlameSvgOptions options = { job->metric, job->thread, 0, NULL, 0, FALSE };
+
+        ok = bl_flame_svg_write_profile (job->profile, &options, G_OUTPUT_STREAM (out), NULL,
+                                         cancellable, &error);
+      }
+      break;
+    case EXPORT_PNG:
+      ok = g_output_stream_write_all (G_OUTPUT_STREAM (out), g_bytes_get_data (job->png, NULL),
+                                      g_bytes_get_size (job->png), NULL, cancellable, &error);
       break;
     case EXPORT_SPEEDSCOPE:
 #ifdef HAVE_SPEEDSCOPE_WRITER
@@ -359,6 +380,31 @@ export_done_cb (GObject      *source,
   }
 }
 
+/* The current flame graph as drawn, at the widget's size times its scale
+ * factor (so at least the widget's size). */
+static GdkTexture *
+render_flame_graph (BlWindow *self)
+{
+  BlProfileView *view = current_view (self);
+  BlFlameGraph *graph = view != NULL ? bl_profile_view_get_flame_graph (view) : NULL;
+
+  if (graph == NULL)
+    return NULL;
+
+  return bl_flame_graph_render_texture (graph,
+                                        MAX (1, gtk_widget_get_scale_factor (GTK_WIDGET (graph))));
+}
+
+static void
+show_export_error (BlWindow   *self,
+                   const char *message)
+{
+  GObject *alert = bl_alert_new (_("Could Not Export"), message);
+
+  bl_alert_add_response (alert, "close", _("_Close"));
+  bl_alert_present (alert, GTK_WINDOW (self));
+}
+
 static void
 start_export (BlWindow     *self,
               GFile        *file,
@@ -384,10 +430,34 @@ start_export (BlWindow     *self,
     {
       job->profile = g_object_ref (bl_profile_view_get_profile (view));
       job->metric = bl_profile_view_get_metric (view);
-      job->format = format == EXPORT_SPEEDSCOPE ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED;
+      job->format = format == EXPORT_CSV ? EXPORT_FOLDED : format;
 #ifndef HAVE_SPEEDSCOPE_WRITER
-      job->format = EXPORT_FOLDED;
+      if (job->format == EXPORT_SPEEDSCOPE)
+        job->format = EXPORT_FOLDED;
 #endif
+    }
+
+  if (job->format == EXPORT_SVG)
+    {
+      BlFlameGraph *graph = bl_profile_view_get_flame_graph (view);
+      guint thread = bl_flame_graph_get_thread (graph);
+
+      job->metric = bl_flame_graph_get_metric (graph);
+      if (thread < bl_profile_get_n_threads (job->profile))
+        job->thread = g_strdup (bl_profile_get_thread_name (job->profile, thread));
+    }
+  else if (job->format == EXPORT_PNG)
+    {
+      g_autoptr(GdkTexture) texture = render_flame_graph (self);
+
+      if (texture == NULL)
+        {
+          export_job_free (job);
+          show_export_error (self, _("The flame graph is not on screen; show it, then export "
+                                     "again."));
+          return;
+        }
+      job->png = gdk_texture_save_to_png_bytes (texture);
     }
 
   task = g_task_new (self, NULL, export_done_cb, NULL);
@@ -405,7 +475,10 @@ _bl_window_export_to (BlWindow   *self,
   g_return_if_fail (G_IS_FILE (file));
 
   start_export (self, file,
-                g_strcmp0 (format, "speedscope") == 0 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
+                g_strcmp0 (format, "speedscope") == 0 ? EXPORT_SPEEDSCOPE
+                : g_strcmp0 (format, "svg") == 0 ? EXPORT_SVG
+                : g_strcmp0 (format, "png") == 0 ? EXPORT_PNG
+                : EXPORT_FOLDED);
 }
 
 static GtkFileFilter *
@@ -428,6 +501,30 @@ folded_filter (void)
   gtk_file_filter_set_name (filter, _("Folded Stacks"));
   gtk_file_filter_add_pattern (filter, "*.folded");
   gtk_file_filter_add_pattern (filter, "*.txt");
+
+  return filter;
+}
+
+static GtkFileFilter *
+svg_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Flame Graph as SVG"));
+  gtk_file_filter_add_mime_type (filter, "image/svg+xml");
+  gtk_file_filter_add_pattern (filter, "*.svg");
+
+  return filter;
+}
+
+static GtkFileFilter *
+png_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Flame Graph as PNG"));
+  gtk_file_filter_add_mime_type (filter, "image/png");
+  gtk_file_filter_add_pattern (filter, "*.png");
 
   return filter;
 }
@@ -462,6 +559,16 @@ suggested_name (BlWindow *self)
 
 /* GtkFileDialog does not tell which filter was chosen, so the format is chosen
  * first and the dialog offers only that format's filter. */
+
+/* "run.folded" → "run.svg" */
+static char *
+rename_suggestion (const char *name,
+                   const char *suffix)
+{
+  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".folded"));
+
+  return g_strconcat (base, suffix, NULL);
+}
 
 static void
 export_dialog_cb (GObject      *source,
@@ -498,6 +605,14 @@ export_as (BlWindow     *self,
       name = g_strconcat (base, ".speedscope.json", NULL);
     }
 #endif
+  if (format == EXPORT_SVG || format == EXPORT_PNG)
+    {
+      g_autofree char *image = rename_suggestion (name, format == EXPORT_SVG ? ".svg" : ".png");
+
+      filter = format == EXPORT_SVG ? svg_filter () : png_filter ();
+      g_free (name);
+      name = g_steal_pointer (&image);
+    }
   if (filter == NULL)
     filter = folded_filter ();
 
@@ -522,6 +637,10 @@ export_format_cb (GObject    *alert,
     export_as (self, EXPORT_FOLDED);
   else if (g_str_equal (response, "speedscope"))
     export_as (self, EXPORT_SPEEDSCOPE);
+  else if (g_str_equal (response, "svg"))
+    export_as (self, EXPORT_SVG);
+  else if (g_str_equal (response, "png"))
+    export_as (self, EXPORT_PNG);
 }
 #endif
 
@@ -543,9 +662,13 @@ export_action (GtkWidget  *widget,
 
   alert = bl_alert_new (_("Export Profile"),
                                  _("Folded stacks open in flamegraph.pl and inferno; "
-                                   "speedscope files open in speedscope."));
+                                   "speedscope files open in speedscope. The flame graph "
+                                   "exports as an SVG to open in a browser (zoom, search, "
+                                   "tooltips) or as a PNG of what it shows now."));
 
   bl_alert_add_response (alert, "cancel", _("_Cancel"));
+  bl_alert_add_response (alert, "png", _("P_NG Image"));
+  bl_alert_add_response (alert, "svg", _("S_VG Image"));
   bl_alert_add_response (alert, "speedscope", _("_speedscope"));
   bl_alert_add_response (alert, "folded", _("_Folded Stacks"));
   bl_alert_set_suggested (alert, "folded");
@@ -569,13 +692,19 @@ export_response_cb (BlWindow             *self,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
       g_autofree char *name = file != NULL ? g_file_get_basename (file) : NULL;
-      gboolean speedscope = (filter != NULL &&
-                             g_strcmp0 (gtk_file_filter_get_name (filter), _("speedscope")) == 0) ||
+      const char *filter_name = filter != NULL ? gtk_file_filter_get_name (filter) : NULL;
+      gboolean speedscope = g_strcmp0 (filter_name, _("speedscope")) == 0 ||
                             (name != NULL && g_str_has_suffix (name, ".json"));
+      gboolean svg = g_strcmp0 (filter_name, _("Flame Graph as SVG")) == 0 ||
+                     (name != NULL && g_str_has_suffix (name, ".svg"));
+      gboolean png = g_strcmp0 (filter_name, _("Flame Graph as PNG")) == 0 ||
+                     (name != NULL && g_str_has_suffix (name, ".png"));
 
       /* a session tab always exports CSV (start_export) */
       if (file != NULL)
-        start_export (self, file, speedscope ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
+        start_export (self, file,
+                      svg ? EXPORT_SVG : png ? EXPORT_PNG
+                      : speedscope ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED);
     }
 
   if (self->chooser == chooser)
@@ -617,6 +746,14 @@ export_action (GtkWidget  *widget,
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), speedscope);
     }
 #endif
+  if (!session)
+    {
+      g_autoptr(GtkFileFilter) svg = svg_filter ();
+      g_autoptr(GtkFileFilter) png = png_filter ();
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), svg);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), png);
+    }
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   g_signal_connect_object (self->chooser, "response", G_CALLBACK (export_response_cb), self,
@@ -764,6 +901,26 @@ _bl_window_add_recent (BlWindow *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* copy image                                                                */
+
+/* The current flame graph, as drawn, on the clipboard as an image. */
+static void
+copy_image_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GdkTexture) texture = render_flame_graph (self);
+
+  if (texture == NULL)
+    return;
+
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), texture);
+  adw_toast_overlay_add_toast (self->toast_overlay,
+                               adw_toast_new (_("Flame graph copied as an image")));
+}
+
+/* ------------------------------------------------------------------------ */
 
 void
 _bl_window_update_actions (BlWindow *self)
@@ -777,6 +934,7 @@ _bl_window_update_actions (BlWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL || compare);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
                                  view != NULL || current_session (self) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-image", view != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }
 
@@ -797,6 +955,7 @@ _bl_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.reset-zoom", NULL, reset_zoom_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-image", NULL, copy_image_action);
 
   /* Home and Escape reach the window only when the focused widget (a search
    * entry, a table) did not use them */

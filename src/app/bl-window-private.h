@@ -33,8 +33,8 @@ void _bl_window_class_actions_init (GtkWidgetClass *widget_class);
 void _bl_window_actions_init       (BlWindow       *self);
 void _bl_window_update_actions     (BlWindow       *self);
 void _bl_window_update_recent      (BlWindow       *self);
-/* for tests: export the current tab, a profile as "folded" or "speedscope" whatever the
- * name, a session as CSV */
+/* for tests: export the current tab, a profile as "folded", "speedscope", "svg" or "png"
+ * (the flame graph) whatever the name, a session as CSV */
 void _bl_window_export_to          (BlWindow       *self,
                                     GFile          *file,
                                     const char     *format);

@@ -2418,6 +2418,51 @@ bl_flame_graph_dup_tooltip_text (BlFlameGraph *self,
   return bl_flame_text_dup_tooltip (self->profile, self->metric, node);
 }
 
+/**
+ * bl_flame_graph_render_texture:
+ * @scale: pixels per widget pixel, 1 or more (2 for a sharper image)
+ *
+ * Renders the graph as it is on screen (zoom, scroll position, selection;
+ * not the pointer's hover) over the window background, for Export… as PNG
+ * and Copy Image.
+ *
+ * Returns: (transfer full) (nullable): the image, %NULL while the widget is
+ *   not realized or has no size
+ */
+GdkTexture *
+bl_flame_graph_render_texture (BlFlameGraph *self,
+                               int           scale)
+{
+  GtkNative *native;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer;
+  int width, height;
+  guint32 hover;
+
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), NULL);
+  g_return_val_if_fail (scale >= 1, NULL);
+
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  native = gtk_widget_get_native (GTK_WIDGET (self));
+  renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+  if (renderer == NULL || width <= 0 || height <= 0)
+    return NULL;
+
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_scale (snapshot, scale, scale);
+  gtk_snapshot_append_color (snapshot, &self->bg, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  hover = self->hover_node;
+  self->hover_node = BL_NODE_NONE;
+  bl_flame_graph_snapshot (GTK_WIDGET (self), snapshot);
+  self->hover_node = hover;
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  return gsk_renderer_render_texture (renderer, node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width * scale, height * scale));
+}
+
 BlFlamePalette
 bl_flame_graph_get_palette (BlFlameGraph *self)
 {

@@ -99,5 +99,7 @@ void           bl_flame_graph_set_tooltip_func   (BlFlameGraph    *self,
                                                   gpointer         user_data,
                                                   GDestroyNotify   destroy);
 void           bl_flame_graph_invalidate_colors  (BlFlameGraph    *self);
+GdkTexture    *bl_flame_graph_render_texture     (BlFlameGraph    *self,
+                                                  int              scale);
 
 G_END_DECLS

@@ -4,8 +4,8 @@
  * Input: one byte of options, then file A, the separator "\0BLPAIR\0",
  * file B (without a separator, A and B are the same bytes). Both are loaded
  * as the CLI loads files (format detection and the reader it picks); then
- * the functions behind `export --format folded|speedscope` and
- * `diff --format folded|table [--normalized] [--by total]` write them.
+ * the functions behind `export --format folded|speedscope|svg` and
+ * `diff --format folded|table|svg [--normalized] [--by total]` write them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bl-cli.h"
+#include "bl-flame-svg.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data,
                             size_t        size);
@@ -87,8 +88,17 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_autoptr(GError) error = NULL;
 
       if (n > 0)
-        g_assert (bl_cli_export_write_profile (BL_PROFILE (a), "folded",
-                                               metrics[options % n], out, &error));
+        {
+          /* a small frame cap, so that the cap's path runs too */
+          BlFlameSvgOptions svg = { metrics[options % n], NULL, 200 + options, NULL,
+                                    1 + options % 64, FALSE };
+          g_autoptr(GOutputStream) svg_out = fresh_output ();
+
+          g_assert (bl_cli_export_write_profile (BL_PROFILE (a), "folded",
+                                                 metrics[options % n], out, &error));
+          g_assert (bl_flame_svg_write_profile (BL_PROFILE (a), &svg, svg_out, NULL, NULL,
+                                                &error));
+        }
       g_assert (bl_cli_export_write_profile (BL_PROFILE (a), "speedscope", BL_METRIC_INVALID,
                                              out, &error));
     }
@@ -109,6 +119,14 @@ LLVMFuzzerTestOneInput (const guint8 *data,
             g_assert (bl_cli_diff_write_profiles (diff, metric, table, (options & 1) != 0,
                                                   (options & 2) != 0, "a", "b", out, &error));
           }
+      if (metric != BL_METRIC_INVALID)
+        {
+          BlFlameSvgOptions svg = { metric, NULL, 0, NULL, 1 + options % 64, (options & 1) != 0 };
+          g_autoptr(GOutputStream) out = fresh_output ();
+          g_autoptr(GError) error = NULL;
+
+          g_assert (bl_flame_svg_write_diff (diff, &svg, out, NULL, NULL, &error));
+        }
     }
   else if (BL_IS_SESSION (a) && BL_IS_SESSION (b))
     {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bl-flame-graph.h"
+#include "bl-flame-text.h"
 #include "bl-model.h"
 
 #define WIDTH  1000
@@ -550,6 +551,47 @@ test_keyboard (void)
   tree_clear (&t);
 }
 
+/* The SVG export (bl-flame-svg) draws with bl-flame-text's tooltips and
+ * light palette: the widget shows the same. */
+static void
+test_shared_with_svg (void)
+{
+  Tree t;
+  GtkWidget *graph;
+  guint32 nodes[5];
+
+  tree_init (&t);
+  graph = present_graph (t.profile);
+  nodes[0] = t.root;
+  nodes[1] = t.a;
+  nodes[2] = t.b;
+  nodes[3] = t.c;
+  nodes[4] = t.d;
+
+  for (guint i = 0; i < G_N_ELEMENTS (nodes); i++)
+    {
+      g_autofree char *widget_text = bl_flame_graph_dup_tooltip_text (BL_FLAME_GRAPH (graph),
+                                                                      nodes[i]);
+      g_autofree char *svg_text = bl_flame_text_dup_tooltip (t.profile, BL_METRIC_CPU, nodes[i]);
+      GdkRGBA color;
+      BlFlameColor expected;
+      guint hue, shade;
+
+      g_assert_nonnull (widget_text);
+      g_assert_cmpstr (widget_text, ==, svg_text);
+
+      g_assert_true (bl_flame_graph_get_node_color (BL_FLAME_GRAPH (graph), nodes[i], &color));
+      bl_flame_text_get_color_key (t.profile, nodes[i], FALSE, &hue, &shade);
+      bl_flame_text_shade_color (bl_flame_text_get_light_palette (), hue, shade, &expected);
+      g_assert_cmpfloat_with_epsilon (color.red, expected.red, 1.0 / 255);
+      g_assert_cmpfloat_with_epsilon (color.green, expected.green, 1.0 / 255);
+      g_assert_cmpfloat_with_epsilon (color.blue, expected.blue, 1.0 / 255);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (graph)));
+  tree_clear (&t);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -569,6 +611,7 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-graph/render-nodes", test_render_nodes);
   g_test_add_func ("/widgets/flame-graph/slivers", test_slivers);
   g_test_add_func ("/widgets/flame-graph/keyboard", test_keyboard);
+  g_test_add_func ("/widgets/flame-graph/shared-with-svg", test_shared_with_svg);
 
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "bl-rrm-writer.h"
 #include "bl-stacks-writer.h"
 #include "bl-cli-run.h"
 
@@ -253,6 +254,32 @@ test_diff (void)
   g_assert_nonnull (strstr (normalized.out, " pp ("));
 }
 
+static void
+test_sessions (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "session.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(BlCliRun) export_run = { 0 };
+  g_auto(BlCliRun) diff_run = { 0 };
+  BlRrmWriterOptions options;
+
+  bl_rrm_writer_options_init (&options);
+  g_assert_true (bl_rrm_write_to_file (&options, path, &error));
+  g_assert_no_error (error);
+
+  /* a session has no call tree: one clear line, exit 1 */
+  bl_cli_run (&export_run, "export", path, "--format", "svg", NULL);
+  g_assert_cmpint (export_run.status, ==, 1);
+  g_assert_cmpstr (export_run.out, ==, "");
+  g_assert_nonnull (strstr (export_run.err, "a flame graph can only be made from a profile"));
+
+  bl_cli_run (&diff_run, "diff", path, path, "--format", "svg", NULL);
+  g_assert_cmpint (diff_run.status, ==, 1);
+  g_assert_cmpstr (diff_run.out, ==, "");
+  g_assert_nonnull (strstr (diff_run.err, "compares two profiles"));
+  g_unlink (path);
+}
+
 /* Chromium's DOM after the document's script ran, saved as XML */
 static char *
 browse (const char *svg_path,
@@ -407,6 +434,7 @@ main (int   argc,
   g_test_add_func ("/cli/svg/usage", test_usage);
   g_test_add_func ("/cli/svg/atomic", test_atomic);
   g_test_add_func ("/cli/svg/diff", test_diff);
+  g_test_add_func ("/cli/svg/sessions", test_sessions);
   g_test_add_func ("/cli/svg/browser", test_browser);
 
   status = g_test_run ();

@@ -26,7 +26,6 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bl-flame-svg.h"
@@ -198,14 +197,51 @@ append_label (GString    *str,
 
 /* ---- choosing the frames ------------------------------------------------ */
 
-static int
-compare_desc (gconstpointer a,
-              gconstpointer b)
+/* The @k-th largest (from 0) of @v[0, @n), reordering @v: Hoare's
+ * quickselect, linear on average, also when many values are equal. */
+static guint64
+select_largest (guint64 *v,
+                gsize    n,
+                gsize    k)
 {
-  guint64 x = *(const guint64 *) a;
-  guint64 y = *(const guint64 *) b;
+  gsize lo = 0, hi = n - 1;
 
-  return x < y ? 1 : x > y ? -1 : 0;
+  g_assert (k < n);
+
+  while (lo < hi)
+    {
+      guint64 pivot = v[lo + (hi - lo) / 2];
+      gsize i = lo, j = hi;
+
+      /* afterwards v[lo, j] >= pivot >= v[i, hi], and v(j, i) == pivot */
+      while (i <= j)
+        {
+          while (v[i] > pivot)
+            i++;
+          while (v[j] < pivot)
+            j--;
+          if (i <= j)
+            {
+              guint64 tmp = v[i];
+
+              v[i] = v[j];
+              v[j] = tmp;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+
+      if (k <= j)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        return v[k];
+    }
+
+  return v[k];
 }
 
 /* Frames wide enough, depth first (parents before children, siblings left
@@ -276,9 +312,8 @@ collect_frames (Source        *src,
 
       for (guint i = 0; i < frames->len; i++)
         values[i] = g_array_index (frames, Frame, i).total;
-      qsort (values, frames->len, sizeof (guint64), compare_desc);
-      threshold = values[max_frames - 1];
-      for (guint i = 0; i < max_frames; i++)
+      threshold = select_largest (values, frames->len, max_frames - 1);
+      for (guint i = 0; i < frames->len; i++)
         n_above += values[i] > threshold;
       n_ties = max_frames - n_above;
 

@@ -107,7 +107,21 @@ append_escaped (GString    *str,
                 const char *text,
                 gssize      len)
 {
-  g_autofree char *valid = g_utf8_make_valid (text, len);
+  g_autofree char *valid = NULL;
+  gsize n = len < 0 ? strlen (text) : (gsize) len;
+  gsize plain = 0;
+
+  /* most names are plain ASCII: copied as they are */
+  while (plain < n && (guchar) text[plain] >= 0x20 && (guchar) text[plain] < 0x80 &&
+         strchr ("<>&\"'", text[plain]) == NULL)
+    plain++;
+  if (plain == n)
+    {
+      g_string_append_len (str, text, n);
+      return;
+    }
+
+  valid = g_utf8_make_valid (text, n);
 
   for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
     {
@@ -147,6 +161,34 @@ append_double (GString *str,
                double   value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* coordinates: four decimals at most, written without printf */
+  if (value >= 0 && value < 1e9)
+    {
+      gint64 scaled = (gint64) llround (value * 10000);
+      gint64 whole = scaled / 10000;
+      int frac = (int) (scaled % 10000);
+      int digits = 4;
+      char *p = buf + sizeof buf - 1;
+
+      *p = '\0';
+      while (frac > 0 && frac % 10 == 0)
+        {
+          frac /= 10;
+          digits--;
+        }
+      if (frac > 0)
+        {
+          for (int i = 0; i < digits; i++, frac /= 10)
+            *--p = (char) ('0' + frac % 10);
+          *--p = '.';
+        }
+      do
+        *--p = (char) ('0' + whole % 10);
+      while ((whole /= 10) > 0);
+      g_string_append (str, p);
+      return;
+    }
 
   /* fixed, locale-free; trailing zeros dropped */
   g_ascii_formatd (buf, sizeof buf, "%.4f", value);

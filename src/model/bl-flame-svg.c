@@ -729,7 +729,8 @@ bl_flame_svg_write_profile (BlProfile                *profile,
   memset (stats, 0, sizeof *stats);
 
   for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
-    if (opts.thread == NULL || g_strcmp0 (opts.thread, bl_profile_get_thread_name (profile, t)) == 0)
+    if (opts.thread == NULL ||
+        g_strcmp0 (opts.thread, bl_profile_get_thread_name (profile, t)) == 0)
       {
         guint32 root = bl_profile_get_thread_root (profile, t);
 

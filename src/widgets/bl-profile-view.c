@@ -19,6 +19,7 @@
 #include "bl-alloc-histogram.h"
 #include "bl-lines-page.h"
 #include "bl-profile-view.h"
+#include "bl-trace-view.h"
 
 #if defined(__has_include)
 # if __has_include ("bl-flame-chart.h")
@@ -60,6 +61,7 @@ struct _BlProfileView
   GtkBox          *breadcrumb;
   GtkPaned        *paned;
   GtkStack        *graph_stack;
+  BlTraceView     *trace_view;
   GtkStack        *flame_state;
   AdwStatusPage   *empty_page;
   GtkStack        *table_stack;
@@ -682,6 +684,12 @@ update_empty_state (BlProfileView *self)
 static void
 graph_page_changed_cb (BlProfileView *self)
 {
+  /* a trace's Timeline page has its own flame graph and details: it takes
+   * the tables' room too */
+  gtk_widget_set_visible (gtk_paned_get_end_child (self->paned),
+                          gtk_stack_get_visible_child (self->graph_stack) !=
+                          GTK_WIDGET (self->trace_view));
+
 #ifdef HAVE_FLAME_CHART
   int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
   int natural = 0;
@@ -846,6 +854,7 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
 
   g_type_ensure (BL_TYPE_FLAME_GRAPH);
   g_type_ensure (BL_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (BL_TYPE_TRACE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE_PATH "/ui/bl-profile-view.ui");
@@ -864,6 +873,7 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, breadcrumb);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, paned);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, graph_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, trace_view);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, flame_state);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, table_stack);
@@ -1033,6 +1043,23 @@ bl_profile_view_set_profile (BlProfileView *self,
     gtk_widget_set_visible (GTK_WIDGET (self->graph_switcher), timed);
   }
 #endif
+
+  /* a Perfetto trace opens on its Timeline page */
+  {
+    gboolean trace = bl_trace_view_can_show (profile);
+
+    bl_trace_view_set_profile (self->trace_view, trace ? profile : NULL);
+    gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack,
+                                                    GTK_WIDGET (self->trace_view)), trace);
+    if (trace)
+      {
+        gtk_widget_set_visible (GTK_WIDGET (self->graph_switcher), TRUE);
+        gtk_stack_set_visible_child (self->graph_stack, GTK_WIDGET (self->trace_view));
+      }
+    else if (gtk_stack_get_visible_child (self->graph_stack) == GTK_WIDGET (self->trace_view))
+      gtk_stack_set_visible_child_name (self->graph_stack, "flame-graph");
+    graph_page_changed_cb (self);
+  }
 }
 
 /**

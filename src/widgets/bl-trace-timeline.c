@@ -918,17 +918,6 @@ snapshot_header (BlTraceTimeline *self,
   else
     title = g_strdup (lane_title (self, lane));
 
-  /* the expander, then the name, over the strip */
-  {
-    g_autofree char *text = g_strdup_printf ("%s %s", lane->expanded ? "▾" : "▸", title);
-
-    pango_layout_set_width (self->layout, -1);
-    pango_layout_set_text (self->layout, text, -1);
-    pango_layout_get_pixel_size (self->layout, NULL, &text_h);
-    append_text (self, snapshot, text, LABEL_PAD, y + (self->row_height - text_h) / 2.0,
-                 MAX (width - 2 * LABEL_PAD, 1), &self->fg);
-  }
-
   /* instants: a small diamond each, one per pixel column at most */
   if (lane->instants->len > 0)
     {
@@ -960,6 +949,24 @@ snapshot_header (BlTraceTimeline *self,
       cairo_fill (cr);
       cairo_destroy (cr);
     }
+
+  /* the expander, then the name, over the markers on a patch of background */
+  {
+    g_autofree char *text = g_strdup_printf ("%s %s", lane->expanded ? "▾" : "▸", title);
+    GdkRGBA patch = self->bg;
+    int text_w;
+
+    pango_layout_set_width (self->layout, -1);
+    pango_layout_set_text (self->layout, text, -1);
+    pango_layout_get_pixel_size (self->layout, &text_w, &text_h);
+    patch.alpha = 0.85;
+    gtk_snapshot_append_color (snapshot, &patch,
+                               &GRAPHENE_RECT_INIT (0, y + 2,
+                                                    MIN (text_w + 2 * LABEL_PAD, width),
+                                                    self->row_height - 4));
+    append_text (self, snapshot, text, LABEL_PAD, y + (self->row_height - text_h) / 2.0,
+                 MAX (width - 2 * LABEL_PAD, 1), &self->fg);
+  }
 }
 
 static void

@@ -198,10 +198,14 @@ static void
 bl_trace_view_dispose (GObject *object)
 {
   BlTraceView *self = BL_TRACE_VIEW (object);
+  GtkWidget *child;
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_TRACE_VIEW);
+  /* the template's unnamed children too */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->shown);
   g_clear_object (&self->range);
   g_clear_object (&self->profile);

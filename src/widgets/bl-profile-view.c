@@ -905,6 +905,11 @@ bl_profile_view_init (BlProfileView *self)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* a trace's Timeline: shown by bl_profile_view_set_profile() for traces
+   * only (GTK 4.8 keeps a page's and its child's visibility apart: both) */
+  gtk_widget_set_visible (GTK_WIDGET (self->trace_view), FALSE);
+  gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack,
+                                                  GTK_WIDGET (self->trace_view)), FALSE);
   self->match_position = G_MAXUINT;
 
   /* Shift+Enter in the search steps back (Enter is the entry's activate) */
@@ -1049,6 +1054,7 @@ bl_profile_view_set_profile (BlProfileView *self,
     gboolean trace = bl_trace_view_can_show (profile);
 
     bl_trace_view_set_profile (self->trace_view, trace ? profile : NULL);
+    gtk_widget_set_visible (GTK_WIDGET (self->trace_view), trace);
     gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack,
                                                     GTK_WIDGET (self->trace_view)), trace);
     if (trace)

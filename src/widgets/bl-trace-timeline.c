@@ -648,12 +648,22 @@ static char *
 format_value (double      value,
               const char *unit)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  static const struct { double scale; const char *suffix; } big[] = {
+    { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e4, "k" }, { 0, "" },
+  };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 4];
+  guint i = 0;
 
-  if (value == floor (value) && fabs (value) < 1e15)
+  /* large values in three digits with an SI prefix: 53.9M, not 53924805 */
+  while (big[i].scale > 0 && !(fabs (value) >= big[i].scale))
+    i++;
+  if (big[i].scale > 0)
+    g_snprintf (buf, sizeof buf, "%.3g%s", value / big[i].scale, big[i].suffix);
+  else if (value == floor (value))
     g_snprintf (buf, sizeof buf, "%.0f", value);
   else
     g_snprintf (buf, sizeof buf, "%.3g", value);
+
   if (unit != NULL && *unit != '\0')
     return g_strdup_printf ("%s %s", buf, unit);
   return g_strdup (buf);

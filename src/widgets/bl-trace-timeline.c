@@ -71,7 +71,14 @@ typedef struct
   GArray       *instants;   /* guint: indexes into trace->instants, by time */
   double        vmin;       /* counter: the scale */
   double        vmax;
+  GPtrArray    *pyramid;    /* counter: per level L ≥ 1, a GArray of MinMax per 2^L points */
 } Lane;
+
+typedef struct
+{
+  double min;
+  double max;
+} MinMax;
 
 struct _BlTraceTimeline
 {
@@ -267,6 +274,7 @@ lane_free (gpointer data)
   Lane *lane = data;
 
   g_clear_pointer (&lane->rows, g_ptr_array_unref);
+  g_clear_pointer (&lane->pyramid, g_ptr_array_unref);
   g_clear_pointer (&lane->instants, g_array_unref);
   g_free (lane);
 }
@@ -335,6 +343,86 @@ compare_span_start (gconstpointer a,
   guint64 sb = spans[*(const guint32 *) b].start;
 
   return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+static MinMax
+point_min_max (GArray *points,
+               guint   i)
+{
+  double v = g_array_index (points, BlPerfettoPoint, i).value;
+
+  /* a value that is not finite draws nothing */
+  return isfinite (v) ? (MinMax) { v, v } : (MinMax) { INFINITY, -INFINITY };
+}
+
+/* The least and greatest value of every run of 2^L points, level by level,
+ * so that a pixel column over many points costs a few lookups. */
+static void
+build_pyramid (Lane                    *lane,
+               const BlPerfettoCounter *counter)
+{
+  GArray *below = NULL;
+  guint n = counter->points->len;
+
+  lane->pyramid = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_ptr_array_add (lane->pyramid, g_array_new (FALSE, FALSE, sizeof (MinMax)));  /* level 0: the points */
+  for (guint level = 1; (n >> level) > 0; level++)
+    {
+      GArray *here = g_array_sized_new (FALSE, FALSE, sizeof (MinMax), n >> level);
+
+      for (guint i = 0; i < (n >> level); i++)
+        {
+          MinMax a, b, m;
+
+          if (below == NULL)
+            {
+              a = point_min_max (counter->points, 2 * i);
+              b = point_min_max (counter->points, 2 * i + 1);
+            }
+          else
+            {
+              a = g_array_index (below, MinMax, 2 * i);
+              b = g_array_index (below, MinMax, 2 * i + 1);
+            }
+          m.min = MIN (a.min, b.min);
+          m.max = MAX (a.max, b.max);
+          g_array_append_val (here, m);
+        }
+      g_ptr_array_add (lane->pyramid, here);
+      below = here;
+    }
+}
+
+/* The least and greatest value of points [a, b). */
+static MinMax
+range_min_max (const Lane              *lane,
+               const BlPerfettoCounter *counter,
+               guint                    a,
+               guint                    b)
+{
+  MinMax m = { INFINITY, -INFINITY };
+
+  while (a < b)
+    {
+      guint level = 0;
+      MinMax part;
+
+      /* the largest aligned block starting at a that fits */
+      while (level + 1 < lane->pyramid->len &&
+             (a & ((1u << (level + 1)) - 1)) == 0 &&
+             a + (1u << (level + 1)) <= b)
+        level++;
+      if (level == 0)
+        part = point_min_max (counter->points, a);
+      else
+        part = g_array_index ((GArray *) g_ptr_array_index (lane->pyramid, level), MinMax,
+                              a >> level);
+      m.min = MIN (m.min, part.min);
+      m.max = MAX (m.max, part.max);
+      a += 1u << level;
+    }
+
+  return m;
 }
 
 static void
@@ -472,6 +560,7 @@ rebuild (BlTraceTimeline *self)
             }
           if (lane->vmax <= lane->vmin)
             lane->vmax = lane->vmin + 1;
+          build_pyramid (lane, counter);
           g_ptr_array_add (self->lanes, lane);
         }
 
@@ -601,6 +690,26 @@ point_at (const BlPerfettoCounter *counter,
       guint mid = lo + (hi - lo) / 2;
 
       if ((double) g_array_index (counter->points, BlPerfettoPoint, mid).ts <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return (gssize) lo - 1;
+}
+
+/* The last point of @counter before @t, or -1. */
+static gssize
+point_before (const BlPerfettoCounter *counter,
+              double                   t)
+{
+  guint lo = 0, hi = counter->points->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if ((double) g_array_index (counter->points, BlPerfettoPoint, mid).ts < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -932,7 +1041,6 @@ snapshot_header (BlTraceTimeline *self,
   if (lane->instants->len > 0)
     {
       double s = scale (self);
-      double last = -G_MAXDOUBLE;
       cairo_t *cr = gtk_snapshot_append_cairo (snapshot,
                                                &GRAPHENE_RECT_INIT (0, y, width, self->row_height));
       double mid = y + self->row_height / 2.0;
@@ -945,16 +1053,19 @@ snapshot_header (BlTraceTimeline *self,
           double t = (double) g_array_index (self->trace->instants, BlPerfettoInstant, index).ts;
           double x = (t - self->v0) * s;
 
+          guint next;
+
           if (x > width + MARKER_PX)
             break;
-          if (x - last < 1)
-            continue;
-          last = x;
           cairo_move_to (cr, x, mid - MARKER_PX);
           cairo_line_to (cr, x + MARKER_PX, mid);
           cairo_line_to (cr, x, mid + MARKER_PX);
           cairo_line_to (cr, x - MARKER_PX, mid);
           cairo_close_path (cr);
+          /* one per pixel column: on to the first instant past this one's */
+          next = instant_first_after (self, lane, self->v0 + (floor (x) + 1) / s);
+          if (next > k + 1)
+            k = next - 1;
         }
       cairo_fill (cr);
       cairo_destroy (cr);
@@ -1066,11 +1177,11 @@ snapshot_counter (BlTraceTimeline *self,
                   int              width)
 {
   const BlPerfettoCounter *counter = lane_counter (self, lane);
-  GArray *points = counter->points;
   GdkRGBA color, fill;
   double top = lane_top (self, lane) + self->row_height;
   double s = scale (self);
   double base = counter_y (self, lane, CLAMP (0, lane->vmin, lane->vmax));
+  g_autofree double *ys = NULL;
   gssize k;
   cairo_t *cr;
 
@@ -1078,46 +1189,40 @@ snapshot_counter (BlTraceTimeline *self,
   fill = color;
   fill.alpha = 0.25;
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, top, width, COUNTER_H));
+  ys = g_new (double, 2 * (gsize) MAX (width, 1));
   k = point_at (counter, self->v0);
   for (int x = 0; x < width; x++)
     {
       double c1 = self->v0 + (x + 1) / s;
-      double lo, hi;
-      gboolean any = FALSE;
+      gssize last = point_before (counter, c1);
+      MinMax m = { INFINITY, -INFINITY };
 
-      if (k >= 0)
+      /* the value carried into the column, and the points inside it */
+      if (k >= 0 || last >= 0)
+        m = range_min_max (lane, counter, (guint) MAX (k, 0), (guint) MAX (last, k) + 1);
+      k = MAX (last, k);
+      if (!(m.min <= m.max) || !isfinite (m.min) || !isfinite (m.max) ||
+          self->v0 + x / s > self->t1)
         {
-          lo = hi = g_array_index (points, BlPerfettoPoint, k).value;
-          any = TRUE;
+          ys[2 * x] = NAN;
+          continue;
         }
-      else
-        lo = hi = 0;
-      /* the points inside this column */
-      while ((guint) (k + 1) < points->len &&
-             (double) g_array_index (points, BlPerfettoPoint, k + 1).ts < c1)
-        {
-          double v = g_array_index (points, BlPerfettoPoint, ++k).value;
-
-          lo = any ? MIN (lo, v) : v;
-          hi = any ? MAX (hi, v) : v;
-          any = TRUE;
-        }
-      if (!any || !isfinite (lo) || !isfinite (hi) || self->v0 + x / s > self->t1)
-        continue;
-
-      {
-        double y_hi = counter_y (self, lane, hi);
-        double y_lo = counter_y (self, lane, lo);
-
-        gdk_cairo_set_source_rgba (cr, &fill);
-        cairo_rectangle (cr, x, MIN (y_lo, base), 1, fabs (base - y_lo));
-        cairo_fill (cr);
-        gdk_cairo_set_source_rgba (cr, &color);
-        cairo_rectangle (cr, x, y_hi - 1, 1, MAX (y_lo - y_hi, 0) + 2);
-        cairo_fill (cr);
-      }
+      ys[2 * x] = counter_y (self, lane, m.max);
+      ys[2 * x + 1] = counter_y (self, lane, m.min);
     }
+
+  /* one path per colour: the area down to the baseline, then the envelope */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, top, width, COUNTER_H));
+  gdk_cairo_set_source_rgba (cr, &fill);
+  for (int x = 0; x < width; x++)
+    if (!isnan (ys[2 * x]))
+      cairo_rectangle (cr, x, MIN (ys[2 * x + 1], base), 1, fabs (base - ys[2 * x + 1]));
+  cairo_fill (cr);
+  gdk_cairo_set_source_rgba (cr, &color);
+  for (int x = 0; x < width; x++)
+    if (!isnan (ys[2 * x]))
+      cairo_rectangle (cr, x, ys[2 * x] - 1, 1, MAX (ys[2 * x + 1] - ys[2 * x], 0) + 2);
+  cairo_fill (cr);
   cairo_destroy (cr);
 }
 

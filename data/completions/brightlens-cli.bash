@@ -52,7 +52,7 @@ _brightlens_cli()
 
     case $cmd in
         info)   opts="--json --output -o --help -h" ;;
-        export) opts="--format -f --metric -m --width --thread --title --output -o --help -h" ;;
+        export) opts="--format -f --metric -m --width --thread --title --from --to --output -o --help -h" ;;
         heap)   opts="--json --top -n --hide-global --help -h" ;;
         lines)  opts="--metric -m --top -n --json --output -o --help -h" ;;
         diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title --output -o --help -h" ;;

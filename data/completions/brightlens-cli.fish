@@ -24,6 +24,8 @@ complete -c brightlens-cli -n '__fish_seen_subcommand_from info heap lines diff'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -s m -l metric -x -a "$metrics" -d 'Metric'
 
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope svg csv' -d 'Output format'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -l from -x -d 'Time range start (ns)'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -l to -x -d 'Time range end (ns)'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from lines' -s n -l top -x -d 'Print only the N hottest lines'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from diff' -s f -l format -x -a 'folded table svg' -d 'Output format'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export diff' -l width -x -d 'SVG: image width in pixels'

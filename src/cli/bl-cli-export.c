@@ -1,4 +1,5 @@
 /* bl-cli-export.c — brightlens-cli export FILE --format F [--metric M] [-o OUT]
+ *                    [--from NS] [--to NS]
  * (--format svg: bl-cli-svg.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,6 +14,7 @@
 
 #include "bl-cli.h"
 #include "bl-perfetto-reader.h"
+#include "bl-profile-range.h"
 #include "bl-speedscope-writer.h"
 
 /**
@@ -49,6 +51,10 @@ bl_cli_export (int    argc,
   g_autofree char *thread = NULL;
   g_autofree char *title = NULL;
   int width = 0;
+  g_autofree char *from_text = NULL;
+  g_autofree char *to_text = NULL;
+  g_autoptr(BlProfile) part = NULL;
+  guint64 from = 0, to = G_MAXUINT64;
   BlMetricId metric;
   BlProfile *profile;
   int status;
@@ -65,6 +71,10 @@ bl_cli_export (int    argc,
       N_("SVG: only the threads of this name (default: all threads)"), N_("THREAD") },
     { "title", 0, 0, G_OPTION_ARG_STRING, &title,
       N_("SVG: the title at the top of the image"), N_("TITLE") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
+      N_("Only the time from NS on (a trace's timestamp in nanoseconds)"), N_("NS") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
+      N_("Only the time before NS (a trace's timestamp in nanoseconds)"), N_("NS") },
     { NULL }
   };
 
@@ -86,6 +96,16 @@ bl_cli_export (int    argc,
     return bl_cli_usage_error (context, _("--width, --thread and --title go with --format svg."));
   if (!bl_cli_svg_check_width (width, &error))
     return bl_cli_usage_error (context, error->message);
+
+  if ((from_text != NULL || to_text != NULL) &&
+      !g_str_equal (format, "folded") && !g_str_equal (format, "svg"))
+    return bl_cli_usage_error (context, _("--from and --to go with --format folded or svg."));
+  if ((from_text != NULL &&
+       !g_ascii_string_to_unsigned (from_text, 10, 0, G_MAXUINT64, &from, NULL)) ||
+      (to_text != NULL && !g_ascii_string_to_unsigned (to_text, 10, 0, G_MAXUINT64, &to, NULL)))
+    return bl_cli_usage_error (context, _("--from and --to take a whole number of nanoseconds."));
+  if (from >= to)
+    return bl_cli_usage_error (context, _("--from must be before --to."));
 
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)
     {
@@ -131,6 +151,22 @@ bl_cli_export (int    argc,
       return BL_CLI_INVALID_INPUT;
     }
   profile = BL_PROFILE (loaded);
+
+  /* a time range: the call tree of the time inside it */
+  if (from_text != NULL || to_text != NULL)
+    {
+      g_autoptr(BlProfileRange) range = NULL;
+
+      if (!bl_profile_has_time_order (profile))
+        {
+          fprintf (stderr, _("brightlens-cli: %s: --from and --to need a profile with events "
+                             "in time order (a trace).\n"), argv[1]);
+          return BL_CLI_INVALID_INPUT;
+        }
+      range = bl_profile_range_new (profile);
+      part = bl_profile_range_build (range, from, to, NULL);
+      profile = part;
+    }
 
   metric = bl_cli_parse_metric (metric_name, profile, &status);
   if (metric == BL_METRIC_INVALID && status == BL_CLI_OK)

@@ -22,7 +22,7 @@
  * horizontal adjustment is the visible time, the vertical one the lanes).
  * Dragging across the lanes selects a time range, dragging the ruler (or
  * with the middle button) pans; a click selects a slice, whose flows are
- * then drawn as arrows. Keys: plus/minus zoom, Home shows everything,
+ * then drawn as arrows. Keys: plus/minus zoom, Left/Right pan, Home shows everything,
  * Escape clears the range and the selection.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -1629,6 +1629,19 @@ zoom_action (GtkWidget  *widget,
 }
 
 static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  BlTraceTimeline *self = BL_TRACE_TIMELINE (widget);
+  double width = self->v1 - self->v0;
+
+  self->v0 += g_variant_get_double (parameter) * width;
+  self->v1 = self->v0 + width;
+  view_changed (self);
+}
+
+static void
 reset_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
@@ -1792,6 +1805,7 @@ bl_trace_timeline_class_init (BlTraceTimelineClass *klass)
                                           G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
   gtk_widget_class_install_action (widget_class, "timeline.reset-zoom", NULL, reset_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear", NULL, clear_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom",
@@ -1804,6 +1818,8 @@ bl_trace_timeline_class_init (BlTraceTimelineClass *klass)
                                        "d", 1.25);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom",
                                        "d", 1.25);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", 0.1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.reset-zoom",
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear", NULL);

@@ -485,6 +485,15 @@ test_zoom_collapse (Fixture       *f,
     g_assert_cmpfloat_with_epsilon (z.origin.x, b.origin.x, 0.01);
     g_assert_cmpfloat_with_epsilon (z.size.width, 2 * b.size.width, 0.01);
   }
+  /* Right moves a tenth of the view later */
+  {
+    double before = v0;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.pan", "d",
+                                               0.1));
+    bl_trace_timeline_get_visible_range (f->timeline, &v0, &v1);
+    g_assert_cmpfloat_with_epsilon (v0 - before, 400, 0.01);
+  }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.reset-zoom",
                                              NULL));
   bl_trace_timeline_get_visible_range (f->timeline, &v0, &v1);

@@ -1884,6 +1884,11 @@ bl_flame_graph_set_profile (BlFlameGraph *self,
   g_hash_table_remove_all (self->label_cache);
   ensure_string_tables (self);
 
+  /* the last profile's layout names nodes this one does not have: drop it
+   * until the worker has laid out the new one */
+  if (self->layout != NULL && bl_flame_layout_get_profile (self->layout) != profile)
+    bl_flame_graph_set_layout (self, NULL);
+
   if (self->profile != NULL &&
       (self->metric == BL_METRIC_INVALID || !bl_profile_has_metric (self->profile, self->metric)))
     {

@@ -12,6 +12,7 @@
 #include "bl-perfetto-reader.h"
 #include "bl-perfetto-writer.h"
 #include "bl-profile-range.h"
+#include "bl-trace-sample.h"
 
 static BlProfile *
 load_ok (BlPbWriter *w)
@@ -284,6 +285,65 @@ test_random (void)
   g_rand_free (rand);
 }
 
+/* every prefix of a trace (what a truncated file gives): the range's call
+ * tree never holds more time per thread than the range is long, and the
+ * whole range holds the profile's own totals */
+static void
+test_prefixes (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (GBytes) bytes = NULL;
+  const guint8 *data;
+  gsize len;
+
+  bl_trace_sample_write (w, 24, 3);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+  data = g_bytes_get_data (bytes, &len);
+
+  for (gsize cut = 0; cut <= len; cut += 1 + cut / 64)
+    {
+      g_autoptr (BlProfile) profile = bl_perfetto_read_memory (data, cut, NULL);
+      g_autoptr (BlProfileRange) range = NULL;
+      g_autoptr (BlProfile) whole = NULL;
+      guint64 start = G_MAXUINT64, end = 0;
+
+      if (profile == NULL)
+        continue;
+      range = bl_profile_range_new (profile);
+      for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+        {
+          guint64 a, b;
+
+          if (bl_profile_get_time_range (profile, t, &a, &b))
+            {
+              start = MIN (start, a);
+              end = MAX (end, b);
+            }
+        }
+
+      whole = bl_profile_range_build (range, 0, G_MAXUINT64, NULL);
+      g_assert_cmpuint (bl_profile_get_grand_total (whole, BL_METRIC_TIME_NS), ==,
+                        bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS));
+      if (start >= end)
+        continue;
+
+      for (guint i = 0; i < 8; i++)
+        {
+          guint64 from = start + (end - start) * i / 8;
+          guint64 to = from + (end - start) / 5 + 1;
+          g_autoptr (BlProfile) part = bl_profile_range_build (range, from, to, NULL);
+
+          g_assert_cmpuint (bl_profile_get_n_threads (part), ==,
+                            bl_profile_get_n_threads (profile));
+          for (guint t = 0; t < bl_profile_get_n_threads (part); t++)
+            g_assert_cmpuint (bl_profile_get_total (part, BL_METRIC_TIME_NS,
+                                                    bl_profile_get_thread_root (part, t)),
+                              <=, to - from);
+        }
+    }
+}
+
 static void
 build_done (GObject      *object,
             GAsyncResult *result,
@@ -328,6 +388,7 @@ main (int   argc,
   g_test_add_func ("/profile-range/collect", test_collect);
   g_test_add_func ("/profile-range/unordered-thread", test_unordered_thread);
   g_test_add_func ("/profile-range/random", test_random);
+  g_test_add_func ("/profile-range/prefixes", test_prefixes);
   g_test_add_func ("/profile-range/async", test_async);
 
   return g_test_run ();

@@ -269,22 +269,21 @@ map_node (BlProfile *src,
           guint32    node)
 {
   const BlNode *n;
+  guint32 name;
 
   if (map[node] != BL_NODE_NONE)
     return map[node];
 
   n = bl_profile_get_node (src, node);
+  name = bl_profile_intern (dst, bl_profile_get_string (src, n->name));
   if (n->parent == BL_NODE_NONE)
-    map[node] = bl_profile_add_thread (dst, bl_profile_intern (dst,
-                                                               bl_profile_get_string (src, n->name)));
+    map[node] = bl_profile_add_thread (dst, name);
   else
     {
       guint32 parent = map_node (src, dst, map, n->parent);
+      guint32 file = bl_profile_intern (dst, bl_profile_get_string (src, n->file));
 
-      map[node] = bl_profile_add_child (dst, parent,
-                                        bl_profile_intern (dst, bl_profile_get_string (src, n->name)),
-                                        bl_profile_intern (dst, bl_profile_get_string (src, n->file)),
-                                        n->line);
+      map[node] = bl_profile_add_child (dst, parent, name, file, n->line);
     }
 
   return map[node];

@@ -365,7 +365,8 @@ build_pyramid (Lane                    *lane,
   guint n = counter->points->len;
 
   lane->pyramid = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_ptr_array_add (lane->pyramid, g_array_new (FALSE, FALSE, sizeof (MinMax)));  /* level 0: the points */
+  /* level 0 is the points themselves */
+  g_ptr_array_add (lane->pyramid, g_array_new (FALSE, FALSE, sizeof (MinMax)));
   for (guint level = 1; (n >> level) > 0; level++)
     {
       GArray *here = g_array_sized_new (FALSE, FALSE, sizeof (MinMax), n >> level);

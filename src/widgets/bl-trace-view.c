@@ -272,8 +272,8 @@ bl_trace_view_class_init (BlTraceViewClass *klass)
 
   g_type_ensure (BL_TYPE_FLAME_GRAPH);
   g_type_ensure (BL_TYPE_TRACE_TIMELINE);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/brightlens/Brightlens/ui/bl-trace-view.ui");
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/brightlens/Brightlens/ui/bl-trace-view.ui");
   gtk_widget_class_bind_template_child (widget_class, BlTraceView, timeline);
   gtk_widget_class_bind_template_child (widget_class, BlTraceView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, BlTraceView, range_label);

@@ -134,32 +134,38 @@ test_threads_kept (void)
   g_assert_true (bl_profile_has_metric (part, BL_METRIC_TIME_NS));
 }
 
+static const char *
+found_name (BlProfile *profile,
+            GArray    *found,
+            guint      i)
+{
+  gsize n_spans;
+  const BlSpan *spans = bl_profile_get_spans (profile, 0, &n_spans);
+
+  return bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, i)].node);
+}
+
 static void
 test_collect (void)
 {
   g_autoptr (BlProfile) profile = small_trace ();
   g_autoptr (BlProfileRange) range = bl_profile_range_new (profile);
   g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const BlSpan *spans;
   gsize n_spans;
 
-  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  g_assert_nonnull (bl_profile_get_spans (profile, 0, &n_spans));
   g_assert_cmpuint (n_spans, ==, 4);
 
   /* D is open at 315: A, C, D, outermost first */
   g_assert_cmpuint (bl_profile_range_collect (range, 0, 315, 316, found), ==, 3);
-  g_assert_cmpstr (bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, 0)].node),
-                   ==, "A");
-  g_assert_cmpstr (bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, 1)].node),
-                   ==, "C");
-  g_assert_cmpstr (bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, 2)].node),
-                   ==, "D");
+  g_assert_cmpstr (found_name (profile, found, 0), ==, "A");
+  g_assert_cmpstr (found_name (profile, found, 1), ==, "C");
+  g_assert_cmpstr (found_name (profile, found, 2), ==, "D");
 
   /* B ended at 250: at [250, 260) only A */
   g_array_set_size (found, 0);
   g_assert_cmpuint (bl_profile_range_collect (range, 0, 250, 260, found), ==, 1);
-  g_assert_cmpstr (bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, 0)].node),
-                   ==, "A");
+  g_assert_cmpstr (found_name (profile, found, 0), ==, "A");
 
   /* started inside the range */
   g_array_set_size (found, 0);

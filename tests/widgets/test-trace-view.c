@@ -184,6 +184,16 @@ pixel_is (const guint8  *pixels,
          fabs (p[0] / 255.0 / a - color->blue) < 0.08;
 }
 
+static const char *
+instant_name (BlProfile *profile,
+              guint      instant)
+{
+  const BlPerfettoTrace *trace = bl_perfetto_get_trace (profile);
+
+  return bl_profile_get_string (profile,
+                                g_array_index (trace->instants, BlPerfettoInstant, instant).name);
+}
+
 static guint32
 find_span (BlProfile  *profile,
            guint       thread,
@@ -323,10 +333,7 @@ test_hit_and_tooltip (Fixture       *f,
   g_assert_true (bl_trace_timeline_hit_test (f->timeline, x + 1,
                                              header.origin.y + header.size.height / 2, &hit));
   g_assert_cmpint (hit.kind, ==, BL_TRACE_HIT_INSTANT);
-  g_assert_cmpstr (bl_profile_get_string (f->profile,
-                                          g_array_index (bl_perfetto_get_trace (f->profile)->instants,
-                                                         BlPerfettoInstant, hit.instant).name),
-                   ==, "mark");
+  g_assert_cmpstr (instant_name (f->profile, hit.instant), ==, "mark");
   instant_tip = bl_trace_timeline_dup_tooltip_text (f->timeline, x,
                                                     header.origin.y + header.size.height / 2);
   g_assert_true (g_str_has_prefix (instant_tip, "mark\n"));
@@ -341,10 +348,7 @@ test_hit_and_tooltip (Fixture       *f,
   g_assert_true (bl_trace_timeline_hit_test (f->timeline, x,
                                              header.origin.y + header.size.height / 2, &hit));
   g_assert_cmpint (hit.kind, ==, BL_TRACE_HIT_INSTANT);
-  g_assert_cmpstr (bl_profile_get_string (f->profile,
-                                          g_array_index (bl_perfetto_get_trace (f->profile)->instants,
-                                                         BlPerfettoInstant, hit.instant).name),
-                   ==, "boot");
+  g_assert_cmpstr (instant_name (f->profile, hit.instant), ==, "boot");
 
   /* the counter's value at a time */
   bl_trace_timeline_get_lane_area (f->timeline, 3, NULL, &header);

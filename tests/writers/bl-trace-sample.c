@@ -52,6 +52,25 @@ begin_slice (BlPbWriter *w,
   bl_pbw_end (w);
 }
 
+/* a counter track with its own unit ("" for none) */
+static void
+counter_track (BlPbWriter *w,
+               guint64     uuid,
+               const char *name,
+               const char *unit)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_begin (w, 60);
+  bl_pbw_varint (w, 1, uuid);
+  bl_pbw_string (w, 2, name);
+  bl_pbw_begin (w, 8);
+  if (*unit != '\0')
+    bl_pbw_string (w, 6, unit);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
 static void
 end_slice (BlPbWriter *w,
            guint64     ts,
@@ -73,8 +92,8 @@ bl_trace_sample_write (BlPbWriter *w,
   bl_pftw_thread_track (w, T_MAIN, 100, 100, "main");
   bl_pftw_named_track (w, T_NETWORK, 0, "network");
   bl_pftw_named_track (w, T_GLOBAL, 0, "app");
-  bl_pftw_counter_track (w, T_MEMORY, "memory", 1, FALSE);
-  bl_pftw_counter_track (w, T_FPS, "fps", 1, FALSE);
+  counter_track (w, T_MEMORY, "memory", "bytes");
+  counter_track (w, T_FPS, "fps", "");
 
   bl_pftw_event (w, SEQ, start, 3, T_GLOBAL, "launch complete");
 

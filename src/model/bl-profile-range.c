@@ -355,6 +355,9 @@ bl_profile_range_build (BlProfileRange *self,
           guint64 from = MAX (span->start, t0);
           guint64 to = MIN (span->end, t1);
 
+          /* a drag asks for a new range every frame: stop early */
+          if ((i & 0xffff) == 0xffff && g_cancellable_is_cancelled (cancellable))
+            return NULL;
           if (to <= from || span->node >= n_nodes)
             continue;
           if (clipped[span->node] == 0)

@@ -625,6 +625,67 @@ test_sample_zoomed (void)
   settle ();
 }
 
+/* forty tracks: the lanes scroll, and a lane scrolled to keeps its slices
+ * under the ruler where they are drawn */
+static void
+test_many_tracks (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (BlProfile) profile = NULL;
+  BlTraceView *view;
+  BlTraceTimeline *timeline;
+  GtkAdjustment *vadjustment;
+  GtkWidget *window;
+  graphene_rect_t before, after;
+  const guint8 *data;
+  BlTraceHit hit;
+  gsize len;
+
+  for (guint t = 0; t < 40; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker %02u", t);
+
+      bl_pftw_thread_track (w, 1 + t, 1, 100 + t, name);
+      bl_pftw_event (w, 1, 1000 + t * 10, 1, 1 + t, "job");
+      bl_pftw_event (w, 1, 1500 + t * 10, 2, 1 + t, NULL);
+    }
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+  data = g_bytes_get_data (bytes, &len);
+  profile = bl_perfetto_read_memory (data, len, &error);
+  g_assert_no_error (error);
+
+  view = BL_TRACE_VIEW (bl_trace_view_new ());
+  bl_trace_view_set_profile (view, profile);
+  timeline = bl_trace_view_get_timeline (view);
+  window = present (GTK_WIDGET (view));
+
+  g_assert_cmpuint (bl_trace_timeline_get_n_lanes (timeline), ==, 40);
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline));
+  g_assert_nonnull (vadjustment);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), >,
+                     gtk_adjustment_get_page_size (vadjustment));
+
+  g_assert_true (bl_trace_timeline_get_span_bounds (timeline, 39, 0, &before));
+  g_assert_cmpfloat (before.origin.y, >, gtk_widget_get_height (GTK_WIDGET (timeline)));
+  gtk_adjustment_set_value (vadjustment, gtk_adjustment_get_upper (vadjustment));
+  settle ();
+  g_assert_true (bl_trace_timeline_get_span_bounds (timeline, 39, 0, &after));
+  g_assert_cmpfloat (after.origin.y, <, before.origin.y);
+  g_assert_cmpfloat (after.origin.y, >=, bl_trace_timeline_get_ruler_height (timeline));
+  g_assert_cmpfloat (after.origin.y + after.size.height, <=,
+                     gtk_widget_get_height (GTK_WIDGET (timeline)));
+  g_assert_true (bl_trace_timeline_hit_test (timeline, after.origin.x + after.size.width / 2,
+                                             after.origin.y + 2, &hit));
+  g_assert_cmpint (hit.kind, ==, BL_TRACE_HIT_SLICE);
+  g_assert_cmpuint (hit.thread, ==, 39);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -646,6 +707,7 @@ main (int   argc,
               fixture_teardown);
   g_test_add_func ("/trace-view/fits-800x600", test_fits_800x600);
   g_test_add_func ("/trace-view/sample-zoomed", test_sample_zoomed);
+  g_test_add_func ("/trace-view/many-tracks", test_many_tracks);
 
   return g_test_run ();
 }

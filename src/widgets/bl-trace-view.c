@@ -326,11 +326,17 @@ bl_trace_view_set_profile (BlTraceView *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
+  /* a range of the last profile still being built is of no use now */
+  self->generation++;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
   g_clear_object (&self->range);
   if (profile != NULL && bl_profile_is_finished (profile))
     self->range = bl_profile_range_new (profile);
-  /* the whole trace until a range is picked */
+  /* the whole trace until a range is picked; none holds on to the last */
   set_shown (self, profile);
+  bl_flame_graph_set_profile (self->flame_graph, profile);
   bl_trace_timeline_set_profile (self->timeline, profile);
   update_range_text (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);

@@ -465,6 +465,22 @@ test_range_flame_graph (Fixture       *f,
   g_assert_false (bl_trace_timeline_get_range (f->timeline, NULL, NULL));
   g_assert_true (bl_trace_view_get_shown_profile (f->view) == f->profile);
   g_assert_true (bl_flame_graph_get_profile (graph) == f->profile);
+
+  /* another trace while a range is being built: the range's tree never
+   * lands on it; no trace at all lets go of the last */
+  {
+    g_autoptr (BlProfile) other = small_trace ();
+
+    bl_trace_timeline_set_range (f->timeline, 1500, 3000);
+    bl_trace_view_set_profile (f->view, other);
+    settle ();
+    settle ();
+    g_assert_true (bl_trace_view_get_shown_profile (f->view) == other);
+    g_assert_true (bl_flame_graph_get_profile (graph) == other);
+    g_assert_false (bl_trace_timeline_get_range (f->timeline, NULL, NULL));
+    bl_trace_view_set_profile (f->view, NULL);
+    g_assert_null (bl_flame_graph_get_profile (graph));
+  }
 }
 
 static void

@@ -245,6 +245,9 @@ test_errors (void)
   bl_cli_run (&r4, "info", bin, NULL);
   g_assert_cmpint (r4.status, ==, 1);
   g_assert_nonnull (strstr (r4.err, "binary file"));
+  /* the message names the binary formats Brightlens recognises */
+  g_assert_nonnull (strstr (r4.err, "Perfetto trace"));
+  g_assert_nonnull (strstr (r4.err, "BrightScript profile"));
 
   bl_cli_run (&r5, "export", bad_folded, "--format", "flamegraph", NULL);
   g_assert_cmpint (r5.status, ==, 2);

@@ -55,10 +55,14 @@ run (const char * const *argv)
   return out;
 }
 
-/* a Perfetto trace as the tracing service writes it: a synchronization
- * marker packet first, then a slice */
+/* a Perfetto trace as the tracing service writes it: the synchronization
+ * marker packet (the service's trusted uid and sequence id, then field 36
+ * with the 16 marker bytes of Perfetto's tracing_service_impl.h), first or
+ * after the service's initial clock snapshot when @clocks_first, then a
+ * slice */
 static void
-write_perfetto (const char *path)
+write_perfetto (const char *path,
+                gboolean    clocks_first)
 {
   static const guint8 marker[] = { 0x82, 0x47, 0x7a, 0x76, 0xb2, 0x8d, 0x42, 0xba,
                                    0x81, 0xdc, 0x33, 0x32, 0x6d, 0x57, 0xa0, 0x79 };
@@ -66,7 +70,25 @@ write_perfetto (const char *path)
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
+  if (clocks_first)
+    {
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 3, 0);
+      bl_pbw_varint (w, 10, 1);
+      bl_pbw_begin (w, 6);
+      for (guint id = 1; id <= 8; id++)
+        {
+          bl_pbw_begin (w, 1);
+          bl_pbw_varint (w, 1, id);
+          bl_pbw_varint (w, 2, G_GUINT64_CONSTANT (1700000000000000000) + id);
+          bl_pbw_end (w);
+        }
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
   bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 3, 10057);      /* trusted_uid: an app's uid, 3 varint bytes */
+  bl_pbw_varint (w, 10, 1);         /* trusted_packet_sequence_id of the service */
   bl_pbw_bytes (w, 36, marker, sizeof marker);
   bl_pbw_end (w);
   bl_pftw_thread_track (w, 1, 1, 2, "main");
@@ -365,13 +387,14 @@ install_into_temporary_prefix (void)
     write_folded (p);
   }
   {
-    const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device" };
+    const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device",
+                            "trace-clocks-first" };
 
     for (guint i = 0; i < G_N_ELEMENTS (names); i++)
       {
         g_autofree char *p = sample_path (names[i]);
 
-        write_perfetto (p);
+        write_perfetto (p, g_str_equal (names[i], "trace-clocks-first"));
       }
   }
 }
@@ -436,6 +459,7 @@ test_other_formats_resolve (void)
     { "capture.pftrace", "application/x-perfetto-trace" },
     /* without extension: by the synchronization marker */
     { "trace-from-device", "application/x-perfetto-trace" },
+    { "trace-clocks-first", "application/x-perfetto-trace" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };

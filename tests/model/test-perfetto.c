@@ -723,6 +723,196 @@ test_detect (void)
   g_assert_nonnull (bl_perfetto_get_trace (BL_PROFILE (loaded)));
 }
 
+/* one packet on @seq with @flags: an interned name @iid = @name (if
+ * @name), then a slice event of type @type named by @iid on @track */
+static void
+flagged_event (BlPbWriter *w,
+               guint32     seq,
+               guint64     flags,
+               gboolean    dropped_before,
+               guint64     ts,
+               guint32     type,
+               guint64     track,
+               guint64     iid,
+               const char *name)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, ts);
+  bl_pbw_varint (w, 10, seq);
+  if (flags != 0)
+    bl_pbw_varint (w, 13, flags);
+  if (dropped_before)
+    bl_pbw_varint (w, 42, 1);
+  if (name != NULL)
+    {
+      bl_pbw_begin (w, 12);
+      bl_pbw_begin (w, 2);
+      bl_pbw_varint (w, 1, iid);
+      bl_pbw_string (w, 2, name);
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, type);
+  bl_pbw_varint (w, 11, track);
+  if (type == 1)
+    bl_pbw_varint (w, 10, iid);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* SEQ_NEEDS_INCREMENTAL_STATE (2): skipped until a packet of the sequence
+ * clears the state (flag 1 or incremental_state_cleared), and again after
+ * previous_packet_dropped until the next clear, as Perfetto's trace
+ * processor does; the count is in the warning */
+static void
+test_needs_incremental_state (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const char *warning;
+
+  bl_pftw_thread_track (w, 7, 1, 2, "main");
+  /* never cleared: skipped (2 packets) */
+  flagged_event (w, 3, 2, FALSE, 100, 1, 7, 1, "lost");
+  flagged_event (w, 3, 2, FALSE, 110, 2, 7, 0, NULL);
+  /* cleared in the packet itself: kept */
+  flagged_event (w, 3, 1 | 2, FALSE, 200, 1, 7, 1, "kept");
+  flagged_event (w, 3, 2, FALSE, 230, 2, 7, 0, NULL);
+  /* a packet was lost before this one: skipped, and so is what follows */
+  flagged_event (w, 3, 2, TRUE, 300, 1, 7, 1, NULL);
+  flagged_event (w, 3, 2, FALSE, 310, 2, 7, 0, NULL);
+  /* without the flag the packet is read even so */
+  flagged_event (w, 3, 0, FALSE, 320, 1, 7, 5, "plain");
+  flagged_event (w, 3, 0, FALSE, 325, 2, 7, 0, NULL);
+  /* cleared again by the legacy field */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 3);
+  bl_pbw_varint (w, 41, 1);
+  bl_pbw_end (w);
+  flagged_event (w, 3, 2, FALSE, 400, 1, 7, 1, "again");
+  flagged_event (w, 3, 2, FALSE, 440, 2, 7, 0, NULL);
+  /* sequence 0 belongs to no writer: it never has incremental state */
+  flagged_event (w, 0, 1 | 2, FALSE, 500, 1, 7, 1, "zero");
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "main;again 40\n"
+                 "main;kept 30\n"
+                 "main;plain 5\n");
+  warning = bl_profile_get_warning (profile);
+  g_assert_nonnull (warning);
+  g_assert_nonnull (strstr (warning, "5 packets need the state"));
+  g_assert_false (bl_profile_is_incomplete (profile));
+}
+
+/* a legacy thread descriptor packet on @seq with a reference time */
+static void
+legacy_thread (BlPbWriter *w,
+               guint32     seq,
+               gint64      tid,
+               const char *name,
+               gint64      reference_us)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, seq);
+  bl_pbw_varint (w, 13, 1);
+  bl_pbw_begin (w, 44);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_varint (w, 2, tid);
+  bl_pbw_string (w, 5, name);
+  bl_pbw_varint (w, 6, reference_us);
+  bl_pbw_varint (w, 7, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* a track event with the legacy time fields: @delta_us (field 1) unless
+ * G_MININT64, @absolute_us (field 16) unless 0, @thread_delta_us (field 2)
+ * unless G_MININT64; a packet timestamp @ts unless 0 */
+static void
+legacy_event (BlPbWriter *w,
+              guint32     seq,
+              guint64     ts,
+              gint64      delta_us,
+              gint64      absolute_us,
+              gint64      thread_delta_us,
+              guint32     type,
+              const char *name)
+{
+  bl_pbw_begin (w, 1);
+  if (ts != 0)
+    bl_pbw_varint (w, 8, ts);
+  bl_pbw_varint (w, 10, seq);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, type);
+  if (delta_us != G_MININT64)
+    bl_pbw_varint (w, 1, (guint64) delta_us);
+  if (absolute_us != 0)
+    bl_pbw_varint (w, 16, (guint64) absolute_us);
+  if (thread_delta_us != G_MININT64)
+    bl_pbw_varint (w, 2, (guint64) thread_delta_us);
+  if (name != NULL)
+    bl_pbw_string (w, 23, name);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* timestamp_delta_us counts from the thread descriptor's reference
+ * (reference_timestamp_us) and from the previous delta; timestamp_absolute_us
+ * is a one-off that wins over the packet's timestamp and leaves the deltas
+ * alone; a delta (of time or thread time) with no thread descriptor on the
+ * sequence, or after a lost packet, drops the event */
+static void
+test_legacy_timestamps (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlSpan *spans;
+  gsize n_spans;
+  const char *warning;
+
+  legacy_thread (w, 4, 10, "ui", 1000);
+  legacy_event (w, 4, 0, 5, 0, 2, 1, "outer");            /* 1005 µs */
+  legacy_event (w, 4, 0, 10, 0, 1, 1, "inner");           /* 1015 µs */
+  /* absolute 1020 µs, even though the packet says 999 ns */
+  legacy_event (w, 4, 999, G_MININT64, 1020, G_MININT64, 1, "once");
+  legacy_event (w, 4, 0, G_MININT64, 1022, G_MININT64, 2, NULL);
+  legacy_event (w, 4, 0, 20, 0, G_MININT64, 2, NULL);     /* 1035 µs */
+  /* a negative delta: 1030 µs, before the end above, so it ends "inner" */
+  legacy_event (w, 4, 0, -5, 0, G_MININT64, 2, NULL);
+
+  /* sequence 6 has no thread descriptor: both events are dropped */
+  legacy_event (w, 6, 1000000, 5, 0, G_MININT64, 1, "orphan");
+  legacy_event (w, 6, 1100000, G_MININT64, 0, 3, 1, "orphan-thread-time");
+
+  /* a lost packet invalidates the reference until the next descriptor */
+  legacy_thread (w, 8, 11, "net", 2000);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 8);
+  bl_pbw_varint (w, 42, 1);
+  bl_pbw_end (w);
+  legacy_event (w, 8, 0, 1, 0, G_MININT64, 1, "after-loss");
+  legacy_thread (w, 8, 11, "net", 3000);
+  legacy_event (w, 8, 0, 4, 0, G_MININT64, 1, "fetch");   /* 3004 µs */
+  legacy_event (w, 8, 0, 6, 0, G_MININT64, 2, NULL);      /* 3010 µs */
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "net;fetch 6000\n"
+                 "ui;outer 15000\n"
+                 "ui;outer;inner 13000\n"
+                 "ui;outer;inner;once 2000\n");
+  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  g_assert_cmpuint (n_spans, ==, 3);
+  g_assert_cmpuint (spans[0].start, ==, 1005000);
+  g_assert_cmpuint (spans[0].end, ==, 1035000);
+  g_assert_cmpuint (spans[2].start, ==, 1020000);
+  warning = bl_profile_get_warning (profile);
+  g_assert_nonnull (warning);
+  g_assert_nonnull (strstr (warning, "3 events have a time relative to a thread descriptor"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -742,6 +932,8 @@ main (int   argc,
   g_test_add_func ("/perfetto/truncated", test_truncated);
   g_test_add_func ("/perfetto/hostile", test_hostile);
   g_test_add_func ("/perfetto/detect", test_detect);
+  g_test_add_func ("/perfetto/needs-incremental-state", test_needs_incremental_state);
+  g_test_add_func ("/perfetto/legacy-timestamps", test_legacy_timestamps);
 
   return g_test_run ();
 }

@@ -130,8 +130,9 @@ set_unknown_error (const guint8  *head,
   else
     g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN,
                          _("This is a binary file in no format Brightlens knows: it is "
-                           "not a BrightScript profile, an mpatrol profile or a Business "
-                           "Rules! profile."));
+                           "not a BrightScript profile (.bsprof), a Perfetto trace, an "
+                           "mpatrol profile or a Business Rules! profile, nor one of them "
+                           "compressed with gzip, xz or zstd."));
 }
 
 typedef enum

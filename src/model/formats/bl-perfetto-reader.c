@@ -30,6 +30,7 @@ G_DEFINE_QUARK (bl-perfetto-error-quark, bl_perfetto_error)
 #define MAX_INFLATED (256 * 1024 * 1024)
 
 #define TRACE_CLOCK_DEFAULT 6   /* boottime */
+#define BUILTIN_MONOTONIC     3
 #define LEGACY_THREAD_KEY   (G_GUINT64_CONSTANT (1) << 63)
 
 enum
@@ -110,6 +111,13 @@ typedef struct
   gboolean    has_thread;
   gint64      pid;
   gint64      tid;
+  /* incremental state is valid once a packet cleared it, until a packet
+   * says the one before it was lost (as Perfetto's trace processor) */
+  gboolean    state_valid;
+  /* legacy timestamps relative to the thread descriptor's reference */
+  gboolean    legacy_ts_valid;
+  guint64     legacy_ts;     /* ns, monotonic clock */
+  guint64     legacy_thread_ts;
   HeapDump   *heap;          /* a dump continued over packets */
 } Sequence;
 
@@ -132,6 +140,8 @@ typedef struct
   guint32      order;
   guint64      n_packets;
   guint64      n_heap_graphs;
+  guint64      n_skipped_packets;   /* need incremental state never set up */
+  guint64      n_skipped_events;    /* legacy relative timestamps without a reference */
   GPtrArray   *heaps;        /* BlHeap, complete dumps */
   char        *heap_warning;
   guint64      n_annotations;
@@ -548,11 +558,13 @@ to_trace_time (Reader   *reader,
 /* ---- descriptors ---- */
 
 static gboolean
-read_thread_descriptor (Reader          *reader,
-                        const BlPbField *data,
-                        gint64          *pid,
-                        gint64          *tid,
-                        char           **name)
+read_thread_descriptor_full (Reader          *reader,
+                             const BlPbField *data,
+                             gint64          *pid,
+                             gint64          *tid,
+                             char           **name,
+                             gint64          *reference_us,
+                             gint64          *reference_thread_us)
 {
   BlPbCursor c;
   BlPbField f;
@@ -570,9 +582,26 @@ read_thread_descriptor (Reader          *reader,
           g_free (*name);
           *name = g_utf8_make_valid ((const char *) f.data, f.len);
         }
+      else if (f.number == 6 && f.wire == BL_PB_VARINT)
+        *reference_us = (gint64) f.value;
+      else if (f.number == 7 && f.wire == BL_PB_VARINT)
+        *reference_thread_us = (gint64) f.value;
     }
 
   return FIELDS_OK (status);
+}
+
+static gboolean
+read_thread_descriptor (Reader          *reader,
+                        const BlPbField *data,
+                        gint64          *pid,
+                        gint64          *tid,
+                        char           **name)
+{
+  gint64 reference = 0, reference_thread = 0;
+
+  return read_thread_descriptor_full (reader, data, pid, tid, name,
+                                      &reference, &reference_thread);
 }
 
 static gboolean
@@ -813,8 +842,7 @@ static gboolean
 read_track_event (Reader          *reader,
                   Sequence        *seq,
                   const BlPbField *data,
-                  guint64          ts,
-                  gboolean         has_ts)
+                  guint64          ts)
 {
   BlPbCursor c;
   BlPbField f;
@@ -830,6 +858,8 @@ read_track_event (Reader          *reader,
   g_autoptr (GArray) extra_uuids = NULL;
   g_autoptr (GArray) extra_values = NULL;
   guint flow_first = reader->flow_refs->len;
+  gint64 delta_us = 0, absolute_us = 0, thread_delta_us = 0;
+  gboolean has_delta = FALSE, has_thread_delta = FALSE;
   Event event;
 
   bl_pb_field_cursor (data, &c);
@@ -930,11 +960,22 @@ read_track_event (Reader          *reader,
               return FALSE;
             }
           break;
-        case 16:
-          if (f.wire == BL_PB_VARINT && !has_ts)
+        case 1:
+          if (f.wire == BL_PB_VARINT)
             {
-              ts = (guint64) (gint64) f.value * 1000;
-              has_ts = TRUE;
+              delta_us = (gint64) f.value;
+              has_delta = TRUE;
+            }
+          break;
+        case 16:
+          if (f.wire == BL_PB_VARINT)
+            absolute_us = (gint64) f.value;
+          break;
+        case 2:
+          if (f.wire == BL_PB_VARINT)
+            {
+              thread_delta_us = (gint64) f.value;
+              has_thread_delta = TRUE;
             }
           break;
         default:
@@ -943,6 +984,35 @@ read_track_event (Reader          *reader,
     }
   if (!FIELDS_OK (status))
     return FALSE;
+
+  /* the legacy timestamps, in the monotonic clock, win over the packet's
+   * (as in Perfetto's trace processor): a delta counts from the thread
+   * descriptor's reference and needs one since the last packet loss */
+  if (has_delta)
+    {
+      if (!seq->legacy_ts_valid)
+        {
+          reader->n_skipped_events++;
+          g_array_set_size (reader->flow_refs, flow_first);
+          return TRUE;
+        }
+      seq->legacy_ts += (guint64) (delta_us * 1000);
+      ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, seq->legacy_ts);
+    }
+  else if (absolute_us != 0)
+    {
+      ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, (guint64) (absolute_us * 1000));
+    }
+  if (has_thread_delta)
+    {
+      if (!seq->legacy_ts_valid)
+        {
+          reader->n_skipped_events++;
+          g_array_set_size (reader->flow_refs, flow_first);
+          return TRUE;
+        }
+      seq->legacy_thread_ts += (guint64) (thread_delta_us * 1000);
+    }
 
   if (!has_track)
     {
@@ -1540,6 +1610,8 @@ read_packet (Reader       *reader,
   guint32 clock_id = 0;
   gboolean has_clock = FALSE;
   gboolean cleared = FALSE;
+  gboolean dropped = FALSE;
+  gboolean needs_state = FALSE;
   Sequence *seq;
 
   reader->n_packets++;
@@ -1564,8 +1636,15 @@ read_packet (Reader       *reader,
             }
           else if (f.number == 41 && f.value != 0)
             cleared = TRUE;
-          else if (f.number == 13 && (f.value & 1) != 0)
-            cleared = TRUE;
+          else if (f.number == 42 && f.value != 0)
+            dropped = TRUE;
+          else if (f.number == 13)
+            {
+              if ((f.value & 1) != 0)
+                cleared = TRUE;
+              if ((f.value & 2) != 0)
+                needs_state = TRUE;
+            }
         }
     }
   if (!FIELDS_OK (status))
@@ -1573,7 +1652,26 @@ read_packet (Reader       *reader,
 
   seq = get_sequence (reader, seq_id);
   if (cleared)
-    sequence_clear_state (seq);
+    {
+      sequence_clear_state (seq);
+      seq->state_valid = TRUE;
+    }
+  else if (dropped)
+    {
+      /* what the lost packets set up is missing until the next clear */
+      seq->state_valid = FALSE;
+      seq->legacy_ts_valid = FALSE;
+    }
+
+  /* Perfetto's trace processor skips a packet that needs incremental state
+   * (interned names, defaults) on a sequence that never cleared it, or lost
+   * packets since: its references would resolve to nothing or to the wrong
+   * names (sequence 0 belongs to no writer and never has state) */
+  if (needs_state && (!seq->state_valid || seq_id == 0))
+    {
+      reader->n_skipped_packets++;
+      return TRUE;
+    }
 
   /* second pass: state the packet's own events use */
   bl_pb_cursor_init (&c, data, len);
@@ -1591,9 +1689,11 @@ read_packet (Reader       *reader,
         {
           char *name = NULL;
           gint64 pid = seq->pid, tid = seq->tid;
+          gint64 reference = 0, reference_thread = 0;
           Track *thread;
 
-          if (!read_thread_descriptor (reader, &f, &pid, &tid, &name))
+          if (!read_thread_descriptor_full (reader, &f, &pid, &tid, &name,
+                                            &reference, &reference_thread))
             {
               g_free (name);
               return FALSE;
@@ -1601,6 +1701,10 @@ read_packet (Reader       *reader,
           seq->has_thread = TRUE;
           seq->pid = pid;
           seq->tid = tid;
+          /* the reference the legacy delta timestamps count from */
+          seq->legacy_ts_valid = TRUE;
+          seq->legacy_ts = (guint64) reference * 1000;
+          seq->legacy_thread_ts = (guint64) reference_thread * 1000;
           thread = get_track (reader, LEGACY_THREAD_KEY | ((guint64) pid << 32) | (guint32) tid);
           thread->is_thread = TRUE;
           thread->pid = pid;
@@ -1637,7 +1741,7 @@ read_packet (Reader       *reader,
         continue;
       if (f.number == 60 && !read_track_descriptor (reader, &f))
         return FALSE;
-      if (f.number == 11 && !read_track_event (reader, seq, &f, ts, has_ts))
+      if (f.number == 11 && !read_track_event (reader, seq, &f, ts))
         return FALSE;
       if (f.number == 56 && !read_heap_graph (reader, seq, &f))
         return FALSE;
@@ -2168,6 +2272,32 @@ read_source (BlSource  *src,
   }
   if (reader.heap_warning != NULL)
     bl_profile_add_warning (reader.profile, reader.heap_warning);
+  if (reader.n_skipped_packets > 0)
+    {
+      g_autofree char *warning =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" PRIu64 " packet needs the state of a sequence that "
+                                      "was never set up or lost packets; it is left out, as "
+                                      "Perfetto leaves it out.",
+                                      "%" PRIu64 " packets need the state of a sequence that "
+                                      "was never set up or lost packets; they are left out, as "
+                                      "Perfetto leaves them out.",
+                                      reader.n_skipped_packets),
+                         reader.n_skipped_packets);
+      bl_profile_add_warning (reader.profile, warning);
+    }
+  if (reader.n_skipped_events > 0)
+    {
+      g_autofree char *warning =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" PRIu64 " event has a time relative to a thread "
+                                      "descriptor that did not come first; it is left out.",
+                                      "%" PRIu64 " events have a time relative to a thread "
+                                      "descriptor that did not come first; they are left out.",
+                                      reader.n_skipped_events),
+                         reader.n_skipped_events);
+      bl_profile_add_warning (reader.profile, warning);
+    }
   build_profile (&reader);
   if (reader.problem != NULL)
     {

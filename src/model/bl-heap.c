@@ -3,7 +3,11 @@
  *
  * Node 0 of the analysis is a virtual root pointing at every root; object i
  * is node i + 1. References are kept as a CSR (per object, its fields and
- * targets). Everything is flat arrays so millions of objects fit.
+ * targets). Everything is flat arrays so millions of objects fit, and lean:
+ * 4 bytes of type and 4 of self size per object (a size from 4 GiB up is
+ * kept aside), ids only when they are not the index plus a constant, and
+ * references added in the order of their source object go straight into
+ * the CSR (8 bytes each) without a sort.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,11 +16,19 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bl-heap.h"
 
 #define NONE G_MAXUINT32
+#define BIG_SIZE G_MAXUINT32
+
+typedef struct
+{
+  guint32 object;
+  guint64 size;
+} BigSize;
 
 struct _BlHeap
 {
@@ -25,12 +37,21 @@ struct _BlHeap
   GHashTable *field_ids;      /* name → id + 1 */
 
   GArray     *object_types;   /* guint32 */
-  GArray     *self_sizes;     /* guint64 */
-  GArray     *edge_from;      /* guint32, while building */
-  GArray     *edge_field;
-  GArray     *edge_to;
+  GArray     *self_sizes;     /* guint32; BIG_SIZE: in big_sizes */
+  GArray     *big_sizes;      /* BigSize, in object order */
+  /* references while building: fields and targets in the order they were
+   * added; while their sources never go down, edge_start holds where each
+   * object's run begins, else edge_from the source of each */
+  GArray     *edge_field;     /* guint32 */
+  GArray     *edge_to;        /* guint32 */
+  GArray     *edge_start;     /* guint32 per object up to the last source */
+  GArray     *edge_from;      /* guint32, or NULL while the sources are sorted */
   GArray     *roots;          /* guint32 */
-  GArray     *object_ids;     /* guint64 per object, or NULL: the ids are the indexes */
+  /* ids: objects 0 … n_affine - 1 have id index + id_offset, the others
+   * their index, unless object_ids holds them all */
+  GArray     *object_ids;     /* guint64 per object, or NULL */
+  guint32     n_affine;
+  guint64     id_offset;
 
   gboolean    finished;
   guint32     n;              /* objects */
@@ -47,6 +68,7 @@ struct _BlHeap
   guint64    *type_self;
   guint64    *type_retained;
   GArray     *cycles;         /* BlHeapCycle */
+  guint64     cycles_skipped; /* past the bound on all cycles' steps */
 };
 
 BlHeap *
@@ -58,10 +80,11 @@ bl_heap_new (void)
   self->field_names = g_ptr_array_new_with_free_func (g_free);
   self->field_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->object_types = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->self_sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->edge_from = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->self_sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->big_sizes = g_array_new (FALSE, FALSE, sizeof (BigSize));
   self->edge_field = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->edge_to = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->edge_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cycles = g_array_new (FALSE, FALSE, sizeof (BlHeapCycle));
   bl_heap_intern_field (self, "");
@@ -88,9 +111,11 @@ bl_heap_free (BlHeap *self)
   g_hash_table_unref (self->field_ids);
   g_clear_pointer (&self->object_types, g_array_unref);
   g_clear_pointer (&self->self_sizes, g_array_unref);
+  g_clear_pointer (&self->big_sizes, g_array_unref);
   g_clear_pointer (&self->edge_from, g_array_unref);
   g_clear_pointer (&self->edge_field, g_array_unref);
   g_clear_pointer (&self->edge_to, g_array_unref);
+  g_clear_pointer (&self->edge_start, g_array_unref);
   g_clear_pointer (&self->roots, g_array_unref);
   g_clear_pointer (&self->object_ids, g_array_unref);
   g_free (self->first_edge);
@@ -141,10 +166,40 @@ bl_heap_add_object (BlHeap  *self,
   g_return_val_if_fail (!self->finished, NONE);
   g_return_val_if_fail (type < self->type_names->len, NONE);
 
+  if (self_size >= BIG_SIZE)
+    {
+      BigSize big = { self->object_types->len, self_size };
+
+      g_array_append_val (self->big_sizes, big);
+    }
   g_array_append_val (self->object_types, type);
-  g_array_append_val (self->self_sizes, self_size);
+  g_array_append_val (self->self_sizes, ((guint32) { MIN (self_size, BIG_SIZE) }));
 
   return self->object_types->len - 1;
+}
+
+static int
+compare_big (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 oa = *(const guint32 *) a, ob = ((const BigSize *) b)->object;
+
+  return oa < ob ? -1 : oa > ob;
+}
+
+static inline guint64
+object_size (BlHeap  *self,
+             guint32  object)
+{
+  guint32 size = ((const guint32 *) self->self_sizes->data)[object];
+  const BigSize *big;
+
+  if G_LIKELY (size != BIG_SIZE)
+    return size;
+  big = bsearch (&object, self->big_sizes->data, self->big_sizes->len, sizeof (BigSize),
+                 compare_big);
+
+  return big != NULL ? big->size : BIG_SIZE;
 }
 
 void
@@ -157,7 +212,29 @@ bl_heap_add_reference (BlHeap  *self,
   g_return_if_fail (from < self->object_types->len && to < self->object_types->len);
   g_return_if_fail (field < self->field_names->len);
 
-  g_array_append_val (self->edge_from, from);
+  if (self->edge_from == NULL && self->edge_start->len > 0 &&
+      from < self->edge_start->len - 1)
+    {
+      /* out of order: from now on each reference keeps its source */
+      guint32 m = self->edge_to->len;
+      guint32 n_starts = self->edge_start->len;
+      const guint32 *start = (const guint32 *) self->edge_start->data;
+
+      self->edge_from = g_array_sized_new (FALSE, FALSE, sizeof (guint32), m + 1);
+      for (guint32 v = 0; v < n_starts; v++)
+        {
+          guint32 end = v + 1 < n_starts ? start[v + 1] : m;
+
+          for (guint32 e = start[v]; e < end; e++)
+            g_array_append_val (self->edge_from, v);
+        }
+      g_clear_pointer (&self->edge_start, g_array_unref);
+    }
+  if (self->edge_from != NULL)
+    g_array_append_val (self->edge_from, from);
+  else
+    while (self->edge_start->len <= from)
+      g_array_append_val (self->edge_start, self->edge_to->len);
   g_array_append_val (self->edge_field, field);
   g_array_append_val (self->edge_to, to);
 }
@@ -180,7 +257,22 @@ bl_heap_set_object_id (BlHeap  *self,
   g_return_if_fail (object < self->object_types->len);
 
   if (self->object_ids == NULL)
-    self->object_ids = g_array_new (FALSE, TRUE, sizeof (guint64));
+    {
+      /* ids given in object order that grow with the index need no array */
+      if (object == self->n_affine &&
+          (self->n_affine == 0 || id == object + self->id_offset))
+        {
+          self->id_offset = id - object;
+          self->n_affine++;
+          return;
+        }
+      if (object < self->n_affine && id == object + self->id_offset)
+        return;
+      self->object_ids = g_array_new (FALSE, TRUE, sizeof (guint64));
+      g_array_set_size (self->object_ids, self->n_affine);
+      for (guint32 i = 0; i < self->n_affine; i++)
+        g_array_index (self->object_ids, guint64, i) = i + self->id_offset;
+    }
   if (self->object_ids->len <= object)
     {
       guint32 old = self->object_ids->len;
@@ -197,7 +289,9 @@ guint64
 bl_heap_get_object_id (BlHeap  *self,
                        guint32  object)
 {
-  if (self->object_ids == NULL || object >= self->object_ids->len)
+  if (self->object_ids == NULL)
+    return object < self->n_affine ? object + self->id_offset : object;
+  if (object >= self->object_ids->len)
     return object;
 
   return g_array_index (self->object_ids, guint64, object);
@@ -205,14 +299,42 @@ bl_heap_get_object_id (BlHeap  *self,
 
 /* ---- CSR ---- */
 
+static guint32 *
+steal_array (GArray **array)
+{
+  guint32 *data;
+
+  if ((*array)->len == 0)
+    g_array_set_size (*array, 1);
+  data = (guint32 *) g_array_free (g_steal_pointer (array), FALSE);
+
+  return data;
+}
+
 static void
 build_csr (BlHeap *self)
 {
   guint32 n = self->n;
-  guint32 m = self->edge_from->len;
-  const guint32 *from = (const guint32 *) self->edge_from->data;
+  guint32 m = self->edge_to->len;
+  const guint32 *from;
   g_autofree guint32 *fill = NULL;
 
+  if (self->edge_from == NULL)
+    {
+      /* the references came in the order of their sources: already a CSR */
+      self->first_edge = g_new (guint32, (gsize) n + 1);
+      if (self->edge_start->len > 0)
+        memcpy (self->first_edge, self->edge_start->data,
+                sizeof (guint32) * MIN (self->edge_start->len, n));
+      for (guint32 v = MIN (self->edge_start->len, n); v <= n; v++)
+        self->first_edge[v] = m;
+      g_clear_pointer (&self->edge_start, g_array_unref);
+      self->fields = steal_array (&self->edge_field);
+      self->targets = steal_array (&self->edge_to);
+      return;
+    }
+
+  from = (const guint32 *) self->edge_from->data;
   self->first_edge = g_new0 (guint32, (gsize) n + 1);
   self->fields = g_new (guint32, MAX (m, 1));
   self->targets = g_new (guint32, MAX (m, 1));
@@ -256,232 +378,252 @@ node_successors (BlHeap         *self,
     }
 }
 
-/* ---- dominators: Lengauer–Tarjan with path compression, iterative ---- */
+/* ---- dominators: Lengauer–Tarjan with path compression, iterative ----
+ *
+ * Everything runs on preorder numbers (0 = the virtual root), so the hot
+ * arrays are walked close together. A vertex is linked into the forest once
+ * the backward pass is past it: while vertex cur is processed, exactly the
+ * vertices above cur are linked, and a vertex's forest ancestor starts as
+ * its parent in the depth-first tree (so one array serves both). */
 
-static guint32
-eval (guint32 *ancestor,
-      guint32 *label,
-      guint32 *semi,
-      guint32  v,
-      guint32 *path)
+/* A vertex's forest link and its label (the vertex of least
+ * semidominator on the compressed path) with that semidominator, side by
+ * side: one cache line per step of a path. */
+typedef struct
 {
-  guint32 u, n = 0;
+  guint32 ancestor;
+  guint32 label;
+  guint32 label_semi;
+} Forest;
 
-  if (ancestor[v] == NONE)
-    return v;
+/* The vertex of least semidominator on the forest path above @v (and its
+ * semidominator in *@semi_out), with the vertices above @cur linked;
+ * compresses the path (@path has room for every vertex). */
+static inline guint32
+eval (Forest        *forest,
+      const guint32 *semi,
+      guint32        v,
+      guint32        cur,
+      guint32       *path,
+      guint32       *semi_out)
+{
+  guint32 u = v, n = 0;
 
-  /* collect the path up to the node below the forest root, then compress
-   * it from the top down (path has room for every node) */
-  u = v;
-  while (ancestor[ancestor[u]] != NONE)
+  if (v <= cur)
+    {
+      *semi_out = semi[v];
+      return v;
+    }
+
+  /* the vertices whose ancestor is itself linked, bottom up */
+  while (forest[u].ancestor > cur)
     {
       path[n++] = u;
-      u = ancestor[u];
+      u = forest[u].ancestor;
     }
+  /* compress from the top down */
   while (n > 0)
     {
-      guint32 w = path[--n];
+      Forest *x = &forest[path[--n]];
+      const Forest *a = &forest[x->ancestor];
 
-      if (semi[label[ancestor[w]]] < semi[label[w]])
-        label[w] = label[ancestor[w]];
-      ancestor[w] = ancestor[ancestor[w]];
+      if (a->label_semi < x->label_semi)
+        {
+          x->label = a->label;
+          x->label_semi = a->label_semi;
+        }
+      x->ancestor = a->ancestor;
     }
 
-  return label[v];
+  *semi_out = forest[v].label_semi;
+  return forest[v].label;
 }
 
 static void
 compute_dominators (BlHeap *self)
 {
   guint32 N = self->n + 1;
-  guint32 *dfnum = g_new (guint32, N);
-  guint32 *vertex = g_new (guint32, N);
-  guint32 *parent = g_new (guint32, N);
-  guint32 *semi = g_new (guint32, N);
-  guint32 *ancestor = g_new (guint32, N);
-  guint32 *label = g_new (guint32, N);
-  guint32 *bucket_head = g_new (guint32, N);
-  guint32 *bucket_next = g_new (guint32, N);
-  guint32 *pred_first = g_new0 (guint32, (gsize) N + 1);
+  guint32 *dfnum = g_new (guint32, N);          /* node → preorder; then bucket heads */
+  guint32 *vertex = g_new (guint32, N);         /* preorder → node */
+  Forest *forest = g_new (Forest, N);           /* DFS parent and next edge first */
+  guint32 *semi = g_new (guint32, N);           /* DFS stack first */
+  guint32 *idom = g_new (guint32, N);           /* predecessor fill, then bucket links */
+  guint32 *pred_first;
   guint32 *preds;
-  guint32 *edge_pos = g_new (guint32, N);
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autofree guint32 *path = g_new (guint32, N);
-  guint32 count = 0;
-  guint64 n_pred = 0;
+  guint32 *path = g_new (guint32, N);
+  guint32 *bucket;
+  guint32 count = 0, sp = 0;
 
-  self->idom = g_new (guint32, N);
-  for (guint32 v = 0; v < N; v++)
-    {
-      dfnum[v] = NONE;
-      self->idom[v] = NONE;
-      ancestor[v] = NONE;
-      label[v] = v;
-      bucket_head[v] = NONE;
-    }
+  memset (dfnum, 0xff, sizeof (guint32) * N);
 
   /* iterative depth-first search from the virtual root */
-  dfnum[0] = count;
-  vertex[count++] = 0;
-  parent[0] = NONE;
-  edge_pos[0] = 0;
-  g_array_append_val (stack, (guint32) { 0 });
-  while (stack->len > 0)
+  dfnum[0] = 0;
+  vertex[0] = 0;
+  forest[0].ancestor = NONE;
+  forest[0].label = 0;
+  count = 1;
+  semi[sp++] = 0;
+  while (sp > 0)
     {
-      guint32 v = g_array_index (stack, guint32, stack->len - 1);
+      guint32 p = semi[sp - 1];
       const guint32 *succ;
       guint32 n_succ;
 
-      node_successors (self, v, &succ, &n_succ);
-      if (edge_pos[v] < n_succ)
+      node_successors (self, vertex[p], &succ, &n_succ);
+      if (forest[p].label < n_succ)
         {
-          guint32 w = succ[edge_pos[v]++] + 1;
+          guint32 w = succ[forest[p].label++] + 1;
 
           if (dfnum[w] == NONE)
             {
-              dfnum[w] = count;
-              vertex[count++] = w;
-              parent[w] = v;
-              edge_pos[w] = 0;
-              g_array_append_val (stack, w);
+              guint32 q = count++;
+
+              dfnum[w] = q;
+              vertex[q] = w;
+              forest[q].ancestor = p;
+              forest[q].label = 0;
+              semi[sp++] = q;
             }
         }
       else
-        g_array_set_size (stack, stack->len - 1);
+        sp--;
     }
 
-  /* predecessors among reached nodes */
-  for (guint32 v = 0; v < N; v++)
+  /* predecessors, in preorder numbers, of the reached vertices */
+  pred_first = g_new0 (guint32, (gsize) count + 1);
+  for (guint32 p = 0; p < count; p++)
     {
       const guint32 *succ;
       guint32 n_succ;
 
-      if (dfnum[v] == NONE)
-        continue;
-      node_successors (self, v, &succ, &n_succ);
+      node_successors (self, vertex[p], &succ, &n_succ);
       for (guint32 k = 0; k < n_succ; k++)
-        pred_first[succ[k] + 1 + 1]++;
+        pred_first[dfnum[succ[k] + 1] + 1]++;
     }
-  for (guint32 v = 0; v < N; v++)
-    pred_first[v + 1] += pred_first[v];
-  n_pred = pred_first[N];
-  preds = g_new (guint32, MAX (n_pred, 1));
-  memcpy (edge_pos, pred_first, sizeof (guint32) * N);
-  for (guint32 v = 0; v < N; v++)
+  for (guint32 p = 0; p < count; p++)
+    pred_first[p + 1] += pred_first[p];
+  preds = g_new (guint32, MAX (pred_first[count], 1));
+  memcpy (idom, pred_first, sizeof (guint32) * count);
+  for (guint32 p = 0; p < count; p++)
     {
       const guint32 *succ;
       guint32 n_succ;
 
-      if (dfnum[v] == NONE)
-        continue;
-      node_successors (self, v, &succ, &n_succ);
+      node_successors (self, vertex[p], &succ, &n_succ);
       for (guint32 k = 0; k < n_succ; k++)
-        preds[edge_pos[succ[k] + 1]++] = v;
+        preds[idom[dfnum[succ[k] + 1]]++] = p;
     }
 
-  for (guint32 v = 0; v < N; v++)
-    semi[v] = dfnum[v];
-
-  for (guint32 i = count - 1; i >= 1; i--)
+  /* dfnum is no longer needed: it holds the buckets' heads */
+  bucket = dfnum;
+  for (guint32 p = 0; p < count; p++)
     {
-      guint32 w = vertex[i];
-      guint32 p = parent[w];
+      semi[p] = p;
+      bucket[p] = NONE;
+    }
+
+  for (guint32 w = count - 1; w >= 1; w--)
+    {
+      guint32 parent = forest[w].ancestor;
 
       for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
         {
-          guint32 u = eval (ancestor, label, semi, preds[k], path);
+          guint32 s;
 
-          if (semi[u] < semi[w])
-            semi[w] = semi[u];
+          eval (forest, semi, preds[k], w, path, &s);
+          if (s < semi[w])
+            semi[w] = s;
         }
-      bucket_next[w] = bucket_head[vertex[semi[w]]];
-      bucket_head[vertex[semi[w]]] = w;
-      ancestor[w] = p;
-
-      for (guint32 v = bucket_head[p]; v != NONE; v = bucket_next[v])
+      idom[w] = bucket[semi[w]];
+      bucket[semi[w]] = w;
+      /* link w to its parent: the vertices from w up are linked now */
+      forest[w].label = w;
+      forest[w].label_semi = semi[w];
+      for (guint32 v = bucket[parent]; v != NONE; )
         {
-          guint32 u = eval (ancestor, label, semi, v, path);
+          guint32 next = idom[v];
+          guint32 s;
+          guint32 u = eval (forest, semi, v, w - 1, path, &s);
 
-          self->idom[v] = semi[u] < semi[v] ? u : p;
+          idom[v] = s < semi[v] ? u : parent;
+          v = next;
         }
-      bucket_head[p] = NONE;
+      bucket[parent] = NONE;
     }
-  for (guint32 i = 1; i < count; i++)
-    {
-      guint32 w = vertex[i];
-
-      if (self->idom[w] != vertex[semi[w]])
-        self->idom[w] = self->idom[self->idom[w]];
-    }
+  idom[0] = 0;
+  for (guint32 w = 1; w < count; w++)
+    if (idom[w] != semi[w])
+      idom[w] = idom[idom[w]];
+  g_free (path);
+  g_free (preds);
 
   /* retained sizes: children before their dominator (reverse preorder) */
   self->retained = g_new0 (guint64, N);
-  for (guint32 i = count - 1; i >= 1; i--)
+  for (guint32 w = count - 1; w >= 1; w--)
     {
-      guint32 w = vertex[i];
+      guint32 v = vertex[w];
 
-      self->retained[w] += g_array_index (self->self_sizes, guint64, w - 1);
-      self->retained[self->idom[w]] += self->retained[w];
+      self->retained[v] += object_size (self, v - 1);
+      self->retained[vertex[idom[w]]] += self->retained[v];
     }
 
   /* per type: an object's retained bytes count unless an object of the same
-   * type dominates it (walk the dominator tree keeping per-type depths) */
+   * type dominates it (walk the dominator tree keeping per-type depths);
+   * the children lists reuse the arrays the dominators are done with */
   {
     guint32 n_types = self->type_names->len;
-    guint32 *dom_first = g_new0 (guint32, (gsize) N + 1);
-    guint32 *dom_child = g_new (guint32, MAX (count, 1));
-    guint32 *active = g_new0 (guint32, MAX (n_types, 1));
-    guint32 *fill;
+    guint32 *dom_first = pred_first;      /* count + 1 */
+    guint32 *dom_child = semi;
+    guint32 *next_child = (guint32 *) forest;
+    guint32 *stack = next_child + N;
+    g_autofree guint32 *active = g_new0 (guint32, MAX (n_types, 1));
 
     self->type_retained = g_new0 (guint64, MAX (n_types, 1));
-    for (guint32 i = 1; i < count; i++)
-      dom_first[self->idom[vertex[i]] + 1]++;
-    for (guint32 v = 0; v < N; v++)
-      dom_first[v + 1] += dom_first[v];
-    fill = g_memdup2 (dom_first, sizeof (guint32) * N);
-    for (guint32 i = 1; i < count; i++)
-      dom_child[fill[self->idom[vertex[i]]]++] = vertex[i];
-    g_free (fill);
+    memset (dom_first, 0, sizeof (guint32) * ((gsize) count + 1));
+    for (guint32 w = 1; w < count; w++)
+      dom_first[idom[w] + 1]++;
+    for (guint32 p = 0; p < count; p++)
+      dom_first[p + 1] += dom_first[p];
+    memcpy (next_child, dom_first, sizeof (guint32) * count);
+    for (guint32 w = 1; w < count; w++)
+      dom_child[next_child[idom[w]]++] = w;
+    memcpy (next_child, dom_first, sizeof (guint32) * count);
 
-    g_array_set_size (stack, 0);
-    memcpy (edge_pos, dom_first, sizeof (guint32) * N);
-    g_array_append_val (stack, (guint32) { 0 });
-    while (stack->len > 0)
+    sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
       {
-        guint32 v = g_array_index (stack, guint32, stack->len - 1);
+        guint32 p = stack[sp - 1];
 
-        if (edge_pos[v] < dom_first[v + 1])
+        if (next_child[p] < dom_first[p + 1])
           {
-            guint32 w = dom_child[edge_pos[v]++];
-            guint32 type = g_array_index (self->object_types, guint32, w - 1);
+            guint32 w = dom_child[next_child[p]++];
+            guint32 type = g_array_index (self->object_types, guint32, vertex[w] - 1);
 
             if (active[type]++ == 0)
-              self->type_retained[type] += self->retained[w];
-            g_array_append_val (stack, w);
+              self->type_retained[type] += self->retained[vertex[w]];
+            stack[sp++] = w;
           }
         else
           {
-            if (v != 0)
-              active[g_array_index (self->object_types, guint32, v - 1)]--;
-            g_array_set_size (stack, stack->len - 1);
+            if (p != 0)
+              active[g_array_index (self->object_types, guint32, vertex[p] - 1)]--;
+            sp--;
           }
       }
-    g_free (dom_first);
-    g_free (dom_child);
-    g_free (active);
   }
 
-  g_free (dfnum);
+  /* the immediate dominators by node; NONE for the unreached */
+  self->idom = dfnum;
+  memset (self->idom, 0xff, sizeof (guint32) * N);
+  for (guint32 w = 1; w < count; w++)
+    self->idom[vertex[w]] = vertex[idom[w]];
+
   g_free (vertex);
-  g_free (parent);
+  g_free (forest);
   g_free (semi);
-  g_free (ancestor);
-  g_free (label);
-  g_free (bucket_head);
-  g_free (bucket_next);
+  g_free (idom);
   g_free (pred_first);
-  g_free (preds);
-  g_free (edge_pos);
 }
 
 /* ---- leaks ---- */
@@ -503,10 +645,20 @@ compute_leaks (BlHeap  *self,
                guint8  *is_unreachable_field)
 {
   guint32 n = self->n;
-  g_autofree guint8 *live = g_new0 (guint8, MAX (n, 1));
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint8 *live = NULL;
+  g_autoptr (GArray) stack = NULL;
+  gboolean any = FALSE;
 
   self->leaked = g_new0 (guint8, MAX (n, 1));
+
+  /* no $unreachable reference, no leak */
+  for (guint32 f = 0; f < self->field_names->len; f++)
+    any |= is_unreachable_field[f];
+  if (!any)
+    return;
+
+  live = g_new0 (guint8, MAX (n, 1));
+  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint i = 0; i < self->roots->len; i++)
     {
@@ -564,7 +716,7 @@ compute_leaks (BlHeap  *self,
     if (self->leaked[v])
       {
         self->n_leaked++;
-        self->leaked_bytes += g_array_index (self->self_sizes, guint64, v);
+        self->leaked_bytes += object_size (self, v);
       }
 }
 
@@ -643,27 +795,79 @@ compare_cycles (gconstpointer a,
 }
 
 /* Depth-first walks over leaked objects (not following $unreachable
- * references); each back edge closes a cycle of (type, field) steps. */
+ * references); each back edge closes a cycle of (type, field) steps. Each
+ * cycle is grouped as it is found (by a hash of its least rotation, then
+ * step by step), so memory stays linear in the longest cycle; the steps
+ * of all cycles together are bounded (a graph with a quadratic number of
+ * them stops contributing cycles: cycles_skipped counts the rest). */
 static void
 compute_cycles (BlHeap *self,
                 guint8 *is_unreachable_field)
 {
   guint32 n = self->n;
-  g_autofree guint8 *state = g_new0 (guint8, MAX (n, 1));   /* 0 new, 1 on stack, 2 done */
-  g_autofree guint32 *edge_pos = g_new (guint32, MAX (n, 1));
+  const guint32 *types = (const guint32 *) self->object_types->data;
+  g_autofree guint8 *state = NULL;       /* 0 new, 1 on stack, 2 done */
+  g_autofree guint32 *edge_pos = NULL;
+  g_autofree guint32 *stack_index = NULL;
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) via = g_array_new (FALSE, FALSE, sizeof (guint32));  /* field taken from stack[i] */
-  g_autofree guint32 *stack_index = g_new (guint32, MAX (n, 1));
-  g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (Step));     /* all cycles' steps */
-  g_autoptr (GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
-  g_autoptr (GArray) examples = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GArray) sorted = NULL;
+  g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));   /* one cycle's */
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) distinct = g_array_new (FALSE, FALSE, sizeof (Step));
+  g_autoptr (GHashTable) pair_rank = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) groups = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GArray) same_hash = g_array_new (FALSE, FALSE, sizeof (guint32)); /* next cycle, + 1 */
+  guint64 budget = 4 * (guint64) n + (1 << 20);
   guint32 global_field = NONE;
+  guint64 last_key = G_MAXUINT64;
+  guint32 last_rank = 0;
+  gboolean any = FALSE;
+
+  for (guint32 v = 0; v < n && !any; v++)
+    any = self->leaked[v];
+  if (!any)
+    return;
 
   for (guint32 f = 0; f < self->field_names->len; f++)
     if (field_is (g_ptr_array_index (self->field_names, f), "$m.global"))
       global_field = f;
+
+  /* rank the distinct (type, field) steps by name, so rotations compare
+   * by name */
+  for (guint32 v = 0; v < n; v++)
+    {
+      if (!self->leaked[v])
+        continue;
+      for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
+        {
+          guint64 key = ((guint64) types[v] << 32) | self->fields[e];
+
+          if (!self->leaked[self->targets[e]] || is_unreachable_field[self->fields[e]] ||
+              key == last_key)
+            continue;
+          last_key = key;
+          if (!g_hash_table_contains (pair_rank, (gpointer) (guintptr) key))
+            {
+              Step step = { types[v], self->fields[e] };
+
+              g_hash_table_insert (pair_rank, (gpointer) (guintptr) key, NULL);
+              g_array_append_val (distinct, step);
+            }
+        }
+    }
+  g_array_sort_with_data (distinct, compare_steps, self);
+  for (guint32 i = 0; i < distinct->len; i++)
+    {
+      const Step *step = &g_array_index (distinct, Step, i);
+      guint64 key = ((guint64) step->type << 32) | step->field;
+
+      g_hash_table_insert (pair_rank, (gpointer) (guintptr) key, GUINT_TO_POINTER (i));
+    }
+  last_key = G_MAXUINT64;
+
+  state = g_new0 (guint8, MAX (n, 1));
+  edge_pos = g_new (guint32, MAX (n, 1));
+  stack_index = g_new (guint32, MAX (n, 1));
 
   for (guint32 start = 0; start < n; start++)
     {
@@ -691,19 +895,90 @@ compute_cycles (BlHeap *self,
               g_array_index (via, guint32, stack->len - 1) = self->fields[e];
               if (state[w] == 1)
                 {
-                  guint32 bound[2] = { raw->len, 0 };
+                  guint32 len = stack->len - stack_index[w];
+                  guint32 first, hash = 2166136261u;
+                  gpointer found;
+                  guint32 match = NONE;
 
-                  for (guint32 i = stack_index[w]; i < stack->len; i++)
+                  if (len > budget)
                     {
-                      Step step = { g_array_index (self->object_types, guint32,
-                                                   g_array_index (stack, guint32, i)),
-                                    g_array_index (via, guint32, i) };
-
-                      g_array_append_val (raw, step);
+                      self->cycles_skipped++;
+                      continue;
                     }
-                  bound[1] = raw->len;
-                  g_array_append_vals (bounds, bound, 1);
-                  g_array_append_val (examples, w);
+                  budget -= len;
+
+                  g_array_set_size (steps, len);
+                  g_array_set_size (ranks, len);
+                  for (guint32 i = 0; i < len; i++)
+                    {
+                      guint32 o = g_array_index (stack, guint32, stack_index[w] + i);
+                      Step *step = &g_array_index (steps, Step, i);
+                      guint64 key;
+
+                      step->type = types[o];
+                      step->field = g_array_index (via, guint32, stack_index[w] + i);
+                      key = ((guint64) step->type << 32) | step->field;
+                      if (key != last_key)
+                        {
+                          last_key = key;
+                          last_rank = GPOINTER_TO_UINT (g_hash_table_lookup (pair_rank,
+                                                                             (gpointer) (guintptr) key));
+                        }
+                      g_array_index (ranks, guint32, i) = last_rank;
+                    }
+                  first = least_rotation ((const guint32 *) ranks->data, len);
+                  for (guint32 i = 0; i < len; i++)
+                    hash = (hash ^ g_array_index (ranks, guint32, (first + i) % len)) * 16777619u;
+                  hash ^= len;
+
+                  /* the same cycle found before? */
+                  found = g_hash_table_lookup (groups, GUINT_TO_POINTER (hash));
+                  for (guint32 c = GPOINTER_TO_UINT (found); c != 0 && match == NONE;
+                       c = g_array_index (same_hash, guint32, c - 1))
+                    {
+                      const BlHeapCycle *cycle = &g_array_index (self->cycles, BlHeapCycle, c - 1);
+                      guint32 i;
+
+                      if (cycle->n_steps != len)
+                        continue;
+                      for (i = 0; i < len; i++)
+                        {
+                          const Step *s = &g_array_index (steps, Step, (first + i) % len);
+
+                          if (cycle->types[i] != s->type || cycle->fields[i] != s->field)
+                            break;
+                        }
+                      if (i == len)
+                        match = c - 1;
+                    }
+
+                  if (match != NONE)
+                    {
+                      g_array_index (self->cycles, BlHeapCycle, match).count++;
+                    }
+                  else
+                    {
+                      BlHeapCycle cycle = { 0 };
+
+                      cycle.n_steps = len;
+                      cycle.types = g_new (guint32, len);
+                      cycle.fields = g_new (guint32, len);
+                      for (guint32 i = 0; i < len; i++)
+                        {
+                          const Step *s = &g_array_index (steps, Step, (first + i) % len);
+
+                          cycle.types[i] = s->type;
+                          cycle.fields[i] = s->field;
+                          if (s->field == global_field)
+                            cycle.through_global = TRUE;
+                        }
+                      cycle.count = 1;
+                      cycle.example = w;
+                      g_array_append_val (self->cycles, cycle);
+                      g_array_append_val (same_hash, (guint32) { GPOINTER_TO_UINT (found) });
+                      g_hash_table_insert (groups, GUINT_TO_POINTER (hash),
+                                           GUINT_TO_POINTER (self->cycles->len));
+                    }
                 }
               else if (state[w] == 0)
                 {
@@ -720,73 +995,6 @@ compute_cycles (BlHeap *self,
               g_array_set_size (stack, stack->len - 1);
               g_array_set_size (via, via->len - 1);
             }
-        }
-    }
-
-  if (bounds->len == 0)
-    return;
-
-  /* rank the distinct steps by name, so rotations compare by name */
-  sorted = g_array_sized_new (FALSE, FALSE, sizeof (Step), raw->len);
-  g_array_append_vals (sorted, raw->data, raw->len);
-  g_array_sort_with_data (sorted, compare_steps, self);
-
-  for (guint32 c = 0; c < bounds->len; c++)
-    {
-      const guint32 *bound = (const guint32 *) (bounds->data + c * sizeof (guint32) * 2);
-      guint32 len = bound[1] - bound[0];
-      Step *steps = &g_array_index (raw, Step, bound[0]);
-      g_autofree guint32 *ranks = g_new (guint32, len);
-      g_autoptr (GString) key = g_string_new (NULL);
-      guint32 first;
-      gpointer found;
-
-      /* rank of a step: its position among the distinct sorted steps */
-      for (guint32 i = 0; i < len; i++)
-        {
-          guint lo = 0, hi = sorted->len;
-
-          while (lo < hi)
-            {
-              guint mid = (lo + hi) / 2;
-
-              if (compare_steps (&g_array_index (sorted, Step, mid), &steps[i], self) < 0)
-                lo = mid + 1;
-              else
-                hi = mid;
-            }
-          ranks[i] = lo;
-        }
-      first = least_rotation (ranks, len);
-      for (guint32 i = 0; i < len; i++)
-        g_string_append_printf (key, "%u,", ranks[(first + i) % len]);
-
-      found = g_hash_table_lookup (groups, key->str);
-      if (found != NULL)
-        {
-          g_array_index (self->cycles, BlHeapCycle, GPOINTER_TO_UINT (found) - 1).count++;
-        }
-      else
-        {
-          BlHeapCycle cycle = { 0 };
-
-          cycle.n_steps = len;
-          cycle.types = g_new (guint32, len);
-          cycle.fields = g_new (guint32, len);
-          for (guint32 i = 0; i < len; i++)
-            {
-              const Step *s = &steps[(first + i) % len];
-
-              cycle.types[i] = s->type;
-              cycle.fields[i] = s->field;
-              if (s->field == global_field)
-                cycle.through_global = TRUE;
-            }
-          cycle.count = 1;
-          cycle.example = g_array_index (examples, guint32, c);
-          g_array_append_val (self->cycles, cycle);
-          g_hash_table_insert (groups, g_strdup (key->str),
-                               GUINT_TO_POINTER (self->cycles->len));
         }
     }
 
@@ -817,7 +1025,7 @@ bl_heap_finish (BlHeap *self)
   for (guint32 v = 0; v < self->n; v++)
     {
       guint32 type = g_array_index (self->object_types, guint32, v);
-      guint64 size = g_array_index (self->self_sizes, guint64, v);
+      guint64 size = object_size (self, v);
 
       self->type_count[type]++;
       self->type_self[type] += size;
@@ -872,7 +1080,7 @@ bl_heap_get_self_size (BlHeap  *self,
 {
   g_return_val_if_fail (object < self->self_sizes->len, 0);
 
-  return g_array_index (self->self_sizes, guint64, object);
+  return object_size (self, object);
 }
 
 guint64
@@ -968,6 +1176,19 @@ bl_heap_get_cycles (BlHeap *self,
   *n_cycles = self->cycles->len;
 
   return (const BlHeapCycle *) self->cycles->data;
+}
+
+/**
+ * bl_heap_get_n_cycles_skipped:
+ *
+ * Returns: how many cycles were left out of bl_heap_get_cycles() because
+ *   all the cycles together had too many steps (a graph with quadratically
+ *   many); 0 normally
+ */
+guint64
+bl_heap_get_n_cycles_skipped (BlHeap *self)
+{
+  return self->cycles_skipped;
 }
 
 static int

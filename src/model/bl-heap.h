@@ -91,6 +91,8 @@ void         bl_heap_get_type_totals  (BlHeap        *self,
 /* The leak cycles, largest count first. */
 const BlHeapCycle *bl_heap_get_cycles (BlHeap        *self,
                                        guint         *n_cycles);
+/* Cycles left out because all of them together had too many steps. */
+guint64      bl_heap_get_n_cycles_skipped (BlHeap    *self);
 /* Objects sorted by retained size, largest first; at most @n. */
 guint32     *bl_heap_top_retained     (BlHeap        *self,
                                        guint          n,

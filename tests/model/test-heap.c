@@ -261,6 +261,96 @@ test_object_ids (void)
   g_assert_cmpuint (bl_heap_get_object_id (heap, c), ==, c);
 }
 
+/* ten million objects: a leaked ring of all but the domain, held by one
+ * $unreachable reference; linear in time and memory (the ring is one cycle
+ * of 9 999 999 steps, every object in a chain of dominators) */
+static void
+test_ten_million (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 domain_t = bl_heap_add_type (heap, "Domain");
+  guint32 t = bl_heap_add_type (heap, "roAssociativeArray");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  const guint32 n = 10000000;
+  guint32 domain = bl_heap_add_object (heap, domain_t, 100);
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+  guint64 count, self_bytes, retained;
+
+  for (guint32 i = 1; i < n; i++)
+    {
+      bl_heap_add_object (heap, t, 8);
+      bl_heap_set_object_id (heap, i, 0x1000 + i);
+    }
+  bl_heap_add_reference (heap, domain, un, 1);
+  for (guint32 i = 1; i < n; i++)
+    bl_heap_add_reference (heap, i, f, i + 1 < n ? i + 1 : 1);
+  bl_heap_add_root (heap, domain);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, n);
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, n - 1);
+  g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, (guint64) (n - 1) * 8);
+  g_assert_cmpuint (bl_heap_get_retained (heap, domain), ==, 100 + (guint64) (n - 1) * 8);
+  g_assert_cmpuint (bl_heap_get_retained (heap, n - 1), ==, 8);
+  g_assert_cmpuint (bl_heap_get_idom (heap, n - 1), ==, n - 2);
+  g_assert_cmpuint (bl_heap_get_idom (heap, 1), ==, domain);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, n - 1), ==, 0x1000 + n - 1);
+  bl_heap_get_type_totals (heap, t, &count, &self_bytes, &retained);
+  g_assert_cmpuint (count, ==, n - 1);
+  /* the ring's objects all dominate one another in a chain: one counts */
+  g_assert_cmpuint (retained, ==, (guint64) (n - 1) * 8);
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, 1);
+  g_assert_cmpuint (cycles[0].n_steps, ==, n - 1);
+  g_assert_cmpuint (cycles[0].count, ==, 1);
+  g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), ==, 0);
+}
+
+/* every object of a leaked chain also points back at its start: the
+ * depth-first walk meets a back edge at each depth, and the cycles' steps
+ * add up quadratically; they are bounded, the rest counted as skipped */
+static void
+test_quadratic_cycles (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 back = bl_heap_intern_field (heap, "first");
+  const guint32 n = 200000;
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+  guint64 steps = 0, found = 0;
+
+  bl_heap_add_object (heap, t, 1);
+  for (guint32 i = 1; i < n; i++)
+    bl_heap_add_object (heap, t, 1);
+  bl_heap_add_reference (heap, 0, un, 1);
+  for (guint32 i = 1; i < n; i++)
+    {
+      if (i + 1 < n)
+        bl_heap_add_reference (heap, i, f, i + 1);
+      bl_heap_add_reference (heap, i, back, 1);
+    }
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  for (guint i = 0; i < n_cycles; i++)
+    {
+      steps += (guint64) cycles[i].n_steps * cycles[i].count;
+      found += cycles[i].count;
+    }
+  /* the walk unwinds from the deepest object: the longest cycles come
+   * first, as many as the bound holds */
+  g_assert_cmpuint (n_cycles, >=, 5);
+  g_assert_cmpuint (steps, <=, 4 * (guint64) n + (1 << 20));
+  g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), >, 0);
+  g_assert_cmpuint (found + bl_heap_get_n_cycles_skipped (heap), ==, n - 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,6 +364,8 @@ main (int   argc,
   g_test_add_func ("/heap/long-chain", test_long_chain);
   g_test_add_func ("/heap/leaks-and-cycles", test_leaks_and_cycles);
   g_test_add_func ("/heap/long-cycle", test_long_cycle);
+  g_test_add_func ("/heap/ten-million", test_ten_million);
+  g_test_add_func ("/heap/quadratic-cycles", test_quadratic_cycles);
 
   return g_test_run ();
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bl-heap.h"
+#include "bl-heap-private.h"
 
 #define NONE G_MAXUINT32
 #define BIG_SIZE G_MAXUINT32
@@ -176,6 +177,68 @@ bl_heap_add_object (BlHeap  *self,
   g_array_append_val (self->self_sizes, ((guint32) { MIN (self_size, BIG_SIZE) }));
 
   return self->object_types->len - 1;
+}
+
+static int compare_big (gconstpointer a,
+                        gconstpointer b);
+
+void
+bl_heap_set_type_name (BlHeap     *self,
+                       guint32     type,
+                       const char *name)
+{
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (type < self->type_names->len);
+
+  g_free (g_ptr_array_index (self->type_names, type));
+  g_ptr_array_index (self->type_names, type) = g_strdup (name != NULL ? name : "");
+}
+
+void
+bl_heap_set_self_size (BlHeap  *self,
+                       guint32  object,
+                       guint64  self_size)
+{
+  guint32 *sizes = (guint32 *) self->self_sizes->data;
+
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (object < self->self_sizes->len);
+
+  if (self_size < BIG_SIZE && sizes[object] != BIG_SIZE)
+    {
+      sizes[object] = (guint32) self_size;
+      return;
+    }
+  /* rare: to or from a size kept aside; the aside list stays in object
+   * order (objects are mostly set in order: appended, no search) */
+  if (sizes[object] == BIG_SIZE)
+    {
+      const BigSize *big = bsearch (&object, self->big_sizes->data, self->big_sizes->len,
+                                    sizeof (BigSize), compare_big);
+
+      if (big != NULL)
+        g_array_remove_index (self->big_sizes, big - (const BigSize *) self->big_sizes->data);
+    }
+  sizes[object] = (guint32) MIN (self_size, BIG_SIZE);
+  if (self_size >= BIG_SIZE)
+    {
+      BigSize big = { object, self_size };
+      guint lo = 0, hi = self->big_sizes->len;
+
+      if (hi > 0 && g_array_index (self->big_sizes, BigSize, hi - 1).object > object)
+        while (lo < hi)
+          {
+            guint mid = (lo + hi) / 2;
+
+            if (g_array_index (self->big_sizes, BigSize, mid).object < object)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+      else
+        lo = hi;
+      g_array_insert_val (self->big_sizes, lo, big);
+    }
 }
 
 static int

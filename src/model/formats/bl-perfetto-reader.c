@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bl-heap.h"
+#include "bl-heap-private.h"
 #include "bl-perfetto-reader.h"
 #include "bl-protobuf-private.h"
 #include "bl-source-private.h"
@@ -41,16 +42,40 @@ enum
   EV_COUNTER = 4,
 };
 
+/* A slice or instant event of a track, kept until the end in 16 bytes:
+ * the few events with annotations or flows have their extras aside. */
 typedef struct
 {
   guint64 ts;
-  guint32 order;      /* file order within the track */
-  guint32 name;       /* profile string id */
-  guint32 type;
+  guint32 order;      /* file order */
+  guint32 bits;       /* name << EV_NAME_SHIFT | EV_HAS_EXTRA | type */
+} Event;
+
+#define EV_TYPE_MASK  3u
+#define EV_HAS_EXTRA  4u
+#define EV_NAME_SHIFT 3
+#define EV_NAME_NONE  (G_MAXUINT32 >> EV_NAME_SHIFT)
+
+static inline guint32
+event_type (const Event *ev)
+{
+  return ev->bits & EV_TYPE_MASK;
+}
+
+static inline guint32
+event_name (const Event *ev)
+{
+  guint32 name = ev->bits >> EV_NAME_SHIFT;
+
+  return name == EV_NAME_NONE ? G_MAXUINT32 : name;
+}
+
+typedef struct
+{
   guint32 annotation; /* index into reader->annotation_texts, or G_MAXUINT32 */
   guint32 flow_first; /* into reader->flow_refs */
   guint32 n_flows;
-} Event;
+} EventExtra;
 
 typedef struct
 {
@@ -82,6 +107,7 @@ typedef struct
   gint64   unit_multiplier;
   char    *unit;
   GArray  *events;    /* Event */
+  gboolean events_unsorted;   /* a timestamp went back in file order */
   GArray  *points;    /* RawPoint */
 } Track;
 
@@ -119,6 +145,7 @@ typedef struct
   guint64     legacy_ts;     /* ns, monotonic clock */
   guint64     legacy_thread_ts;
   HeapDump   *heap;          /* a dump continued over packets */
+  Track      *event_track;   /* the track of its last event */
 } Sequence;
 
 typedef struct
@@ -130,10 +157,13 @@ typedef struct
   GHashTable  *global_clocks; /* builtin clock id → Clock* */
   GHashTable  *process_names; /* pid → char* */
   guint32      trace_clock;
+  Sequence    *small_seqs[256]; /* the sequences of ids below 256, the usual ones */
   Sequence    *last_seq;     /* lookup caches: packets come in runs */
   guint64      last_seq_id;
   Track       *last_track;
   GPtrArray   *annotation_texts;
+  GArray      *extras;       /* EventExtra */
+  GHashTable  *extra_of;     /* event order → index into extras */
   GArray      *flow_refs;    /* FlowRef */
   guint64      max_event_ts;
   gboolean     has_event_ts;
@@ -197,6 +227,8 @@ get_sequence (Reader  *reader,
 {
   Sequence *seq;
 
+  if (id < G_N_ELEMENTS (reader->small_seqs) && reader->small_seqs[id] != NULL)
+    return reader->small_seqs[id];
   if (reader->last_seq != NULL && reader->last_seq_id == id)
     return reader->last_seq;
 
@@ -215,6 +247,8 @@ get_sequence (Reader  *reader,
   seq->clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   seq->default_extra_counters = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_hash_table_insert (reader->sequences, (gpointer) (guintptr) id, seq);
+  if (id < G_N_ELEMENTS (reader->small_seqs))
+    reader->small_seqs[id] = seq;
   reader->last_seq = seq;
   reader->last_seq_id = id;
 
@@ -860,6 +894,7 @@ read_track_event (Reader          *reader,
   guint flow_first = reader->flow_refs->len;
   gint64 delta_us = 0, absolute_us = 0, thread_delta_us = 0;
   gboolean has_delta = FALSE, has_thread_delta = FALSE;
+  Track *track;
   Event event;
 
   bl_pb_field_cursor (data, &c);
@@ -1056,17 +1091,30 @@ read_track_event (Reader          *reader,
 
   event.ts = ts;
   event.order = reader->order++;
-  event.name = name;
-  event.type = (guint32) type;
-  event.annotation = G_MAXUINT32;
-  event.flow_first = flow_first;
-  event.n_flows = reader->flow_refs->len - flow_first;
-  if (annotations != NULL && annotations->len > 0)
+  event.bits = (MIN (name, EV_NAME_NONE) << EV_NAME_SHIFT) | (guint32) type;
+  if ((annotations != NULL && annotations->len > 0) || reader->flow_refs->len > flow_first)
     {
-      event.annotation = reader->annotation_texts->len;
-      g_ptr_array_add (reader->annotation_texts, g_string_free (g_steal_pointer (&annotations), FALSE));
+      EventExtra extra = { G_MAXUINT32, flow_first, reader->flow_refs->len - flow_first };
+
+      if (annotations != NULL && annotations->len > 0)
+        {
+          extra.annotation = reader->annotation_texts->len;
+          g_ptr_array_add (reader->annotation_texts,
+                           g_string_free (g_steal_pointer (&annotations), FALSE));
+        }
+      event.bits |= EV_HAS_EXTRA;
+      g_hash_table_insert (reader->extra_of, GUINT_TO_POINTER (event.order),
+                           GUINT_TO_POINTER (reader->extras->len));
+      g_array_append_val (reader->extras, extra);
     }
-  g_array_append_val (get_track (reader, track_uuid)->events, event);
+  /* a sequence mostly writes to one track */
+  track = seq->event_track;
+  if (track == NULL || track->uuid != track_uuid)
+    track = seq->event_track = get_track (reader, track_uuid);
+  if (track->events->len > 0 &&
+      ts < g_array_index (track->events, Event, track->events->len - 1).ts)
+    track->events_unsorted = TRUE;
+  g_array_append_val (track->events, event);
   note_event_ts (reader, ts);
 
   return TRUE;
@@ -1074,23 +1122,10 @@ read_track_event (Reader          *reader,
 
 /* ---- heap graphs ---- */
 
-/* One dump being decoded, possibly over several packets: raw ids are kept
- * until the dump ends, since types, names and objects may come in any order. */
-typedef struct
-{
-  guint64 id;
-  guint64 type_id;
-  guint64 self_size;
-  guint32 first_ref;
-  guint32 n_refs;
-} RawObject;
-
-typedef struct
-{
-  guint64 field;      /* field-name iid, or G_MAXUINT64 for "by position in the type" */
-  guint64 target;
-} RawRef;
-
+/* One dump being decoded, possibly over several packets. Objects go into
+ * the BlHeap as they come; what may arrive later (type names and sizes,
+ * field names, the objects references point at) is resolved when the dump
+ * ends: until then a reference keeps its target's id and field-name iid. */
 typedef struct
 {
   char   *name;
@@ -1098,15 +1133,29 @@ typedef struct
   GArray *fields;     /* guint64 field-name iids of the type's references */
 } RawType;
 
+#define FIELD_BY_POSITION G_MAXUINT64
+
 struct _HeapDump
 {
   gint64      pid;
-  GArray     *objects;      /* RawObject */
-  GArray     *refs;         /* RawRef */
-  GArray     *roots;        /* guint64 */
+  BlHeap     *heap;
   GHashTable *types;        /* type id → RawType* */
+  GHashTable *type_index;   /* type id → heap type + 1 */
+  GArray     *type_ids;     /* guint64: heap type → type id */
   GHashTable *field_names;  /* iid → char* */
-  guint64     last_id;
+  GArray     *n_refs;       /* guint32 per object */
+  GArray     *ref_fields;   /* guint64 per reference: field-name iid, or FIELD_BY_POSITION */
+  GArray     *ref_targets;  /* guint64 per reference: object id */
+  GArray     *zero_sizes;   /* guint32: objects that take their type's size */
+  GArray     *roots;        /* guint64 */
+  GHashTable *later_ids;    /* ids after the first that did not increase */
+  guint64     last_id;      /* of the last object read */
+  guint64     last_added_id;
+  guint32     n_increasing; /* objects 0 … n_increasing - 1 have increasing ids */
+  GArray     *scratch_fields;   /* one object's, guint64 */
+  GArray     *scratch_targets;
+  guint64     cached_type_id;
+  guint32     cached_type;
 };
 
 static void
@@ -1124,11 +1173,19 @@ heap_dump_new (void)
 {
   HeapDump *dump = g_new0 (HeapDump, 1);
 
-  dump->objects = g_array_new (FALSE, FALSE, sizeof (RawObject));
-  dump->refs = g_array_new (FALSE, FALSE, sizeof (RawRef));
-  dump->roots = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->heap = bl_heap_new ();
   dump->types = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, raw_type_free);
+  dump->type_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  dump->type_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   dump->field_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  dump->n_refs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  dump->ref_fields = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->ref_targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->zero_sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  dump->roots = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->scratch_fields = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->scratch_targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->cached_type_id = G_MAXUINT64;
 
   return dump;
 }
@@ -1140,11 +1197,19 @@ heap_dump_free (gpointer data)
 
   if (dump == NULL)
     return;
-  g_array_unref (dump->objects);
-  g_array_unref (dump->refs);
-  g_array_unref (dump->roots);
+  g_clear_pointer (&dump->heap, bl_heap_free);
   g_hash_table_unref (dump->types);
+  g_hash_table_unref (dump->type_index);
+  g_array_unref (dump->type_ids);
   g_hash_table_unref (dump->field_names);
+  g_clear_pointer (&dump->n_refs, g_array_unref);
+  g_clear_pointer (&dump->ref_fields, g_array_unref);
+  g_clear_pointer (&dump->ref_targets, g_array_unref);
+  g_array_unref (dump->zero_sizes);
+  g_array_unref (dump->roots);
+  g_clear_pointer (&dump->later_ids, g_hash_table_unref);
+  g_array_unref (dump->scratch_fields);
+  g_array_unref (dump->scratch_targets);
   g_free (dump);
 }
 
@@ -1157,39 +1222,115 @@ field_name_of (HeapDump *dump,
   return name != NULL ? name : "";
 }
 
-/* Object ids to object indices: an array when the ids are dense (as
- * id_delta encoding makes them), a hash table otherwise. */
+/* The heap type of a type id: added (named for now by its id) the first
+ * time the id is seen. */
+static guint32
+heap_type_of (HeapDump *dump,
+              guint64   type_id)
+{
+  gpointer t;
+
+  if (type_id == dump->cached_type_id)
+    return dump->cached_type;
+
+  t = g_hash_table_lookup (dump->type_index, (gpointer) (guintptr) type_id);
+  if (t == NULL)
+    {
+      RawType *raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) type_id);
+      g_autofree char *name = raw != NULL ? NULL
+                              : g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", type_id);
+
+      t = GUINT_TO_POINTER (bl_heap_add_type (dump->heap, raw != NULL ? raw->name : name) + 1);
+      g_hash_table_insert (dump->type_index, (gpointer) (guintptr) type_id, t);
+      g_array_append_val (dump->type_ids, type_id);
+    }
+  dump->cached_type_id = type_id;
+  dump->cached_type = GPOINTER_TO_UINT (t) - 1;
+
+  return dump->cached_type;
+}
+
+/* Whether an object of @id came before: ids mostly increase (id_delta),
+ * so the increasing run is searched by halves and only the rest hashed. */
+static gboolean
+heap_dump_has_id (HeapDump *dump,
+                  guint64   id)
+{
+  guint32 lo = 0, hi = dump->n_increasing;
+
+  if (dump->later_ids != NULL &&
+      g_hash_table_contains (dump->later_ids, (gpointer) (guintptr) id))
+    return TRUE;
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      guint64 at = bl_heap_get_object_id (dump->heap, mid);
+
+      if (at == id)
+        return TRUE;
+      if (at < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return FALSE;
+}
+
+/* Object ids to object indices when the dump ends: arithmetic when the
+ * ids are consecutive, an array when they are dense, a hash table
+ * otherwise. */
 typedef struct
 {
   guint64     min;
   guint64     range;
+  gboolean    consecutive;
   guint32    *dense;
   GHashTable *hash;
 } ObjectIndex;
 
 static void
 object_index_init (ObjectIndex *index,
-                   GArray      *objects)
+                   BlHeap      *heap,
+                   guint32      n_increasing)
 {
+  guint32 n = bl_heap_get_n_objects (heap);
   guint64 min = G_MAXUINT64, max = 0;
 
   memset (index, 0, sizeof *index);
-  for (guint i = 0; i < objects->len; i++)
+  if (n == 0)
+    return;
+  if (n_increasing == n &&
+      bl_heap_get_object_id (heap, n - 1) - bl_heap_get_object_id (heap, 0) == n - 1)
     {
-      guint64 id = g_array_index (objects, RawObject, i).id;
+      index->consecutive = TRUE;
+      index->min = bl_heap_get_object_id (heap, 0);
+      index->range = n;
+      return;
+    }
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint64 id = bl_heap_get_object_id (heap, i);
 
       min = MIN (min, id);
       max = MAX (max, id);
     }
-  if (objects->len > 0 && max - min < 4 * (guint64) objects->len + 1024)
+  if (max - min < 4 * (guint64) n + 1024)
     {
       index->min = min;
       index->range = max - min + 1;
       index->dense = g_new (guint32, index->range);
       memset (index->dense, 0xff, sizeof (guint32) * index->range);
+      for (guint32 i = 0; i < n; i++)
+        index->dense[bl_heap_get_object_id (heap, i) - min] = i;
     }
   else
-    index->hash = g_hash_table_new (g_direct_hash, g_direct_equal);
+    {
+      index->hash = g_hash_table_new (g_direct_hash, g_direct_equal);
+      for (guint32 i = 0; i < n; i++)
+        g_hash_table_insert (index->hash, (gpointer) (guintptr) bl_heap_get_object_id (heap, i),
+                             GUINT_TO_POINTER (i + 1));
+    }
 }
 
 static void
@@ -1199,132 +1340,114 @@ object_index_clear (ObjectIndex *index)
   g_clear_pointer (&index->hash, g_hash_table_unref);
 }
 
-static guint32
+static inline guint32
 object_index_lookup (ObjectIndex *index,
                      guint64      id)
 {
   gpointer v;
 
-  if (index->dense != NULL)
-    return id >= index->min && id - index->min < index->range ? index->dense[id - index->min]
-                                                              : G_MAXUINT32;
+  if (index->consecutive || index->dense != NULL)
+    {
+      if (id < index->min || id - index->min >= index->range)
+        return G_MAXUINT32;
+      return index->consecutive ? (guint32) (id - index->min) : index->dense[id - index->min];
+    }
+  if (index->hash == NULL)
+    return G_MAXUINT32;
   v = g_hash_table_lookup (index->hash, (gpointer) (guintptr) id);
 
   return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
 }
 
-static void
-object_index_insert (ObjectIndex *index,
-                     guint64      id,
-                     guint32      value)
-{
-  if (index->dense != NULL)
-    index->dense[id - index->min] = value;
-  else
-    g_hash_table_insert (index->hash, (gpointer) (guintptr) id, GUINT_TO_POINTER (value + 1));
-}
-
-/* Turns a complete dump into a BlHeap. */
+/* Resolves what a complete dump left open and analyses it. */
 static void
 heap_dump_finish (Reader   *reader,
                   HeapDump *dump)
 {
-  BlHeap *heap = bl_heap_new ();
-  g_autoptr (GHashTable) type_index = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autofree guint32 *index_of = g_new (guint32, MAX (dump->objects->len, 1));
+  BlHeap *heap = dump->heap;
+  guint32 n = bl_heap_get_n_objects (heap);
   ObjectIndex objects;
   guint64 undefined = 0;
+  guint64 ref = 0;
+  guint64 cached_iid = G_MAXUINT64 - 1;
+  guint32 cached_field = 0;
+  guint32 cached_type = G_MAXUINT32;
+  RawType *cached_raw = NULL;
   GHashTableIter iter;
   gpointer key, value;
-  guint64 cached_id = G_MAXUINT64;
-  guint32 cached_type = 0;
-  RawType *cached_raw = NULL;
   g_autoptr (GHashTable) field_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
 
+  /* every described type is listed, with or without objects */
   g_hash_table_iter_init (&iter, dump->types);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      RawType *type = value;
+    heap_type_of (dump, (guint64) (guintptr) key);
 
-      g_hash_table_insert (type_index, key,
-                           GUINT_TO_POINTER (bl_heap_add_type (heap, type->name) + 1));
+  /* sizes from the objects' types */
+  for (guint i = 0; i < dump->zero_sizes->len; i++)
+    {
+      guint32 o = g_array_index (dump->zero_sizes, guint32, i);
+      guint32 type = bl_heap_get_object_type (heap, o);
+      RawType *raw = g_hash_table_lookup (dump->types,
+                                          (gpointer) (guintptr) g_array_index (dump->type_ids,
+                                                                               guint64, type));
+
+      if (raw != NULL && raw->object_size != 0)
+        bl_heap_set_self_size (heap, o, raw->object_size);
     }
 
-  object_index_init (&objects, dump->objects);
-  for (guint i = 0; i < dump->objects->len; i++)
+  object_index_init (&objects, heap, dump->n_increasing);
+  for (guint32 o = 0; o < n; o++)
     {
-      const RawObject *o = &g_array_index (dump->objects, RawObject, i);
-      guint64 size = o->self_size;
+      guint32 n_refs = g_array_index (dump->n_refs, guint32, o);
 
-      index_of[i] = G_MAXUINT32;
-      if (object_index_lookup (&objects, o->id) != G_MAXUINT32)
+      if (n_refs == 0)
         continue;
-      if (o->type_id != cached_id)
+      if (bl_heap_get_object_type (heap, o) != cached_type)
         {
-          gpointer t = g_hash_table_lookup (type_index, (gpointer) (guintptr) o->type_id);
-
-          if (t == NULL)
-            {
-              g_autofree char *name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", o->type_id);
-
-              t = GUINT_TO_POINTER (bl_heap_add_type (heap, name) + 1);
-              g_hash_table_insert (type_index, (gpointer) (guintptr) o->type_id, t);
-            }
-          cached_id = o->type_id;
-          cached_type = GPOINTER_TO_UINT (t) - 1;
-          cached_raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
+          cached_type = bl_heap_get_object_type (heap, o);
+          cached_raw = g_hash_table_lookup (dump->types,
+                                            (gpointer) (guintptr) g_array_index (dump->type_ids,
+                                                                                 guint64,
+                                                                                 cached_type));
         }
-      if (size == 0 && cached_raw != NULL)
-        size = cached_raw->object_size;
-      index_of[i] = bl_heap_add_object (heap, cached_type, size);
-      bl_heap_set_object_id (heap, index_of[i], o->id);
-      object_index_insert (&objects, o->id, index_of[i]);
-    }
-
-  cached_id = G_MAXUINT64;
-  cached_raw = NULL;
-  for (guint i = 0; i < dump->objects->len; i++)
-    {
-      const RawObject *o = &g_array_index (dump->objects, RawObject, i);
-
-      if (index_of[i] == G_MAXUINT32 || o->n_refs == 0)
-        continue;
-      if (o->type_id != cached_id)
+      for (guint32 k = 0; k < n_refs; k++, ref++)
         {
-          cached_id = o->type_id;
-          cached_raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) o->type_id);
-        }
-      for (guint k = 0; k < o->n_refs; k++)
-        {
-          const RawRef *r = &g_array_index (dump->refs, RawRef, o->first_ref + k);
+          guint64 target = g_array_index (dump->ref_targets, guint64, ref);
+          guint64 iid = g_array_index (dump->ref_fields, guint64, ref);
           guint32 to;
-          guint64 iid = G_MAXUINT64;
-          gpointer field;
 
-          if (r->target == 0)
+          if (target == 0)
             continue;
-          to = object_index_lookup (&objects, r->target);
+          to = object_index_lookup (&objects, target);
           if (to == G_MAXUINT32)
             {
               undefined++;
               continue;
             }
-          if (r->field != G_MAXUINT64)
-            iid = r->field;
-          else if (cached_raw != NULL && k < cached_raw->fields->len)
-            iid = g_array_index (cached_raw->fields, guint64, k);
+          if (iid == FIELD_BY_POSITION)
+            iid = cached_raw != NULL && k < cached_raw->fields->len
+                  ? g_array_index (cached_raw->fields, guint64, k) : G_MAXUINT64;
           /* field-name iid → heap field id, interned once per name */
-          field = g_hash_table_lookup (field_ids, (gpointer) (guintptr) iid);
-          if (field == NULL)
+          if (iid != cached_iid)
             {
-              const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
+              gpointer field = g_hash_table_lookup (field_ids, (gpointer) (guintptr) iid);
 
-              field = GUINT_TO_POINTER (bl_heap_intern_field (heap, name) + 1);
-              g_hash_table_insert (field_ids, (gpointer) (guintptr) iid, field);
+              if (field == NULL)
+                {
+                  const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
+
+                  field = GUINT_TO_POINTER (bl_heap_intern_field (heap, name) + 1);
+                  g_hash_table_insert (field_ids, (gpointer) (guintptr) iid, field);
+                }
+              cached_iid = iid;
+              cached_field = GPOINTER_TO_UINT (field) - 1;
             }
-          bl_heap_add_reference (heap, index_of[i], GPOINTER_TO_UINT (field) - 1, to);
+          bl_heap_add_reference (heap, o, cached_field, to);
         }
     }
+  g_clear_pointer (&dump->n_refs, g_array_unref);
+  g_clear_pointer (&dump->ref_fields, g_array_unref);
+  g_clear_pointer (&dump->ref_targets, g_array_unref);
 
   for (guint i = 0; i < dump->roots->len; i++)
     {
@@ -1338,7 +1461,7 @@ heap_dump_finish (Reader   *reader,
   object_index_clear (&objects);
 
   bl_heap_finish (heap);
-  g_ptr_array_add (reader->heaps, heap);
+  g_ptr_array_add (reader->heaps, g_steal_pointer (&dump->heap));
 
   if (undefined > 0 && reader->heap_warning == NULL)
     reader->heap_warning =
@@ -1355,29 +1478,32 @@ read_heap_object (Reader          *reader,
   BlPbCursor c;
   BlPbField f;
   BlPbStatus status;
-  RawObject o = { 0 };
+  guint64 id = 0, type_id = 0, self_size = 0;
   gboolean has_id = FALSE;
   guint64 base = 0;
-  g_autoptr (GArray) fields = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr (GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GArray *fields = dump->scratch_fields;
+  GArray *targets = dump->scratch_targets;
+  guint32 n, object;
 
+  g_array_set_size (fields, 0);
+  g_array_set_size (targets, 0);
   bl_pb_field_cursor (data, &c);
   FOR_FIELDS (reader, &c, &f, N_("heap graph object"), status)
     {
       if (f.number == 1 && f.wire == BL_PB_VARINT)
         {
-          o.id = f.value;
+          id = f.value;
           has_id = TRUE;
         }
       else if (f.number == 7 && f.wire == BL_PB_VARINT)
         {
-          o.id = dump->last_id + f.value;
+          id = dump->last_id + f.value;
           has_id = TRUE;
         }
       else if (f.number == 2 && f.wire == BL_PB_VARINT)
-        o.type_id = f.value;
+        type_id = f.value;
       else if (f.number == 3 && f.wire == BL_PB_VARINT)
-        o.self_size = f.value;
+        self_size = f.value;
       else if (f.number == 6 && f.wire == BL_PB_VARINT)
         base = f.value;
       else if ((f.number == 4 || f.number == 5) &&
@@ -1391,18 +1517,39 @@ read_heap_object (Reader          *reader,
     return FALSE;
 
   if (!has_id)
-    o.id = dump->last_id + 1;
-  dump->last_id = o.id;
-  o.first_ref = dump->refs->len;
-  o.n_refs = targets->len;
+    id = dump->last_id + 1;
+  dump->last_id = id;
+
+  /* a second object of the same id is left out, with its references */
+  n = bl_heap_get_n_objects (dump->heap);
+  if (n > 0 && !(dump->n_increasing == n && id > dump->last_added_id) &&
+      heap_dump_has_id (dump, id))
+    return TRUE;
+
+  object = bl_heap_add_object (dump->heap, heap_type_of (dump, type_id), self_size);
+  bl_heap_set_object_id (dump->heap, object, id);
+  if (dump->n_increasing == object && (object == 0 || id > dump->last_added_id))
+    dump->n_increasing++;
+  else
+    {
+      if (dump->later_ids == NULL)
+        dump->later_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_hash_table_add (dump->later_ids, (gpointer) (guintptr) id);
+    }
+  dump->last_added_id = id;
+  if (self_size == 0)
+    g_array_append_val (dump->zero_sizes, object);
+
+  /* a reference without a field id takes its name from the type, by position */
   for (guint i = 0; i < targets->len; i++)
     {
-      RawRef r = { i < fields->len ? base + g_array_index (fields, guint64, i) : G_MAXUINT64,
-                   g_array_index (targets, guint64, i) };
+      guint64 field = i < fields->len ? base + g_array_index (fields, guint64, i)
+                                      : FIELD_BY_POSITION;
 
-      g_array_append_val (dump->refs, r);
+      g_array_append_val (dump->ref_fields, field);
     }
-  g_array_append_val (dump->objects, o);
+  g_array_append_vals (dump->ref_targets, targets->data, targets->len);
+  g_array_append_val (dump->n_refs, targets->len);
 
   return TRUE;
 }
@@ -1417,6 +1564,7 @@ read_heap_type (Reader          *reader,
   BlPbStatus status;
   guint64 id = 0;
   RawType *type = g_new0 (RawType, 1);
+  gpointer known;
 
   type->fields = g_array_new (FALSE, FALSE, sizeof (guint64));
   bl_pb_field_cursor (data, &c);
@@ -1446,6 +1594,10 @@ read_heap_type (Reader          *reader,
 
   if (type->name == NULL)
     type->name = g_strdup_printf ("(type %" G_GUINT64_FORMAT ")", id);
+  /* objects of this type came first: they named it by its id so far */
+  known = g_hash_table_lookup (dump->type_index, (gpointer) (guintptr) id);
+  if (known != NULL)
+    bl_heap_set_type_name (dump->heap, GPOINTER_TO_UINT (known) - 1, type->name);
   g_hash_table_replace (dump->types, (gpointer) (guintptr) id, type);
 
   return TRUE;
@@ -1868,9 +2020,11 @@ build_track (Reader          *reader,
   if (track->events->len == 0)
     return;
 
-  g_array_sort (track->events, compare_events);
-  for (guint i = 0; i < track->events->len; i++)
-    if (g_array_index (track->events, Event, i).type == EV_SLICE_BEGIN)
+  /* in file order already unless a timestamp went back */
+  if (track->events_unsorted)
+    g_array_sort (track->events, compare_events);
+  for (guint i = 0; i < track->events->len && !has_slices; i++)
+    if (event_type (&g_array_index (track->events, Event, i)) == EV_SLICE_BEGIN)
       has_slices = TRUE;
 
   if (has_slices)
@@ -1884,14 +2038,21 @@ build_track (Reader          *reader,
   for (guint i = 0; i < track->events->len; i++)
     {
       const Event *ev = &g_array_index (track->events, Event, i);
+      guint32 type = event_type (ev);
+      const EventExtra *extra = NULL;
+
+      if ((ev->bits & EV_HAS_EXTRA) != 0)
+        extra = &g_array_index (reader->extras, EventExtra,
+                                GPOINTER_TO_UINT (g_hash_table_lookup (reader->extra_of,
+                                                                       GUINT_TO_POINTER (ev->order))));
 
       if (i == 0)
         first = ev->ts;
       last = MAX (last, ev->ts);
 
-      if (ev->type == EV_INSTANT)
+      if (type == EV_INSTANT)
         {
-          BlPerfettoInstant instant = { ev->ts, ev->name, thread };
+          BlPerfettoInstant instant = { ev->ts, event_name (ev), thread };
 
           if (instant.name == G_MAXUINT32)
             {
@@ -1902,10 +2063,10 @@ build_track (Reader          *reader,
           g_array_append_val (trace->instants, instant);
           trace->n_instants++;
         }
-      else if (ev->type == EV_SLICE_BEGIN)
+      else if (type == EV_SLICE_BEGIN)
         {
           guint32 parent = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).node : root;
-          guint32 slice_name = ev->name;
+          guint32 slice_name = event_name (ev);
           Open open;
 
           if (slice_name == G_MAXUINT32)
@@ -1921,26 +2082,26 @@ build_track (Reader          *reader,
           g_array_append_val (stack, open);
           trace->n_slices++;
 
-          if (ev->annotation != G_MAXUINT32)
+          if (extra != NULL && extra->annotation != G_MAXUINT32)
             {
               BlPerfettoAnnotation *annotation = g_new0 (BlPerfettoAnnotation, 1);
 
               annotation->thread = thread;
               annotation->span = open.span;
               annotation->text = g_steal_pointer (&g_ptr_array_index (reader->annotation_texts,
-                                                                      ev->annotation));
+                                                                      extra->annotation));
               g_ptr_array_add (trace->annotations, annotation);
             }
 
-          for (guint k = 0; k < ev->n_flows; k++)
+          for (guint k = 0; extra != NULL && k < extra->n_flows; k++)
             {
-              const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, ev->flow_first + k);
+              const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, extra->flow_first + k);
               FlowStep step = { ev->ts, ev->order, thread, open.span, ref->id, ref->terminating };
 
               g_array_append_val (flow_steps, step);
             }
         }
-      else if (ev->type == EV_SLICE_END && stack->len > 0)
+      else if (type == EV_SLICE_END && stack->len > 0)
         close_slice (profile, thread, stack, ev->ts);
     }
 
@@ -2126,6 +2287,8 @@ read_source (BlSource  *src,
   reader.global_clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   reader.process_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   reader.annotation_texts = g_ptr_array_new_with_free_func (g_free);
+  reader.extras = g_array_new (FALSE, FALSE, sizeof (EventExtra));
+  reader.extra_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   reader.flow_refs = g_array_new (FALSE, FALSE, sizeof (FlowRef));
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
   reader.heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
@@ -2318,6 +2481,8 @@ out:
   g_hash_table_unref (reader.global_clocks);
   g_hash_table_unref (reader.process_names);
   g_ptr_array_unref (reader.annotation_texts);
+  g_array_unref (reader.extras);
+  g_hash_table_unref (reader.extra_of);
   g_array_unref (reader.flow_refs);
   g_ptr_array_unref (reader.heaps);
   g_free (reader.heap_warning);

@@ -1,0 +1,22 @@
+/* bl-heap-private.h — what a streaming heap reader needs besides the
+ * public building API: types and sizes known only after their objects
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "bl-heap.h"
+
+G_BEGIN_DECLS
+
+/* Names a type added before its description arrived. */
+void         bl_heap_set_type_name    (BlHeap        *self,
+                                       guint32        type,
+                                       const char    *name);
+/* Sets the self size of an object added with a provisional one. */
+void         bl_heap_set_self_size    (BlHeap        *self,
+                                       guint32        object,
+                                       guint64        self_size);
+
+G_END_DECLS

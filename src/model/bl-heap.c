@@ -38,19 +38,19 @@ struct _BlHeap
   GHashTable *field_ids;      /* name → id + 1 */
 
   GArray     *object_types;   /* guint32 */
-  GArray     *self_sizes;     /* guint32; BIG_SIZE: in big_sizes */
+  GArray     *sizes32;        /* guint32; BIG_SIZE: in big_sizes */
   GArray     *big_sizes;      /* BigSize, in object order */
   /* references while building: fields and targets in the order they were
    * added; while their sources never go down, edge_start holds where each
-   * object's run begins, else edge_from the source of each */
+   * object's run begins, else edge_sources the source of each */
   GArray     *edge_field;     /* guint32 */
   GArray     *edge_to;        /* guint32 */
   GArray     *edge_start;     /* guint32 per object up to the last source */
-  GArray     *edge_from;      /* guint32, or NULL while the sources are sorted */
+  GArray     *edge_sources;   /* guint32, or NULL while the sources are sorted */
   GArray     *roots;          /* guint32 */
   /* ids: objects 0 … n_affine - 1 have id index + id_offset, the others
-   * their index, unless object_ids holds them all */
-  GArray     *object_ids;     /* guint64 per object, or NULL */
+   * their index, unless id_array holds them all */
+  GArray     *id_array;       /* guint64 per object, or NULL */
   guint32     n_affine;
   guint64     id_offset;
 
@@ -81,7 +81,7 @@ bl_heap_new (void)
   self->field_names = g_ptr_array_new_with_free_func (g_free);
   self->field_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->object_types = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->self_sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sizes32 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->big_sizes = g_array_new (FALSE, FALSE, sizeof (BigSize));
   self->edge_field = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->edge_to = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -111,14 +111,14 @@ bl_heap_free (BlHeap *self)
   g_ptr_array_unref (self->field_names);
   g_hash_table_unref (self->field_ids);
   g_clear_pointer (&self->object_types, g_array_unref);
-  g_clear_pointer (&self->self_sizes, g_array_unref);
+  g_clear_pointer (&self->sizes32, g_array_unref);
   g_clear_pointer (&self->big_sizes, g_array_unref);
-  g_clear_pointer (&self->edge_from, g_array_unref);
+  g_clear_pointer (&self->edge_sources, g_array_unref);
   g_clear_pointer (&self->edge_field, g_array_unref);
   g_clear_pointer (&self->edge_to, g_array_unref);
   g_clear_pointer (&self->edge_start, g_array_unref);
   g_clear_pointer (&self->roots, g_array_unref);
-  g_clear_pointer (&self->object_ids, g_array_unref);
+  g_clear_pointer (&self->id_array, g_array_unref);
   g_free (self->first_edge);
   g_free (self->fields);
   g_free (self->targets);
@@ -174,7 +174,7 @@ bl_heap_add_object (BlHeap  *self,
       g_array_append_val (self->big_sizes, big);
     }
   g_array_append_val (self->object_types, type);
-  g_array_append_val (self->self_sizes, ((guint32) { MIN (self_size, BIG_SIZE) }));
+  g_array_append_val (self->sizes32, ((guint32) { MIN (self_size, BIG_SIZE) }));
 
   return self->object_types->len - 1;
 }
@@ -199,10 +199,10 @@ bl_heap_set_self_size (BlHeap  *self,
                        guint32  object,
                        guint64  self_size)
 {
-  guint32 *sizes = (guint32 *) self->self_sizes->data;
+  guint32 *sizes = (guint32 *) self->sizes32->data;
 
   g_return_if_fail (!self->finished);
-  g_return_if_fail (object < self->self_sizes->len);
+  g_return_if_fail (object < self->sizes32->len);
 
   if (self_size < BIG_SIZE && sizes[object] != BIG_SIZE)
     {
@@ -254,7 +254,7 @@ static inline guint64
 object_size (BlHeap  *self,
              guint32  object)
 {
-  guint32 size = ((const guint32 *) self->self_sizes->data)[object];
+  guint32 size = ((const guint32 *) self->sizes32->data)[object];
   const BigSize *big;
 
   if G_LIKELY (size != BIG_SIZE)
@@ -275,7 +275,7 @@ bl_heap_add_reference (BlHeap  *self,
   g_return_if_fail (from < self->object_types->len && to < self->object_types->len);
   g_return_if_fail (field < self->field_names->len);
 
-  if (self->edge_from == NULL && self->edge_start->len > 0 &&
+  if (self->edge_sources == NULL && self->edge_start->len > 0 &&
       from < self->edge_start->len - 1)
     {
       /* out of order: from now on each reference keeps its source */
@@ -283,18 +283,18 @@ bl_heap_add_reference (BlHeap  *self,
       guint32 n_starts = self->edge_start->len;
       const guint32 *start = (const guint32 *) self->edge_start->data;
 
-      self->edge_from = g_array_sized_new (FALSE, FALSE, sizeof (guint32), m + 1);
+      self->edge_sources = g_array_sized_new (FALSE, FALSE, sizeof (guint32), m + 1);
       for (guint32 v = 0; v < n_starts; v++)
         {
           guint32 end = v + 1 < n_starts ? start[v + 1] : m;
 
           for (guint32 e = start[v]; e < end; e++)
-            g_array_append_val (self->edge_from, v);
+            g_array_append_val (self->edge_sources, v);
         }
       g_clear_pointer (&self->edge_start, g_array_unref);
     }
-  if (self->edge_from != NULL)
-    g_array_append_val (self->edge_from, from);
+  if (self->edge_sources != NULL)
+    g_array_append_val (self->edge_sources, from);
   else
     while (self->edge_start->len <= from)
       g_array_append_val (self->edge_start, self->edge_to->len);
@@ -319,7 +319,7 @@ bl_heap_set_object_id (BlHeap  *self,
 {
   g_return_if_fail (object < self->object_types->len);
 
-  if (self->object_ids == NULL)
+  if (self->id_array == NULL)
     {
       /* ids given in object order that grow with the index need no array */
       if (object == self->n_affine &&
@@ -331,33 +331,33 @@ bl_heap_set_object_id (BlHeap  *self,
         }
       if (object < self->n_affine && id == object + self->id_offset)
         return;
-      self->object_ids = g_array_new (FALSE, TRUE, sizeof (guint64));
-      g_array_set_size (self->object_ids, self->n_affine);
+      self->id_array = g_array_new (FALSE, TRUE, sizeof (guint64));
+      g_array_set_size (self->id_array, self->n_affine);
       for (guint32 i = 0; i < self->n_affine; i++)
-        g_array_index (self->object_ids, guint64, i) = i + self->id_offset;
+        g_array_index (self->id_array, guint64, i) = i + self->id_offset;
     }
-  if (self->object_ids->len <= object)
+  if (self->id_array->len <= object)
     {
-      guint32 old = self->object_ids->len;
+      guint32 old = self->id_array->len;
 
-      g_array_set_size (self->object_ids, self->object_types->len);
+      g_array_set_size (self->id_array, self->object_types->len);
       /* objects without an id of their own keep their index */
-      for (guint32 i = old; i < self->object_ids->len; i++)
-        g_array_index (self->object_ids, guint64, i) = i;
+      for (guint32 i = old; i < self->id_array->len; i++)
+        g_array_index (self->id_array, guint64, i) = i;
     }
-  g_array_index (self->object_ids, guint64, object) = id;
+  g_array_index (self->id_array, guint64, object) = id;
 }
 
 guint64
 bl_heap_get_object_id (BlHeap  *self,
                        guint32  object)
 {
-  if (self->object_ids == NULL)
+  if (self->id_array == NULL)
     return object < self->n_affine ? object + self->id_offset : object;
-  if (object >= self->object_ids->len)
+  if (object >= self->id_array->len)
     return object;
 
-  return g_array_index (self->object_ids, guint64, object);
+  return g_array_index (self->id_array, guint64, object);
 }
 
 /* ---- CSR ---- */
@@ -382,7 +382,7 @@ build_csr (BlHeap *self)
   const guint32 *from;
   g_autofree guint32 *fill = NULL;
 
-  if (self->edge_from == NULL)
+  if (self->edge_sources == NULL)
     {
       /* the references came in the order of their sources: already a CSR */
       self->first_edge = g_new (guint32, (gsize) n + 1);
@@ -397,7 +397,7 @@ build_csr (BlHeap *self)
       return;
     }
 
-  from = (const guint32 *) self->edge_from->data;
+  from = (const guint32 *) self->edge_sources->data;
   self->first_edge = g_new0 (guint32, (gsize) n + 1);
   self->fields = g_new (guint32, MAX (m, 1));
   self->targets = g_new (guint32, MAX (m, 1));
@@ -417,7 +417,7 @@ build_csr (BlHeap *self)
       self->targets[at] = g_array_index (self->edge_to, guint32, e);
     }
 
-  g_clear_pointer (&self->edge_from, g_array_unref);
+  g_clear_pointer (&self->edge_sources, g_array_unref);
   g_clear_pointer (&self->edge_field, g_array_unref);
   g_clear_pointer (&self->edge_to, g_array_unref);
 }
@@ -1141,7 +1141,7 @@ guint64
 bl_heap_get_self_size (BlHeap  *self,
                        guint32  object)
 {
-  g_return_val_if_fail (object < self->self_sizes->len, 0);
+  g_return_val_if_fail (object < self->sizes32->len, 0);
 
   return object_size (self, object);
 }

@@ -142,5 +142,39 @@ main (int    argc,
     }
   save (dir, "heap-graph", w);
 
+  /* legacy thread descriptor with a reference time, delta and absolute
+   * timestamps, packets that need incremental state, a lost packet */
+  w = bl_pbw_new ();
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 4);
+  bl_pbw_varint (w, 13, 1);
+  bl_pbw_begin (w, 44);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_varint (w, 2, 7);
+  bl_pbw_string (w, 5, "ui");
+  bl_pbw_varint (w, 6, 1000);
+  bl_pbw_varint (w, 7, 10);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  for (guint i = 0; i < 4; i++)
+    {
+      bl_pbw_begin (w, 1);
+      bl_pbw_varint (w, 10, 4);
+      bl_pbw_varint (w, 13, 2);
+      if (i == 3)
+        bl_pbw_varint (w, 42, 1);
+      bl_pbw_begin (w, 11);
+      bl_pbw_varint (w, 9, i < 2 ? 1 : 2);
+      if (i == 1)
+        bl_pbw_varint (w, 16, 1003);
+      else
+        bl_pbw_varint (w, 1, 2);
+      bl_pbw_varint (w, 2, 1);
+      bl_pbw_string (w, 23, "draw");
+      bl_pbw_end (w);
+      bl_pbw_end (w);
+    }
+  save (dir, "legacy-timestamps", w);
+
   return 0;
 }

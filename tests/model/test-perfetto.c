@@ -913,6 +913,87 @@ test_legacy_timestamps (void)
   g_assert_nonnull (strstr (warning, "3 events have a time relative to a thread descriptor"));
 }
 
+/* one heap object written by hand: references without field ids (named
+ * by their position in the type's reference fields) */
+static void
+heap_object_by_position (BlPbWriter *w,
+                         guint64     id,
+                         guint64     type,
+                         guint64     size,
+                         guint64     target)
+{
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, id);
+  bl_pbw_varint (w, 2, type);
+  if (size != 0)
+    bl_pbw_varint (w, 3, size);
+  if (target != 0)
+    bl_pbw_varint (w, 5, target);    /* unpacked */
+  bl_pbw_end (w);
+}
+
+/* objects before their types: the type names, the self size of a type
+ * (5 GiB, past 32 bits) and its reference field names come in a later
+ * packet; a second object of an id already seen is left out; ids that go
+ * down are kept */
+static void
+test_heap_graph_late_types (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  BlHeap *heap;
+  const guint64 five_gib = G_GUINT64_CONSTANT (5) << 30;
+  const guint32 *fields, *targets;
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 7);
+  bl_pbw_begin (w, 56);
+  heap_object_by_position (w, 10, 5, 0, 11);
+  heap_object_by_position (w, 11, 5, 0, 10);
+  heap_object_by_position (w, 10, 6, 7, 0);     /* the same id again */
+  heap_object_by_position (w, 9, 6, 3, 0);
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 7);
+  bl_pbw_begin (w, 56);
+  bl_pbw_begin (w, 9);
+  bl_pbw_varint (w, 1, 5);
+  bl_pbw_string (w, 3, "Node");
+  bl_pbw_varint (w, 4, five_gib);
+  bl_pbw_bytes (w, 6, "\x01", 1);
+  bl_pbw_end (w);
+  heap_name (w, 9, 6, "Leaf");
+  heap_name (w, 4, 1, "Node next");
+  bl_pbw_begin (w, 7);
+  bl_pbw_bytes (w, 1, "\x0a", 1);
+  bl_pbw_end (w);
+  bl_pbw_varint (w, 5, 0);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
+
+  g_assert_cmpuint (trace->heaps->len, ==, 1);
+  heap = g_ptr_array_index (trace->heaps, 0);
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 3);
+  g_assert_cmpstr (bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, 0)), ==, "Node");
+  g_assert_cmpstr (bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, 2)), ==, "Leaf");
+  g_assert_cmpuint (bl_heap_get_self_size (heap, 0), ==, five_gib);
+  g_assert_cmpuint (bl_heap_get_self_size (heap, 1), ==, five_gib);
+  g_assert_cmpuint (bl_heap_get_self_size (heap, 2), ==, 3);
+  g_assert_cmpuint (bl_heap_get_total_bytes (heap), ==, 2 * five_gib + 3);
+  g_assert_cmpuint (bl_heap_get_retained (heap, 0), ==, 2 * five_gib);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, 2), ==, 9);
+  g_assert_false (bl_heap_is_reachable (heap, 2));
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 0, &fields, &targets), ==, 1);
+  g_assert_cmpuint (targets[0], ==, 1);
+  g_assert_cmpstr (bl_heap_get_field_name (heap, fields[0]), ==, "Node next");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -929,6 +1010,7 @@ main (int   argc,
   g_test_add_func ("/perfetto/annotations-flows", test_annotations_flows);
   g_test_add_func ("/perfetto/heap-graph", test_heap_graph);
   g_test_add_func ("/perfetto/heap-graph-unfinished", test_heap_graph_unfinished);
+  g_test_add_func ("/perfetto/heap-graph-late-types", test_heap_graph_late_types);
   g_test_add_func ("/perfetto/truncated", test_truncated);
   g_test_add_func ("/perfetto/hostile", test_hostile);
   g_test_add_func ("/perfetto/detect", test_detect);

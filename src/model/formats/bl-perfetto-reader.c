@@ -2213,6 +2213,11 @@ build_profile (Reader *reader)
 
       build_track (reader, trace, track, flow_steps);
       build_counter (reader, trace, track);
+      /* done with its events: the memory goes to the next tracks' spans */
+      g_array_unref (track->events);
+      g_array_unref (track->points);
+      track->events = g_array_new (FALSE, FALSE, sizeof (Event));
+      track->points = g_array_new (FALSE, FALSE, sizeof (RawPoint));
     }
 
   g_array_sort (trace->instants, compare_instants);

@@ -80,15 +80,29 @@ const peer = loadImporter(opt.speedscope);
 const importSpeedscopeProfiles = peer.__importSpeedscopeProfiles;
 const toNs = {nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9};
 
+// Other formats speedscope reads (Chrome .cpuprofile and .heapprofile):
+// through its import of any file, as when the file is opened in it.
+function isSpeedscopeFile(text) {
+  return /^\s*\{\s*"\$schema"\s*:\s*"https:\/\/www\.speedscope\.app\/file-format-schema\.json"/.test(text.slice(0, 256));
+}
+
+async function importAny(file, text) {
+  if (isSpeedscopeFile(text)) return importSpeedscopeProfiles(JSON.parse(text));
+  const group = await peer.__importFromText(path.basename(file), text);
+  if (!group) throw new Error('speedscope does not read it');
+  return group;
+}
+
 // speedscope's stacks: per profile, frame names joined by ';' under the
 // profile's name (as Brightlens names its thread), self weights summed.
-function speedscopeStacks(file) {
-  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const group = importSpeedscopeProfiles(doc);
+async function speedscopeStacks(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const doc = isSpeedscopeFile(text) ? JSON.parse(text) : {profiles: []};
+  const group = await importAny(file, text);
   const used = new Map();   // name → metrics of our own exports under it, or null
   const out = [];
   group.profiles.forEach((p, i) => {
-    const own = doc.profiles[i].brightlensMetric;
+    const own = doc.profiles[i] && doc.profiles[i].brightlensMetric;
     // unnamed: the file name, as speedscope names it when it opens a file
     let base = p.getName() || path.basename(file);
     let name = base;
@@ -141,11 +155,13 @@ const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs
 
 // Compares speedscope's stacks with Brightlens's; the metric 'samples' of
 // Brightlens (unit none, every weight 1) is speedscope's 'weight'.
-function compare(label, ss, bl) {
+function compare(label, ss, bl, onlyTheirs) {
   let problems = 0;
   const all = new Map();
+  const theirs = new Set(ss.map(p => p.metric));
   for (const [metric, stacks] of bl)
-    for (const [s, v] of stacks) all.set(metric + ' ' + s, v);
+    if (!onlyTheirs || theirs.has(metric))
+      for (const [s, v] of stacks) all.set(metric + ' ' + s, v);
   const seen = new Set();
   for (const p of ss) {
     let metric = p.metric;
@@ -178,11 +194,12 @@ if (opt.exportTo) {
   return;
 }
 
+async function main() {
 let failed = 0;
 for (const file of opt.files) {
   if (opt.time) {
     const u0 = process.cpuUsage(), t0 = performance.now();
-    const group = importSpeedscopeProfiles(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const group = await importAny(file, fs.readFileSync(file, 'utf8'));
     const t1 = performance.now(), u1 = process.cpuUsage(u0);
     const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', opt.cli, 'info', file], {encoding: 'utf8'});
     const [wall, user, sys, rss] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
@@ -194,20 +211,24 @@ for (const file of opt.files) {
   }
   if (opt.compare || opt.roundTrip) {
     let ss;
-    try { ss = speedscopeStacks(file); } catch (e) { console.log(`${file}: speedscope refuses it: ${e.message}`); continue; }
+    // (a Chrome profile has one metric in speedscope: Brightlens's others are extra)
+    const onlyTheirs = !isSpeedscopeFile(fs.readFileSync(file, 'utf8').slice(0, 256));
+    try { ss = await speedscopeStacks(file); } catch (e) { console.log(`${file}: speedscope refuses it: ${e.message}`); continue; }
     let bl;
     try { bl = brightlensStacks(file); } catch (e) { console.log(`${file}: Brightlens refuses it`); failed++; continue; }
-    let problems = opt.compare ? compare('read', ss, bl) : 0;
+    let problems = opt.compare ? compare('read', ss, bl, onlyTheirs) : 0;
     if (opt.roundTrip) {
       const out = path.join(os.tmpdir(), `bl-round-trip-${process.pid}.speedscope.json`);
       execFileSync(opt.cli, ['export', file, '--format', 'speedscope', '-o', out], {stdio: 'ignore'});
       try {
-        problems += compare('round trip, speedscope', speedscopeStacks(out), bl);
+        problems += compare('round trip, speedscope', await speedscopeStacks(out), bl);
         problems += compare('round trip, Brightlens', ss, brightlensStacks(out));
       } finally { fs.unlinkSync(out); }
     }
-    console.log(`${path.basename(file)}: ${problems === 0 ? 'same stacks' : problems + ' differences'}`);
+    console.log(`${path.basename(file)}: ${problems === 0 ? `same stacks (${ss.reduce((n, p) => n + p.stacks.size, 0)})` : problems + " differences"}`);
     if (problems) failed++;
   }
 }
 process.exit(failed ? 1 : 0);
+}
+main().catch(e => { console.error(e); process.exit(1); });

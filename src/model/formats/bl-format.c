@@ -12,9 +12,11 @@
 
 #include "bl-br-reader.h"
 #include "bl-bsprof-reader.h"
+#include "bl-cpuprofile-reader.h"
 #include "bl-decompressor.h"
 #include "bl-folded.h"
 #include "bl-format.h"
+#include "bl-heapprofile-reader.h"
 #include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-perfetto-reader.h"
@@ -44,6 +46,10 @@ bl_format_kind_get_name (BlFormatKind kind)
       return "folded";
     case BL_FORMAT_PERFETTO:
       return "perfetto";
+    case BL_FORMAT_CPUPROFILE:
+      return "cpuprofile";
+    case BL_FORMAT_HEAPPROFILE:
+      return "heapprofile";
     case BL_FORMAT_UNKNOWN:
     default:
       return "unknown";
@@ -73,6 +79,12 @@ bl_format_detect (const guint8 *head,
 
   if (bl_speedscope_detect (head, len))
     return BL_FORMAT_SPEEDSCOPE;
+
+  /* Chrome DevTools profiles: by their members */
+  if (bl_cpuprofile_detect (head, len))
+    return BL_FORMAT_CPUPROFILE;
+  if (bl_heapprofile_detect (head, len))
+    return BL_FORMAT_HEAPPROFILE;
 
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
@@ -625,6 +637,12 @@ read_with (BlFormatKind    kind,
     case BL_FORMAT_RRM:
       return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
                                              cancellable, error);
+    case BL_FORMAT_CPUPROFILE:
+      return (GObject *) bl_cpuprofile_read_stream (stream, total, progress, progress_data,
+                                                    cancellable, error);
+    case BL_FORMAT_HEAPPROFILE:
+      return (GObject *) bl_heapprofile_read_stream (stream, total, progress, progress_data,
+                                                     cancellable, error);
     case BL_FORMAT_UNKNOWN:
     default:
       g_assert_not_reached ();

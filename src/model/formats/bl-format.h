@@ -23,6 +23,8 @@ typedef enum
   BL_FORMAT_BR,
   BL_FORMAT_FOLDED,
   BL_FORMAT_PERFETTO,
+  BL_FORMAT_CPUPROFILE,
+  BL_FORMAT_HEAPPROFILE,
 } BlFormatKind;
 
 #define BL_FORMAT_ERROR (bl_format_error_quark ())

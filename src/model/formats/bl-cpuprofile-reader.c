@@ -30,8 +30,9 @@
  * where its time goes). Lines and columns are shown 1-based; per-line data
  * is kept for the line where each function starts.
  *
- * Hostile input: ids that are not counts below 2^32-1 name nothing;
- * duplicate ids: the last node listed wins, as in speedscope; parents
+ * Hostile input: any number is an id, as in speedscope (negative,
+ * fractional, huge); duplicate ids: the last node listed wins, as in
+ * speedscope; parents
  * that form a cycle are cut (with a warning); work per sample is bounded
  * overall, so deep stacks alternating with shallow ones cannot make the
  * reading quadratic. A file cut short keeps its complete nodes and samples
@@ -82,6 +83,7 @@ typedef struct
   BlJsonReader     *json;
   BlProfile        *profile;
   BlDevtoolsFrames  frames;
+  BlDevtoolsIds     ids;
   const char       *file_name;
 
   GArray           *nodes;        /* CpNode, complete ones */
@@ -184,7 +186,7 @@ read_ids (Reader  *reader,
   for (;;)
     {
       guint32 buf[1024];
-      gsize n = bl_json_reader_next_indexes (reader->json, NO_ID - 1, buf, G_N_ELEMENTS (buf));
+      gsize n = bl_json_reader_next_indexes (reader->json, BL_DEVTOOLS_MAX_PLAIN_ID, buf, G_N_ELEMENTS (buf));
       guint32 id;
 
       if (n > 0)
@@ -200,7 +202,7 @@ read_ids (Reader  *reader,
       if (token != BL_JSON_TOKEN_NUMBER)
         return fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
                         _("a node id must be a number"));
-      id = _bl_devtools_get_id (reader->json);
+      id = _bl_devtools_ids_get (&reader->ids, reader->json);
       g_array_append_val (out, id);
     }
 }
@@ -324,7 +326,7 @@ read_nodes (Reader  *reader,
             {
               token = bl_json_reader_next (json, error);
               if (token == BL_JSON_TOKEN_NUMBER)
-                node.id = _bl_devtools_get_id (json);
+                node.id = _bl_devtools_ids_get (&reader->ids, json);
               else if (token != BL_JSON_TOKEN_ERROR)
                 ok = fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
                               _("a node id must be a number"));
@@ -344,7 +346,7 @@ read_nodes (Reader  *reader,
               token = bl_json_reader_next (json, error);
               if (token == BL_JSON_TOKEN_NUMBER)
                 {
-                  node.parent = _bl_devtools_get_id (json);
+                  node.parent = _bl_devtools_ids_get (&reader->ids, json);
                   node.flags |= NODE_HAS_PARENT_ID;
                 }
               else if (token == BL_JSON_TOKEN_ERROR)
@@ -457,7 +459,7 @@ read_head (Reader  *reader,
             {
               token = bl_json_reader_next (json, error);
               if (token == BL_JSON_TOKEN_NUMBER)
-                g_array_index (reader->nodes, CpNode, level->index).id = _bl_devtools_get_id (json);
+                g_array_index (reader->nodes, CpNode, level->index).id = _bl_devtools_ids_get (&reader->ids, json);
               else if (token != BL_JSON_TOKEN_ERROR)
                 ok = fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
                               _("a node id must be a number"));
@@ -975,6 +977,7 @@ read_all (BlJsonReader *json,
   reader.profile = profile;
   reader.file_name = file_name;
   _bl_devtools_frames_init (&reader.frames, profile);
+  _bl_devtools_ids_init (&reader.ids);
   reader.nodes = g_array_new (FALSE, FALSE, sizeof (CpNode));
   reader.child_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.samples = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1005,6 +1008,7 @@ read_all (BlJsonReader *json,
     ok = build_profile (&reader, error);
 
   _bl_devtools_frames_clear (&reader.frames);
+  _bl_devtools_ids_clear (&reader.ids);
   g_array_unref (reader.nodes);
   g_array_unref (reader.child_ids);
   g_array_unref (reader.samples);

@@ -193,16 +193,56 @@ _bl_devtools_frames_add (BlDevtoolsFrames          *frames,
   return frames->slots[pos] - 1;
 }
 
-guint32
-_bl_devtools_get_id (BlJsonReader *json)
+void
+_bl_devtools_ids_init (BlDevtoolsIds *ids)
 {
-  gint64 v;
+  ids->others = NULL;
+}
 
-  if (!bl_json_reader_is_integral (json))
+void
+_bl_devtools_ids_clear (BlDevtoolsIds *ids)
+{
+  g_clear_pointer (&ids->others, g_hash_table_unref);
+}
+
+guint32
+_bl_devtools_ids_get_double (BlDevtoolsIds *ids,
+                             double         value)
+{
+  gint64 bits;
+  gpointer id;
+
+  if (value >= 0 && value <= BL_DEVTOOLS_MAX_PLAIN_ID && value == (double) (gint64) value)
+    return (guint32) value;
+
+  /* -0 is 0 (it would have been plain); every other number its own key */
+  memcpy (&bits, &value, sizeof bits);
+  if (ids->others == NULL)
+    ids->others = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (ids->others, &bits, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+  /* past 2^31-1 distinct odd ids, the rest name nothing */
+  if (g_hash_table_size (ids->others) >= (guint) BL_DEVTOOLS_MAX_PLAIN_ID)
     return BL_DEVTOOLS_NO_ID;
-  v = bl_json_reader_get_int (json);
+  id = GUINT_TO_POINTER ((guint) BL_DEVTOOLS_MAX_PLAIN_ID + 1 + g_hash_table_size (ids->others));
+  g_hash_table_insert (ids->others, g_memdup2 (&bits, sizeof bits), id);
 
-  return v >= 0 && v < (gint64) BL_DEVTOOLS_NO_ID ? (guint32) v : BL_DEVTOOLS_NO_ID;
+  return GPOINTER_TO_UINT (id);
+}
+
+guint32
+_bl_devtools_ids_get (BlDevtoolsIds *ids,
+                      BlJsonReader  *json)
+{
+  if (bl_json_reader_is_integral (json))
+    {
+      gint64 v = bl_json_reader_get_int (json);
+
+      if (v >= 0 && v <= BL_DEVTOOLS_MAX_PLAIN_ID)
+        return (guint32) v;
+    }
+
+  return _bl_devtools_ids_get_double (ids, bl_json_reader_get_double (json));
 }
 
 static inline gsize

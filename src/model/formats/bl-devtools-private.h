@@ -65,9 +65,19 @@ guint32  _bl_devtools_frames_add        (BlDevtoolsFrames    *frames,
                                          const BlDevtoolsCallFrame *cf,
                                          gint                 line_offset);
 
-/* Node ids: counts below 2^32-1; BL_DEVTOOLS_NO_ID for any other value
- * (it names nothing). A map from ids to indexes, the last inserted winning. */
+/* Node ids. Chrome's are small counts, but speedscope takes any number
+ * as an id (a Map key), so every number is one here too: counts below
+ * 2^31 stand for themselves, and any other number (negative, fractional,
+ * huge) gets a synthetic id of 2^31 and up, the same for the same number.
+ * BL_DEVTOOLS_NO_ID names nothing. A map from ids to indexes, the last
+ * inserted winning. */
 #define BL_DEVTOOLS_NO_ID G_MAXUINT32
+#define BL_DEVTOOLS_MAX_PLAIN_ID G_MAXINT32
+
+typedef struct
+{
+  GHashTable *others;   /* the bits of a double → synthetic id */
+} BlDevtoolsIds;
 
 typedef struct
 {
@@ -76,7 +86,14 @@ typedef struct
   gsize    mask;
 } BlDevtoolsIdMap;
 
-guint32  _bl_devtools_get_id            (BlJsonReader        *json);
+void     _bl_devtools_ids_init          (BlDevtoolsIds       *ids);
+void     _bl_devtools_ids_clear         (BlDevtoolsIds       *ids);
+/* The id of the NUMBER token at @json */
+guint32  _bl_devtools_ids_get           (BlDevtoolsIds       *ids,
+                                         BlJsonReader        *json);
+/* The id of @value (a number of the file, read some other way) */
+guint32  _bl_devtools_ids_get_double    (BlDevtoolsIds       *ids,
+                                         double               value);
 void     _bl_devtools_id_map_init       (BlDevtoolsIdMap     *map,
                                          guint                n_max);
 void     _bl_devtools_id_map_insert     (BlDevtoolsIdMap     *map,

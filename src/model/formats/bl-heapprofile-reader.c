@@ -55,6 +55,7 @@ typedef struct
   BlJsonReader     *json;
   BlProfile        *profile;
   BlDevtoolsFrames  frames;
+  BlDevtoolsIds     ids;
   const char       *file_name;
   GArray           *nodes;       /* HpNode, in the order they open (parents first) */
   GArray           *sample_ids;  /* guint32 node id per sample */
@@ -175,7 +176,7 @@ read_head (Reader  *reader,
               else if (is_size)
                 ok = bl_json_reader_get_count (json, &node->self_size, error);
               else
-                node->id = _bl_devtools_get_id (json);
+                node->id = _bl_devtools_ids_get (&reader->ids, json);
             }
           else
             ok = bl_json_reader_skip_value (json, error);
@@ -234,9 +235,8 @@ read_samples (Reader  *reader,
         {
           for (gssize m = 0; m < n; m++)
             if (members[m].name_len == 6 && memcmp (members[m].name, "nodeId", 6) == 0 &&
-                members[m].string == NULL && members[m].integral && members[m].integer >= 0 &&
-                members[m].integer < BL_DEVTOOLS_NO_ID)
-              id = (guint32) members[m].integer;
+                members[m].string == NULL)
+              id = _bl_devtools_ids_get_double (&reader->ids, members[m].number);
           g_array_append_val (reader->sample_ids, id);
           continue;
         }
@@ -257,7 +257,7 @@ read_samples (Reader  *reader,
               if (token == BL_JSON_TOKEN_ERROR)
                 return FALSE;
               if (token == BL_JSON_TOKEN_NUMBER)
-                id = _bl_devtools_get_id (json);
+                id = _bl_devtools_ids_get (&reader->ids, json);
               else if (!bl_json_reader_skip_value (json, error))
                 return FALSE;
             }
@@ -424,6 +424,7 @@ read_all (BlJsonReader *json,
   reader.profile = profile;
   reader.file_name = file_name;
   _bl_devtools_frames_init (&reader.frames, profile);
+  _bl_devtools_ids_init (&reader.ids);
   reader.nodes = g_array_new (FALSE, FALSE, sizeof (HpNode));
   reader.sample_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -461,6 +462,7 @@ read_all (BlJsonReader *json,
     ok = build_profile (&reader, error);
 
   _bl_devtools_frames_clear (&reader.frames);
+  _bl_devtools_ids_clear (&reader.ids);
   g_array_unref (reader.nodes);
   g_array_unref (reader.sample_ids);
 

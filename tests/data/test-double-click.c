@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bl-bsprof-writer.h"
+#include "bl-cpuprofile-writer.h"
 #include "bl-perfetto-writer.h"
 
 #define DESKTOP_ID APP_ID ".desktop"
@@ -30,6 +31,8 @@ static const char *media_types[] = {
   "application/x-mpatrol-profile",
   "text/x-folded-stacks",
   "application/x-perfetto-trace",
+  "application/x-brightlens-cpuprofile+json",
+  "application/x-brightlens-heapprofile+json",
 };
 
 static char *
@@ -53,6 +56,27 @@ run (const char * const *argv)
   g_assert_no_error (error);
 
   return out;
+}
+
+/* Chrome DevTools profiles as Chrome and Node write them (compact) */
+static void
+write_devtools (const char *path,
+                gboolean    heap)
+{
+  const BlCpuNode nodes[] = {
+    { "1", "(root)", "", -1, -1, "2", NULL },
+    { "2", "main", "file:///app/main.js", 0, 0, NULL, NULL },
+  };
+  const BlHeapNode heap_nodes[] = {
+    { 0, "(root)", "", -1, -1, "0", "1" },
+    { 1, "main", "file:///app/main.js", 0, 0, "64", "2" },
+  };
+  g_autoptr(GBytes) bytes = heap ? bl_heapprofile_write (heap_nodes, 2, "")
+                                 : bl_cpuprofile_write (nodes, 2, "2,2", "0,100", FALSE);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
 }
 
 /* a Perfetto trace as the tracing service writes it: the synchronization
@@ -387,6 +411,17 @@ install_into_temporary_prefix (void)
     write_folded (p);
   }
   {
+    const char *names[] = { "CPU.20261124.101500.4242.0.001.cpuprofile", "cpu-from-device",
+                            "Heap.20261124.101500.4242.0.002.heapprofile", "heap-from-device" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = sample_path (names[i]);
+
+        write_devtools (p, i >= 2);
+      }
+  }
+  {
     const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device",
                             "trace-clocks-first" };
 
@@ -460,6 +495,12 @@ test_other_formats_resolve (void)
     /* without extension: by the synchronization marker */
     { "trace-from-device", "application/x-perfetto-trace" },
     { "trace-clocks-first", "application/x-perfetto-trace" },
+    { "CPU.20261124.101500.4242.0.001.cpuprofile", "application/x-brightlens-cpuprofile+json" },
+    { "Heap.20261124.101500.4242.0.002.heapprofile",
+      "application/x-brightlens-heapprofile+json" },
+    /* without extension: by their first member */
+    { "cpu-from-device", "application/x-brightlens-cpuprofile+json" },
+    { "heap-from-device", "application/x-brightlens-heapprofile+json" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };
@@ -476,6 +517,10 @@ test_other_formats_resolve (void)
   g_assert_true (g_content_type_is_a ("application/x-roku-rrm-session+json",
                                       "application/json"));
   g_assert_true (g_content_type_is_a ("application/x-speedscope+json", "application/json"));
+  g_assert_true (g_content_type_is_a ("application/x-brightlens-cpuprofile+json",
+                                      "application/json"));
+  g_assert_true (g_content_type_is_a ("application/x-brightlens-heapprofile+json",
+                                      "application/json"));
   g_assert_true (g_content_type_is_a ("text/x-folded-stacks", "text/plain"));
 }
 

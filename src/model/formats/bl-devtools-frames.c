@@ -31,7 +31,8 @@ wrong_type (BlJsonReader  *json,
 {
   g_autofree char *where = bl_json_reader_dup_location (json);
 
-  /* Translators: "Invalid Chrome CPU profile: functionName must be a string, at line 1, column 40 ($.nodes[0].callFrame.functionName)." */
+  /* Translators: "Invalid Chrome CPU profile: this must be a string, at line 1, column 40
+   * ($.nodes[0].callFrame.functionName)." */
   g_set_error (error, domain, code, _("Invalid %s: this must be %s, at %s."), what, expected,
                where);
 

@@ -155,13 +155,18 @@ const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs
 
 // Compares speedscope's stacks with Brightlens's; the metric 'samples' of
 // Brightlens (unit none, every weight 1) is speedscope's 'weight'.
+// A Chrome profile (onlyTheirs): speedscope names its one profile after the
+// file, Brightlens its one thread "Main"; the stacks are compared below that.
 function compare(label, ss, bl, onlyTheirs) {
   let problems = 0;
   const all = new Map();
   const theirs = new Set(ss.map(p => p.metric));
+  const below = s => s.slice(s.indexOf(';'));
+  if (onlyTheirs)
+    ss = ss.map(p => ({...p, stacks: new Map([...p.stacks].map(([s, v]) => [below(s), v]))}));
   for (const [metric, stacks] of bl)
     if (!onlyTheirs || theirs.has(metric))
-      for (const [s, v] of stacks) all.set(metric + ' ' + s, v);
+      for (const [s, v] of stacks) all.set(metric + ' ' + (onlyTheirs ? below(s) : s), v);
   const seen = new Set();
   for (const p of ss) {
     let metric = p.metric;

@@ -117,7 +117,7 @@ test_real_files (void)
       g_assert_nonnull (profile);
       g_assert_false (bl_profile_is_incomplete (profile));
       g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 1);
-      g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, cases[i].file);
+      g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "Main");
       got = folded (profile, cases[i].metric);
       g_assert_cmpstr (got, ==, want);
       if (cases[i].total != 0)
@@ -175,18 +175,18 @@ static const char *rules_samples = "6,6,5,5,2,8,4,3,3,7,5,8";
 static const char *rules_deltas = "100,10,20,30,40,50,60,-30,70,80,90,100";
 
 static const char *rules_time =
-  "t.cpuprofile;(anonymous util.js:42) 90000\n"
-  "t.cpuprofile;a 30000\n"
-  "t.cpuprofile;a;b 60000\n"
-  "t.cpuprofile;a;c 170000\n"
-  "t.cpuprofile;a;c;(program) 50000";
+  "Main;(anonymous util.js:42) 90000\n"
+  "Main;a 30000\n"
+  "Main;a;b 60000\n"
+  "Main;a;c 170000\n"
+  "Main;a;c;(program) 50000";
 static const char *rules_samples_folded =
-  "t.cpuprofile;(anonymous util.js:42) 1\n"
-  "t.cpuprofile;a 2\n"
-  "t.cpuprofile;a;b 2\n"
-  "t.cpuprofile;a;b;(garbage collector) 1\n"
-  "t.cpuprofile;a;c 3\n"
-  "t.cpuprofile;a;c;(program) 1";
+  "Main;(anonymous util.js:42) 1\n"
+  "Main;a 2\n"
+  "Main;a;b 2\n"
+  "Main;a;b;(garbage collector) 1\n"
+  "Main;a;c 3\n"
+  "Main;a;c;(program) 1";
 
 static BlProfile *
 read_bytes (GBytes  *bytes,
@@ -195,7 +195,7 @@ read_bytes (GBytes  *bytes,
   gsize len;
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
-  return bl_cpuprofile_read_memory (data, len, "t.cpuprofile", error);
+  return bl_cpuprofile_read_memory (data, len, error);
 }
 
 static void
@@ -330,8 +330,8 @@ test_cpuprofile_hostile_ids (void)
 
   /* 2 (second) 10 µs, then 99 unknown: second keeps 20 more; 3 (x) 30,
    * then 1e30 (huge, x's child) 40; the last sample lasts nothing */
-  g_assert_cmpstr (fa, ==, "t.cpuprofile;second 30000\nt.cpuprofile;x 30000\n"
-                           "t.cpuprofile;x;huge 40000");
+  g_assert_cmpstr (fa, ==, "Main;second 30000\nMain;x 30000\n"
+                           "Main;x;huge 40000");
   g_assert_nonnull (bl_profile_get_warning (a));
   g_assert_nonnull (strstr (bl_profile_get_warning (a), "1 sample names a node"));
 
@@ -365,9 +365,9 @@ test_cpuprofile_hostile_numbers (void)
   g_assert_cmpuint (bl_profile_get_grand_total (huge, BL_METRIC_SAMPLES), ==, 5);
 
   /* fewer times than samples: the samples that have one */
-  g_assert_cmpstr (ff, ==, "t.cpuprofile;a 20000");
+  g_assert_cmpstr (ff, ==, "Main;a 20000");
   g_assert_nonnull (strstr (bl_profile_get_warning (fewer), "5 samples but 2 times"));
-  g_assert_cmpstr (fm, ==, "t.cpuprofile;a 20000");
+  g_assert_cmpstr (fm, ==, "Main;a 20000");
   g_assert_null (bl_profile_get_warning (more));
   g_assert_cmpuint (bl_profile_get_grand_total (none, BL_METRIC_TIME_NS), ==, 0);
 }
@@ -401,7 +401,7 @@ test_cpuprofile_errors (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlProfile) profile = bl_cpuprofile_read_memory ((const guint8 *) cases[i].json,
-                                                                strlen (cases[i].json), NULL,
+                                                                strlen (cases[i].json),
                                                                 &error);
 
       g_test_message ("%s: %s", cases[i].json, error ? error->message : "(no error)");
@@ -416,7 +416,7 @@ test_cpuprofile_errors (void)
 /* every prefix: an error of ours, or what was complete, marked incomplete */
 static void
 check_prefixes (GBytes     *bytes,
-                BlProfile *(*read) (const guint8 *, gsize, const char *, GError **),
+                BlProfile *(*read) (const guint8 *, gsize, GError **),
                 GQuark      domain,
                 BlMetricId  metric)
 {
@@ -428,7 +428,7 @@ check_prefixes (GBytes     *bytes,
   for (gsize cut = 0; cut < len; cut++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(BlProfile) profile = read (data, cut, "t", &error);
+      g_autoptr(BlProfile) profile = read (data, cut, &error);
 
       if (profile == NULL)
         {
@@ -470,7 +470,7 @@ test_cpuprofile_truncated (void)
                   BL_METRIC_TIME_NS);
 
   /* cut inside timeDeltas: the samples that have a time are shown */
-  cut = bl_cpuprofile_read_memory (data, len - 6, "t", &error);
+  cut = bl_cpuprofile_read_memory (data, len - 6, &error);
   g_assert_no_error (error);
   g_assert_true (bl_profile_is_incomplete (cut));
   g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (cut), "the 8 complete nodes"));
@@ -594,7 +594,7 @@ read_heap (GBytes  *bytes,
   gsize len;
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
-  return bl_heapprofile_read_memory (data, len, "h.heapprofile", error);
+  return bl_heapprofile_read_memory (data, len, error);
 }
 
 static void
@@ -617,15 +617,15 @@ test_heapprofile (void)
   /* speedscope's stacks keep "(root)"; an anonymous function is named
    * after its file and its line as in the file */
   g_assert_cmpstr (bytes_folded, ==,
-                   "h.heapprofile;(root);(V8 API) 512\n"
-                   "h.heapprofile;(root);main 100\n"
-                   "h.heapprofile;(root);main;(anonymous make.js:9) 4096\n"
-                   "h.heapprofile;(root);main;load;(anonymous make.js:9) 32768");
+                   "Main;(root);(V8 API) 512\n"
+                   "Main;(root);main 100\n"
+                   "Main;(root);main;(anonymous make.js:9) 4096\n"
+                   "Main;(root);main;load;(anonymous make.js:9) 32768");
   g_assert_cmpstr (count_folded, ==,
-                   "h.heapprofile;(root);(V8 API) 1\n"
-                   "h.heapprofile;(root);main 1\n"
-                   "h.heapprofile;(root);main;(anonymous make.js:9) 1\n"
-                   "h.heapprofile;(root);main;load;(anonymous make.js:9) 2");
+                   "Main;(root);(V8 API) 1\n"
+                   "Main;(root);main 1\n"
+                   "Main;(root);main;(anonymous make.js:9) 1\n"
+                   "Main;(root);main;load;(anonymous make.js:9) 2");
   g_assert_cmpint (bl_profile_get_default_metric (profile), ==, BL_METRIC_ALLOC_BYTES);
   g_assert_true (bl_profile_get_info (profile)->has_memory);
   g_assert_true (bl_profile_get_info (profile)->has_lines);
@@ -692,7 +692,7 @@ test_heapprofile_hostile (void)
     {
       g_autoptr(GError) case_error = NULL;
       g_autoptr(BlProfile) p = bl_heapprofile_read_memory ((const guint8 *) cases[i].json,
-                                                           strlen (cases[i].json), NULL,
+                                                           strlen (cases[i].json),
                                                            &case_error);
 
       g_test_message ("%s: %s", cases[i].json, case_error ? case_error->message : "-");
@@ -703,7 +703,7 @@ test_heapprofile_hostile (void)
       g_assert_null (strchr (case_error->message, '\n'));
     }
 
-  profile = bl_heapprofile_read_memory ((const guint8 *) huge, strlen (huge), NULL, &error);
+  profile = bl_heapprofile_read_memory ((const guint8 *) huge, strlen (huge), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_ALLOC_BYTES), ==,
                     G_MAXUINT64);

@@ -26,6 +26,10 @@
  * Frames that agree on name, url, line and column are one, as in
  * speedscope; a function without a name is "(anonymous FILE:LINE)".
  *
+ * The thread is "Main", as the DevTools call the JavaScript thread a
+ * .cpuprofile comes from (speedscope names it after the file, which would
+ * keep two runs of a program from comparing).
+ *
  * Metrics: time-ns (the runs' durations) and samples (each sample counted
  * where its time goes). Lines and columns are shown 1-based; per-line data
  * is kept for the line where each function starts.
@@ -84,7 +88,6 @@ typedef struct
   BlProfile        *profile;
   BlDevtoolsFrames  frames;
   BlDevtoolsIds     ids;
-  const char       *file_name;
 
   GArray           *nodes;        /* CpNode, complete ones */
   GArray           *child_ids;    /* guint32 */
@@ -771,13 +774,6 @@ push_sample (Builder     *b,
   return TRUE;
 }
 
-static const char *
-thread_name (Reader *reader)
-{
-  /* speedscope names the profile after the file */
-  return reader->file_name != NULL ? reader->file_name : "CPU profile";
-}
-
 static gboolean
 build_profile (Reader  *reader,
                GError **error)
@@ -824,7 +820,10 @@ build_profile (Reader  *reader,
 
   bl_profile_enable_metric (profile, BL_METRIC_TIME_NS);
   bl_profile_enable_metric (profile, BL_METRIC_SAMPLES);
-  b.root = bl_profile_add_thread (profile, bl_profile_intern (profile, thread_name (reader)));
+  /* one JavaScript thread, named as the DevTools name it ("Main"), so
+   * that two profiles of one program compare whatever their file names
+   * (speedscope names the profile after the file) */
+  b.root = bl_profile_add_thread (profile, bl_profile_intern (profile, BL_DEVTOOLS_THREAD_NAME));
   b.thread = bl_profile_get_node (profile, b.root)->thread;
 
   _bl_devtools_id_map_init (&map, n_nodes);
@@ -964,7 +963,6 @@ build_profile (Reader  *reader,
 
 static BlProfile *
 read_all (BlJsonReader *json,
-          const char   *file_name,
           GError      **error)
 {
   g_autoptr(BlProfile) profile = bl_profile_new ("cpuprofile");
@@ -975,7 +973,6 @@ read_all (BlJsonReader *json,
   bl_json_reader_set_max_depth (json, BL_DEVTOOLS_MAX_DEPTH);
   reader.json = json;
   reader.profile = profile;
-  reader.file_name = file_name;
   _bl_devtools_frames_init (&reader.frames, profile);
   _bl_devtools_ids_init (&reader.ids);
   reader.nodes = g_array_new (FALSE, FALSE, sizeof (CpNode));
@@ -1134,22 +1131,20 @@ bl_cpuprofile_read_stream (GInputStream   *stream,
 
   json = bl_json_reader_new_for_stream (stream, total, cancellable, progress, progress_data);
 
-  return read_all (json, g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY), error);
+  return read_all (json, error);
 }
 
 /**
  * bl_cpuprofile_read_memory:
- * @name: (nullable): the file's base name, which names the thread
  *
  * Returns: (transfer full): the profile, or %NULL with @error set
  */
 BlProfile *
 bl_cpuprofile_read_memory (const guint8  *data,
                            gsize          len,
-                           const char    *name,
                            GError       **error)
 {
   g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (data, len);
 
-  return read_all (json, name, error);
+  return read_all (json, error);
 }

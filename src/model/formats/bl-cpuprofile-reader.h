@@ -30,7 +30,6 @@ BlProfile *bl_cpuprofile_read_stream (GInputStream   *stream,
                                       GError        **error);
 BlProfile *bl_cpuprofile_read_memory (const guint8   *data,
                                       gsize           len,
-                                      const char     *name,
                                       GError        **error);
 
 G_END_DECLS

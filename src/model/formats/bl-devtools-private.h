@@ -23,6 +23,9 @@ G_BEGIN_DECLS
 
 #define BL_DEVTOOLS_NO_NUMBER G_MININT64
 
+/* The one thread of a DevTools profile, as the DevTools name it */
+#define BL_DEVTOOLS_THREAD_NAME "Main"
+
 typedef struct
 {
   char   *function_name;   /* NULL: absent */

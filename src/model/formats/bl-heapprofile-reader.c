@@ -8,7 +8,8 @@
  *
  * The tree is read token by token, members in any order, and becomes the
  * call tree as speedscope 1.25 makes it: every node a stack from the head
- * ("(root)") down, frames that agree on name, url, line and column one.
+ * ("(root)") down, frames that agree on name, url, line and column one,
+ * in a thread named "Main" as the CPU profiles'.
  * Metrics: alloc-bytes (selfSize) and, when the file has samples,
  * alloc-count (the samples taken at each node). Lines and columns are
  * shown 1-based; per-line data is kept for the line where each function
@@ -56,7 +57,6 @@ typedef struct
   BlProfile        *profile;
   BlDevtoolsFrames  frames;
   BlDevtoolsIds     ids;
-  const char       *file_name;
   GArray           *nodes;       /* HpNode, in the order they open (parents first) */
   GArray           *sample_ids;  /* guint32 node id per sample */
   gboolean          has_head;
@@ -332,11 +332,9 @@ build_profile (Reader  *reader,
   bl_profile_enable_metric (profile, BL_METRIC_ALLOC_BYTES);
   if (reader->has_samples)
     bl_profile_enable_metric (profile, BL_METRIC_ALLOC_COUNT);
-  /* speedscope names the profile after the file */
-  root = bl_profile_add_thread (profile,
-                                bl_profile_intern (profile, reader->file_name != NULL
-                                                            ? reader->file_name
-                                                            : "heap profile"));
+  /* named as the CPU profiles' thread (speedscope names the profile after
+   * the file, which would keep two profiles from comparing) */
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, BL_DEVTOOLS_THREAD_NAME));
 
   map = g_new (guint32, MAX (n_nodes, 1));
   counts = g_new0 (guint64, MAX (n_nodes, 1));
@@ -411,7 +409,6 @@ build_profile (Reader  *reader,
 
 static BlProfile *
 read_all (BlJsonReader *json,
-          const char   *file_name,
           GError      **error)
 {
   g_autoptr(BlProfile) profile = bl_profile_new ("heapprofile");
@@ -422,7 +419,6 @@ read_all (BlJsonReader *json,
   bl_json_reader_set_max_depth (json, BL_DEVTOOLS_MAX_DEPTH);
   reader.json = json;
   reader.profile = profile;
-  reader.file_name = file_name;
   _bl_devtools_frames_init (&reader.frames, profile);
   _bl_devtools_ids_init (&reader.ids);
   reader.nodes = g_array_new (FALSE, FALSE, sizeof (HpNode));
@@ -534,22 +530,20 @@ bl_heapprofile_read_stream (GInputStream   *stream,
 
   json = bl_json_reader_new_for_stream (stream, total, cancellable, progress, progress_data);
 
-  return read_all (json, g_object_get_data (G_OBJECT (stream), BL_FORMAT_FILE_NAME_KEY), error);
+  return read_all (json, error);
 }
 
 /**
  * bl_heapprofile_read_memory:
- * @name: (nullable): the file's base name, which names the thread
  *
  * Returns: (transfer full): the profile, or %NULL with @error set
  */
 BlProfile *
 bl_heapprofile_read_memory (const guint8  *data,
                             gsize          len,
-                            const char    *name,
                             GError       **error)
 {
   g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (data, len);
 
-  return read_all (json, name, error);
+  return read_all (json, error);
 }

@@ -118,8 +118,8 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *path = argc > 1 ? g_strdup (argv[1])
-                                   : g_build_filename (g_get_tmp_dir (), "bench-devtools.cpuprofile",
-                                                       NULL);
+                                   : g_build_filename (g_get_tmp_dir (),
+                                                       "bench-devtools.cpuprofile", NULL);
   guint n_nodes = argc > 3 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 50000;
   guint n_samples = argc > 3 ? (guint) g_ascii_strtoull (argv[3], NULL, 10) : 7000000;
   const char *runs_env = g_getenv ("BL_BENCH_RUNS");

@@ -189,7 +189,8 @@ read_ids (Reader  *reader,
   for (;;)
     {
       guint32 buf[1024];
-      gsize n = bl_json_reader_next_indexes (reader->json, BL_DEVTOOLS_MAX_PLAIN_ID, buf, G_N_ELEMENTS (buf));
+      gsize n = bl_json_reader_next_indexes (reader->json, BL_DEVTOOLS_MAX_PLAIN_ID, buf,
+                                             G_N_ELEMENTS (buf));
       guint32 id;
 
       if (n > 0)
@@ -462,7 +463,8 @@ read_head (Reader  *reader,
             {
               token = bl_json_reader_next (json, error);
               if (token == BL_JSON_TOKEN_NUMBER)
-                g_array_index (reader->nodes, CpNode, level->index).id = _bl_devtools_ids_get (&reader->ids, json);
+                g_array_index (reader->nodes, CpNode, level->index).id =
+                  _bl_devtools_ids_get (&reader->ids, json);
               else if (token != BL_JSON_TOKEN_ERROR)
                 ok = fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
                               _("a node id must be a number"));
@@ -585,8 +587,10 @@ link_parents (Reader      *reader,
 
       if (!(node->flags & NODE_LINKED))
         {
-          node->parent = node->flags & NODE_HAS_PARENT_ID ? _bl_devtools_id_map_lookup (map, node->parent)
-                                                          : NONE;
+          if (node->flags & NODE_HAS_PARENT_ID)
+            node->parent = _bl_devtools_id_map_lookup (map, node->parent);
+          else
+            node->parent = NONE;
           node->flags |= NODE_LINKED;
         }
       for (guint32 c = 0; c < node->n_children; c++)

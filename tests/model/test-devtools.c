@@ -141,6 +141,13 @@ test_detect (void)
       BL_FORMAT_CPUPROFILE },
     { "{\"head\":{\"callFrame\":{},\"selfSize\":0,\"id\":1,\"children\":[]},\"samples\":[]}",
       BL_FORMAT_HEAPPROFILE },
+    /* Node 10's format with a head longer than the sniffer looks at, and
+     * the sniffer's summary of such a file */
+    { "{\"head\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":-1,"
+      "\"callUID\":1,\"children\":[{", BL_FORMAT_CPUPROFILE },
+    { "{\"head\":null,\"startTime\":null,\"endTime\":null,\"samples\":null,"
+      "\"timestamps\":null}", BL_FORMAT_CPUPROFILE },
+    { "{\"head\":null,\"samples\":null}", BL_FORMAT_UNKNOWN },
     /* a heap snapshot has nodes and samples too, but is neither */
     { "{\"snapshot\":{\"meta\":{}},\"nodes\":[0,1,2],\"samples\":[]}", BL_FORMAT_UNKNOWN },
     { "{\"nodes\":[1,2,3]}", BL_FORMAT_UNKNOWN },

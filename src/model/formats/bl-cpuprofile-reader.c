@@ -1028,8 +1028,11 @@ read_all (BlJsonReader *json,
  *
  * Returns: whether @head is the start of a JSON object that is a Chrome
  *   CPU profile: its first member is "nodes" whose first element has a
- *   "callFrame" or an "id", or it has "nodes" or "head" (a node with a
- *   "functionName") together with "samples", "timeDeltas" or "startTime"
+ *   "callFrame" or an "id"; or it has "nodes" or "head" (a node with a
+ *   "functionName") together with "samples", "timeDeltas" or "startTime";
+ *   or its head is a node with a "functionName" and then a "callUID",
+ *   "hitCount" or "bailoutReason" (Node 10's format), or (in the sniffer's
+ *   summary of a long document) a head and "timestamps"
  */
 gboolean
 bl_cpuprofile_detect (const guint8 *head,
@@ -1038,7 +1041,8 @@ bl_cpuprofile_detect (const guint8 *head,
   gsize skip = len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF ? 3 : 0;
   g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (head + skip, len - skip);
   BlJsonToken token;
-  gboolean has_nodes = FALSE, has_old_head = FALSE, has_times = FALSE;
+  gboolean has_nodes = FALSE, has_old_head = FALSE, has_null_head = FALSE, has_times = FALSE;
+  gboolean reader_has_timestamps = FALSE;
   guint n_members = 0;
 
   if (bl_json_reader_next (json, NULL) != BL_JSON_TOKEN_BEGIN_OBJECT)
@@ -1083,7 +1087,14 @@ bl_cpuprofile_detect (const guint8 *head,
         }
       else if (strcmp (name, "head") == 0)
         {
-          if (bl_json_reader_next (json, NULL) != BL_JSON_TOKEN_BEGIN_OBJECT)
+          token = bl_json_reader_next (json, NULL);
+          /* the sniffer's summary of a long document has no values */
+          if (token == BL_JSON_TOKEN_NULL)
+            {
+              has_null_head = TRUE;
+              continue;
+            }
+          if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
             return FALSE;
           while ((token = bl_json_reader_next (json, NULL)) == BL_JSON_TOKEN_MEMBER)
             {
@@ -1094,6 +1105,11 @@ bl_cpuprofile_detect (const guint8 *head,
                 return FALSE;
               if (strcmp (member, "functionName") == 0)
                 has_old_head = TRUE;
+              /* V8's old node: a function name, then these before its children */
+              else if (has_old_head &&
+                       (strcmp (member, "callUID") == 0 || strcmp (member, "hitCount") == 0 ||
+                        strcmp (member, "bailoutReason") == 0))
+                return TRUE;
               if (!bl_json_reader_skip_value (json, NULL))
                 return FALSE;
             }
@@ -1105,10 +1121,14 @@ bl_cpuprofile_detect (const guint8 *head,
           if (strcmp (name, "samples") == 0 || strcmp (name, "timeDeltas") == 0 ||
               strcmp (name, "startTime") == 0 || strcmp (name, "timestamps") == 0)
             has_times = TRUE;
+          if (strcmp (name, "timestamps") == 0)
+            reader_has_timestamps = TRUE;
           if (!bl_json_reader_skip_value (json, NULL))
             return FALSE;
         }
       if ((has_nodes || has_old_head) && has_times)
+        return TRUE;
+      if (has_null_head && reader_has_timestamps)
         return TRUE;
     }
 

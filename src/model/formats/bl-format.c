@@ -15,6 +15,7 @@
 #include "bl-decompressor.h"
 #include "bl-folded.h"
 #include "bl-format.h"
+#include "bl-heapsnapshot-reader.h"
 #include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-perfetto-reader.h"
@@ -44,6 +45,8 @@ bl_format_kind_get_name (BlFormatKind kind)
       return "folded";
     case BL_FORMAT_PERFETTO:
       return "perfetto";
+    case BL_FORMAT_HEAPSNAPSHOT:
+      return "heapsnapshot";
     case BL_FORMAT_UNKNOWN:
     default:
       return "unknown";
@@ -73,6 +76,10 @@ bl_format_detect (const guint8 *head,
 
   if (bl_speedscope_detect (head, len))
     return BL_FORMAT_SPEEDSCOPE;
+
+  /* V8 heap snapshots: {"snapshot":{"meta":… */
+  if (bl_heapsnapshot_detect (head, len))
+    return BL_FORMAT_HEAPSNAPSHOT;
 
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
@@ -622,6 +629,9 @@ read_with (BlFormatKind    kind,
     case BL_FORMAT_PERFETTO:
       return (GObject *) bl_perfetto_read_stream (stream, total, progress, progress_data,
                                                   cancellable, error);
+    case BL_FORMAT_HEAPSNAPSHOT:
+      return (GObject *) bl_heapsnapshot_read_stream (stream, total, progress, progress_data,
+                                                      cancellable, error);
     case BL_FORMAT_RRM:
       return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
                                              cancellable, error);

@@ -23,6 +23,7 @@ typedef enum
   BL_FORMAT_BR,
   BL_FORMAT_FOLDED,
   BL_FORMAT_PERFETTO,
+  BL_FORMAT_HEAPSNAPSHOT,
 } BlFormatKind;
 
 #define BL_FORMAT_ERROR (bl_format_error_quark ())

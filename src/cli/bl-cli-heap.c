@@ -138,7 +138,8 @@ add_snapshot_json (JsonBuilder *builder,
       json_builder_set_member_name (builder, "count");
       json_builder_add_int_value (builder, (gint64) cycles[i].count);
       json_builder_set_member_name (builder, "example");
-      json_builder_add_int_value (builder, (gint64) bl_heap_get_object_id (heap, cycles[i].example));
+      json_builder_add_int_value (builder,
+                                  (gint64) bl_heap_get_object_id (heap, cycles[i].example));
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bl-bsprof-writer.h"
+#include "bl-heapsnapshot-writer.h"
 #include "bl-perfetto-writer.h"
 
 #define DESKTOP_ID APP_ID ".desktop"
@@ -30,6 +31,7 @@ static const char *media_types[] = {
   "application/x-mpatrol-profile",
   "text/x-folded-stacks",
   "application/x-perfetto-trace",
+  "application/x-heapsnapshot+json",
 };
 
 static char *
@@ -53,6 +55,22 @@ run (const char * const *argv)
   g_assert_no_error (error);
 
   return out;
+}
+
+/* a heap snapshot as V8 writes it: a root and a global object */
+static void
+write_heapsnapshot (const char *path)
+{
+  g_autoptr(BlHsWriter) w = bl_hsw_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 root = bl_hsw_node (w, "synthetic", "", 1, 0);
+  guint32 global = bl_hsw_node (w, "object", "global", 3, 24);
+
+  bl_hsw_edge (w, root, "shortcut", "global", 0, global);
+  bytes = bl_hsw_to_bytes (w, BL_HS_ORDER_V8);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
 }
 
 /* a Perfetto trace as the tracing service writes it: the synchronization
@@ -387,6 +405,16 @@ install_into_temporary_prefix (void)
     write_folded (p);
   }
   {
+    const char *names[] = { "node.heapsnapshot", "snapshot-from-node" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = sample_path (names[i]);
+
+        write_heapsnapshot (p);
+      }
+  }
+  {
     const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device",
                             "trace-clocks-first" };
 
@@ -460,6 +488,9 @@ test_other_formats_resolve (void)
     /* without extension: by the synchronization marker */
     { "trace-from-device", "application/x-perfetto-trace" },
     { "trace-clocks-first", "application/x-perfetto-trace" },
+    { "node.heapsnapshot", "application/x-heapsnapshot+json" },
+    /* without extension: by its first bytes, {"snapshot":{"meta": */
+    { "snapshot-from-node", "application/x-heapsnapshot+json" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };
@@ -476,6 +507,7 @@ test_other_formats_resolve (void)
   g_assert_true (g_content_type_is_a ("application/x-roku-rrm-session+json",
                                       "application/json"));
   g_assert_true (g_content_type_is_a ("application/x-speedscope+json", "application/json"));
+  g_assert_true (g_content_type_is_a ("application/x-heapsnapshot+json", "application/json"));
   g_assert_true (g_content_type_is_a ("text/x-folded-stacks", "text/plain"));
 }
 

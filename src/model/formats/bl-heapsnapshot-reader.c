@@ -36,6 +36,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "bl-heap.h"
@@ -164,7 +165,7 @@ json_failed (Reader  *reader,
   if (g_error_matches (local_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED))
     {
       g_set_error (error, BL_HEAPSNAPSHOT_ERROR, BL_HEAPSNAPSHOT_ERROR_TRUNCATED,
-                   _("The heap snapshot is cut short after %" G_GUINT64_FORMAT " bytes; a "
+                   _("The heap snapshot is cut short after %" PRIu64 " bytes; a "
                      "partial heap snapshot cannot be analysed (its objects and references "
                      "are incomplete)."),
                    bl_json_reader_get_bytes_read (reader->json));
@@ -191,7 +192,7 @@ read_string_array (Reader     *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected an array of names"));
+                    C_("heap snapshot", "expected an array of names"));
 
   g_clear_pointer (out, g_ptr_array_unref);
   *out = g_ptr_array_new_with_free_func (g_free);
@@ -201,7 +202,8 @@ read_string_array (Reader     *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_END_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected a name"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected a name"));
 
   return TRUE;
 }
@@ -220,7 +222,7 @@ read_types (Reader     *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected an array of field types"));
+                    C_("heap snapshot", "expected an array of field types"));
   if (!read_string_array (reader, out, error))
     return FALSE;
   while ((token = bl_json_reader_next (reader->json, &local_error)) > BL_JSON_TOKEN_END &&
@@ -231,7 +233,7 @@ read_types (Reader     *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_END_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected the end of the field types"));
+                    C_("heap snapshot", "expected the end of the field types"));
 
   return TRUE;
 }
@@ -247,7 +249,8 @@ read_count (Reader   *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_NUMBER)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected a count"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected a count"));
   if (!bl_json_reader_get_count (reader->json, value, &local_error))
     return json_failed (reader, local_error, error);
 
@@ -264,7 +267,8 @@ read_meta (Reader  *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected an object"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected an object"));
 
   while ((token = bl_json_reader_next (reader->json, &local_error)) == BL_JSON_TOKEN_MEMBER)
     {
@@ -303,7 +307,8 @@ read_snapshot (Reader  *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected an object"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected an object"));
 
   while ((token = bl_json_reader_next (reader->json, &local_error)) == BL_JSON_TOKEN_MEMBER)
     {
@@ -341,7 +346,7 @@ read_numbers (Reader  *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected an array of numbers"));
+                    C_("heap snapshot", "expected an array of numbers"));
 
   g_clear_pointer (out, g_array_unref);
   *out = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -364,7 +369,7 @@ read_numbers (Reader  *reader,
         return json_failed (reader, local_error, error);
       if (value > G_MAXUINT32)
         return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_RANGE,
-                        _("the number %" G_GUINT64_FORMAT " is larger than 4294967295"), value);
+                        _("the number %" PRIu64 " is larger than 4294967295"), value);
       g_array_append_val (*out, (guint32) { value });
     }
 
@@ -372,7 +377,7 @@ read_numbers (Reader  *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_END_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected a whole number from 0 to 4294967295"));
+                    C_("heap snapshot", "expected a whole number from 0 to 4294967295"));
 
   return TRUE;
 }
@@ -430,7 +435,8 @@ mark_wanted_strings (Reader *reader)
       {
         /* an index far past what the data could name is an error found
          * later; do not size anything by it */
-        if (pass == 1 && (guint64) max >= ((guint64) reader->nodes->len + reader->edges->len) * 4 + 65536)
+        if (pass == 1 &&
+            (guint64) max >= ((guint64) reader->nodes->len + reader->edges->len) * 4 + 65536)
           return;
         if (pass == 1)
           {
@@ -476,7 +482,7 @@ read_strings (Reader  *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
     return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    _("expected an array of strings"));
+                    C_("heap snapshot", "expected an array of strings"));
 
   g_clear_pointer (&reader->wanted, g_free);
   reader->n_wanted = 0;
@@ -496,7 +502,8 @@ read_strings (Reader  *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_END_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected a string"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected a string"));
   reader->have_strings = TRUE;
 
   return TRUE;
@@ -514,7 +521,7 @@ read_document (Reader  *reader,
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
     return fail (error, BL_HEAPSNAPSHOT_ERROR_NOT_A_SNAPSHOT,
-                 _("the file is not a JSON object"));
+                 C_("heap snapshot", "the file is not a JSON object"));
 
   while ((token = bl_json_reader_next (reader->json, &local_error)) == BL_JSON_TOKEN_MEMBER)
     {
@@ -544,7 +551,8 @@ read_document (Reader  *reader,
   if (token == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
   if (token != BL_JSON_TOKEN_END_OBJECT)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, _("expected a member"));
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
+                    C_("heap snapshot", "expected a member"));
   if (bl_json_reader_next (reader->json, &local_error) == BL_JSON_TOKEN_ERROR)
     return json_failed (reader, local_error, error);
 
@@ -625,11 +633,11 @@ check_layout (Reader  *reader,
                  _("there are no nodes, not even the root"));
   if (reader->have_node_count && reader->node_count != reader->nodes->len / reader->nf)
     return fail (error, BL_HEAPSNAPSHOT_ERROR_RANGE,
-                 _("snapshot.node_count is %" G_GUINT64_FORMAT ", but the nodes array holds "
+                 _("snapshot.node_count is %" PRIu64 ", but the nodes array holds "
                    "%u nodes"), reader->node_count, reader->nodes->len / reader->nf);
   if (reader->have_edge_count && reader->edge_count != reader->edges->len / reader->ef)
     return fail (error, BL_HEAPSNAPSHOT_ERROR_RANGE,
-                 _("snapshot.edge_count is %" G_GUINT64_FORMAT ", but the edges array holds "
+                 _("snapshot.edge_count is %" PRIu64 ", but the edges array holds "
                    "%u edges"), reader->edge_count, reader->edges->len / reader->ef);
 
   return TRUE;
@@ -672,13 +680,13 @@ check_graph (Reader   *reader,
       at += node[reader->node_edges_at];
       if (at > m)
         return fail (error, BL_HEAPSNAPSHOT_ERROR_RANGE,
-                     _("the edge counts of nodes 0 to %u add up to %" G_GUINT64_FORMAT
+                     _("the edge counts of nodes 0 to %u add up to %" PRIu64
                        ", but there are only %u edges"), i, at, m);
     }
   first_edge[n] = (guint32) at;
   if (at != m)
     return fail (error, BL_HEAPSNAPSHOT_ERROR_RANGE,
-                 _("the edge counts of the nodes add up to %" G_GUINT64_FORMAT
+                 _("the edge counts of the nodes add up to %" PRIu64
                    ", but there are %u edges"), at, m);
 
   for (guint32 e = 0; e < m; e++)

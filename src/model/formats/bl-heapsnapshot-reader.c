@@ -71,6 +71,7 @@ typedef struct
   GArray       *edges;           /* guint32 */
   GArray       *locations;       /* guint32 */
   GPtrArray    *strings;         /* char *, NULL where not kept */
+  guint32       n_nodes;         /* once the nodes array is gone */
   gboolean      have_strings;
 
   /* which strings are wanted, when nodes and edges came before them */
@@ -871,7 +872,7 @@ build_heap (Reader  *reader,
   g_autofree guint32 *index_field = NULL;   /* element index → field, small ones */
   g_autofree guint8 *page = NULL;
   g_autofree guint8 *seen = NULL;
-  g_autofree guint8 *strong = NULL;
+  g_autofree guint8 *hang = NULL;
   Graph g;
   guint32 n, m, weakly_held, unreachable;
 
@@ -887,6 +888,36 @@ build_heap (Reader  *reader,
   g.first_edge = first_edge;
   g.n = n;
   g.page = page = mark_page_objects (&g);
+
+  /* what the root does not reach will hang from it, as in DevTools: first
+   * the objects held only by weak or shortcut edges and what they reach
+   * (hang 1), then whatever is left (hang 2) */
+  seen = g_new0 (guint8, n);
+  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  walk (&g, 0, seen, stack);
+  hang = g_new0 (guint8, n);
+  for (guint32 e = 0; e < m; e++)
+    {
+      guint32 type = edge_type (&g, e);
+
+      if (type != reader->e_weak && type != reader->e_shortcut)
+        hang[edge_target (&g, e)] = 3;   /* strongly held */
+    }
+  for (guint32 i = 0; i < n; i++)
+    {
+      gboolean weakly = !seen[i] && hang[i] != 3;
+
+      hang[i] = 0;
+      if (weakly)
+        {
+          hang[i] = 1;
+          walk (&g, i, seen, stack);
+        }
+    }
+  for (guint32 i = 0; i < n; i++)
+    if (!seen[i])
+      hang[i] = 2;
+  g_clear_pointer (&seen, g_free);
 
   heap = bl_heap_new ();
   type_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -925,6 +956,11 @@ build_heap (Reader  *reader,
       object = bl_heap_add_object (heap, *cached, node[reader->node_self_at]);
       bl_heap_set_object_id (heap, object, node[reader->node_id_at]);
     }
+  /* the nodes are in the heap: give their memory back before the
+   * references are (g.nodes is not used any more) */
+  reader->n_nodes = n;
+  g_clear_pointer (&reader->nodes, g_array_unref);
+  g.nodes = NULL;
 
   /* references: the essential edges, in file order (weak edges, shortcut
    * edges off the root and edges into page objects from outside are not
@@ -962,31 +998,11 @@ build_heap (Reader  *reader,
         bl_heap_add_reference (heap, v, field, edge[reader->edge_to_at] / reader->nf);
       }
 
-  /* what the root does not reach hangs from it, as in DevTools: first the
-   * objects held only by weak or shortcut edges and what they reach, then
-   * whatever is left */
-  seen = g_new0 (guint8, n);
-  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  walk (&g, 0, seen, stack);
-  strong = g_new0 (guint8, n);
-  for (guint32 e = 0; e < m; e++)
-    {
-      guint32 type = edge_type (&g, e);
-
-      if (type != reader->e_weak && type != reader->e_shortcut)
-        strong[edge_target (&g, e)] = 1;
-    }
   weakly_held = bl_heap_intern_field (heap, "(weakly held)");
   unreachable = bl_heap_intern_field (heap, "(unreachable)");
   for (guint32 i = 0; i < n; i++)
-    if (!seen[i] && !strong[i])
-      {
-        bl_heap_add_reference (heap, 0, weakly_held, i);
-        walk (&g, i, seen, stack);
-      }
-  for (guint32 i = 0; i < n; i++)
-    if (!seen[i])
-      bl_heap_add_reference (heap, 0, unreachable, i);
+    if (hang[i] != 0)
+      bl_heap_add_reference (heap, 0, hang[i] == 1 ? weakly_held : unreachable, i);
   bl_heap_add_root (heap, 0);
 
   return g_steal_pointer (&heap);
@@ -1006,13 +1022,12 @@ read_all (Reader  *reader,
 
   if (!(heap = build_heap (reader, error)))
     return NULL;
-  n_nodes = reader->nodes->len / reader->nf;
+  n_nodes = reader->n_nodes;
   n_edges = reader->edges->len / reader->ef;
   n_strings = reader->strings->len;
 
   /* the flat arrays are not needed any more: give their memory back
    * before the dominators are computed */
-  g_clear_pointer (&reader->nodes, g_array_unref);
   g_clear_pointer (&reader->edges, g_array_unref);
   g_clear_pointer (&reader->strings, g_ptr_array_unref);
   bl_heap_finish (heap);

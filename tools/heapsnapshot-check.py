@@ -13,6 +13,7 @@
 # Usage:
 #   tools/heapsnapshot-check.py FILE[.gz] [--top N]          print the figures as JSON
 #   tools/heapsnapshot-check.py FILE[.gz] --compare CLI      compare with `CLI heap FILE --json`
+#                                                            (every class, the 5000 largest objects)
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -193,13 +194,14 @@ def analyse(snap):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('file')
-    parser.add_argument('--top', type=int, default=10)
+    parser.add_argument('--top', type=int, default=None,
+                        help='objects to list (default 10), or to compare (default 5000)')
     parser.add_argument('--compare', metavar='CLI')
     args = parser.parse_args()
 
     mine = analyse(load(args.file))
     by_id = {i: k for k, i in enumerate(mine['ids'])}
-    largest = sorted(range(mine['objects']), key=lambda i: -mine['retained'][i])[:args.top]
+    largest = sorted(range(mine['objects']), key=lambda i: -mine['retained'][i])[:args.top or 10]
 
     if not args.compare:
         print(json.dumps({
@@ -212,8 +214,9 @@ def main():
         }, indent=1))
         return 0
 
+    # every class; the largest objects (the CLI's listing is quadratic in --top)
     theirs = json.loads(subprocess.run([args.compare, 'heap', args.file, '--json', '--top',
-                                        '1000000'], check=True, capture_output=True,
+                                        str(args.top or 5000)], check=True, capture_output=True,
                                        text=True).stdout)['snapshots'][0]
     problems = 0
     if (theirs['objects'], theirs['bytes']) != (mine['objects'], mine['bytes']):

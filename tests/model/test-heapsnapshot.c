@@ -414,6 +414,11 @@ test_hostile (void)
   expect_error (META "},\"nodes\":[2,0,1,0,1,1,7,3,8,0],\"edges\":[1,1,5],"
                 "\"strings\":[\"\",\"Foo\"]}", BL_HEAPSNAPSHOT_ERROR_RANGE,
                 "node 1 is named by string 7, but there are 2 strings");
+  /* a name far past any table, strings last: refused without sizing
+   * anything by it */
+  expect_error (META "},\"nodes\":[2,0,1,0,1,1,4000000000,3,8,0],\"edges\":[1,1,5],"
+                "\"strings\":[\"\",\"Foo\"]}", BL_HEAPSNAPSHOT_ERROR_RANGE,
+                "node 1 is named by string 4000000000, but there are 2 strings");
   expect_error (META "},\"nodes\":[2,0,1,0,1,1,1,3,8,0],\"edges\":[1,9,5],"
                 "\"strings\":[\"\",\"Foo\"]}", BL_HEAPSNAPSHOT_ERROR_RANGE,
                 "edge 0 is named by string 9");

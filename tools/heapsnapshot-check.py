@@ -13,6 +13,9 @@
 # Usage:
 #   tools/heapsnapshot-check.py FILE[.gz] [--top N]          print the figures as JSON
 #   tools/heapsnapshot-check.py FILE[.gz] --compare CLI      compare with `CLI heap FILE --json`
+#   tools/heapsnapshot-check.py FILE[.gz] --dump-retained OUT [--no-page-rule]
+#                                                            every node's retained size, for
+#                                                            tools/heapsnapshot-memlab.js
 #                                                            (every class, the 5000 largest objects)
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,7 +33,7 @@ def load(path):
         return json.load(f)
 
 
-def analyse(snap):
+def analyse(snap, page_rule=True):
     meta = snap['snapshot']['meta']
     nf, ef = meta['node_fields'], meta['edge_fields']
     node_types, edge_types = meta['node_types'][0], meta['edge_types'][0]
@@ -83,7 +86,7 @@ def analyse(snap):
     def follows(u, t, v):
         if t == weak or (t == shortcut and u != 0):
             return False
-        return u == 0 or not page[v] or page[u]
+        return u == 0 or not page_rule or not page[v] or page[u]
 
     succ = [[v for t, v in out[u] if follows(u, t, v)] for u in range(n)]
     strong_in = [False] * n
@@ -197,9 +200,17 @@ def main():
     parser.add_argument('--top', type=int, default=None,
                         help='objects to list (default 10), or to compare (default 5000)')
     parser.add_argument('--compare', metavar='CLI')
+    parser.add_argument('--no-page-rule', action='store_true',
+                        help="follow edges from non-page objects into page objects (as memlab "
+                             "does on snapshots without a Window)")
+    parser.add_argument('--dump-retained', metavar='OUT',
+                        help='write {node id: retained size} of every node as JSON to OUT')
     args = parser.parse_args()
 
-    mine = analyse(load(args.file))
+    mine = analyse(load(args.file), page_rule=not args.no_page_rule)
+    if args.dump_retained:
+        with open(args.dump_retained, 'w') as f:
+            json.dump({str(i): r for i, r in zip(mine['ids'], mine['retained'])}, f)
     by_id = {i: k for k, i in enumerate(mine['ids'])}
     largest = sorted(range(mine['objects']), key=lambda i: -mine['retained'][i])[:args.top or 10]
 

@@ -45,6 +45,7 @@ add_filters (GListStore *store)
 {
   static const char * const patterns[] = {
     "*.bsprof", "*.json", "*.folded", "*.txt", "*.out", "*.prof",
+    "*.heapsnapshot",
   };
   /* every format is also read gzip-, zstd- or xz-compressed */
   static const char * const compressed[] = { "", ".gz", ".zst", ".xz" };

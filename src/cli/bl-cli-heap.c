@@ -104,8 +104,9 @@ add_snapshot_json (JsonBuilder *builder,
   for (guint i = 0; i < n_largest; i++)
     {
       json_builder_begin_object (builder);
+      /* the file's own id (a Perfetto object id, a heap snapshot node id) */
       json_builder_set_member_name (builder, "object");
-      json_builder_add_int_value (builder, largest[i]);
+      json_builder_add_int_value (builder, (gint64) bl_heap_get_object_id (heap, largest[i]));
       json_builder_set_member_name (builder, "type");
       json_builder_add_string_value (builder,
                                      bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, largest[i])));
@@ -137,7 +138,8 @@ add_snapshot_json (JsonBuilder *builder,
       json_builder_set_member_name (builder, "count");
       json_builder_add_int_value (builder, (gint64) cycles[i].count);
       json_builder_set_member_name (builder, "example");
-      json_builder_add_int_value (builder, cycles[i].example);
+      json_builder_add_int_value (builder,
+                                  (gint64) bl_heap_get_object_id (heap, cycles[i].example));
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -172,7 +174,8 @@ print_snapshot (BlHeap   *heap,
   largest = bl_heap_top_retained (heap, top, &n_largest);
   printf ("  %s\n", _("Largest objects by retained size:"));
   for (guint i = 0; i < n_largest; i++)
-    printf ("    #%u %-28s %14" G_GUINT64_FORMAT "\n", largest[i],
+    printf ("    @%-8" G_GUINT64_FORMAT " %-28s %14" G_GUINT64_FORMAT "\n",
+            bl_heap_get_object_id (heap, largest[i]),
             bl_heap_get_type_name (heap, bl_heap_get_object_type (heap, largest[i])),
             bl_heap_get_retained (heap, largest[i]));
 

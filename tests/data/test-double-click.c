@@ -16,6 +16,7 @@
 
 #include "bl-bsprof-writer.h"
 #include "bl-cpuprofile-writer.h"
+#include "bl-heapsnapshot-writer.h"
 #include "bl-perfetto-writer.h"
 
 #define DESKTOP_ID APP_ID ".desktop"
@@ -33,6 +34,7 @@ static const char *media_types[] = {
   "application/x-perfetto-trace",
   "application/x-brightlens-cpuprofile+json",
   "application/x-brightlens-heapprofile+json",
+  "application/x-heapsnapshot+json",
 };
 
 static char *
@@ -75,6 +77,22 @@ write_devtools (const char *path,
                                  : bl_cpuprofile_write (nodes, 2, "2,2", "0,100", FALSE);
   g_autoptr(GError) error = NULL;
 
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+}
+
+/* a heap snapshot as V8 writes it: a root and a global object */
+static void
+write_heapsnapshot (const char *path)
+{
+  g_autoptr(BlHsWriter) w = bl_hsw_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 root = bl_hsw_node (w, "synthetic", "", 1, 0);
+  guint32 global = bl_hsw_node (w, "object", "global", 3, 24);
+
+  bl_hsw_edge (w, root, "shortcut", "global", 0, global);
+  bytes = bl_hsw_to_bytes (w, BL_HS_ORDER_V8);
   g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
   g_assert_no_error (error);
 }
@@ -422,6 +440,16 @@ install_into_temporary_prefix (void)
       }
   }
   {
+    const char *names[] = { "node.heapsnapshot", "snapshot-from-node" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = sample_path (names[i]);
+
+        write_heapsnapshot (p);
+      }
+  }
+  {
     const char *names[] = { "app.perfetto-trace", "capture.pftrace", "trace-from-device",
                             "trace-clocks-first" };
 
@@ -501,6 +529,9 @@ test_other_formats_resolve (void)
     /* without extension: by their first member */
     { "cpu-from-device", "application/x-brightlens-cpuprofile+json" },
     { "heap-from-device", "application/x-brightlens-heapprofile+json" },
+    { "node.heapsnapshot", "application/x-heapsnapshot+json" },
+    /* without extension: by its first bytes, {"snapshot":{"meta": */
+    { "snapshot-from-node", "application/x-heapsnapshot+json" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };
@@ -521,6 +552,7 @@ test_other_formats_resolve (void)
                                       "application/json"));
   g_assert_true (g_content_type_is_a ("application/x-brightlens-heapprofile+json",
                                       "application/json"));
+  g_assert_true (g_content_type_is_a ("application/x-heapsnapshot+json", "application/json"));
   g_assert_true (g_content_type_is_a ("text/x-folded-stacks", "text/plain"));
 }
 

@@ -148,8 +148,8 @@ test_detect (void)
     { "{\"head\":null,\"startTime\":null,\"endTime\":null,\"samples\":null,"
       "\"timestamps\":null}", BL_FORMAT_CPUPROFILE },
     { "{\"head\":null,\"samples\":null}", BL_FORMAT_UNKNOWN },
-    /* a heap snapshot has nodes and samples too, but is neither */
-    { "{\"snapshot\":{\"meta\":{}},\"nodes\":[0,1,2],\"samples\":[]}", BL_FORMAT_UNKNOWN },
+    /* a heap snapshot has nodes and samples too, but is neither profile */
+    { "{\"snapshot\":{\"meta\":{}},\"nodes\":[0,1,2],\"samples\":[]}", BL_FORMAT_HEAPSNAPSHOT },
     { "{\"nodes\":[1,2,3]}", BL_FORMAT_UNKNOWN },
     { "{\"head\":{\"callFrame\":{}}}", BL_FORMAT_UNKNOWN },
   };

@@ -17,6 +17,7 @@
 #include "bl-folded.h"
 #include "bl-format.h"
 #include "bl-heapprofile-reader.h"
+#include "bl-heapsnapshot-reader.h"
 #include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-perfetto-reader.h"
@@ -50,6 +51,8 @@ bl_format_kind_get_name (BlFormatKind kind)
       return "cpuprofile";
     case BL_FORMAT_HEAPPROFILE:
       return "heapprofile";
+    case BL_FORMAT_HEAPSNAPSHOT:
+      return "heapsnapshot";
     case BL_FORMAT_UNKNOWN:
     default:
       return "unknown";
@@ -85,6 +88,9 @@ bl_format_detect (const guint8 *head,
     return BL_FORMAT_CPUPROFILE;
   if (bl_heapprofile_detect (head, len))
     return BL_FORMAT_HEAPPROFILE;
+  /* V8 heap snapshots: {"snapshot":{"meta":… */
+  if (bl_heapsnapshot_detect (head, len))
+    return BL_FORMAT_HEAPSNAPSHOT;
 
   /* text formats after every format with a signature */
   if (bl_folded_detect (head, len, is_whole_file))
@@ -634,6 +640,9 @@ read_with (BlFormatKind    kind,
     case BL_FORMAT_PERFETTO:
       return (GObject *) bl_perfetto_read_stream (stream, total, progress, progress_data,
                                                   cancellable, error);
+    case BL_FORMAT_HEAPSNAPSHOT:
+      return (GObject *) bl_heapsnapshot_read_stream (stream, total, progress, progress_data,
+                                                      cancellable, error);
     case BL_FORMAT_RRM:
       return (GObject *) bl_rrm_read_stream (stream, total, progress, progress_data,
                                              cancellable, error);

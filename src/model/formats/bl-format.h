@@ -25,6 +25,7 @@ typedef enum
   BL_FORMAT_PERFETTO,
   BL_FORMAT_CPUPROFILE,
   BL_FORMAT_HEAPPROFILE,
+  BL_FORMAT_HEAPSNAPSHOT,
 } BlFormatKind;
 
 #define BL_FORMAT_ERROR (bl_format_error_quark ())

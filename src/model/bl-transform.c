@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "bl-profile-private.h"
 #include "bl-transform.h"
 
 struct _BlTransform
@@ -65,6 +66,7 @@ typedef struct
   guint32           *path;        /* focus-path: src string ids, thread first */
   guint              path_len;
   gboolean           has_frames;
+  GByteArray        *shared;      /* dst node → has more than one src node mapped to it */
 } Pass;
 
 /* ---- the boxed type ------------------------------------------------------ */
@@ -393,6 +395,35 @@ bl_transform_check (const BlTransform  *self,
 
 /* ---- building the new tree ------------------------------------------------ */
 
+/* A node of the new tree that more than one input node maps to may get
+ * the same child twice, so its children are looked up before one is added;
+ * the children of any other node are new by construction (an input node
+ * has no two children alike) and are simply appended, which saves a hash
+ * lookup per node on the big trees. */
+static void
+mark_shared (Pass    *pass,
+             guint32  image)
+{
+  if (pass->shared->len <= image)
+    {
+      guint old_len = pass->shared->len;
+
+      g_byte_array_set_size (pass->shared, image + 1);
+      memset (pass->shared->data + old_len, 0, image + 1 - old_len);
+    }
+  if (pass->shared->data[image])
+    return;
+  pass->shared->data[image] = TRUE;
+  _bl_profile_index_children (pass->dst, image);
+}
+
+static inline gboolean
+is_shared (Pass    *pass,
+           guint32  image)
+{
+  return image < pass->shared->len && pass->shared->data[image];
+}
+
 /* The image of @n as a child of @parent_image */
 static guint32
 add_image (Pass    *pass,
@@ -400,17 +431,24 @@ add_image (Pass    *pass,
            guint32  n)
 {
   const BlNode *node = &pass->nodes[n];
+  guint32 frame = pass->has_frames ? bl_profile_get_node_frame (pass->src, n) : BL_NODE_NONE;
+  guint before;
+  guint32 image;
 
-  if (pass->has_frames)
-    {
-      guint32 frame = bl_profile_get_node_frame (pass->src, n);
+  if (!is_shared (pass, parent_image))
+    return _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
+                                     pass->strings[node->file], node->line);
 
-      if (frame != BL_NODE_NONE)
-        return bl_profile_add_child_frame (pass->dst, parent_image, frame);
-    }
+  before = bl_profile_get_n_nodes (pass->dst);
+  if (frame != BL_NODE_NONE)
+    image = bl_profile_add_child_frame (pass->dst, parent_image, frame);
+  else
+    image = bl_profile_add_child (pass->dst, parent_image, pass->strings[node->name],
+                                  pass->strings[node->file], node->line);
+  if (image < before)
+    mark_shared (pass, image);      /* a second input node maps to it */
 
-  return bl_profile_add_child (pass->dst, parent_image, pass->strings[node->name],
-                               pass->strings[node->file], node->line);
+  return image;
 }
 
 static guint32
@@ -439,6 +477,7 @@ root_image (Pass    *pass,
         {
           *image = bl_profile_add_thread (pass->dst, pass->strings[node->name]);
         }
+      mark_shared (pass, *image);   /* focus roots and merged threads gather children */
     }
 
   return *image;
@@ -529,6 +568,8 @@ sweep (Pass         *pass,
           if (node_matches (pass, node))
             {
               pass->map[n] = pass->map[p];
+              if (node->first_child != BL_NODE_NONE)
+                mark_shared (pass, pass->map[p]);
               continue;
             }
           break;
@@ -638,6 +679,8 @@ sweep_recursion (Pass         *pass,
                   at[u.function] = BL_NODE_NONE;
                 }
               pass->map[n] = outer;
+              if (pass->nodes[n].first_child != BL_NODE_NONE)
+                mark_shared (pass, outer);
             }
 
           g_array_append_val (stack, n);
@@ -1085,6 +1128,7 @@ pass_clear (Pass *pass)
   g_clear_pointer (&pass->roots, g_free);
   g_clear_pointer (&pass->matches, g_free);
   g_clear_pointer (&pass->path, g_free);
+  g_clear_pointer (&pass->shared, g_byte_array_unref);
 }
 
 /**
@@ -1112,6 +1156,7 @@ bl_transform_apply (const BlTransform  *self,
   pass.dst = bl_profile_new (bl_profile_get_info (profile)->format);
   pass.nodes = bl_profile_get_nodes (profile);
   pass.n_nodes = bl_profile_get_n_nodes (profile);
+  pass.shared = g_byte_array_new ();
   n_threads = bl_profile_get_n_threads (profile);
 
   copy_strings_and_frames (&pass);

@@ -1526,6 +1526,23 @@ context_pressed_cb (BlFlameGraph    *self,
       g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
       g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
       g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
+      /* call-tree transforms: actions of the profile view around the graph
+       * (bl-profile-view.c), on the selected frame */
+      {
+        g_autoptr(GMenu) transforms = g_menu_new ();
+
+        g_menu_append (transforms, _("_Merge Function"), "profile.transform-selected::merge");
+        g_menu_append (transforms, _("_Focus on Function"), "profile.transform-selected::focus");
+        g_menu_append (transforms, _("Focus on _Subtree"),
+                       "profile.transform-selected::focus-path");
+        g_menu_append (transforms, _("_Drop Function"), "profile.transform-selected::drop");
+        g_menu_append (transforms, _("Collapse _Recursion"),
+                       "profile.transform-selected::collapse-recursion");
+        g_menu_append (transforms, _("_Hide Frames Like This"), "profile.transform-selected::hide");
+        g_menu_append (transforms, _("Merge _Threads by Name"),
+                       "profile.transform-selected::merge-threads");
+        g_menu_append_section (menu, NULL, G_MENU_MODEL (transforms));
+      }
 
       self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
       gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);

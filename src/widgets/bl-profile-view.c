@@ -53,6 +53,7 @@ struct _BlProfileView
   GCancellable    *transform_cancellable;
   GtkWidget       *transform_bar;
   GtkBox          *transform_chips;
+  GtkMenuButton   *preset_button;
 
   /* template */
   GtkLabel        *title_label;
@@ -931,6 +932,8 @@ update_transform_chips (BlProfileView *self)
   gtk_widget_set_visible (self->transform_bar, self->transforms->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.undo", self->undo->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.redo", self->redo->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.save-preset",
+                                 self->transforms->len > 0);
 }
 
 static void
@@ -1166,6 +1169,234 @@ redo_action (GtkWidget  *widget,
   swap_history (self, self->redo, self->undo);
 }
 
+/* Presets: named lists of transforms per app, in GSettings
+ * (transform-presets, a(ssas): app, name, transforms). "My code only" is
+ * built in: it hides the libraries a Roku app ships. */
+#define PRESET_BUILTIN_MY_CODE "builtin:my-code-only"
+#define PRESET_USER_PREFIX     "user:"
+
+static const char * const my_code_only[] = {
+  "hide:pkg:/components/roku_modules/*",
+  "hide:pkg:/source/roku_modules/*",
+  "hide:pkg:/source/lib/*",
+};
+
+static gboolean
+has_presets_key (BlProfileView *self)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return FALSE;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+
+  return schema != NULL && g_settings_schema_has_key (schema, "transform-presets");
+}
+
+/* Presets belong to the app the profile is of */
+static const char *
+preset_app (BlProfileView *self)
+{
+  const BlProfileInfo *info;
+
+  if (self->original == NULL)
+    return "";
+  info = bl_profile_get_info (self->original);
+  if (info->target != NULL && info->target[0] != '\0')
+    return info->target;
+
+  return self->fallback_title != NULL ? self->fallback_title : "";
+}
+
+static void
+rebuild_preset_menu (BlProfileView *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) presets = g_menu_new ();
+  g_autoptr(GMenu) save = g_menu_new ();
+
+  g_menu_append (presets, _("My Code Only"), "profile.apply-preset::" PRESET_BUILTIN_MY_CODE);
+  if (has_presets_key (self))
+    {
+      g_autoptr(GVariant) all = g_settings_get_value (self->settings, "transform-presets");
+      GVariantIter iter;
+      const char *app, *name;
+      GVariant *list;
+
+      g_variant_iter_init (&iter, all);
+      while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &name, &list))
+        {
+          if (g_str_equal (app, preset_app (self)))
+            {
+              g_autofree char *target = g_strconcat (PRESET_USER_PREFIX, name, NULL);
+              g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
+
+              g_menu_item_set_action_and_target_value (item, "profile.apply-preset",
+                                                       g_variant_new_string (target));
+              g_menu_append_item (presets, item);
+            }
+          g_variant_unref (list);
+        }
+    }
+  g_menu_append (save, _("_Save as Preset…"), "profile.save-preset");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (presets));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (save));
+  gtk_menu_button_set_menu_model (self->preset_button, G_MENU_MODEL (menu));
+}
+
+/* Replaces the transforms by @texts (undoable) */
+static void
+set_transform_strings (BlProfileView      *self,
+                       const char * const *texts,
+                       gsize               n_texts)
+{
+  if (self->original == NULL)
+    return;
+
+  push_undo (self);
+  g_ptr_array_set_size (self->transforms, 0);
+  for (gsize i = 0; i < n_texts; i++)
+    {
+      BlTransform *t = bl_transform_parse (texts[i], NULL);
+
+      if (t != NULL)     /* a preset written by a newer version may hold more kinds */
+        g_ptr_array_add (self->transforms, t);
+    }
+  apply_transforms (self);
+}
+
+static void
+apply_preset_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  const char *target = g_variant_get_string (parameter, NULL);
+  g_autoptr(GVariant) all = NULL;
+  GVariantIter iter;
+  const char *app, *name;
+  GVariant *list;
+
+  if (g_str_equal (target, PRESET_BUILTIN_MY_CODE))
+    {
+      set_transform_strings (self, my_code_only, G_N_ELEMENTS (my_code_only));
+      return;
+    }
+  if (!g_str_has_prefix (target, PRESET_USER_PREFIX) || !has_presets_key (self))
+    return;
+  target += strlen (PRESET_USER_PREFIX);
+
+  all = g_settings_get_value (self->settings, "transform-presets");
+  g_variant_iter_init (&iter, all);
+  while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &name, &list))
+    {
+      if (g_str_equal (app, preset_app (self)) && g_str_equal (name, target))
+        {
+          gsize n = 0;
+          g_autofree const char **texts = g_variant_get_strv (list, &n);
+
+          set_transform_strings (self, texts, n);
+          g_variant_unref (list);
+          return;
+        }
+      g_variant_unref (list);
+    }
+}
+
+/**
+ * bl_profile_view_save_preset:
+ * @name: the preset's name
+ *
+ * Saves the transforms shown as a preset of the profile's app, replacing
+ * one of the same name.
+ */
+void
+bl_profile_view_save_preset (BlProfileView *self,
+                             const char    *name)
+{
+  g_autoptr(GVariant) all = NULL;
+  GVariantBuilder builder;
+  GVariantBuilder list;
+  GVariantIter iter;
+  const char *app, *other;
+  GVariant *transforms;
+
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (name != NULL);
+
+  if (!has_presets_key (self) || name[0] == '\0')
+    return;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ssas)"));
+  all = g_settings_get_value (self->settings, "transform-presets");
+  g_variant_iter_init (&iter, all);
+  while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &other, &transforms))
+    {
+      if (!g_str_equal (app, preset_app (self)) || !g_str_equal (other, name))
+        g_variant_builder_add (&builder, "(ss@as)", app, other, transforms);
+      g_variant_unref (transforms);
+    }
+
+  g_variant_builder_init (&list, G_VARIANT_TYPE_STRING_ARRAY);
+  for (guint i = 0; i < self->transforms->len; i++)
+    {
+      g_autofree char *text = bl_transform_to_string (g_ptr_array_index (self->transforms, i));
+
+      g_variant_builder_add (&list, "s", text);
+    }
+  g_variant_builder_add (&builder, "(ssas)", preset_app (self), name, &list);
+  g_settings_set_value (self->settings, "transform-presets", g_variant_builder_end (&builder));
+}
+
+static void
+save_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  BlProfileView    *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "bl-entry");
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  if (g_str_equal (response, "save") && name[0] != '\0')
+    bl_profile_view_save_preset (self, name);
+}
+
+static void
+save_preset_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *dialog;
+  GtkWidget *entry;
+  g_autofree char *body = NULL;
+
+  if (self->transforms->len == 0)
+    return;
+
+  /* Translators: %s is the app's name */
+  body = g_strdup_printf (_("The transforms shown now, for every profile of %s."),
+                          preset_app (self));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Save as Preset"), body);
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Preset name"), -1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "save", _("_Save"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "bl-entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
@@ -1233,6 +1464,7 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, callees);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, transform_bar);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, transform_chips);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, preset_button);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, next_match_cb);
@@ -1247,6 +1479,10 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
                                    transform_selected_action);
   gtk_widget_class_install_action (widget_class, "profile.remove-transform", "u",
                                    remove_transform_action);
+  gtk_widget_class_install_action (widget_class, "profile.apply-preset", "s",
+                                   apply_preset_action);
+  gtk_widget_class_install_action (widget_class, "profile.save-preset", NULL,
+                                   save_preset_action);
   gtk_widget_class_install_action (widget_class, "profile.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "profile.redo", NULL, redo_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK,
@@ -1279,6 +1515,7 @@ bl_profile_view_init (BlProfileView *self)
   self->redo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.undo", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.redo", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.save-preset", FALSE);
 
   /* Shift+Enter in the search steps back (Enter is the entry's activate) */
   {
@@ -1304,6 +1541,9 @@ bl_profile_view_init (BlProfileView *self)
                                    G_CALLBACK (orientation_changed_cb), self, G_CONNECT_SWAPPED);
           orientation_changed_cb (self);
         }
+      if (g_settings_schema_has_key (schema, "transform-presets"))
+        g_signal_connect_object (self->settings, "changed::transform-presets",
+                                 G_CALLBACK (rebuild_preset_menu), self, G_CONNECT_SWAPPED);
       if (g_settings_schema_has_key (schema, "flame-palette"))
         {
           g_signal_connect_object (self->settings, "changed::flame-palette",
@@ -1362,6 +1602,8 @@ bl_profile_view_init (BlProfileView *self)
     gtk_stack_page_set_visible (page, FALSE);
   }
 #endif
+
+  rebuild_preset_menu (self);
 }
 
 GtkWidget *
@@ -1457,6 +1699,7 @@ bl_profile_view_set_profile (BlProfileView *self,
   g_ptr_array_set_size (self->redo, 0);
   update_transform_chips (self);
   show_profile (self, profile);
+  rebuild_preset_menu (self);
 }
 
 /**
@@ -1477,6 +1720,7 @@ bl_profile_view_set_fallback_title (BlProfileView *self,
   g_free (self->fallback_title);
   self->fallback_title = g_strdup (title);
   update_header (self);
+  rebuild_preset_menu (self);
 }
 
 BlFlameGraph *

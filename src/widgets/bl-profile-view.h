@@ -47,5 +47,7 @@ void            bl_profile_view_show_table       (BlProfileView *self,
 void            bl_profile_view_add_transform    (BlProfileView *self,
                                                   BlTransform   *transform);
 GPtrArray      *bl_profile_view_get_transforms   (BlProfileView *self);
+void            bl_profile_view_save_preset      (BlProfileView *self,
+                                                  const char    *name);
 
 G_END_DECLS

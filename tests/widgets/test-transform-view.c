@@ -308,6 +308,69 @@ test_big_profile_in_worker (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+/* Presets: the built-in "My code only", and saving one per app in
+ * GSettings (the memory backend) */
+static void
+test_presets (void)
+{
+  g_autoptr(BlProfile) profile = make_tree ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.brightlens.Brightlens");
+  g_autoptr(GVariant) stored = NULL;
+  BlProfileView *view;
+  const char *app, *name;
+  g_autofree const char **list = NULL;
+  GVariant *transforms;
+  gsize n = 0;
+
+  view = present_view (profile);
+  bl_profile_view_set_fallback_title (view, "app.bsprof");
+
+  /* the built-in one hides pkg:/source/lib/: draw goes into its callers */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "profile.apply-preset", "s",
+                                             "builtin:my-code-only"));
+  settle (view);
+  g_assert_cmpuint (bl_profile_view_get_transforms (view)->len, ==, 3);
+  g_assert_cmpuint (find_stack (view, "Thread main;main;draw"), ==, BL_NODE_NONE);
+  g_assert_cmpuint (bl_profile_get_self (bl_profile_view_get_profile (view), BL_METRIC_CPU,
+                                         find_stack (view, "Thread main;main")), ==, 50);
+  g_assert_cmpuint (count_chips (view, "Hidden: pkg:/components/roku_modules/*"), ==, 3);
+
+  /* save the shown list plus a merge, under the profile's app */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "profile.transform", "s",
+                                             "merge:load"));
+  settle (view);
+  bl_profile_view_save_preset (view, "Mine");
+  stored = g_settings_get_value (settings, "transform-presets");
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 1);
+  g_variant_get_child (stored, 0, "(&s&s@as)", &app, &name, &transforms);
+  list = g_variant_get_strv (transforms, &n);
+  g_assert_cmpstr (app, ==, "app.bsprof");
+  g_assert_cmpstr (name, ==, "Mine");
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpstr (list[3], ==, "merge:load");
+  g_variant_unref (transforms);
+
+  /* back to nothing, then the saved preset brings all four back */
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "profile.undo", NULL));
+  settle (view);
+  g_assert_cmpuint (bl_profile_view_get_transforms (view)->len, ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "profile.apply-preset", "s",
+                                             "user:Mine"));
+  settle (view);
+  g_assert_cmpuint (bl_profile_view_get_transforms (view)->len, ==, 4);
+  assert_drawn (view, "Thread main;main;parse");
+
+  /* saving again under the same name replaces it */
+  bl_profile_view_save_preset (view, "Mine");
+  g_clear_pointer (&stored, g_variant_unref);
+  stored = g_settings_get_value (settings, "transform-presets");
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 1);
+  g_settings_reset (settings, "transform-presets");
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -322,6 +385,7 @@ main (int   argc,
   g_test_add_func ("/widgets/transform-view/merge-undo-redo", test_merge_undo_redo);
   g_test_add_func ("/widgets/transform-view/selected-and-chips", test_selected_and_chips);
   g_test_add_func ("/widgets/transform-view/worker", test_big_profile_in_worker);
+  g_test_add_func ("/widgets/transform-view/presets", test_presets);
 
   return g_test_run ();
 }

@@ -59,7 +59,6 @@ typedef struct
   guint              n_nodes;
   guint32           *strings;     /* src string id → dst string id */
   guint32           *map;         /* src node → dst node or BL_NODE_NONE */
-  guint8            *opens;       /* src node made a new level (not merged into one) */
   guint8            *state;
   guint32           *roots;       /* src thread → dst root, made lazily */
   guint8            *matches;     /* per src string id: the argument matches it */
@@ -519,7 +518,6 @@ sweep (Pass         *pass,
           else
             {
               pass->map[n] = root_image (pass, n);
-              pass->opens[n] = TRUE;
               pass->state[n] = STATE_MAPPED;
             }
           continue;
@@ -535,7 +533,6 @@ sweep (Pass         *pass,
           if (kind == BL_TRANSFORM_FOCUS_FUNCTION && node_matches (pass, node))
             {
               pass->map[n] = add_image (pass, root_image (pass, thread_root (pass, n)), n);
-              pass->opens[n] = TRUE;
               pass->state[n] = STATE_MAPPED;
             }
           else if (kind == BL_TRANSFORM_FOCUS_PATH &&
@@ -546,7 +543,6 @@ sweep (Pass         *pass,
           else if (kind == BL_TRANSFORM_FOCUS_PATH && node->depth + 1 == pass->path_len)
             {
               pass->map[n] = add_image (pass, root_image (pass, thread_root (pass, n)), n);
-              pass->opens[n] = TRUE;
               pass->state[n] = STATE_MAPPED;
             }
           else
@@ -593,7 +589,6 @@ sweep (Pass         *pass,
         }
 
       pass->map[n] = add_image (pass, pass->map[p], n);
-      pass->opens[n] = TRUE;
     }
 
   return TRUE;
@@ -631,7 +626,6 @@ sweep_recursion (Pass         *pass,
       guint32 n;
 
       pass->map[root] = root_image (pass, root);
-      pass->opens[root] = TRUE;
 
       n = pass->nodes[root].first_child;
       while (n != BL_NODE_NONE)
@@ -663,7 +657,6 @@ sweep_recursion (Pass         *pass,
               g_array_append_val (undo, u);
               at[f] = image;
               pass->map[n] = image;
-              pass->opens[n] = TRUE;
             }
           else
             {
@@ -1123,7 +1116,6 @@ pass_clear (Pass *pass)
   g_clear_object (&pass->dst);
   g_clear_pointer (&pass->strings, g_free);
   g_clear_pointer (&pass->map, g_free);
-  g_clear_pointer (&pass->opens, g_free);
   g_clear_pointer (&pass->state, g_free);
   g_clear_pointer (&pass->roots, g_free);
   g_clear_pointer (&pass->matches, g_free);
@@ -1164,7 +1156,6 @@ bl_transform_apply (const BlTransform  *self,
 
   pass.map = g_new (guint32, MAX (pass.n_nodes, 1));
   memset (pass.map, 0xff, sizeof (guint32) * MAX (pass.n_nodes, 1));   /* BL_NODE_NONE */
-  pass.opens = g_new0 (guint8, MAX (pass.n_nodes, 1));
   pass.state = g_new0 (guint8, MAX (pass.n_nodes, 1));
   pass.roots = g_new (guint32, MAX (n_threads, 1));
   for (guint t = 0; t < n_threads; t++)

@@ -9,10 +9,13 @@
 
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "bl-compare-page.h"
 #include "bl-model.h"
 #include "bl-profile-view.h"
+#include "bl-stacks-writer.h"
 
 /* Thread main:  main → load → parse (self 30)
  *                      → draw (self 50)
@@ -371,6 +374,66 @@ test_presets (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+static gboolean
+compare_done (gpointer data)
+{
+  return bl_compare_page_get_state (data) != BL_PROFILE_PAGE_LOADING;
+}
+
+/* A comparison started from a tab compares both sides transformed alike */
+static void
+test_compare (void)
+{
+  static const char *before[] = {
+    "Thread main;main;load;parse 30", "Thread main;main;draw 50", NULL
+  };
+  static const char *after[] = {
+    "Thread main;main;load;parse 70", "Thread main;main;parse 5", "Thread main;main;draw 40",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bl-transform-compare-XXXXXX", &error);
+  g_autofree char *path_a = g_build_filename (dir, "a.bsprof", NULL);
+  g_autofree char *path_b = g_build_filename (dir, "b.bsprof", NULL);
+  g_autoptr(GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (path_b);
+  g_autoptr(GPtrArray) transforms =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) bl_transform_unref);
+  GtkWidget *window = gtk_window_new ();
+  BlComparePage *page;
+  BlDiff *diff;
+
+  g_assert_no_error (error);
+  g_assert_true (bl_stacks_save_bsprof (before, path_a, &error));
+  g_assert_true (bl_stacks_save_bsprof (after, path_b, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (transforms, bl_transform_parse ("merge:load", NULL));
+
+  page = bl_compare_page_new (file_a, file_b);
+  bl_compare_page_set_transforms (page, transforms);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  bl_compare_page_load (page);
+  g_assert_true (iterate_until (compare_done, page));
+  g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+
+  diff = bl_compare_page_get_diff (page);
+  for (BlDiffSide side = BL_DIFF_SIDE_A; side <= BL_DIFF_SIDE_B; side++)
+    {
+      BlProfile *profile = bl_diff_get_profile (diff, side);
+
+      for (guint32 n = 0; n < bl_profile_get_n_nodes (profile); n++)
+        g_assert_cmpstr (bl_profile_get_node_name (profile, n), !=, "load");
+      g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==,
+                        side == BL_DIFF_SIDE_A ? 80 : 115);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_remove (path_a);
+  g_remove (path_b);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -386,6 +449,7 @@ main (int   argc,
   g_test_add_func ("/widgets/transform-view/selected-and-chips", test_selected_and_chips);
   g_test_add_func ("/widgets/transform-view/worker", test_big_profile_in_worker);
   g_test_add_func ("/widgets/transform-view/presets", test_presets);
+  g_test_add_func ("/widgets/transform-view/compare", test_compare);
 
   return g_test_run ();
 }

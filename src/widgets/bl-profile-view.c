@@ -1556,6 +1556,7 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (thread_selected_cb), self);
   g_signal_connect_swapped (self->metric_dropdown, "notify::selected",
                             G_CALLBACK (metric_selected_cb), self);
+  bl_flame_graph_set_transform_menu (self->flame_graph, TRUE);
   g_signal_connect_swapped (self->flame_graph, "notify::selected-node",
                             G_CALLBACK (flame_selected_cb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::zoom-node",

@@ -508,12 +508,22 @@ sweep (Pass         *pass,
         {
           if (focus)
             {
-              /* a path starts with the thread's name */
+              /* a path starts with the thread's name; the name alone keeps
+               * the whole thread */
               if (kind == BL_TRANSFORM_FOCUS_PATH &&
-                  (pass->path_len < 2 || pass->path[0] != node->name))
-                pass->state[n] = STATE_DROPPED;
+                  (pass->path_len == 0 || pass->path[0] != node->name))
+                {
+                  pass->state[n] = STATE_DROPPED;
+                }
+              else if (kind == BL_TRANSFORM_FOCUS_PATH && pass->path_len == 1)
+                {
+                  pass->map[n] = root_image (pass, n);
+                  pass->state[n] = STATE_MAPPED;
+                }
               else
-                pass->state[n] = STATE_OUTSIDE;
+                {
+                  pass->state[n] = STATE_OUTSIDE;
+                }
             }
           else
             {

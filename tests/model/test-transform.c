@@ -230,6 +230,12 @@ test_focus_path (void)
   g_assert_cmpstr (text, ==,
                    "T;f 2\n"
                    "T;f;g;f;h 1\n");
+  {
+    g_autoptr(BlProfile) thread = apply (profile, "focus-path:U", NULL);
+    g_autofree char *thread_text = folded (thread, BL_METRIC_SAMPLES);
+
+    g_assert_cmpstr (thread_text, ==, "U;m;f 5\n");
+  }
   g_assert_false (bl_transform_check (missing, profile, &error));
   g_assert_error (error, BL_TRANSFORM_ERROR, BL_TRANSFORM_ERROR_NO_MATCH);
 }

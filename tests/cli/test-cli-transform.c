@@ -249,6 +249,27 @@ test_diff (void)
                    "Thread main;main;log;fmt 1 0\n");
 }
 
+/* the flame graph image shows the transformed tree too */
+static void
+test_svg (void)
+{
+  g_autofree char *path = save_profile ("svg.bsprof", app);
+  g_autofree char *out = g_build_filename (tmpdir, "svg.svg", NULL);
+  g_autofree char *svg = NULL;
+  g_auto(BlCliRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  bl_cli_run (&run, "export", path, "--format", "svg", "--merge", "libcall", "--merge-threads",
+              "-o", out, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (out, &svg, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strstr (svg, "libcall"));
+  g_assert_null (strstr (svg, "RowItem_1"));
+  g_assert_nonnull (strstr (svg, "RowItem"));
+  g_assert_nonnull (strstr (svg, "cb"));
+}
+
 static void
 test_errors (void)
 {
@@ -299,6 +320,7 @@ main (int    argc,
   g_test_add_func ("/cli/transform/export", test_export);
   g_test_add_func ("/cli/transform/lines", test_lines);
   g_test_add_func ("/cli/transform/diff", test_diff);
+  g_test_add_func ("/cli/transform/svg", test_svg);
   g_test_add_func ("/cli/transform/errors", test_errors);
 
   status = g_test_run ();

@@ -6,6 +6,7 @@ _brightlens_cli()
 {
     local cur prev cmd opts
     local commands="info export heap lines diff check help"
+    local transforms="--focus --focus-path --merge --drop --hide --collapse-recursion --merge-threads --merge-all-threads"
     local metrics="cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight"
 
     COMPREPLY=()
@@ -42,6 +43,10 @@ _brightlens_cli()
             COMPREPLY=($(compgen -W "${words[*]}" -- "$cur"))
             compopt -o nospace 2>/dev/null
             return 0 ;;
+        export:--focus|export:--focus-path|export:--merge|export:--drop|export:--hide|\
+        lines:--focus|lines:--focus-path|lines:--merge|lines:--drop|lines:--hide|\
+        diff:--focus|diff:--focus-path|diff:--merge|diff:--drop|diff:--hide)
+            return 0 ;;
         *:-o|*:--output)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0 ;;
@@ -52,10 +57,10 @@ _brightlens_cli()
 
     case $cmd in
         info)   opts="--json --output -o --help -h" ;;
-        export) opts="--format -f --metric -m --width --thread --title --from --to --output -o --help -h" ;;
+        export) opts="--format -f --metric -m --width --thread --title --from --to $transforms --output -o --help -h" ;;
         heap)   opts="--json --top -n --hide-global --help -h" ;;
-        lines)  opts="--metric -m --top -n --json --output -o --help -h" ;;
-        diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title --output -o --help -h" ;;
+        lines)  opts="--metric -m --top -n --json $transforms --output -o --help -h" ;;
+        diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title $transforms --output -o --help -h" ;;
         check)  opts="--max-foreground-fraction --max-memory-growth --min-fps --max-launch-ms
                       --max-total --max-self --max-live-bytes --format -f --output -o --help -h" ;;
         *)      return 0 ;;

@@ -23,6 +23,15 @@ complete -c brightlens-cli -n "__fish_seen_subcommand_from $commands" -s o -l ou
 complete -c brightlens-cli -n '__fish_seen_subcommand_from info heap lines diff' -l json -d 'Print one JSON object'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -s m -l metric -x -a "$metrics" -d 'Metric'
 
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l focus -x -d 'Keep only the calls of function F, as roots'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l focus-path -x -d 'Keep only the subtree at THREAD;A;B'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l merge -x -d 'Merge function F into its callers'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l drop -x -d 'Remove function F and what it calls'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l hide -x -d 'Merge frames whose name or file match a glob'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l collapse-recursion -d 'Merge recursive calls into the outer call'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l merge-threads -d 'Merge threads that differ by an instance number'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from export lines diff' -l merge-all-threads -d 'Merge every thread into one'
+
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -s f -l format -x -a 'folded speedscope svg csv' -d 'Output format'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -l from -x -d 'Time range start (ns)'
 complete -c brightlens-cli -n '__fish_seen_subcommand_from export' -l to -x -d 'Time range end (ns)'

@@ -34,6 +34,7 @@ struct _BlComparePage
   GObject            *documents[2];
   GCancellable       *cancellable;
   BlDiff             *diff;
+  GPtrArray          *transforms;  /* BlTransform *, applied to both sides, or NULL */
   char               *error_message;
   BlProfilePageState  state;
   guint               progress_source;
@@ -149,16 +150,43 @@ compare_heaps (BlComparePage *self)
   return bl_profile_get_n_threads (a) == 0 || bl_profile_get_n_threads (b) == 0;
 }
 
+typedef struct
+{
+  BlProfile *profiles[2];
+  GPtrArray *transforms;   /* or NULL */
+} DiffJob;
+
+static void
+diff_job_free (gpointer data)
+{
+  DiffJob *job = data;
+
+  g_clear_object (&job->profiles[0]);
+  g_clear_object (&job->profiles[1]);
+  g_clear_pointer (&job->transforms, g_ptr_array_unref);
+  g_free (job);
+}
+
 static void
 diff_worker (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GPtrArray *profiles = task_data;
+  DiffJob *job = task_data;
+  g_autoptr(BlProfile) a = NULL;
+  g_autoptr(BlProfile) b = NULL;
+  g_autoptr(GError) error = NULL;
 
-  g_task_return_pointer (task, bl_diff_new (profiles->pdata[0], profiles->pdata[1]),
-                         g_object_unref);
+  /* the tab's call-tree transforms, on both sides alike */
+  if (!(a = bl_transform_apply_all (job->transforms, job->profiles[0], cancellable, &error)) ||
+      !(b = bl_transform_apply_all (job->transforms, job->profiles[1], cancellable, &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, bl_diff_new (a, b), g_object_unref);
 }
 
 static void
@@ -189,7 +217,7 @@ both_loaded (BlComparePage *self)
   gboolean session_a = BL_IS_SESSION (self->documents[0]);
   gboolean session_b = BL_IS_SESSION (self->documents[1]);
   g_autoptr(GTask) task = NULL;
-  GPtrArray *profiles;
+  DiffJob *job;
 
   if (session_a != session_b)
     {
@@ -231,10 +259,12 @@ both_loaded (BlComparePage *self)
   /* merging big trees takes a while: not on the main thread */
   task = g_task_new (self, self->cancellable, diff_done_cb, NULL);
   g_task_set_source_tag (task, both_loaded);
-  profiles = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (profiles, g_object_ref (self->documents[0]));
-  g_ptr_array_add (profiles, g_object_ref (self->documents[1]));
-  g_task_set_task_data (task, profiles, (GDestroyNotify) g_ptr_array_unref);
+  job = g_new0 (DiffJob, 1);
+  job->profiles[0] = g_object_ref (BL_PROFILE (self->documents[0]));
+  job->profiles[1] = g_object_ref (BL_PROFILE (self->documents[1]));
+  if (self->transforms != NULL)
+    job->transforms = g_ptr_array_ref (self->transforms);
+  g_task_set_task_data (task, job, diff_job_free);
   g_task_run_in_thread (task, diff_worker);
 }
 
@@ -303,6 +333,7 @@ bl_compare_page_dispose (GObject *object)
       g_clear_object (&self->documents[s]);
       g_clear_object (&self->files[s]);
     }
+  g_clear_pointer (&self->transforms, g_ptr_array_unref);
   g_clear_object (&self->diff);
   g_clear_object (&self->cancellable);
 
@@ -459,6 +490,28 @@ bl_compare_page_set_document (BlComparePage *self,
   g_return_if_fail (self->pending == 0 && self->loaders[side] == NULL);
 
   g_set_object (&self->documents[side], document);
+}
+
+/**
+ * bl_compare_page_set_transforms:
+ * @transforms: (nullable) (element-type BlTransform): call-tree transforms
+ *
+ * Compares the two profiles with @transforms applied to both (the tab the
+ * comparison was started from shows them). Set before both are loaded.
+ */
+void
+bl_compare_page_set_transforms (BlComparePage *self,
+                                GPtrArray     *transforms)
+{
+  g_return_if_fail (BL_IS_COMPARE_PAGE (self));
+
+  g_clear_pointer (&self->transforms, g_ptr_array_unref);
+  if (transforms != NULL && transforms->len > 0)
+    {
+      self->transforms = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_transform_unref);
+      for (guint i = 0; i < transforms->len; i++)
+        g_ptr_array_add (self->transforms, bl_transform_ref (g_ptr_array_index (transforms, i)));
+    }
 }
 
 void

@@ -25,6 +25,8 @@ const char         *bl_compare_page_get_title         (BlComparePage *self);
 void                bl_compare_page_set_document      (BlComparePage *self,
                                                        BlDiffSide     side,
                                                        GObject       *document);
+void                bl_compare_page_set_transforms    (BlComparePage *self,
+                                                       GPtrArray     *transforms);
 void                bl_compare_page_load              (BlComparePage *self);
 void                bl_compare_page_cancel            (BlComparePage *self);
 BlProfilePageState  bl_compare_page_get_state         (BlComparePage *self);

@@ -120,6 +120,7 @@ typedef struct
   BlWindow *window;
   GFile    *file_a;
   GObject  *document_a;
+  GPtrArray *transforms;   /* the tab's, applied to both sides; or NULL */
 } CompareRequest;
 
 static void
@@ -129,6 +130,7 @@ compare_request_free (gpointer data)
 
   g_clear_object (&request->file_a);
   g_clear_object (&request->document_a);
+  g_clear_pointer (&request->transforms, g_ptr_array_unref);
   g_free (request);
 }
 
@@ -143,7 +145,10 @@ compare_chosen (CompareRequest *request,
     {
       g_autoptr(GFile) file_b = g_list_model_get_item (files, 0);
 
-      bl_window_compare_files (self, request->file_a, file_b, request->document_a);
+      BlComparePage *page = bl_window_compare_files (self, request->file_a, file_b,
+                                                     request->document_a);
+
+      bl_compare_page_set_transforms (page, request->transforms);
     }
   else if (request->file_a == NULL && n == 2)
     {
@@ -303,6 +308,17 @@ compare_action (GtkWidget  *widget,
     {
       request->file_a = g_object_ref (bl_profile_page_get_file (page));
       request->document_a = g_object_ref (bl_profile_page_get_document (page));
+      if (bl_profile_page_get_profile (page) != NULL)
+        {
+          BlProfileView *view = bl_profile_page_get_profile_view (page);
+          GPtrArray *shown = bl_profile_view_get_transforms (view);
+
+          /* as they are now: the tab may change them while the chooser is open */
+          request->transforms =
+            g_ptr_array_new_with_free_func ((GDestroyNotify) bl_transform_unref);
+          for (guint i = 0; i < shown->len; i++)
+            g_ptr_array_add (request->transforms, bl_transform_ref (g_ptr_array_index (shown, i)));
+        }
       /* Translators: a file chooser's title, %s is the open file */
       title = g_strdup_printf (_("Compare “%s” With"), bl_profile_page_get_title (page));
     }
@@ -341,8 +357,16 @@ drop_response_cb (GObject     *alert,
     bl_window_open_file (request->window, request->dropped);
   else if (g_str_equal (response, "compare") &&
            bl_profile_page_get_state (request->page) == BL_PROFILE_PAGE_LOADED)
-    bl_window_compare_files (request->window, bl_profile_page_get_file (request->page),
-                             request->dropped, bl_profile_page_get_document (request->page));
+    {
+      BlComparePage *page = bl_window_compare_files (request->window,
+                                                     bl_profile_page_get_file (request->page),
+                                                     request->dropped,
+                                                     bl_profile_page_get_document (request->page));
+
+      if (bl_profile_page_get_profile (request->page) != NULL)
+        bl_compare_page_set_transforms (page, bl_profile_view_get_transforms (
+                                          bl_profile_page_get_profile_view (request->page)));
+    }
 }
 
 gboolean

@@ -560,6 +560,7 @@ bl_cli_diff (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) loaded_a = NULL;
   g_autoptr(GObject) loaded_b = NULL;
+  g_auto(BlCliTransforms) transforms = { NULL };
   g_autoptr(GOutputStream) out = NULL;
   g_autoptr(BlDiff) diff = NULL;
   g_autofree char *format = NULL;
@@ -596,6 +597,7 @@ bl_cli_diff (int    argc,
 
   context = g_option_context_new (_("A B — compare two profiles or two sessions"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  bl_cli_transform_add_options (context, &transforms);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -623,6 +625,9 @@ bl_cli_diff (int    argc,
   if (!(loaded_a = bl_cli_load (argv[1], &status)))
     return status;
   if (!(loaded_b = bl_cli_load (argv[2], &status)))
+    return status;
+  if (!bl_cli_transform_apply (&transforms, &loaded_a, argv[1], &status) ||
+      !bl_cli_transform_apply (&transforms, &loaded_b, argv[2], &status))
     return status;
 
   if (BL_IS_SESSION (loaded_a) != BL_IS_SESSION (loaded_b))

@@ -55,6 +55,7 @@ bl_cli_export (int    argc,
   g_autofree char *to_text = NULL;
   g_autoptr(BlProfile) part = NULL;
   guint64 from = 0, to = G_MAXUINT64;
+  g_auto(BlCliTransforms) transforms = { NULL };
   BlMetricId metric;
   BlProfile *profile;
   int status;
@@ -80,6 +81,7 @@ bl_cli_export (int    argc,
 
   context = g_option_context_new (_("FILE — convert a profile or session"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  bl_cli_transform_add_options (context, &transforms);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -113,7 +115,11 @@ bl_cli_export (int    argc,
       return status;
     }
 
-  if (!(loaded = bl_cli_load (argv[1], &status)))
+  if (g_str_equal (format, "csv") && transforms.transforms->len > 0)
+    return bl_cli_usage_error (context, _("The transform options do not go with --format csv."));
+
+  if (!(loaded = bl_cli_load (argv[1], &status)) ||
+      !bl_cli_transform_apply (&transforms, &loaded, argv[1], &status))
     return status;
 
   if (g_str_equal (format, "csv") && BL_IS_PROFILE (loaded) &&

@@ -38,6 +38,7 @@ bl_cli_lines (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) loaded = NULL;
+  g_auto(BlCliTransforms) transforms = { NULL };
   g_autoptr(GOutputStream) out = NULL;
   g_autoptr(GString) text = NULL;
   g_autofree char *metric_name = NULL;
@@ -63,6 +64,7 @@ bl_cli_lines (int    argc,
 
   context = g_option_context_new (_("FILE — rank a profile’s source lines"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  bl_cli_transform_add_options (context, &transforms);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -78,7 +80,8 @@ bl_cli_lines (int    argc,
       return status;
     }
 
-  if (!(loaded = bl_cli_load (argv[1], &status)))
+  if (!(loaded = bl_cli_load (argv[1], &status)) ||
+      !bl_cli_transform_apply (&transforms, &loaded, argv[1], &status))
     return status;
 
   if (!BL_IS_PROFILE (loaded))

@@ -142,4 +142,21 @@ BlMetricId     bl_cli_parse_metric (const char     *name,
                                     BlProfile      *profile,
                                     int            *exit_status);
 
+/* bl-cli-transform.c: --focus, --merge, --drop, --hide, … on export, lines
+ * and diff */
+typedef struct
+{
+  GPtrArray *transforms;   /* BlTransform *, in the order given */
+} BlCliTransforms;
+
+void           bl_cli_transform_add_options (GOptionContext  *context,
+                                             BlCliTransforms *transforms);
+void           bl_cli_transforms_clear      (BlCliTransforms *transforms);
+gboolean       bl_cli_transform_apply       (BlCliTransforms *transforms,
+                                             GObject        **loaded,
+                                             const char      *path,
+                                             int             *exit_status);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BlCliTransforms, bl_cli_transforms_clear)
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "bl-profile.h"
 #include "bl-session.h"
 #include "bl-json-reader.h"
+#include "bl-transform.h"
 #include "bl-loader.h"
 #include "formats/bl-format.h"
 #include "formats/bl-br-reader.h"

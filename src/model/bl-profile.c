@@ -13,6 +13,7 @@
 
 #include "bl-heap.h"
 #include "bl-profile.h"
+#include "bl-profile-private.h"
 
 /* An open-addressing table from a 96-bit key to an index, used while the
  * profile is being built: (parent, name, file) → node, (file, line) → line,
@@ -577,49 +578,82 @@ bl_profile_add_warning (BlProfile  *self,
   g_string_append (self->warning, warning);
 }
 
-static int
-compare_children (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
+typedef struct
 {
-  BlProfile *self = user_data;
-  const BlNode *na = &self->nodes[*(const guint32 *) a];
-  const BlNode *nb = &self->nodes[*(const guint32 *) b];
-  int ret;
+  guint32 name_rank;
+  guint32 file_rank;
+  guint32 node;
+} ChildKey;
 
-  ret = strcmp (self->strings->pdata[na->name], self->strings->pdata[nb->name]);
-  if (ret == 0)
-    ret = strcmp (self->strings->pdata[na->file], self->strings->pdata[nb->file]);
+static int
+compare_child_keys (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const ChildKey *ka = a;
+  const ChildKey *kb = b;
 
-  return ret;
+  if (ka->name_rank != kb->name_rank)
+    return ka->name_rank < kb->name_rank ? -1 : 1;
+  if (ka->file_rank != kb->file_rank)
+    return ka->file_rank < kb->file_rank ? -1 : 1;
+
+  return 0;
 }
 
+static int
+compare_string_ids (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  GPtrArray *strings = user_data;
+
+  return strcmp (strings->pdata[*(const guint32 *) a], strings->pdata[*(const guint32 *) b]);
+}
+
+/* Children by name, then file. Strings are interned, so ranking the string
+ * table once turns every comparison into two integer ones. */
 static void
 sort_children (BlProfile *self)
 {
-  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_strings = self->strings->len;
+  g_autofree guint32 *order = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *rank = g_new (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (ChildKey));
+
+  for (guint i = 0; i < n_strings; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n_strings, sizeof (guint32), compare_string_ids, self->strings);
+  for (guint i = 0; i < n_strings; i++)
+    rank[order[i]] = i;
 
   for (gsize i = 0; i < self->n_nodes; i++)
     {
       BlNode *node = &self->nodes[i];
 
-      if (node->first_child == BL_NODE_NONE)
+      if (node->first_child == BL_NODE_NONE ||
+          self->nodes[node->first_child].next_sibling == BL_NODE_NONE)
         continue;
 
       g_array_set_size (kids, 0);
       for (guint32 c = node->first_child; c != BL_NODE_NONE; c = self->nodes[c].next_sibling)
-        g_array_append_val (kids, c);
+        {
+          ChildKey key = { rank[self->nodes[c].name], rank[self->nodes[c].file], c };
 
-      if (kids->len > 1)
-        g_array_sort_with_data (kids, compare_children, self);
+          g_array_append_val (kids, key);
+        }
 
-      node->first_child = g_array_index (kids, guint32, 0);
+      /* stable, as the comparison of names and files was */
+      g_qsort_with_data (kids->data, kids->len, sizeof (ChildKey),
+                         compare_child_keys, NULL);
+
+      node->first_child = g_array_index (kids, ChildKey, 0).node;
       for (guint k = 0; k < kids->len; k++)
         {
-          guint32 c = g_array_index (kids, guint32, k);
+          guint32 c = g_array_index (kids, ChildKey, k).node;
 
           self->nodes[c].next_sibling = k + 1 < kids->len
-            ? g_array_index (kids, guint32, k + 1)
+            ? g_array_index (kids, ChildKey, k + 1).node
             : BL_NODE_NONE;
         }
     }
@@ -2017,4 +2051,92 @@ bl_profile_get_heap_label (BlProfile *self,
   g_return_val_if_fail (index < bl_profile_get_n_heaps (self), "");
 
   return g_ptr_array_index (self->extras->heap_labels, index);
+}
+
+/* ---- building without lookups (bl-profile-private.h) ---------------------- */
+
+/**
+ * _bl_profile_append_child:
+ * @frame: a frame from bl_profile_add_frame(), or %BL_NODE_NONE
+ *
+ * Appends a child of @parent that the caller knows @parent does not have
+ * yet, without looking for it and without indexing it: a later
+ * bl_profile_add_child() on @parent does not find it unless
+ * _bl_profile_index_children() was called on @parent since.
+ */
+guint32
+_bl_profile_append_child (BlProfile *self,
+                          guint32    parent,
+                          guint32    frame,
+                          guint32    name,
+                          guint32    file,
+                          guint32    line)
+{
+  guint32 index;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), BL_NODE_NONE);
+  g_return_val_if_fail (!self->finished, BL_NODE_NONE);
+  g_return_val_if_fail (parent < self->n_nodes, BL_NODE_NONE);
+
+  if (frame == BL_NODE_NONE)
+    return append_node (self, parent, name, file, line);
+
+  g_return_val_if_fail (self->extras != NULL && self->extras->frames != NULL &&
+                        frame < self->extras->frames->len, BL_NODE_NONE);
+
+  {
+    const BlFrame *f = &g_array_index (self->extras->frames, BlFrame, frame);
+    GArray *node_frame = self->extras->node_frame;
+    guint32 old_len;
+
+    index = append_node (self, parent, f->name, f->file, f->line);
+    old_len = node_frame->len;
+    if (old_len <= index)
+      {
+        g_array_set_size (node_frame, index + 1);
+        for (guint32 i = old_len; i < index; i++)
+          g_array_index (node_frame, guint32, i) = BL_NODE_NONE;
+      }
+    g_array_index (node_frame, guint32, index) = frame;
+  }
+
+  return index;
+}
+
+/**
+ * _bl_profile_index_children:
+ *
+ * Makes the children of @parent added by _bl_profile_append_child() known
+ * to bl_profile_add_child() and bl_profile_add_child_frame().
+ */
+void
+_bl_profile_index_children (BlProfile *self,
+                            guint32    parent)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (parent < self->n_nodes);
+
+  for (guint32 c = self->nodes[parent].first_child; c != BL_NODE_NONE;
+       c = self->nodes[c].next_sibling)
+    {
+      guint32 frame = bl_profile_get_node_frame (self, c);
+      guint64 k1;
+      guint32 k2;
+      BlSlot *slot;
+
+      if (frame != BL_NODE_NONE)
+        {
+          k1 = ((guint64) parent << 32) | frame;
+          k2 = G_MAXUINT32;
+        }
+      else
+        {
+          k1 = ((guint64) parent << 32) | self->nodes[c].name;
+          k2 = self->nodes[c].file;
+        }
+      slot = index_hash_find (&self->node_hash, k1, k2);
+      if (slot->value == 0)
+        index_hash_insert (&self->node_hash, slot, k1, k2, c);
+    }
 }

@@ -32,6 +32,8 @@ struct _BlCallTreeView
 {
   GtkWidget           parent_instance;
 
+  GtkWidget          *row_menu;     /* right-click: the call-tree transforms */
+
   BlCallTreeMode      mode;
   BlProfile          *profile;
   guint               thread;
@@ -138,6 +140,53 @@ column_value (BlProfileNode *node,
 /* ------------------------------------------------------------------------ */
 /* cells                                                                     */
 
+/* A right click on a row selects it (the profile view selects the same
+ * frame in the flame graph) and offers the call-tree transforms, actions of
+ * the profile view around the table (bl-profile-view.c). */
+static void
+row_context_pressed_cb (BlCallTreeView  *self,
+                        int              n_press,
+                        double           x,
+                        double           y,
+                        GtkGestureClick *gesture)
+{
+  GtkWidget *label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  guint node = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "bl-node"));
+  graphene_point_t point;
+
+  if (node == 0)
+    return;
+
+  bl_call_tree_view_select_node (self, node - 1);
+
+  if (self->row_menu == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+
+      g_menu_append (menu, _("_Merge Function"), "profile.transform-selected::merge");
+      g_menu_append (menu, _("_Focus on Function"), "profile.transform-selected::focus");
+      g_menu_append (menu, _("Focus on _Subtree"), "profile.transform-selected::focus-path");
+      g_menu_append (menu, _("_Drop Function"), "profile.transform-selected::drop");
+      g_menu_append (menu, _("Collapse _Recursion"),
+                     "profile.transform-selected::collapse-recursion");
+      g_menu_append (menu, _("_Hide Frames Like This"), "profile.transform-selected::hide");
+      g_menu_append (menu, _("Merge _Threads by Name"),
+                     "profile.transform-selected::merge-threads");
+
+      self->row_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+      gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
+      gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self));
+    }
+
+  if (!gtk_widget_compute_point (label, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &point))
+    point = GRAPHENE_POINT_INIT (0, 0);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_menu),
+                               &(GdkRectangle) { (int) point.x, (int) point.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_menu));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 static void
 name_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -149,6 +198,15 @@ name_setup (GtkSignalListItemFactory *factory,
                                      GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 12);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 40);
+
+  {
+    GtkGesture *context = gtk_gesture_click_new ();
+
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
+    g_signal_connect_object (context, "pressed", G_CALLBACK (row_context_pressed_cb), self,
+                             G_CONNECT_SWAPPED);
+    gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (context));
+  }
 
   if (is_tree (self))
     {
@@ -204,6 +262,8 @@ name_bind (GtkSignalListItemFactory *factory,
       tooltip = g_strdup (bl_profile_node_get_name (node));
     }
   gtk_widget_set_tooltip_text (label, tooltip);
+  g_object_set_data (G_OBJECT (label), "bl-node",
+                     GUINT_TO_POINTER (bl_profile_node_get_node (node) + 1));
 }
 
 static void
@@ -983,6 +1043,7 @@ bl_call_tree_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
   g_clear_pointer ((GtkWidget **) &self->scroller, gtk_widget_unparent);

@@ -122,6 +122,7 @@ struct _BlFlameGraph
 
   /* right-click menu */
   GtkWidget      *context_menu;
+  gboolean        transform_menu;   /* offer the profile view's transforms */
 
   /* colour and tooltip overrides (the differential flame graph) */
   BlFlameColorFunc   color_func;
@@ -1526,6 +1527,28 @@ context_pressed_cb (BlFlameGraph    *self,
       g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
       g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
       g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
+      /* call-tree transforms: actions of the profile view around the graph
+       * (bl-profile-view.c), on the selected frame */
+      if (self->transform_menu)
+        {
+          g_autoptr(GMenu) transforms = g_menu_new ();
+
+          g_menu_append (transforms, _("_Merge Function"),
+                         "profile.transform-selected::merge");
+          g_menu_append (transforms, _("_Focus on Function"),
+                         "profile.transform-selected::focus");
+          g_menu_append (transforms, _("Focus on _Subtree"),
+                         "profile.transform-selected::focus-path");
+          g_menu_append (transforms, _("_Drop Function"),
+                         "profile.transform-selected::drop");
+          g_menu_append (transforms, _("Collapse _Recursion"),
+                         "profile.transform-selected::collapse-recursion");
+          g_menu_append (transforms, _("_Hide Frames Like This"),
+                         "profile.transform-selected::hide");
+          g_menu_append (transforms, _("Merge _Threads by Name"),
+                         "profile.transform-selected::merge-threads");
+          g_menu_append_section (menu, NULL, G_MENU_MODEL (transforms));
+        }
 
       self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
       gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
@@ -2553,4 +2576,21 @@ bl_flame_graph_invalidate_colors (BlFlameGraph *self)
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
 
   invalidate_bars (self);
+}
+
+/**
+ * bl_flame_graph_set_transform_menu:
+ *
+ * Whether the right-click menu offers the call-tree transforms, the
+ * profile.transform-selected action of an ancestor (a #BlProfileView).
+ */
+void
+bl_flame_graph_set_transform_menu (BlFlameGraph *self,
+                                   gboolean      transform_menu)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  self->transform_menu = !!transform_menu;
+  if (self->context_menu != NULL)
+    g_clear_pointer (&self->context_menu, gtk_widget_unparent);   /* built again */
 }

@@ -102,4 +102,7 @@ void           bl_flame_graph_invalidate_colors  (BlFlameGraph    *self);
 GdkTexture    *bl_flame_graph_render_texture     (BlFlameGraph    *self,
                                                   int              scale);
 
+void           bl_flame_graph_set_transform_menu (BlFlameGraph    *self,
+                                                  gboolean         transform_menu);
+
 G_END_DECLS

@@ -15,6 +15,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "bl-alloc-histogram.h"
 #include "bl-lines-page.h"
@@ -43,6 +44,16 @@ struct _BlProfileView
   GtkWidget       *sync_source;
   GSettings       *settings;
   char            *fallback_title;
+
+  /* call-tree transforms: self->profile is @original with them applied */
+  BlProfile       *original;
+  GPtrArray       *transforms;       /* BlTransform *, in order */
+  GPtrArray       *undo;             /* earlier lists of transforms (GPtrArray *) */
+  GPtrArray       *redo;
+  GCancellable    *transform_cancellable;
+  GtkWidget       *transform_bar;
+  GtkBox          *transform_chips;
+  GtkMenuButton   *preset_button;
 
   /* template */
   GtkLabel        *title_label;
@@ -79,6 +90,9 @@ struct _BlProfileView
 };
 
 G_DEFINE_FINAL_TYPE (BlProfileView, bl_profile_view, GTK_TYPE_WIDGET)
+
+static void show_profile (BlProfileView *self,
+                          BlProfile     *profile);
 
 static BlCallTreeView *
 table (BlProfileView *self,
@@ -825,6 +839,565 @@ palette_changed_cb (BlProfileView *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* call-tree transforms                                                      */
+
+/* Profiles below this many nodes are transformed at once: it takes less
+ * than a frame. Bigger ones go to a worker thread. */
+#define TRANSFORM_SYNC_NODES 20000
+
+static GPtrArray *
+copy_transforms (GPtrArray *transforms)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_transform_unref);
+
+  for (guint i = 0; i < transforms->len; i++)
+    g_ptr_array_add (copy, bl_transform_ref (g_ptr_array_index (transforms, i)));
+
+  return copy;
+}
+
+static char *
+transform_label (const BlTransform *t)
+{
+  const char *arg = bl_transform_get_argument (t);
+
+  switch (bl_transform_get_kind (t))
+    {
+    case BL_TRANSFORM_MERGE_FUNCTION:
+      /* Translators: a chip naming an active transform; %s is a function */
+      return g_strdup_printf (_("Merged: %s"), arg);
+    case BL_TRANSFORM_FOCUS_FUNCTION:
+      /* Translators: a chip naming an active transform; %s is a function */
+      return g_strdup_printf (_("Focus: %s"), arg);
+    case BL_TRANSFORM_FOCUS_PATH:
+      {
+        const char *last = strrchr (arg, ';');
+
+        /* Translators: a chip naming an active transform; %s is a function */
+        return g_strdup_printf (_("Subtree: %s"), last != NULL ? last + 1 : arg);
+      }
+    case BL_TRANSFORM_COLLAPSE_RECURSION:
+      return g_strdup (_("Recursion Collapsed"));
+    case BL_TRANSFORM_DROP_FUNCTION:
+      /* Translators: a chip naming an active transform; %s is a function */
+      return g_strdup_printf (_("Dropped: %s"), arg);
+    case BL_TRANSFORM_HIDE:
+      /* Translators: a chip naming an active transform; %s is a pattern */
+      return g_strdup_printf (_("Hidden: %s"), arg);
+    case BL_TRANSFORM_MERGE_THREADS:
+      return g_strdup (_("Threads Merged by Name"));
+    case BL_TRANSFORM_MERGE_ALL_THREADS:
+      return g_strdup (_("All Threads Merged"));
+    case BL_N_TRANSFORM_KINDS:
+    default:
+      break;
+    }
+
+  return bl_transform_to_string (t);
+}
+
+static void
+update_transform_chips (BlProfileView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->transform_chips))) != NULL)
+    gtk_box_remove (self->transform_chips, child);
+
+  for (guint i = 0; i < self->transforms->len; i++)
+    {
+      g_autofree char *text = transform_label (g_ptr_array_index (self->transforms, i));
+      g_autofree char *full = bl_transform_to_string (g_ptr_array_index (self->transforms, i));
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      GtkWidget *label = gtk_label_new (text);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("window-close-symbolic");
+
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 36);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), icon);
+      gtk_button_set_child (GTK_BUTTON (button), box);
+      gtk_widget_set_tooltip_text (button, full);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "profile.remove-transform");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "u", i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _("Remove this transform"),
+                                      -1);
+      gtk_box_append (self->transform_chips, button);
+    }
+
+  gtk_widget_set_visible (self->transform_bar, self->transforms->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.undo", self->undo->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.redo", self->redo->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.save-preset",
+                                 self->transforms->len > 0);
+}
+
+static void
+transform_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  BlProfileView *self = source_object;
+  GPtrArray *transforms = task_data;
+  g_autoptr(GError) error = NULL;
+  BlProfile *result;
+
+  /* the original is immutable once finished: safe to read here */
+  result = bl_transform_apply_all (transforms, self->original, cancellable, &error);
+  if (result == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+static void
+transform_done_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (profile == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not transform the profile: %s", error->message);
+      return;
+    }
+  if (g_task_get_cancellable (G_TASK (result)) == self->transform_cancellable)
+    g_clear_object (&self->transform_cancellable);
+  show_profile (self, profile);
+}
+
+/* Shows the original with the current transforms, at once for small
+ * profiles, from a worker thread for big ones; a newer request cancels an
+ * older one still running. */
+static void
+apply_transforms (BlProfileView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  update_transform_chips (self);
+
+  g_cancellable_cancel (self->transform_cancellable);
+  g_clear_object (&self->transform_cancellable);
+  if (self->original == NULL)
+    return;
+
+  if (self->transforms->len == 0)
+    {
+      show_profile (self, self->original);
+      return;
+    }
+
+  if (bl_profile_get_n_nodes (self->original) < TRANSFORM_SYNC_NODES)
+    {
+      g_autoptr(BlProfile) result = bl_transform_apply_all (self->transforms, self->original,
+                                                            NULL, NULL);
+
+      show_profile (self, result);
+      return;
+    }
+
+  self->transform_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->transform_cancellable, transform_done_cb, NULL);
+  g_task_set_source_tag (task, apply_transforms);
+  g_task_set_task_data (task, copy_transforms (self->transforms),
+                        (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, transform_thread);
+}
+
+static void
+push_undo (BlProfileView *self)
+{
+  g_ptr_array_add (self->undo, copy_transforms (self->transforms));
+  g_ptr_array_set_size (self->redo, 0);
+}
+
+/**
+ * bl_profile_view_add_transform:
+ *
+ * Applies @transform on top of the ones already shown (undoable).
+ */
+void
+bl_profile_view_add_transform (BlProfileView *self,
+                               BlTransform   *transform)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (transform != NULL);
+
+  if (self->original == NULL)
+    return;
+
+  push_undo (self);
+  g_ptr_array_add (self->transforms, bl_transform_ref (transform));
+  apply_transforms (self);
+}
+
+/**
+ * bl_profile_view_get_transforms:
+ *
+ * Returns: (transfer none) (element-type BlTransform): the transforms shown
+ */
+GPtrArray *
+bl_profile_view_get_transforms (BlProfileView *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_VIEW (self), NULL);
+
+  return self->transforms;
+}
+
+static void
+transform_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  g_autoptr(BlTransform) t = bl_transform_parse (g_variant_get_string (parameter, NULL), NULL);
+
+  if (t != NULL)
+    bl_profile_view_add_transform (self, t);
+}
+
+/* profile.transform-selected(kind): the transform of that kind for the
+ * frame selected in the flame graph (the tables select there too) */
+static void
+transform_selected_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  const char *kind = g_variant_get_string (parameter, NULL);
+  guint32 node = bl_flame_graph_get_selected_node (self->flame_graph);
+  g_autofree char *argument = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(BlTransform) t = NULL;
+  const BlNode *n;
+
+  if (self->profile == NULL || node == BL_NODE_NONE ||
+      node >= bl_profile_get_n_nodes (self->profile))
+    return;
+  n = bl_profile_get_node (self->profile, node);
+
+  if (g_str_equal (kind, "focus-path"))
+    {
+      if (n->parent == BL_NODE_NONE)
+        return;
+      argument = bl_profile_dup_stack_string (self->profile, node, ';');
+    }
+  else if (g_str_equal (kind, "hide"))
+    {
+      const char *file = bl_profile_get_node_file (self->profile, node);
+      const char *slash = strrchr (file, '/');
+
+      if (n->parent == BL_NODE_NONE)
+        return;
+      /* everything beside the frame's file, or the function if it has none */
+      if (slash != NULL)
+        argument = g_strdup_printf ("%.*s/*", (int) (slash - file), file);
+      else
+        argument = g_strdup (bl_profile_get_node_name (self->profile, node));
+    }
+  else if (g_str_equal (kind, "merge") || g_str_equal (kind, "focus") ||
+           g_str_equal (kind, "drop"))
+    {
+      if (n->parent == BL_NODE_NONE)
+        return;
+      argument = g_strdup (bl_profile_get_node_name (self->profile, node));
+    }
+
+  text = argument != NULL ? g_strconcat (kind, ":", argument, NULL) : g_strdup (kind);
+  if ((t = bl_transform_parse (text, NULL)) != NULL)
+    bl_profile_view_add_transform (self, t);
+}
+
+static void
+remove_transform_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  guint index = g_variant_get_uint32 (parameter);
+
+  if (index >= self->transforms->len)
+    return;
+
+  push_undo (self);
+  g_ptr_array_remove_index (self->transforms, index);
+  apply_transforms (self);
+}
+
+static void
+swap_history (BlProfileView *self,
+              GPtrArray     *from,
+              GPtrArray     *to)
+{
+  GPtrArray *previous;
+
+  if (from->len == 0)
+    return;
+
+  g_ptr_array_add (to, self->transforms);
+  previous = g_ptr_array_steal_index (from, from->len - 1);
+  self->transforms = previous;
+  apply_transforms (self);
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+
+  swap_history (self, self->undo, self->redo);
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+
+  swap_history (self, self->redo, self->undo);
+}
+
+/* Presets: named lists of transforms per app, in GSettings
+ * (transform-presets, a(ssas): app, name, transforms). "My code only" is
+ * built in: it hides the libraries a Roku app ships. */
+#define PRESET_BUILTIN_MY_CODE "builtin:my-code-only"
+#define PRESET_USER_PREFIX     "user:"
+
+static const char * const my_code_only[] = {
+  "hide:pkg:/components/roku_modules/*",
+  "hide:pkg:/source/roku_modules/*",
+  "hide:pkg:/source/lib/*",
+};
+
+static gboolean
+has_presets_key (BlProfileView *self)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return FALSE;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+
+  return schema != NULL && g_settings_schema_has_key (schema, "transform-presets");
+}
+
+/* Presets belong to the app the profile is of */
+static const char *
+preset_app (BlProfileView *self)
+{
+  const BlProfileInfo *info;
+
+  if (self->original == NULL)
+    return "";
+  info = bl_profile_get_info (self->original);
+  if (info->target != NULL && info->target[0] != '\0')
+    return info->target;
+
+  return self->fallback_title != NULL ? self->fallback_title : "";
+}
+
+static void
+rebuild_preset_menu (BlProfileView *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) presets = g_menu_new ();
+  g_autoptr(GMenu) save = g_menu_new ();
+
+  g_menu_append (presets, _("My Code Only"), "profile.apply-preset::" PRESET_BUILTIN_MY_CODE);
+  if (has_presets_key (self))
+    {
+      g_autoptr(GVariant) all = g_settings_get_value (self->settings, "transform-presets");
+      GVariantIter iter;
+      const char *app, *name;
+      GVariant *list;
+
+      g_variant_iter_init (&iter, all);
+      while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &name, &list))
+        {
+          if (g_str_equal (app, preset_app (self)))
+            {
+              g_autofree char *target = g_strconcat (PRESET_USER_PREFIX, name, NULL);
+              g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
+
+              g_menu_item_set_action_and_target_value (item, "profile.apply-preset",
+                                                       g_variant_new_string (target));
+              g_menu_append_item (presets, item);
+            }
+          g_variant_unref (list);
+        }
+    }
+  g_menu_append (save, _("_Save as Preset…"), "profile.save-preset");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (presets));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (save));
+  gtk_menu_button_set_menu_model (self->preset_button, G_MENU_MODEL (menu));
+}
+
+/* Replaces the transforms by @texts (undoable) */
+static void
+set_transform_strings (BlProfileView      *self,
+                       const char * const *texts,
+                       gsize               n_texts)
+{
+  if (self->original == NULL)
+    return;
+
+  push_undo (self);
+  g_ptr_array_set_size (self->transforms, 0);
+  for (gsize i = 0; i < n_texts; i++)
+    {
+      BlTransform *t = bl_transform_parse (texts[i], NULL);
+
+      if (t != NULL)     /* a preset written by a newer version may hold more kinds */
+        g_ptr_array_add (self->transforms, t);
+    }
+  apply_transforms (self);
+}
+
+static void
+apply_preset_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  const char *target = g_variant_get_string (parameter, NULL);
+  g_autoptr(GVariant) all = NULL;
+  GVariantIter iter;
+  const char *app, *name;
+  GVariant *list;
+
+  if (g_str_equal (target, PRESET_BUILTIN_MY_CODE))
+    {
+      set_transform_strings (self, my_code_only, G_N_ELEMENTS (my_code_only));
+      return;
+    }
+  if (!g_str_has_prefix (target, PRESET_USER_PREFIX) || !has_presets_key (self))
+    return;
+  target += strlen (PRESET_USER_PREFIX);
+
+  all = g_settings_get_value (self->settings, "transform-presets");
+  g_variant_iter_init (&iter, all);
+  while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &name, &list))
+    {
+      if (g_str_equal (app, preset_app (self)) && g_str_equal (name, target))
+        {
+          gsize n = 0;
+          g_autofree const char **texts = g_variant_get_strv (list, &n);
+
+          set_transform_strings (self, texts, n);
+          g_variant_unref (list);
+          return;
+        }
+      g_variant_unref (list);
+    }
+}
+
+/**
+ * bl_profile_view_save_preset:
+ * @name: the preset's name
+ *
+ * Saves the transforms shown as a preset of the profile's app, replacing
+ * one of the same name.
+ */
+void
+bl_profile_view_save_preset (BlProfileView *self,
+                             const char    *name)
+{
+  g_autoptr(GVariant) all = NULL;
+  GVariantBuilder builder;
+  GVariantBuilder list;
+  GVariantIter iter;
+  const char *app, *other;
+  GVariant *transforms;
+
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (name != NULL);
+
+  if (!has_presets_key (self) || name[0] == '\0')
+    return;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ssas)"));
+  all = g_settings_get_value (self->settings, "transform-presets");
+  g_variant_iter_init (&iter, all);
+  while (g_variant_iter_next (&iter, "(&s&s@as)", &app, &other, &transforms))
+    {
+      if (!g_str_equal (app, preset_app (self)) || !g_str_equal (other, name))
+        g_variant_builder_add (&builder, "(ss@as)", app, other, transforms);
+      g_variant_unref (transforms);
+    }
+
+  g_variant_builder_init (&list, G_VARIANT_TYPE_STRING_ARRAY);
+  for (guint i = 0; i < self->transforms->len; i++)
+    {
+      g_autofree char *text = bl_transform_to_string (g_ptr_array_index (self->transforms, i));
+
+      g_variant_builder_add (&list, "s", text);
+    }
+  g_variant_builder_add (&builder, "(ssas)", preset_app (self), name, &list);
+  g_settings_set_value (self->settings, "transform-presets", g_variant_builder_end (&builder));
+}
+
+static void
+save_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  BlProfileView    *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "bl-entry");
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  if (g_str_equal (response, "save") && name[0] != '\0')
+    bl_profile_view_save_preset (self, name);
+}
+
+static void
+save_preset_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  BlProfileView *self = BL_PROFILE_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *dialog;
+  GtkWidget *entry;
+  g_autofree char *body = NULL;
+
+  if (self->transforms->len == 0)
+    return;
+
+  /* Translators: %s is the app's name */
+  body = g_strdup_printf (_("The transforms shown now, for every profile of %s."),
+                          preset_app (self));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Save as Preset"), body);
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Preset name"), -1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "save", _("_Save"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "bl-entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
 static void
@@ -837,7 +1410,13 @@ bl_profile_view_dispose (GObject *object)
   /* the template's unnamed children too */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  g_cancellable_cancel (self->transform_cancellable);
+  g_clear_object (&self->transform_cancellable);
   g_clear_object (&self->profile);
+  g_clear_object (&self->original);
+  g_clear_pointer (&self->transforms, g_ptr_array_unref);
+  g_clear_pointer (&self->undo, g_ptr_array_unref);
+  g_clear_pointer (&self->redo, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->fallback_title, g_free);
 
@@ -883,6 +1462,9 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, functions);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, callers);
   gtk_widget_class_bind_template_child (widget_class, BlProfileView, callees);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, transform_bar);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, transform_chips);
+  gtk_widget_class_bind_template_child (widget_class, BlProfileView, preset_button);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, next_match_cb);
@@ -892,6 +1474,23 @@ bl_profile_view_class_init (BlProfileViewClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.next-match", NULL, next_match_action);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL,
                                    previous_match_action);
+  gtk_widget_class_install_action (widget_class, "profile.transform", "s", transform_action);
+  gtk_widget_class_install_action (widget_class, "profile.transform-selected", "s",
+                                   transform_selected_action);
+  gtk_widget_class_install_action (widget_class, "profile.remove-transform", "u",
+                                   remove_transform_action);
+  gtk_widget_class_install_action (widget_class, "profile.apply-preset", "s",
+                                   apply_preset_action);
+  gtk_widget_class_install_action (widget_class, "profile.save-preset", NULL,
+                                   save_preset_action);
+  gtk_widget_class_install_action (widget_class, "profile.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "profile.redo", NULL, redo_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK,
+                                       "profile.undo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK, "profile.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Z,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK, "profile.redo", NULL);
   gtk_widget_class_bind_template_callback (widget_class, icicle_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_zoom_cb);
 
@@ -911,6 +1510,12 @@ bl_profile_view_init (BlProfileView *self)
   gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack,
                                                   GTK_WIDGET (self->trace_view)), FALSE);
   self->match_position = G_MAXUINT;
+  self->transforms = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_transform_unref);
+  self->undo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->redo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.undo", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.redo", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.save-preset", FALSE);
 
   /* Shift+Enter in the search steps back (Enter is the entry's activate) */
   {
@@ -936,6 +1541,9 @@ bl_profile_view_init (BlProfileView *self)
                                    G_CALLBACK (orientation_changed_cb), self, G_CONNECT_SWAPPED);
           orientation_changed_cb (self);
         }
+      if (g_settings_schema_has_key (schema, "transform-presets"))
+        g_signal_connect_object (self->settings, "changed::transform-presets",
+                                 G_CALLBACK (rebuild_preset_menu), self, G_CONNECT_SWAPPED);
       if (g_settings_schema_has_key (schema, "flame-palette"))
         {
           g_signal_connect_object (self->settings, "changed::flame-palette",
@@ -948,6 +1556,7 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (thread_selected_cb), self);
   g_signal_connect_swapped (self->metric_dropdown, "notify::selected",
                             G_CALLBACK (metric_selected_cb), self);
+  bl_flame_graph_set_transform_menu (self->flame_graph, TRUE);
   g_signal_connect_swapped (self->flame_graph, "notify::selected-node",
                             G_CALLBACK (flame_selected_cb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::zoom-node",
@@ -994,6 +1603,8 @@ bl_profile_view_init (BlProfileView *self)
     gtk_stack_page_set_visible (page, FALSE);
   }
 #endif
+
+  rebuild_preset_menu (self);
 }
 
 GtkWidget *
@@ -1010,13 +1621,11 @@ bl_profile_view_get_profile (BlProfileView *self)
   return self->profile;
 }
 
-void
-bl_profile_view_set_profile (BlProfileView *self,
-                             BlProfile     *profile)
+/* Shows @profile (the original or a transform of it) in every view */
+static void
+show_profile (BlProfileView *self,
+              BlProfile     *profile)
 {
-  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
-  g_return_if_fail (!profile || BL_IS_PROFILE (profile));
-
   if (!g_set_object (&self->profile, profile))
     return;
 
@@ -1069,6 +1678,32 @@ bl_profile_view_set_profile (BlProfileView *self,
 }
 
 /**
+ * bl_profile_view_set_profile:
+ *
+ * Shows @profile as loaded; its transforms, undo and redo start empty.
+ */
+void
+bl_profile_view_set_profile (BlProfileView *self,
+                             BlProfile     *profile)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+  g_return_if_fail (!profile || BL_IS_PROFILE (profile));
+
+  if (self->original == profile && (profile != NULL || self->profile == NULL))
+    return;
+
+  g_set_object (&self->original, profile);
+  g_cancellable_cancel (self->transform_cancellable);
+  g_clear_object (&self->transform_cancellable);
+  g_ptr_array_set_size (self->transforms, 0);
+  g_ptr_array_set_size (self->undo, 0);
+  g_ptr_array_set_size (self->redo, 0);
+  update_transform_chips (self);
+  show_profile (self, profile);
+  rebuild_preset_menu (self);
+}
+
+/**
  * bl_profile_view_set_fallback_title:
  *
  * The header's title when the profile does not name its app (the file name,
@@ -1086,6 +1721,7 @@ bl_profile_view_set_fallback_title (BlProfileView *self,
   g_free (self->fallback_title);
   self->fallback_title = g_strdup (title);
   update_header (self);
+  rebuild_preset_menu (self);
 }
 
 BlFlameGraph *

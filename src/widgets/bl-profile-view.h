@@ -10,6 +10,7 @@
 #include "bl-call-tree-view.h"
 #include "bl-flame-graph.h"
 #include "bl-profile.h"
+#include "bl-transform.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,15 @@ void            bl_profile_view_focus_search     (BlProfileView *self);
 void            bl_profile_view_reset_zoom       (BlProfileView *self);
 void            bl_profile_view_show_table       (BlProfileView *self,
                                                   BlCallTreeMode mode);
+
+/* Call-tree transforms: every view shows the profile with them applied;
+ * profile.transform("merge:F"), profile.transform-selected("merge"),
+ * profile.remove-transform(u), profile.undo (Ctrl+Z) and profile.redo
+ * (Ctrl+Shift+Z) change them. */
+void            bl_profile_view_add_transform    (BlProfileView *self,
+                                                  BlTransform   *transform);
+GPtrArray      *bl_profile_view_get_transforms   (BlProfileView *self);
+void            bl_profile_view_save_preset      (BlProfileView *self,
+                                                  const char    *name);
 
 G_END_DECLS

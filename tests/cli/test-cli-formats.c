@@ -237,6 +237,7 @@ test_errors (void)
   bl_cli_run (&r2, "export", json, "--format", "speedscope", NULL);
   g_assert_cmpint (r2.status, ==, 1);
   g_assert_nonnull (strstr (r2.err, "JSON file, but not"));
+  g_assert_nonnull (strstr (r2.err, "Chrome DevTools CPU or heap profile or a heap snapshot"));
 
   bl_cli_run (&r3, "export", bad_speedscope, "--format", "folded", NULL);
   g_assert_cmpint (r3.status, ==, 1);

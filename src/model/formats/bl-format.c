@@ -139,8 +139,9 @@ set_unknown_error (const guint8  *head,
                          _("The file is empty."));
   else if (i < len && (head[i] == '{' || head[i] == '[') && looks_like_text (head, len))
     g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN,
-                         _("This is a JSON file, but not a Roku Resource Monitor session "
-                           "or a speedscope profile."));
+                         _("This is a JSON file, but not one Brightlens reads: a Roku "
+                           "Resource Monitor session, a speedscope profile, a Chrome "
+                           "DevTools CPU or heap profile or a heap snapshot."));
   else if (looks_like_text (head, len))
     g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN,
                          _("This is a text file, but not in a profile format Brightlens "
@@ -544,8 +545,9 @@ detect_json_streaming (GInputStream  *stream,
   if (kind == BL_FORMAT_UNKNOWN)
     {
       g_set_error_literal (error, BL_FORMAT_ERROR, BL_FORMAT_ERROR_UNKNOWN,
-                           _("This is a JSON file, but not a Roku Resource Monitor session "
-                             "or a speedscope profile."));
+                           _("This is a JSON file, but not one Brightlens reads: a Roku "
+                             "Resource Monitor session, a speedscope profile, a Chrome "
+                             "DevTools CPU or heap profile or a heap snapshot."));
       return BL_FORMAT_UNKNOWN;
     }
 

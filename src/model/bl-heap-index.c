@@ -291,7 +291,7 @@ typedef struct
 /**
  * bl_heap_index_dup_retainer_path:
  *
- * Returns: (transfer full) (nullable): the steps, root set first
+ * Returns: (transfer full) (nullable): the steps, a root first
  */
 BlHeapStep *
 bl_heap_index_dup_retainer_path (BlHeapIndex *self,
@@ -322,7 +322,7 @@ bl_heap_index_dup_retainer_path (BlHeapIndex *self,
       const guint32 *from, *fields;
       guint32 m;
 
-      if (bl_heap_get_idom (self->heap, v.object) == NONE)
+      if (bl_heap_is_root (self->heap, v.object))
         {
           found = head;
           break;
@@ -337,7 +337,7 @@ bl_heap_index_dup_retainer_path (BlHeapIndex *self,
         }
     }
 
-  /* a reachable object always leads to the top level; kept as a guard */
+  /* a reachable object always leads back to a root; kept as a guard */
   if (found == G_MAXUINT)
     return NULL;
 

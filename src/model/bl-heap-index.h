@@ -48,9 +48,8 @@ guint32          bl_heap_index_get_retainers    (BlHeapIndex   *self,
                                                  guint32        object,
                                                  const guint32 **from,
                                                  const guint32 **fields);
-/* The shortest chain of references from the root set to @object: the
- * first step is an object only the root set dominates (every root is
- * one), the last is @object. Breadth first over the retainers, each
+/* The shortest chain of references from a root to @object: the first
+ * step is a root (bl_heap_is_root()), the last is @object. Breadth first over the retainers, each
  * object's retainers in object order, so the same heap gives the same
  * path. %NULL (and 0 steps) for an object nothing reachable references. */
 BlHeapStep      *bl_heap_index_dup_retainer_path (BlHeapIndex  *self,

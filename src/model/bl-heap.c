@@ -62,6 +62,7 @@ struct _BlHeap
   guint32    *idom;           /* per node (n + 1), NONE if unreachable */
   guint64    *retained;       /* per node */
   guint8     *leaked;         /* per object */
+  guint8     *root_bits;      /* one bit per object: in the root set */
   guint32     n_leaked;
   guint64     leaked_bytes;
   guint64     total_bytes;
@@ -125,6 +126,7 @@ bl_heap_free (BlHeap *self)
   g_free (self->idom);
   g_free (self->retained);
   g_free (self->leaked);
+  g_free (self->root_bits);
   g_free (self->type_count);
   g_free (self->type_self);
   g_free (self->type_retained);
@@ -1073,6 +1075,13 @@ bl_heap_finish (BlHeap *self)
   g_return_if_fail (!self->finished);
 
   self->n = self->object_types->len;
+  self->root_bits = g_new0 (guint8, self->n / 8 + 1);
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      guint32 r = g_array_index (self->roots, guint32, i);
+
+      self->root_bits[r / 8] |= (guint8) (1u << (r % 8));
+    }
   build_csr (self);
   compute_dominators (self);
 
@@ -1096,6 +1105,18 @@ bl_heap_finish (BlHeap *self)
     }
 
   self->finished = TRUE;
+}
+
+gboolean
+bl_heap_is_root (BlHeap  *self,
+                 guint32  object)
+{
+  g_return_val_if_fail (self->finished, FALSE);
+
+  if (object >= self->n)
+    return FALSE;
+
+  return (self->root_bits[object / 8] >> (object % 8)) & 1;
 }
 
 guint32

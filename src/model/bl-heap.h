@@ -67,6 +67,9 @@ guint64      bl_heap_get_self_size    (BlHeap        *self,
 guint64      bl_heap_get_total_bytes  (BlHeap        *self);
 gboolean     bl_heap_is_reachable     (BlHeap        *self,
                                        guint32        object);
+/* Whether the file named @object a root. */
+gboolean     bl_heap_is_root          (BlHeap        *self,
+                                       guint32        object);
 /* The immediate dominator, or BL_HEAP_NONE for an object dominated only
  * by the (virtual) root set, or unreachable. */
 guint32      bl_heap_get_idom         (BlHeap        *self,

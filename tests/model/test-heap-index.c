@@ -158,6 +158,47 @@ test_retainer_path_shortest (void)
   g_assert_cmpuint (path[2].field, ==, g);
 }
 
+/* an object two roots reference is dominated by the root set alone, but
+ * it is no root: the path goes on to the first root that references it */
+static void
+test_retainer_path_real_root (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  g_autoptr (BlHeapIndex) index = NULL;
+  g_autofree BlHeapStep *path = NULL;
+  guint32 t = bl_heap_add_type (heap, "T");
+  guint32 f = bl_heap_intern_field (heap, "f");
+  guint32 g = bl_heap_intern_field (heap, "g");
+  guint32 o[4];
+  guint n;
+
+  for (guint i = 0; i < 4; i++)
+    o[i] = bl_heap_add_object (heap, t, 1);
+  /* roots 0 and 1 both reference 2 (f, g); 2 → 3 */
+  bl_heap_add_reference (heap, o[0], f, o[2]);
+  bl_heap_add_reference (heap, o[1], g, o[2]);
+  bl_heap_add_reference (heap, o[2], f, o[3]);
+  bl_heap_add_root (heap, o[0]);
+  bl_heap_add_root (heap, o[1]);
+  bl_heap_finish (heap);
+
+  g_assert_true (bl_heap_is_root (heap, o[0]));
+  g_assert_true (bl_heap_is_root (heap, o[1]));
+  g_assert_false (bl_heap_is_root (heap, o[2]));
+  g_assert_false (bl_heap_is_root (heap, o[3]));
+  g_assert_false (bl_heap_is_root (heap, 4));
+  g_assert_cmpuint (bl_heap_get_idom (heap, o[2]), ==, BL_HEAP_NONE);
+
+  index = bl_heap_index_new (heap, NULL, NULL);
+  path = bl_heap_index_dup_retainer_path (index, o[3], &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (path[0].object, ==, o[0]);
+  g_assert_cmpuint (path[0].field, ==, BL_HEAP_NONE);
+  g_assert_cmpuint (path[1].object, ==, o[2]);
+  g_assert_cmpuint (path[1].field, ==, f);
+  g_assert_cmpuint (path[2].object, ==, o[3]);
+}
+
 static void
 test_types (void)
 {
@@ -350,6 +391,7 @@ main (int   argc,
   g_test_add_func ("/heap-index/retainers", test_retainers);
   g_test_add_func ("/heap-index/retainer-path", test_retainer_path);
   g_test_add_func ("/heap-index/retainer-path-shortest", test_retainer_path_shortest);
+  g_test_add_func ("/heap-index/retainer-path-real-root", test_retainer_path_real_root);
   g_test_add_func ("/heap-index/types", test_types);
   g_test_add_func ("/heap-index/cancelled", test_cancelled);
   g_test_add_func ("/heap-index/compare-types", test_compare_types);

@@ -122,6 +122,18 @@ bl_cli_export (int    argc,
       !bl_cli_transform_apply (&transforms, &loaded, argv[1], &status))
     return status;
 
+  /* heap graphs alone (a trace without slices or counters): every format
+   * would come out empty */
+  if (BL_IS_PROFILE (loaded) && bl_profile_get_n_threads (BL_PROFILE (loaded)) == 0 &&
+      bl_profile_get_n_heaps (BL_PROFILE (loaded)) > 0 &&
+      (bl_perfetto_get_trace (BL_PROFILE (loaded)) == NULL ||
+       bl_perfetto_get_trace (BL_PROFILE (loaded))->counters->len == 0))
+    {
+      fprintf (stderr, _("brightlens-cli: %s holds only heap graphs, so there is nothing to "
+                         "export; brightlens-cli heap reads them.\n"), argv[1]);
+      return BL_CLI_INVALID_INPUT;
+    }
+
   if (g_str_equal (format, "csv") && BL_IS_PROFILE (loaded) &&
       bl_perfetto_get_trace (BL_PROFILE (loaded)) != NULL)
     return bl_cli_perfetto_export_csv (BL_PROFILE (loaded), argv[1], output);

@@ -14,6 +14,7 @@
 
 #include "bl-cli.h"
 #include "bl-heap.h"
+#include "bl-heap-index.h"
 
 typedef struct
 {
@@ -143,6 +144,8 @@ add_snapshot_json (JsonBuilder *builder,
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "cycles_skipped");
+  json_builder_add_int_value (builder, (gint64) bl_heap_get_n_cycles_skipped (heap));
   json_builder_end_object (builder);
 }
 
@@ -193,6 +196,18 @@ print_snapshot (BlHeap   *heap,
         g_string_append (line, "… → ");
       printf ("    %6" G_GUINT64_FORMAT "× %s\n", cycles[i].count, line->str);
     }
+  if (bl_heap_get_n_cycles_skipped (heap) > 0)
+    {
+      guint64 skipped = bl_heap_get_n_cycles_skipped (heap);
+      g_autofree char *text =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" PRIu64 " more cycle left out: all cycles together have too many steps to list.",
+                                      "%" PRIu64 " more cycles left out: all cycles together have too many steps to list.",
+                                      skipped > G_MAXULONG ? G_MAXULONG : (gulong) skipped),
+                         skipped);
+
+      printf ("    %s\n", text);
+    }
 }
 
 /* Returns: (transfer none): the profile holding the file's heap
@@ -215,59 +230,14 @@ load_heaps (const char *path,
   return BL_PROFILE (*keep);
 }
 
-typedef struct
-{
-  const char *name;
-  gint64      count[2];
-  gint64      bytes[2];
-} CompareRow;
-
-static int
-compare_grown (gconstpointer a,
-               gconstpointer b)
-{
-  const CompareRow *ra = a, *rb = b;
-  gint64 da = ra->bytes[1] - ra->bytes[0], db = rb->bytes[1] - rb->bytes[0];
-
-  if (da != db)
-    return da > db ? -1 : 1;
-  da = ra->count[1] - ra->count[0];
-  db = rb->count[1] - rb->count[0];
-  if (da != db)
-    return da > db ? -1 : 1;
-  return g_strcmp0 (ra->name, rb->name);
-}
-
+/* per type name, grown first: the rule of the Heap page's comparison */
 static int
 compare_heaps (BlHeap   *a,
                BlHeap   *b,
                gboolean  json)
 {
-  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (CompareRow));
-  BlHeap *heaps[2] = { a, b };
-
-  for (guint side = 0; side < 2; side++)
-    for (guint32 t = 0; t < bl_heap_get_n_types (heaps[side]); t++)
-      {
-        const char *name = bl_heap_get_type_name (heaps[side], t);
-        guint64 count, self_bytes, retained;
-        gpointer found = g_hash_table_lookup (by_name, name);
-        CompareRow *row;
-
-        bl_heap_get_type_totals (heaps[side], t, &count, &self_bytes, &retained);
-        if (found == NULL)
-          {
-            g_array_set_size (rows, rows->len + 1);
-            g_array_index (rows, CompareRow, rows->len - 1).name = name;
-            found = GUINT_TO_POINTER (rows->len);
-            g_hash_table_insert (by_name, (gpointer) name, found);
-          }
-        row = &g_array_index (rows, CompareRow, GPOINTER_TO_UINT (found) - 1);
-        row->count[side] += (gint64) count;
-        row->bytes[side] += (gint64) self_bytes;
-      }
-  g_array_sort (rows, compare_grown);
+  guint n_rows;
+  g_autofree BlHeapTypeDelta *rows = bl_heap_compare_types (a, b, &n_rows);
 
   if (json)
     {
@@ -277,11 +247,12 @@ compare_heaps (BlHeap   *a,
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "types");
       json_builder_begin_array (builder);
-      for (guint i = 0; i < rows->len; i++)
+      for (guint i = 0; i < n_rows; i++)
         {
-          const CompareRow *row = &g_array_index (rows, CompareRow, i);
+          const BlHeapTypeDelta *row = &rows[i];
           const char *names[] = { "count_a", "count_b", "bytes_a", "bytes_b" };
-          gint64 values[] = { row->count[0], row->count[1], row->bytes[0], row->bytes[1] };
+          gint64 values[] = { (gint64) row->count[0], (gint64) row->count[1],
+                              (gint64) row->bytes[0], (gint64) row->bytes[1] };
 
           json_builder_begin_object (builder);
           json_builder_set_member_name (builder, "name");
@@ -292,9 +263,9 @@ compare_heaps (BlHeap   *a,
               json_builder_add_int_value (builder, values[k]);
             }
           json_builder_set_member_name (builder, "count_delta");
-          json_builder_add_int_value (builder, row->count[1] - row->count[0]);
+          json_builder_add_int_value (builder, values[1] - values[0]);
           json_builder_set_member_name (builder, "bytes_delta");
-          json_builder_add_int_value (builder, row->bytes[1] - row->bytes[0]);
+          json_builder_add_int_value (builder, values[3] - values[2]);
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
@@ -306,14 +277,15 @@ compare_heaps (BlHeap   *a,
 
   printf ("%-32s %10s %10s %10s %14s %14s %14s\n", _("Type"), _("Count A"), _("Count B"),
           _("Δ"), _("Bytes A"), _("Bytes B"), _("Δ"));
-  for (guint i = 0; i < rows->len; i++)
+  for (guint i = 0; i < n_rows; i++)
     {
-      const CompareRow *row = &g_array_index (rows, CompareRow, i);
+      gint64 count[2] = { (gint64) rows[i].count[0], (gint64) rows[i].count[1] };
+      gint64 bytes[2] = { (gint64) rows[i].bytes[0], (gint64) rows[i].bytes[1] };
 
       printf ("%-32s %10" G_GINT64_FORMAT " %10" G_GINT64_FORMAT " %+10" G_GINT64_FORMAT
               " %14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %+14" G_GINT64_FORMAT "\n",
-              row->name, row->count[0], row->count[1], row->count[1] - row->count[0],
-              row->bytes[0], row->bytes[1], row->bytes[1] - row->bytes[0]);
+              rows[i].name, count[0], count[1], count[1] - count[0],
+              bytes[0], bytes[1], bytes[1] - bytes[0]);
     }
 
   return BL_CLI_OK;

@@ -77,6 +77,7 @@ struct _BlHeapView
   GtkColumnView       *tree_view;
   GtkCheckButton      *hide_global_button;
   GtkStack            *cycles_stack;
+  GtkLabel            *cycles_skipped_label;
   GtkColumnView       *cycles_view;
   GtkLabel            *path_title;
   GtkStack            *path_stack;
@@ -266,8 +267,23 @@ fill_cycles (BlHeapView *self)
   guint n_cycles;
 
   g_list_store_remove_all (self->cycles_store);
+  gtk_widget_set_visible (GTK_WIDGET (self->cycles_skipped_label), FALSE);
   if (heap == NULL || current_index (self) == NULL)
     return;
+
+  if (bl_heap_get_n_cycles_skipped (heap) > 0)
+    {
+      guint64 skipped = bl_heap_get_n_cycles_skipped (heap);
+      g_autofree char *text =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" PRIu64 " more cycle left out: all cycles together have too many steps to list.",
+                                      "%" PRIu64 " more cycles left out: all cycles together have too many steps to list.",
+                                      skipped > G_MAXULONG ? G_MAXULONG : (gulong) skipped),
+                         skipped);
+
+      gtk_label_set_text (self->cycles_skipped_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->cycles_skipped_label), TRUE);
+    }
 
   cycles = bl_heap_get_cycles (heap, &n_cycles);
   for (guint i = 0; i < n_cycles; i++)
@@ -678,6 +694,7 @@ bl_heap_view_class_init (BlHeapViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, tree_view);
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, hide_global_button);
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, cycles_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlHeapView, cycles_skipped_label);
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, cycles_view);
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, path_title);
   gtk_widget_class_bind_template_child (widget_class, BlHeapView, path_stack);

@@ -237,12 +237,117 @@ test_heap (void)
   step = json_array_get_array_element (json_object_get_array_member (cycle, "pattern"), 0);
   g_assert_cmpstr (json_array_get_string_element (step, 0), ==, "Node");
   g_assert_cmpstr (json_array_get_string_element (step, 1), ==, "self");
+  g_assert_cmpint (json_object_get_int_member (second, "cycles_skipped"), ==, 0);
 
   bl_cli_run (&text, "heap", path, path, NULL);
   g_assert_cmpint (text.status, ==, 0);
   /* Node grew first: 1 → 3 objects, 8 → 24 bytes */
   g_assert_true (g_str_has_prefix (strchr (text.out, '\n') + 1, "Node "));
   g_assert_nonnull (strstr (text.out, "+16"));
+}
+
+/* heap graphs alone: no format has anything to write; one sentence, exit 1,
+ * nothing on standard output */
+static void
+test_export_heaps_only (void)
+{
+  g_autofree char *path = write_heap_trace ("heaps-only.pftrace");
+  const char *formats[][4] = {
+    { "--format", "folded", "--metric", "time-ns" },
+    { "--format", "folded", NULL, NULL },
+    { "--format", "speedscope", NULL, NULL },
+    { "--format", "csv", NULL, NULL },
+    { "--format", "svg", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_auto(BlCliRun) run = { 0 };
+
+      bl_cli_run (&run, "export", path, formats[i][0], formats[i][1], formats[i][2],
+                  formats[i][3], NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_nonnull (strstr (run.err, "heaps-only.pftrace holds only heap graphs, so there is "
+                                         "nothing to export"));
+      /* one sentence, one line */
+      g_assert_cmpint (strchr (run.err, '\n') - run.err, ==, (int) strlen (run.err) - 1);
+    }
+}
+
+/* a leaked chain of 2,000 nodes, each also pointing back at the first:
+ * 1,999 cycles of 2 … 2,000 steps, about 2 million steps in all, more than
+ * the bound on all cycles' steps; the rest are said to be left out */
+static void
+test_heap_cycles_skipped (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autofree char *path = NULL;
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) text = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *snapshot;
+  const guint n = 2000;
+  const char *fields[] = { "$unreachable", "next", "first" };
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 56);
+  bl_pbw_begin (w, 9);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 3, "Node");
+  bl_pbw_end (w);
+  for (guint f = 0; f < G_N_ELEMENTS (fields); f++)
+    {
+      bl_pbw_begin (w, 4);
+      bl_pbw_varint (w, 1, f + 1);
+      bl_pbw_string (w, 2, fields[f]);
+      bl_pbw_end (w);
+    }
+  /* the root holds the first node by $unreachable */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_varint (w, 2, 1);
+  bl_pbw_varint (w, 3, 8);
+  bl_pbw_varint (w, 4, 1);
+  bl_pbw_varint (w, 5, 10);
+  bl_pbw_end (w);
+  for (guint i = 0; i < n; i++)
+    {
+      bl_pbw_begin (w, 2);
+      bl_pbw_varint (w, 1, 10 + i);
+      bl_pbw_varint (w, 2, 1);
+      bl_pbw_varint (w, 3, 8);
+      if (i + 1 < n)
+        {
+          bl_pbw_varint (w, 4, 2);
+          bl_pbw_varint (w, 5, 11 + i);
+        }
+      bl_pbw_varint (w, 4, 3);
+      bl_pbw_varint (w, 5, 10);
+      bl_pbw_end (w);
+    }
+  bl_pbw_begin (w, 7);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  path = save ("cycles.pftrace", w);
+
+  bl_cli_run (&run, "heap", path, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  json_parser_load_from_data (parser, run.out, -1, &error);
+  g_assert_no_error (error);
+  snapshot = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "snapshots"), 0);
+  g_assert_cmpint (json_object_get_int_member (snapshot, "leaked_objects"), ==, n);
+  g_assert_cmpint (json_object_get_int_member (snapshot, "cycles_skipped"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (snapshot, "cycles_skipped"), <, n);
+
+  bl_cli_run (&text, "heap", path, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "more cycles left out: all cycles together have too many steps"));
 }
 
 static void
@@ -278,6 +383,8 @@ main (int   argc,
   g_test_add_func ("/cli/perfetto/truncated", test_truncated);
   g_test_add_func ("/cli/perfetto/heap", test_heap);
   g_test_add_func ("/cli/perfetto/heap-none", test_heap_none);
+  g_test_add_func ("/cli/perfetto/export-heaps-only", test_export_heaps_only);
+  g_test_add_func ("/cli/perfetto/heap-cycles-skipped", test_heap_cycles_skipped);
 
   ret = g_test_run ();
 

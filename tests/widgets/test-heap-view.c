@@ -463,6 +463,8 @@ test_cycles (void)
   g_assert_cmpuint (pair, !=, G_MAXUINT);
   shown = labels_shown (view);
   g_assert_nonnull (strstr (shown, "|Node.next → Node.prev → Node|"));
+  /* every cycle is listed: nothing says some were left out */
+  g_assert_null (strstr (shown, "left out"));
 
   /* activating its row (Enter, a double click) selects its example in
    * the dominator tree */
@@ -620,6 +622,51 @@ test_long_path (void)
   g_assert_nonnull (strstr (shown, "Retainers of Link #299999"));
   /* one snapshot: no snapshot or comparison choice */
   g_assert_null (strstr (shown, "No Comparison"));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
+/* a leaked chain whose nodes all point back at its first: the cycles'
+ * steps add up past the model's bound, and the list says how many it
+ * left out */
+static void
+test_cycles_skipped (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  BlHeap *heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 next = bl_heap_intern_field (heap, "next");
+  guint32 first = bl_heap_intern_field (heap, "first");
+  const guint32 n = 2000;
+  BlHeapView *view;
+  g_autofree char *shown = NULL;
+  g_autofree char *expected = NULL;
+
+  for (guint32 i = 0; i < n; i++)
+    bl_heap_add_object (heap, t, 1);
+  bl_heap_add_reference (heap, 0, un, 1);
+  for (guint32 i = 1; i < n; i++)
+    {
+      if (i + 1 < n)
+        bl_heap_add_reference (heap, i, next, i + 1);
+      bl_heap_add_reference (heap, i, first, 1);
+    }
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+  g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), >, 1);
+  bl_profile_add_heap (profile, heap, NULL);
+  bl_profile_finish (profile);
+
+  view = present_view (profile, 1200, 800);
+  bl_heap_view_set_page (view, "cycles");
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (bl_heap_view_get_cycles_model (view)), >, 0);
+  shown = labels_shown (view);
+  expected = g_strdup_printf ("|%" G_GUINT64_FORMAT " more cycles left out: all cycles together "
+                              "have too many steps to list.|",
+                              bl_heap_get_n_cycles_skipped (heap));
+  g_assert_nonnull (strstr (shown, expected));
 
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
@@ -919,6 +966,7 @@ main (int   argc,
   g_test_add_func ("/widgets/heap-view/types", test_types);
   g_test_add_func ("/widgets/heap-view/types-sorted", test_types_sorted);
   g_test_add_func ("/widgets/heap-view/retainer-path", test_retainer_path);
+  g_test_add_func ("/widgets/heap-view/cycles-skipped", test_cycles_skipped);
   g_test_add_func ("/widgets/heap-view/cycles", test_cycles);
   g_test_add_func ("/widgets/heap-view/compare-snapshots", test_compare_snapshots);
   g_test_add_func ("/widgets/heap-view/long-path", test_long_path);

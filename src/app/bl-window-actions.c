@@ -929,13 +929,19 @@ _bl_window_update_actions (BlWindow *self)
   BlProfileView *view = current_view (self);
   gboolean compare = _bl_window_compare_get_view (self) != NULL;
   gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
+  BlProfile *profile = view != NULL ? bl_profile_page_get_profile (bl_window_get_current_page (self))
+                                     : NULL;
+  /* heap graphs alone (a trace without slices) have no call stacks: every
+   * export and the flame graph image would be empty */
+  gboolean stacks = profile != NULL &&
+                    !(bl_profile_get_n_threads (profile) == 0 && bl_profile_get_n_heaps (profile) > 0);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", view != NULL || compare);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-zoom", view != NULL || compare);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
-                                 view != NULL || current_session (self) != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-image", view != NULL);
+                                 stacks || current_session (self) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-image", stacks);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bl-alert.h"
+#include "bl-perfetto-writer.h"
 #include "bl-stacks-writer.h"
 #include "bl-window-private.h"
 #include "bl-window.h"
@@ -138,6 +139,102 @@ test_format_not_name (void)
   g_rmdir (dir);
 }
 
+/* whether a button bound to @action is sensitive: the action is enabled */
+static gboolean
+action_enabled (BlWindow   *window,
+                const char *action)
+{
+  GtkWidget *button = gtk_button_new ();
+  gboolean enabled;
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_parent (button, GTK_WIDGET (window));
+  enabled = gtk_widget_get_sensitive (button);
+  gtk_widget_unparent (button);
+
+  return enabled;
+}
+
+/* a trace of heap graphs and no slices opens on its Heap page: no export
+ * and no flame graph image would hold anything, so both are disabled;
+ * a profile with stacks in another tab has them again */
+static void
+test_heaps_only (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-export-XXXXXX", NULL);
+  g_autofree char *trace_path = g_build_filename (dir, "heap.pftrace", NULL);
+  g_autofree char *profile_path = g_build_filename (dir, "run.bsprof", NULL);
+  g_autoptr(GFile) trace_file = g_file_new_for_path (trace_path);
+  g_autoptr(GFile) profile_file = g_file_new_for_path (profile_path);
+  g_autoptr(AdwApplication) app = adw_application_new ("io.github.brightlens.BrightlensTestExportHeap",
+                                                       G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  BlPbWriter *w = bl_pbw_new ();
+  BlProfilePage *page;
+  BlWindow *window;
+
+  /* the default recent manager still writes where the previous test's
+   * isolated data folder was */
+  {
+    g_autofree char *recent = NULL;
+    g_autofree char *recent_dir = NULL;
+
+    g_object_get (gtk_recent_manager_get_default (), "filename", &recent, NULL);
+    recent_dir = g_path_get_dirname (recent);
+    g_mkdir_with_parents (recent_dir, 0700);
+  }
+
+  /* one heap graph: a root object of one type */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 56);
+  bl_pbw_begin (w, 9);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 3, "roAssociativeArray");
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_varint (w, 2, 1);
+  bl_pbw_varint (w, 3, 100);
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 7);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+  g_assert_true (g_file_set_contents (trace_path, g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), NULL));
+  g_assert_true (bl_stacks_save_bsprof (stacks, profile_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  window = bl_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  page = bl_window_open_file (window, trace_file);
+  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (bl_profile_page_is_showing_heap (page));
+  g_assert_false (action_enabled (window, "win.export"));
+  g_assert_false (action_enabled (window, "win.copy-image"));
+
+  page = bl_window_open_file (window, profile_file);
+  g_assert_true (iterate_until (page_loaded, page));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_true (action_enabled (window, "win.export"));
+  g_assert_true (action_enabled (window, "win.copy-image"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_unlink (trace_path);
+  g_unlink (profile_path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -155,6 +252,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/widgets/window/export-format", test_format_not_name);
+  g_test_add_func ("/widgets/window/export-heaps-only", test_heaps_only);
 
   return g_test_run ();
 }

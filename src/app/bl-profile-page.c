@@ -159,9 +159,10 @@ show_document (BlProfilePage *self)
                                    heaps && !threads ? GTK_WIDGET (self->heap_view)
                                                      : GTK_WIDGET (self->profile_view));
       gtk_stack_set_visible_child_name (self->stack, "profile");
-      /* arrows move between frames straight away in the tab being looked at */
+      /* arrows move between frames (or along a trace's timeline) straight away
+       * in the tab being looked at */
       if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (threads || !heaps))
-        gtk_widget_grab_focus (GTK_WIDGET (bl_profile_view_get_flame_graph (self->profile_view)));
+        bl_profile_view_focus_graph (self->profile_view);
       return;
     }
 

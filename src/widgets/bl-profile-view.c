@@ -41,6 +41,7 @@ struct _BlProfileView
   gboolean         syncing;
   gboolean         building;
   gboolean         paned_fitted;
+  gboolean         focus_timeline;   /* on the trace view's next map */
   GtkWidget       *sync_source;
   GSettings       *settings;
   char            *fallback_title;
@@ -93,6 +94,13 @@ G_DEFINE_FINAL_TYPE (BlProfileView, bl_profile_view, GTK_TYPE_WIDGET)
 
 static void show_profile (BlProfileView *self,
                           BlProfile     *profile);
+
+/* whether a trace's Timeline page is shown */
+static gboolean
+showing_timeline (BlProfileView *self)
+{
+  return gtk_stack_get_visible_child (self->graph_stack) == GTK_WIDGET (self->trace_view);
+}
 
 static BlCallTreeView *
 table (BlProfileView *self,
@@ -256,7 +264,8 @@ update_selectors (BlProfileView *self)
   gtk_drop_down_set_model (self->metric_dropdown, G_LIST_MODEL (metrics));
   gtk_widget_set_visible (GTK_WIDGET (self->thread_dropdown),
                           bl_profile_get_n_threads (self->profile) > 0);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), self->n_metrics > 1);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown),
+                            self->n_metrics > 1 && !showing_timeline (self));
 
   /* the preferred metric when this profile has it, else the one shown last,
    * else the profile's own */
@@ -512,7 +521,7 @@ icicle_toggled_cb (BlProfileView   *self,
 static void
 reset_zoom_cb (BlProfileView *self)
 {
-  bl_flame_graph_reset_zoom (self->flame_graph);
+  bl_profile_view_reset_zoom (self);
 }
 
 static void
@@ -693,16 +702,33 @@ update_empty_state (BlProfileView *self)
   gtk_stack_set_visible_child_name (self->flame_state, "empty");
 }
 
+static void
+trace_view_mapped_cb (BlProfileView *self)
+{
+  if (!self->focus_timeline)
+    return;
+  self->focus_timeline = FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (bl_trace_view_get_timeline (self->trace_view)));
+}
+
 /* The flame chart's lanes are taller than the aggregated graph: give it
  * room for them, up to 60 %, when it is shown. */
 static void
 graph_page_changed_cb (BlProfileView *self)
 {
+  gboolean timeline = showing_timeline (self);
+
   /* a trace's Timeline page has its own flame graph and details: it takes
    * the tables' room too */
-  gtk_widget_set_visible (gtk_paned_get_end_child (self->paned),
-                          gtk_stack_get_visible_child (self->graph_stack) !=
-                          GTK_WIDGET (self->trace_view));
+  gtk_widget_set_visible (gtk_paned_get_end_child (self->paned), !timeline);
+  /* the thread, metric, search and flame graph buttons drive the pages it
+   * hides: insensitive there, so the toolbar keeps its place */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), !timeline);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), !timeline && self->n_metrics > 1);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), !timeline);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->filter_button), !timeline);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->match_label), !timeline);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->icicle_button), !timeline);
 
 #ifdef HAVE_FLAME_CHART
   int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
@@ -1563,6 +1589,7 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (update_breadcrumb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::layout",
                             G_CALLBACK (fit_paned), self);
+  g_signal_connect_swapped (self->trace_view, "map", G_CALLBACK (trace_view_mapped_cb), self);
   g_signal_connect_swapped (self->graph_stack, "notify::visible-child",
                             G_CALLBACK (graph_page_changed_cb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::match-fraction",
@@ -1666,10 +1693,15 @@ show_profile (BlProfileView *self,
     gtk_widget_set_visible (GTK_WIDGET (self->trace_view), trace);
     gtk_stack_page_set_visible (gtk_stack_get_page (self->graph_stack,
                                                     GTK_WIDGET (self->trace_view)), trace);
+    self->focus_timeline = FALSE;
     if (trace)
       {
         gtk_widget_set_visible (GTK_WIDGET (self->graph_switcher), TRUE);
         gtk_stack_set_visible_child (self->graph_stack, GTK_WIDGET (self->trace_view));
+        /* + / − / arrows work at once: now in a window, else when the
+         * timeline first shows */
+        self->focus_timeline =
+          !gtk_widget_grab_focus (GTK_WIDGET (bl_trace_view_get_timeline (self->trace_view)));
       }
     else if (gtk_stack_get_visible_child (self->graph_stack) == GTK_WIDGET (self->trace_view))
       gtk_stack_set_visible_child_name (self->graph_stack, "flame-graph");
@@ -1839,7 +1871,27 @@ bl_profile_view_reset_zoom (BlProfileView *self)
 {
   g_return_if_fail (BL_IS_PROFILE_VIEW (self));
 
-  bl_flame_graph_reset_zoom (self->flame_graph);
+  if (showing_timeline (self))
+    bl_trace_timeline_reset_zoom (bl_trace_view_get_timeline (self->trace_view));
+  else
+    bl_flame_graph_reset_zoom (self->flame_graph);
+}
+
+/**
+ * bl_profile_view_focus_graph:
+ *
+ * Gives the keyboard to the graph on screen: a trace's timeline (+, −,
+ * arrows) when its Timeline page is shown, else the flame graph.
+ */
+void
+bl_profile_view_focus_graph (BlProfileView *self)
+{
+  g_return_if_fail (BL_IS_PROFILE_VIEW (self));
+
+  if (showing_timeline (self))
+    gtk_widget_grab_focus (GTK_WIDGET (bl_trace_view_get_timeline (self->trace_view)));
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->flame_graph));
 }
 
 void

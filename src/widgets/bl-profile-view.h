@@ -37,6 +37,7 @@ const char     *bl_profile_view_get_banner_text  (BlProfileView *self);
 const char     *bl_profile_view_get_empty_text   (BlProfileView *self);
 void            bl_profile_view_focus_search     (BlProfileView *self);
 void            bl_profile_view_reset_zoom       (BlProfileView *self);
+void            bl_profile_view_focus_graph      (BlProfileView *self);
 void            bl_profile_view_show_table       (BlProfileView *self,
                                                   BlCallTreeMode mode);
 

@@ -587,6 +587,122 @@ test_fits_800x600 (void)
   settle ();
 }
 
+/* the first widget under @widget of @type (and @label, for a button) */
+static GtkWidget *
+find_widget (GtkWidget  *widget,
+             GType       type,
+             const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      (label == NULL || g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* the toolbar's thread, metric, search and Only Matches drive the pages
+ * the Timeline hides: insensitive while it is shown, back on the flame
+ * graph; Home resets the timeline's zoom there */
+static void
+test_toolbar_on_timeline (void)
+{
+  g_autoptr (BlProfile) profile = small_trace ();
+  GtkWidget *view = bl_profile_view_new ();
+  GtkWidget *window;
+  GtkWidget *search, *filter, *thread, *metric;
+  BlTraceTimeline *timeline;
+  GtkStack *graph_stack;
+  double v0, v1;
+
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
+  window = present (view);
+  timeline = BL_TRACE_TIMELINE (find_widget (view, BL_TYPE_TRACE_TIMELINE, NULL));
+  g_assert_nonnull (timeline);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (timeline)));
+  graph_stack = GTK_STACK (gtk_widget_get_parent (find_widget (view, BL_TYPE_TRACE_VIEW, NULL)));
+
+  search = find_widget (view, GTK_TYPE_SEARCH_ENTRY, NULL);
+  filter = find_widget (view, GTK_TYPE_TOGGLE_BUTTON, "Only Matches");
+  thread = find_widget (view, GTK_TYPE_DROP_DOWN, NULL);
+  metric = gtk_widget_get_next_sibling (thread);
+  g_assert_nonnull (search);
+  g_assert_nonnull (filter);
+  g_assert_true (GTK_IS_DROP_DOWN (metric));
+  g_assert_true (gtk_widget_get_visible (thread));
+
+  g_assert_true (gtk_stack_get_visible_child (graph_stack) ==
+                 find_widget (view, BL_TYPE_TRACE_VIEW, NULL));
+  g_assert_false (gtk_widget_is_sensitive (search));
+  g_assert_false (gtk_widget_is_sensitive (filter));
+  g_assert_false (gtk_widget_is_sensitive (thread));
+  g_assert_false (gtk_widget_is_sensitive (metric));
+
+  /* Home (the window's reset-zoom) resets the timeline, not the hidden graph */
+  bl_trace_timeline_zoom_at (timeline, 100, 0.5);
+  bl_trace_timeline_get_visible_range (timeline, &v0, &v1);
+  g_assert_cmpfloat (v1 - v0, <, 8000);
+  bl_profile_view_reset_zoom (BL_PROFILE_VIEW (view));
+  bl_trace_timeline_get_visible_range (timeline, &v0, &v1);
+  g_assert_cmpfloat (v0, ==, 1000);
+  g_assert_cmpfloat (v1, ==, 9000);
+
+  gtk_stack_set_visible_child_name (graph_stack, "flame-graph");
+  settle ();
+  g_assert_true (gtk_widget_is_sensitive (search));
+  g_assert_true (gtk_widget_is_sensitive (filter));
+  g_assert_true (gtk_widget_is_sensitive (thread));
+
+  gtk_stack_set_visible_child (graph_stack, find_widget (view, BL_TYPE_TRACE_VIEW, NULL));
+  settle ();
+  g_assert_false (gtk_widget_is_sensitive (search));
+  g_assert_false (gtk_widget_is_sensitive (thread));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
+/* a trace opened in a window puts the keyboard on its timeline, so + / −
+ * and the arrows work at once; so does one set before the window shows */
+static void
+test_focus_on_timeline (void)
+{
+  g_autoptr (BlProfile) profile = small_trace ();
+  GtkWidget *view = bl_profile_view_new ();
+  GtkWidget *window = present (view);
+  GtkWidget *timeline;
+
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
+  settle ();
+  timeline = find_widget (view, BL_TYPE_TRACE_TIMELINE, NULL);
+  g_assert_true (gtk_widget_get_mapped (timeline));
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == timeline);
+  g_assert_true (gtk_widget_has_focus (timeline));
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+
+  view = bl_profile_view_new ();
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
+  window = present (view);
+  timeline = find_widget (view, BL_TYPE_TRACE_TIMELINE, NULL);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == timeline);
+
+  /* the app's page asks for the graph on screen: the timeline */
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  bl_profile_view_focus_graph (BL_PROFILE_VIEW (view));
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) == timeline);
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
 /* a bigger trace: every frame and marker still drawn at the right place
  * after zooming into one frame */
 static void
@@ -722,6 +838,8 @@ main (int   argc,
   g_test_add ("/trace-view/zoom-collapse", Fixture, NULL, fixture_setup, test_zoom_collapse,
               fixture_teardown);
   g_test_add_func ("/trace-view/fits-800x600", test_fits_800x600);
+  g_test_add_func ("/trace-view/toolbar-on-timeline", test_toolbar_on_timeline);
+  g_test_add_func ("/trace-view/focus-on-timeline", test_focus_on_timeline);
   g_test_add_func ("/trace-view/sample-zoomed", test_sample_zoomed);
   g_test_add_func ("/trace-view/many-tracks", test_many_tracks);
 

@@ -1,0 +1,178 @@
+/* bl-ecp-xml.c — the small XML documents ECP answers with, as flat maps
+ *
+ * An ECP answer such as
+ *
+ *   <device-info><model-number>3930X</model-number>…</device-info>
+ *
+ * becomes a map from the path below the root element to its text
+ * ("model-number" → "3930X", "plugin/memory/used" → "1234") and from
+ * "path@attribute" to each attribute's value ("app@id" → "dev"). The first
+ * of several elements with one path wins. Every field the device sends is
+ * kept, so callers can save more than they read.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-capture"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-capture-error.h"
+#include "bl-ecp-xml.h"
+
+typedef struct
+{
+  const char *root;
+  GHashTable *map;
+  GPtrArray  *path;   /* element names below the root */
+  GString    *text;
+  gboolean    saw_root;
+  guint       depth;
+} Parse;
+
+static char *
+join_path (Parse *p)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < p->path->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, '/');
+      g_string_append (s, g_ptr_array_index (p->path, i));
+    }
+
+  return g_string_free (s, FALSE);
+}
+
+static void
+start_element (GMarkupParseContext  *context,
+               const char           *name,
+               const char          **attr_names,
+               const char          **attr_values,
+               gpointer              user_data,
+               GError              **error)
+{
+  Parse *p = user_data;
+  g_autofree char *path = NULL;
+
+  if (p->depth++ == 0)
+    {
+      if (!g_str_equal (name, p->root))
+        g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                     _("The device answered with <%s> where <%s> was expected."),
+                     name, p->root);
+      p->saw_root = TRUE;
+      return;
+    }
+
+  g_ptr_array_add (p->path, g_strdup (name));
+  g_string_truncate (p->text, 0);
+  path = join_path (p);
+
+  for (guint i = 0; attr_names[i] != NULL; i++)
+    {
+      char *key = g_strdup_printf ("%s@%s", path, attr_names[i]);
+
+      if (!g_hash_table_contains (p->map, key))
+        g_hash_table_insert (p->map, key, g_strdup (attr_values[i]));
+      else
+        g_free (key);
+    }
+}
+
+static void
+end_element (GMarkupParseContext  *context,
+             const char           *name,
+             gpointer              user_data,
+             GError              **error)
+{
+  Parse *p = user_data;
+
+  p->depth--;
+  if (p->path->len > 0)
+    {
+      char *key = join_path (p);
+
+      if (!g_hash_table_contains (p->map, key))
+        g_hash_table_insert (p->map, key, g_strstrip (g_strdup (p->text->str)));
+      else
+        g_free (key);
+
+      g_ptr_array_remove_index (p->path, p->path->len - 1);
+    }
+
+  g_string_truncate (p->text, 0);
+}
+
+static void
+text (GMarkupParseContext  *context,
+      const char           *str,
+      gsize                 len,
+      gpointer              user_data,
+      GError              **error)
+{
+  Parse *p = user_data;
+
+  g_string_append_len (p->text, str, len);
+}
+
+static const GMarkupParser parser = {
+  start_element, end_element, text, NULL, NULL,
+};
+
+/* Returns a map owned by the caller, or NULL with @error set. */
+GHashTable *
+bl_ecp_xml_parse (const char  *str,
+                  gsize        len,
+                  const char  *root,
+                  GError     **error)
+{
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) local_error = NULL;
+  Parse p = { 0 };
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  p.root = root;
+  p.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p.path = g_ptr_array_new_with_free_func (g_free);
+  p.text = g_string_new (NULL);
+
+  /* skip the <?xml …?> declaration GMarkup does not want */
+  while (len > 0 && g_ascii_isspace (*str))
+    str++, len--;
+  if (len >= 5 && strncmp (str, "<?xml", 5) == 0)
+    {
+      const char *end = g_strstr_len (str, len, "?>");
+
+      if (end != NULL)
+        {
+          len -= (end + 2) - str;
+          str = end + 2;
+        }
+    }
+
+  context = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, &p, NULL);
+  if (!g_markup_parse_context_parse (context, str, len, &local_error)
+      || !g_markup_parse_context_end_parse (context, &local_error)
+      || !p.saw_root)
+    {
+      if (local_error != NULL && local_error->domain == BL_CAPTURE_ERROR)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                     _("The device's answer is not the <%s> document expected (%s)."),
+                     root, local_error != NULL ? local_error->message : _("empty"));
+      g_hash_table_unref (p.map);
+      p.map = NULL;
+    }
+
+  g_ptr_array_unref (p.path);
+  g_string_free (p.text, TRUE);
+
+  return p.map;
+}

@@ -1,0 +1,320 @@
+/* test-capture-device.c — BlDevice against the fake Roku on loopback
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "bl-capture-error.h"
+#include "bl-device.h"
+#include "bl-ecp-xml.h"
+#include "bl-fake-roku.h"
+
+static void
+got_result (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static BlFakeRoku *
+fake_new (BlFakeRokuMode mode)
+{
+  g_autoptr(GError) error = NULL;
+  BlFakeRoku *roku = bl_fake_roku_new (mode, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (roku);
+  return roku;
+}
+
+static gboolean
+query_info (BlDevice  *device,
+            GError   **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  bl_device_query_info_async (device, NULL, got_result, &result);
+  return bl_device_query_info_finish (device, wait_for (&result), error);
+}
+
+static gboolean
+query_app (BlDevice  *device,
+           GError   **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  bl_device_query_active_app_async (device, NULL, got_result, &result);
+  return bl_device_query_active_app_finish (device, wait_for (&result), error);
+}
+
+static void
+test_info (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (bl_device_get_display_name (device), ==, "127.0.0.1");
+  g_assert_true (query_info (device, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bl_device_get_display_name (device), ==, BL_FAKE_ROKU_NAME);
+  g_assert_cmpstr (bl_device_get_model (device), ==, BL_FAKE_ROKU_MODEL);
+  g_assert_cmpstr (bl_device_get_serial (device), ==, BL_FAKE_ROKU_SERIAL);
+  g_assert_cmpstr (bl_device_get_software_version (device), ==, "14.1.4");
+  g_assert_cmpstr (bl_device_get_info (device, "software-build"), ==, "6812");
+  g_assert_cmpstr (bl_device_get_info (device, "no-such-field"), ==, NULL);
+  g_assert_true (bl_device_get_developer_enabled (device));
+  g_assert_true (bl_device_check_developer_mode (device, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (roku, "/query/device-info"), ==, 1);
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_active_app (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (bl_device_get_app_id (device), ==, NULL);
+  g_assert_true (query_app (device, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bl_device_get_app_id (device), ==, "dev");
+  g_assert_cmpstr (bl_device_get_app_name (device), ==, "Fake App");
+  g_assert_cmpstr (bl_device_get_app_version (device), ==, "1.2.3");
+  g_assert_true (bl_device_check_sideloaded (device, &error));
+  g_assert_no_error (error);
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_developer_off (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_DEVELOPER_OFF);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (query_info (device, &error));
+  g_assert_no_error (error);
+  g_assert_false (bl_device_get_developer_enabled (device));
+  g_assert_false (bl_device_check_developer_mode (device, &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DEVELOPER_MODE);
+  g_assert_true (g_str_has_prefix (error->message, "Developer mode is off on Fake Roku: "));
+  g_assert_nonnull (strstr (error->message, "Home three times"));
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_limited (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_LIMITED);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (query_info (device, &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_LIMITED);
+  g_assert_true (g_str_has_prefix (error->message, "127.0.0.1 refuses control"));
+  g_assert_nonnull (strstr (error->message, "Control by mobile apps to Enabled"));
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (roku, "/query/device-info"), ==, 1);
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_not_sideloaded (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NOT_SIDELOADED);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (query_info (device, &error));
+  g_assert_true (query_app (device, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bl_device_get_app_id (device), ==, "12");
+  g_assert_false (bl_device_check_sideloaded (device, &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_NOT_SIDELOADED);
+  g_assert_cmpstr (error->message, ==,
+                   "The app running on Fake Roku (“Store Channel”) is not sideloaded: "
+                   "install your app from its development web page (http://127.0.0.1) "
+                   "and start it.");
+
+  bl_fake_roku_free (roku);
+}
+
+/* A port nothing listens on: the fake, started and freed. */
+static void
+test_absent (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  guint port = bl_fake_roku_get_ecp_port (roku);
+  g_autoptr(BlDevice) device = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  bl_fake_roku_free (roku);
+  device = bl_device_new ("127.0.0.1", port);
+  g_assert_false (query_info (device, &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE);
+  expected = g_strdup_printf ("No Roku device answers at 127.0.0.1 port %u: check the "
+                              "address and that the device is on and on this network.",
+                              port);
+  g_assert_cmpstr (error->message, ==, expected);
+}
+
+static void
+test_cancel (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bl_device_query_info_async (device, cancellable, got_result, &result);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (bl_device_query_info_finish (device, wait_for (&result), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (bl_device_get_model (device));
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_discover (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  g_autoptr(GSocketAddress) target =
+    g_inet_socket_address_new_from_string ("127.0.0.1", bl_fake_roku_get_ssdp_port (roku));
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(GError) error = NULL;
+  BlDevice *device;
+
+  bl_device_discover_async (target, 300, NULL, got_result, &result);
+  devices = bl_device_discover_finish (wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (devices);
+  g_assert_cmpuint (devices->len, ==, 1);
+  device = g_ptr_array_index (devices, 0);
+  g_assert_cmpstr (bl_device_get_host (device), ==, "127.0.0.1");
+  g_assert_cmpuint (bl_device_get_ecp_port (device), ==, bl_fake_roku_get_ecp_port (roku));
+
+  /* the device found is one to talk to */
+  g_assert_true (query_info (device, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bl_device_get_display_name (device), ==, BL_FAKE_ROKU_NAME);
+
+  bl_fake_roku_free (roku);
+}
+
+static void
+test_discover_nobody (void)
+{
+  BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
+  guint port = bl_fake_roku_get_ssdp_port (roku);
+  g_autoptr(GSocketAddress) target = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bl_fake_roku_free (roku);
+  target = g_inet_socket_address_new_from_string ("127.0.0.1", port);
+  bl_device_discover_async (target, 100, NULL, got_result, &result);
+  devices = bl_device_discover_finish (wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (devices->len, ==, 0);
+}
+
+static void
+test_discover_cancel (void)
+{
+  g_autoptr(GSocketAddress) target = g_inet_socket_address_new_from_string ("127.0.0.1", 9);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* an hour's search, cancelled at once */
+  bl_device_discover_async (target, 3600 * 1000, cancellable, got_result, &result);
+  g_cancellable_cancel (cancellable);
+  devices = bl_device_discover_finish (wait_for (&result), &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (devices);
+}
+
+static void
+test_xml (void)
+{
+  static const char *const bad[] = {
+    "",
+    "not xml at all",
+    "<device-info><model-number>3930X</model-number>",   /* cut short */
+    "<active-app><app id=\"dev\">x</app></active-app>",     /* another document */
+    "<device-info><a></b></device-info>",
+    "<?xml version=\"1.0\"?>",
+  };
+  g_autoptr(GHashTable) map = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *good =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+    "<chanperf><plugin id=\"dev\"><memory><used>12</used><used>13</used></memory>"
+    "<cpu-percent><user> 1.5 </user></cpu-percent></plugin><status>OK</status></chanperf>";
+
+  map = bl_ecp_xml_parse (good, strlen (good), "chanperf", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_hash_table_lookup (map, "plugin@id"), ==, "dev");
+  g_assert_cmpstr (g_hash_table_lookup (map, "plugin/memory/used"), ==, "12");
+  g_assert_cmpstr (g_hash_table_lookup (map, "plugin/cpu-percent/user"), ==, "1.5");
+  g_assert_cmpstr (g_hash_table_lookup (map, "status"), ==, "OK");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GHashTable) none = NULL;
+      g_autoptr(GError) bad_error = NULL;
+
+      none = bl_ecp_xml_parse (bad[i], strlen (bad[i]), "device-info", &bad_error);
+      g_assert_null (none);
+      g_assert_error (bad_error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL);
+      g_assert_true (g_str_has_prefix (bad_error->message, "The device"));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture/device/info", test_info);
+  g_test_add_func ("/capture/device/active-app", test_active_app);
+  g_test_add_func ("/capture/device/developer-off", test_developer_off);
+  g_test_add_func ("/capture/device/limited", test_limited);
+  g_test_add_func ("/capture/device/not-sideloaded", test_not_sideloaded);
+  g_test_add_func ("/capture/device/absent", test_absent);
+  g_test_add_func ("/capture/device/cancel", test_cancel);
+  g_test_add_func ("/capture/device/discover", test_discover);
+  g_test_add_func ("/capture/device/discover-nobody", test_discover_nobody);
+  g_test_add_func ("/capture/device/discover-cancel", test_discover_cancel);
+  g_test_add_func ("/capture/device/xml", test_xml);
+
+  return g_test_run ();
+}

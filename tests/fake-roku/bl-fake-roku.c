@@ -1,0 +1,659 @@
+/* bl-fake-roku.c — a Roku device on loopback, for the capture tests
+ *
+ * Answers on free loopback ports as a device does (doc/capture-protocol.md):
+ * ECP queries (device-info, active-app, chanperf) with the XML layout of
+ * Roku's samples, the profiler's network stream (a .bsprof served in
+ * chunks on a timer, in bursts if asked), the debug console's bsprof-pause,
+ * bsprof-resume and bsprof-status, and SSDP M-SEARCH replies. It can refuse
+ * as a device does, and vanish in the middle of the profile stream.
+ *
+ * The simulated app's chanperf values are a known function of how many
+ * times chanperf was asked (bl_fake_roku_chanperf_*()), so a test can
+ * compare what a poller saved with what was served.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <string.h>
+
+#include "bl-fake-roku.h"
+
+struct _BlFakeRoku
+{
+  BlFakeRokuMode     mode;
+  SoupServer        *ecp;
+  SoupServer        *profiler;
+  GSocketService    *console;
+  GSocket           *ssdp;
+  GSource           *ssdp_source;
+  guint              ecp_port;
+  guint              profiler_port;
+  guint              console_port;
+  guint              ssdp_port;
+
+  GBytes            *profile;
+  gsize              chunk_size;
+  guint              interval_ms;
+  guint              burst_every;
+  guint              burst_chunks;
+  gsize              vanish_after;    /* 0: never */
+
+  SoupServerMessage *streaming;       /* the profile request in progress */
+  guint              tick_id;
+  guint              ticks;
+  gsize              sent;            /* bytes handed to the server */
+  gboolean           paused;
+  gboolean           vanished;
+
+  GHashTable        *queries;         /* path → count */
+};
+
+guint64
+bl_fake_roku_chanperf_used (guint n)
+{
+  return 52428800 + (guint64) n * 1048576 + (n % 3) * 4096;
+}
+
+double
+bl_fake_roku_chanperf_user (guint n)
+{
+  return 10.0 + (n % 7) * 2.5;
+}
+
+double
+bl_fake_roku_chanperf_sys (guint n)
+{
+  return 1.0 + (n % 4) * 0.5;
+}
+
+static guint
+count_query (BlFakeRoku *self,
+             const char *path)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->queries, path));
+
+  g_hash_table_insert (self->queries, g_strdup (path), GUINT_TO_POINTER (n + 1));
+  return n;
+}
+
+static void
+reply (SoupServerMessage *msg,
+       guint              status,
+       const char        *type,
+       char              *body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, type, SOUP_MEMORY_TAKE, body, strlen (body));
+}
+
+static char *
+device_info (BlFakeRoku *self)
+{
+  return g_strdup_printf (
+    "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+    "<device-info>\n"
+    "\t<udn>29600009-5406-1005-8080-fake00000001</udn>\n"
+    "\t<serial-number>%s</serial-number>\n"
+    "\t<device-id>S00000FAKE01</device-id>\n"
+    "\t<vendor-name>Roku</vendor-name>\n"
+    "\t<model-name>Roku Express</model-name>\n"
+    "\t<model-number>%s</model-number>\n"
+    "\t<model-region>US</model-region>\n"
+    "\t<is-tv>false</is-tv>\n"
+    "\t<is-stick>false</is-stick>\n"
+    "\t<supports-ethernet>false</supports-ethernet>\n"
+    "\t<user-device-name>%s</user-device-name>\n"
+    "\t<friendly-device-name>%s</friendly-device-name>\n"
+    "\t<friendly-model-name>Roku Express</friendly-model-name>\n"
+    "\t<default-device-name>Roku Express - %s</default-device-name>\n"
+    "\t<software-version>14.1.4</software-version>\n"
+    "\t<software-build>6812</software-build>\n"
+    "\t<power-mode>PowerOn</power-mode>\n"
+    "\t<developer-enabled>%s</developer-enabled>\n"
+    "\t<keyed-developer-id>%s</keyed-developer-id>\n"
+    "\t<search-enabled>true</search-enabled>\n"
+    "</device-info>\n",
+    BL_FAKE_ROKU_SERIAL, BL_FAKE_ROKU_MODEL, BL_FAKE_ROKU_NAME, BL_FAKE_ROKU_NAME,
+    BL_FAKE_ROKU_SERIAL,
+    self->mode == BL_FAKE_ROKU_DEVELOPER_OFF ? "false" : "true",
+    self->mode == BL_FAKE_ROKU_DEVELOPER_OFF ? "" : "0123456789abcdef0123456789abcdef01234567");
+}
+
+static char *
+active_app (BlFakeRoku *self)
+{
+  if (self->mode == BL_FAKE_ROKU_NOT_SIDELOADED)
+    return g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                     "<active-app>\n"
+                     "\t<app id=\"12\" type=\"appl\" version=\"5.1.0\">Store Channel</app>\n"
+                     "</active-app>\n");
+
+  return g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                   "<active-app>\n"
+                   "\t<app id=\"dev\" type=\"appl\" version=\"1.2.3\">Fake App</app>\n"
+                   "</active-app>\n");
+}
+
+static char *
+chanperf (guint n)
+{
+  char user[G_ASCII_DTOSTR_BUF_SIZE], sys[G_ASCII_DTOSTR_BUF_SIZE];
+  guint64 used = bl_fake_roku_chanperf_used (n);
+
+  g_ascii_formatd (user, sizeof user, "%.1f", bl_fake_roku_chanperf_user (n));
+  g_ascii_formatd (sys, sizeof sys, "%.1f", bl_fake_roku_chanperf_sys (n));
+
+  return g_strdup_printf (
+    "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+    "<chanperf>\n"
+    "\t<plugin id=\"dev\">\n"
+    "\t\t<cpu-percent>\n"
+    "\t\t\t<duration-seconds>1</duration-seconds>\n"
+    "\t\t\t<user>%s</user>\n"
+    "\t\t\t<sys>%s</sys>\n"
+    "\t\t</cpu-percent>\n"
+    "\t\t<memory>\n"
+    "\t\t\t<used>%" G_GUINT64_FORMAT "</used>\n"
+    "\t\t\t<res>%" G_GUINT64_FORMAT "</res>\n"
+    "\t\t\t<anon>%" G_GUINT64_FORMAT "</anon>\n"
+    "\t\t\t<swap>0</swap>\n"
+    "\t\t\t<file>%" G_GUINT64_FORMAT "</file>\n"
+    "\t\t\t<shared>4096</shared>\n"
+    "\t\t\t<limit>536870912</limit>\n"
+    "\t\t</memory>\n"
+    "\t</plugin>\n"
+    "\t<status>OK</status>\n"
+    "</chanperf>\n",
+    user, sys, used, used, used / 2, used - used / 2 - 4096);
+}
+
+static void
+ecp_handler (SoupServer        *server,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  BlFakeRoku *self = user_data;
+  guint n;
+
+  n = count_query (self, path);
+
+  if (self->mode == BL_FAKE_ROKU_LIMITED)
+    {
+      /* what devices answer since Roku OS 14.1 with the setting on Limited */
+      reply (msg, SOUP_STATUS_FORBIDDEN, "text/plain; charset=\"utf-8\"",
+             g_strdup ("ECP command not allowed in Limited mode."));
+      return;
+    }
+
+  if (g_str_equal (path, "/query/device-info"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", device_info (self));
+  else if (g_str_equal (path, "/query/active-app"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", active_app (self));
+  else if (g_str_equal (path, "/query/chanperf") || g_str_equal (path, "/query/chanperf/dev"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", chanperf (n));
+  else
+    reply (msg, SOUP_STATUS_NOT_FOUND, "text/plain", g_strdup (""));
+}
+
+/* ---- the profile stream ----------------------------------------------- */
+
+static void
+vanish (BlFakeRoku *self)
+{
+  self->vanished = TRUE;
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->streaming != NULL)
+    {
+      /* drop the connection under the body, with no last chunk */
+      SoupServerMessage *msg = g_steal_pointer (&self->streaming);
+      g_autoptr(GIOStream) stream = soup_server_message_steal_connection (msg);
+
+      g_io_stream_close (stream, NULL, NULL);
+    }
+  soup_server_disconnect (self->profiler);
+  soup_server_disconnect (self->ecp);
+  g_socket_service_stop (self->console);
+  g_socket_listener_close (G_SOCKET_LISTENER (self->console));
+}
+
+static gboolean
+vanish_idle (gpointer user_data)
+{
+  vanish (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wrote_chunk (SoupServerMessage *msg,
+             gpointer           user_data)
+{
+  BlFakeRoku *self = user_data;
+
+  /* the bytes up to the vanishing point are out: go, as a device that is
+   * unplugged does, without ending the chunked body */
+  if (self->vanish_after > 0 && self->sent >= self->vanish_after && !self->vanished)
+    g_idle_add (vanish_idle, self);
+}
+
+static gboolean
+tick (gpointer user_data)
+{
+  BlFakeRoku *self = user_data;
+  SoupMessageBody *body;
+  gsize total = g_bytes_get_size (self->profile);
+  guint chunks = 1;
+
+  if (self->streaming == NULL)
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (self->paused)
+    return G_SOURCE_CONTINUE;
+
+  self->ticks++;
+  if (self->burst_every > 0)
+    chunks = self->ticks % self->burst_every == 0 ? self->burst_chunks : 0;
+
+  body = soup_server_message_get_response_body (self->streaming);
+  for (guint i = 0; i < chunks && self->sent < total; i++)
+    {
+      gsize len = MIN (self->chunk_size, total - self->sent);
+
+      if (self->vanish_after > 0)
+        len = MIN (len, self->vanish_after - self->sent);
+      if (len == 0)
+        break;
+      soup_message_body_append (body, SOUP_MEMORY_COPY,
+                                (const guint8 *) g_bytes_get_data (self->profile, NULL)
+                                + self->sent, len);
+      self->sent += len;
+    }
+
+  if (self->sent == total && (self->vanish_after == 0 || self->vanish_after > total))
+    {
+      soup_message_body_complete (body);
+      soup_server_message_unpause (self->streaming);
+      self->streaming = NULL;
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  if (chunks > 0)
+    soup_server_message_unpause (self->streaming);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stream_finished (SoupServerMessage *msg,
+                 gpointer           user_data)
+{
+  BlFakeRoku *self = user_data;
+
+  if (self->streaming == msg)
+    self->streaming = NULL;
+}
+
+static void
+profiler_handler (SoupServer        *server,
+                  SoupServerMessage *msg,
+                  const char        *path,
+                  GHashTable        *query,
+                  gpointer           user_data)
+{
+  BlFakeRoku *self = user_data;
+  SoupMessageHeaders *headers;
+
+  if (!g_str_equal (path, "/bsprof/channel.bsprof") || self->profile == NULL
+      || self->streaming != NULL)
+    {
+      reply (msg, SOUP_STATUS_NOT_FOUND, "text/plain", g_strdup (""));
+      return;
+    }
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  headers = soup_server_message_get_response_headers (msg);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_set_content_type (headers, "application/octet-stream", NULL);
+  g_signal_connect (msg, "wrote-chunk", G_CALLBACK (wrote_chunk), self);
+  g_signal_connect (msg, "finished", G_CALLBACK (stream_finished), self);
+
+  self->streaming = msg;
+  self->sent = 0;
+  self->ticks = 0;
+  soup_server_message_pause (msg);
+  self->tick_id = g_timeout_add (self->interval_ms, tick, self);
+}
+
+/* ---- the debug console ------------------------------------------------ */
+
+typedef struct
+{
+  BlFakeRoku        *self;
+  GSocketConnection *connection;
+  GDataInputStream  *lines;
+} Console;
+
+static void
+console_free (Console *c)
+{
+  g_io_stream_close (G_IO_STREAM (c->connection), NULL, NULL);
+  g_object_unref (c->lines);
+  g_object_unref (c->connection);
+  g_free (c);
+}
+
+static void
+console_line (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Console *c = user_data;
+  BlFakeRoku *self = c->self;
+  g_autofree char *line = NULL;
+  const char *answer = NULL;
+  g_autofree char *status = NULL;
+  GOutputStream *out;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result,
+                                                    NULL, NULL);
+  if (line == NULL)
+    {
+      console_free (c);
+      return;
+    }
+  g_strstrip (line);
+
+  if (g_str_equal (line, "bsprof-pause"))
+    {
+      self->paused = TRUE;
+      answer = "BrightScript profiler paused";
+    }
+  else if (g_str_equal (line, "bsprof-resume"))
+    {
+      self->paused = FALSE;
+      answer = "BrightScript profiler resumed";
+    }
+  else if (g_str_equal (line, "bsprof-status"))
+    {
+      status = g_strdup_printf ("BrightScript profiler %s, %" G_GSIZE_FORMAT " bytes sent",
+                                self->paused ? "paused" : "running", self->sent);
+      answer = status;
+    }
+  else if (line[0] != '\0')
+    answer = "Unknown command";
+
+  out = g_io_stream_get_output_stream (G_IO_STREAM (c->connection));
+  if (answer != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%s\r\n", answer);
+
+      g_output_stream_write_all (out, text, strlen (text), NULL, NULL, NULL);
+    }
+
+  g_data_input_stream_read_line_async (c->lines, G_PRIORITY_DEFAULT, NULL, console_line, c);
+}
+
+static gboolean
+console_incoming (GSocketService    *service,
+                  GSocketConnection *connection,
+                  GObject           *source,
+                  gpointer           user_data)
+{
+  static const char banner[] = "\r\nBrightScript Debugger> ";
+  Console *c = g_new0 (Console, 1);
+
+  c->self = user_data;
+  c->connection = g_object_ref (connection);
+  c->lines = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  g_data_input_stream_set_newline_type (c->lines, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (c->lines), FALSE);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                             banner, sizeof banner - 1, NULL, NULL, NULL);
+  g_data_input_stream_read_line_async (c->lines, G_PRIORITY_DEFAULT, NULL, console_line, c);
+
+  return TRUE;
+}
+
+/* ---- SSDP ------------------------------------------------------------- */
+
+static gboolean
+ssdp_readable (GSocket      *socket,
+               GIOCondition  condition,
+               gpointer      user_data)
+{
+  BlFakeRoku *self = user_data;
+  g_autoptr(GSocketAddress) from = NULL;
+  char buf[2048];
+  gssize n;
+
+  n = g_socket_receive_from (socket, &from, buf, sizeof buf - 1, NULL, NULL);
+  if (n <= 0)
+    return G_SOURCE_CONTINUE;
+  buf[n] = '\0';
+
+  if (g_str_has_prefix (buf, "M-SEARCH * HTTP/1.1") && strstr (buf, "roku:ecp") != NULL
+      && !self->vanished)
+    {
+      g_autofree char *answer =
+        g_strdup_printf ("HTTP/1.1 200 OK\r\n"
+                         "Cache-Control: max-age=3600\r\n"
+                         "ST: roku:ecp\r\n"
+                         "USN: uuid:roku:ecp:%s\r\n"
+                         "Ext: \r\n"
+                         "Server: Roku/14.1.4 UPnP/1.0 Roku/14.1.4\r\n"
+                         "LOCATION: http://127.0.0.1:%u/\r\n"
+                         "device-group.roku.com: FAKE0000000000000000\r\n"
+                         "\r\n",
+                         BL_FAKE_ROKU_SERIAL, self->ecp_port);
+
+      g_socket_send_to (socket, from, answer, strlen (answer), NULL, NULL);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- set-up ----------------------------------------------------------- */
+
+static guint
+server_port (SoupServer *server)
+{
+  GSList *uris = soup_server_get_uris (server);
+  guint port = uris != NULL ? (guint) g_uri_get_port (uris->data) : 0;
+
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return port;
+}
+
+/* A port nothing listens on: bound, then released. */
+static guint
+closed_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  if (socket == NULL || !g_socket_bind (socket, address, FALSE, NULL))
+    return 9;  /* discard: closed on test machines */
+  bound = g_socket_get_local_address (socket, NULL);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+BlFakeRoku *
+bl_fake_roku_new (BlFakeRokuMode   mode,
+                  GError         **error)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) effective = NULL;
+  g_autoptr(GSocketAddress) ssdp_local = NULL;
+  BlFakeRoku *self = g_new0 (BlFakeRoku, 1);
+
+  self->mode = mode;
+  self->chunk_size = 1024;
+  self->interval_ms = 5;
+  self->queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  self->ecp = soup_server_new ("server-header", "Roku/14.1.4 UPnP/1.0 Roku/14.1.4", NULL);
+  soup_server_add_handler (self->ecp, NULL, ecp_handler, self, NULL);
+  self->profiler = soup_server_new (NULL, NULL);
+  soup_server_add_handler (self->profiler, NULL, profiler_handler, self, NULL);
+  self->console = g_socket_service_new ();
+  g_signal_connect (self->console, "incoming", G_CALLBACK (console_incoming), self);
+
+  if (!soup_server_listen_local (self->ecp, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, error)
+      || (mode != BL_FAKE_ROKU_NOT_PROFILING
+          && !soup_server_listen_local (self->profiler, 0, SOUP_SERVER_LISTEN_IPV4_ONLY,
+                                        error))
+      || !g_socket_listener_add_address (G_SOCKET_LISTENER (self->console), address,
+                                         G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                         &effective, error))
+    {
+      bl_fake_roku_free (self);
+      return NULL;
+    }
+
+  self->ecp_port = server_port (self->ecp);
+  self->profiler_port = mode == BL_FAKE_ROKU_NOT_PROFILING ? closed_port ()
+                                                           : server_port (self->profiler);
+  self->console_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
+  g_socket_service_start (self->console);
+
+  self->ssdp = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+                             G_SOCKET_PROTOCOL_UDP, error);
+  if (self->ssdp == NULL || !g_socket_bind (self->ssdp, address, FALSE, error)
+      || (ssdp_local = g_socket_get_local_address (self->ssdp, error)) == NULL)
+    {
+      bl_fake_roku_free (self);
+      return NULL;
+    }
+  self->ssdp_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (ssdp_local));
+  g_socket_set_blocking (self->ssdp, FALSE);
+  self->ssdp_source = g_socket_create_source (self->ssdp, G_IO_IN, NULL);
+  g_source_set_callback (self->ssdp_source, G_SOURCE_FUNC (ssdp_readable), self, NULL);
+  g_source_attach (self->ssdp_source, g_main_context_get_thread_default ());
+
+  return self;
+}
+
+void
+bl_fake_roku_free (BlFakeRoku *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  while (g_source_remove_by_user_data (self))
+    ;
+  if (self->ssdp_source != NULL)
+    {
+      g_source_destroy (self->ssdp_source);
+      g_source_unref (self->ssdp_source);
+    }
+  g_clear_object (&self->ssdp);
+  if (self->ecp != NULL)
+    soup_server_disconnect (self->ecp);
+  if (self->profiler != NULL)
+    soup_server_disconnect (self->profiler);
+  g_clear_object (&self->ecp);
+  g_clear_object (&self->profiler);
+  if (self->console != NULL)
+    {
+      g_socket_service_stop (self->console);
+      g_socket_listener_close (G_SOCKET_LISTENER (self->console));
+      g_clear_object (&self->console);
+    }
+  g_clear_pointer (&self->profile, g_bytes_unref);
+  g_clear_pointer (&self->queries, g_hash_table_unref);
+  g_free (self);
+}
+
+guint
+bl_fake_roku_get_ecp_port (BlFakeRoku *self)
+{
+  return self->ecp_port;
+}
+
+guint
+bl_fake_roku_get_profiler_port (BlFakeRoku *self)
+{
+  return self->profiler_port;
+}
+
+guint
+bl_fake_roku_get_console_port (BlFakeRoku *self)
+{
+  return self->console_port;
+}
+
+guint
+bl_fake_roku_get_ssdp_port (BlFakeRoku *self)
+{
+  return self->ssdp_port;
+}
+
+/* Serves @profile at /bsprof/channel.bsprof, @chunk_size bytes every
+ * @interval_ms, then ends the body (the app exited). */
+void
+bl_fake_roku_set_profile (BlFakeRoku *self,
+                          GBytes     *profile,
+                          gsize       chunk_size,
+                          guint       interval_ms)
+{
+  g_clear_pointer (&self->profile, g_bytes_unref);
+  self->profile = g_bytes_ref (profile);
+  self->chunk_size = MAX (chunk_size, 1);
+  self->interval_ms = MAX (interval_ms, 1);
+}
+
+/* Bursty: nothing for @burst_every - 1 ticks, then @burst_chunks chunks. */
+void
+bl_fake_roku_set_burst (BlFakeRoku *self,
+                        guint       burst_every,
+                        guint       burst_chunks)
+{
+  self->burst_every = burst_every;
+  self->burst_chunks = burst_chunks;
+}
+
+/* Disappears (every port closes, connections drop) once @bytes of the
+ * profile are out. */
+void
+bl_fake_roku_set_vanish_after (BlFakeRoku *self,
+                               gsize       bytes)
+{
+  self->vanish_after = bytes;
+}
+
+gsize
+bl_fake_roku_get_bytes_sent (BlFakeRoku *self)
+{
+  return self->sent;
+}
+
+gboolean
+bl_fake_roku_get_paused (BlFakeRoku *self)
+{
+  return self->paused;
+}
+
+gboolean
+bl_fake_roku_get_vanished (BlFakeRoku *self)
+{
+  return self->vanished;
+}
+
+guint
+bl_fake_roku_get_n_queries (BlFakeRoku *self,
+                            const char *path)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->queries, path));
+}

@@ -1,0 +1,57 @@
+/* bl-fake-roku.h — a Roku device on loopback, for the capture tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BL_FAKE_ROKU_NORMAL,
+  BL_FAKE_ROKU_DEVELOPER_OFF,   /* device-info says developer-enabled false */
+  BL_FAKE_ROKU_LIMITED,         /* every ECP query answers 403, Limited mode */
+  BL_FAKE_ROKU_NOT_SIDELOADED,  /* a store app is in the foreground */
+  BL_FAKE_ROKU_NOT_PROFILING,   /* nothing listens on the profiler port */
+} BlFakeRokuMode;
+
+typedef struct _BlFakeRoku BlFakeRoku;
+
+BlFakeRoku *bl_fake_roku_new               (BlFakeRokuMode  mode,
+                                            GError        **error);
+void        bl_fake_roku_free              (BlFakeRoku     *self);
+
+guint       bl_fake_roku_get_ecp_port      (BlFakeRoku     *self);
+guint       bl_fake_roku_get_profiler_port (BlFakeRoku     *self);
+guint       bl_fake_roku_get_console_port  (BlFakeRoku     *self);
+guint       bl_fake_roku_get_ssdp_port     (BlFakeRoku     *self);
+
+void        bl_fake_roku_set_profile       (BlFakeRoku     *self,
+                                            GBytes         *profile,
+                                            gsize           chunk_size,
+                                            guint           interval_ms);
+void        bl_fake_roku_set_burst         (BlFakeRoku     *self,
+                                            guint           burst_every,
+                                            guint           burst_chunks);
+void        bl_fake_roku_set_vanish_after  (BlFakeRoku     *self,
+                                            gsize           bytes);
+
+gsize       bl_fake_roku_get_bytes_sent    (BlFakeRoku     *self);
+gboolean    bl_fake_roku_get_paused        (BlFakeRoku     *self);
+gboolean    bl_fake_roku_get_vanished      (BlFakeRoku     *self);
+guint       bl_fake_roku_get_n_queries     (BlFakeRoku     *self,
+                                            const char     *path);
+
+/* the simulated app's values at its @n-th chanperf answer (0-based) */
+guint64     bl_fake_roku_chanperf_used     (guint           n);
+double      bl_fake_roku_chanperf_user     (guint           n);
+double      bl_fake_roku_chanperf_sys      (guint           n);
+
+#define BL_FAKE_ROKU_NAME   "Fake Roku"
+#define BL_FAKE_ROKU_MODEL  "3930X"
+#define BL_FAKE_ROKU_SERIAL "X00400FAKE01"
+
+G_END_DECLS

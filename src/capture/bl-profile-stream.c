@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <libsoup/soup.h>
 #include <string.h>
 
@@ -238,7 +239,7 @@ run_failed (GTask  *task,
       g_error_free (error);
       run_return (task,
                   g_error_new (BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED,
-                               _("%s stopped sending the profile after %" G_GUINT64_FORMAT
+                               _("%s stopped sending the profile after %" PRIu64
                                  " bytes, which are saved: check that the device is "
                                  "still on and on this network."),
                                bl_device_get_display_name (self->device),

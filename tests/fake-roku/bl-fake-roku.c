@@ -202,8 +202,8 @@ ecp_handler (SoupServer        *server,
 
 /* ---- the profile stream ----------------------------------------------- */
 
-static void
-vanish (BlFakeRoku *self)
+void
+bl_fake_roku_vanish (BlFakeRoku *self)
 {
   self->vanished = TRUE;
   g_clear_handle_id (&self->tick_id, g_source_remove);
@@ -224,7 +224,7 @@ vanish (BlFakeRoku *self)
 static gboolean
 vanish_idle (gpointer user_data)
 {
-  vanish (user_data);
+  bl_fake_roku_vanish (user_data);
   return G_SOURCE_REMOVE;
 }
 

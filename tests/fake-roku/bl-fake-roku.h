@@ -39,6 +39,8 @@ void        bl_fake_roku_set_burst         (BlFakeRoku     *self,
 void        bl_fake_roku_set_vanish_after  (BlFakeRoku     *self,
                                             gsize           bytes);
 
+void        bl_fake_roku_vanish            (BlFakeRoku     *self);
+
 gsize       bl_fake_roku_get_bytes_sent    (BlFakeRoku     *self);
 gboolean    bl_fake_roku_get_paused        (BlFakeRoku     *self);
 gboolean    bl_fake_roku_get_vanished      (BlFakeRoku     *self);

@@ -1,0 +1,483 @@
+/* bl-resource-poller.c — the app's resource use, polled into an RRM session
+ *
+ * Every interval the poller asks the device for /query/chanperf/APP and
+ * appends the answer to the channel_system_memory_usage and
+ * channel_cpu_usage arrays of a Roku Resource Monitor session (version 4 of
+ * the format, /work/shared/specs/rrm-session-format.txt), so Roku's own
+ * monitor and Brightlens open it. Fields of the answer the format does not
+ * name (the memory limit, the CPU sample's duration) are kept in the point.
+ *
+ * The session file is rewritten whole after every poll through a temporary
+ * file renamed over it, so at any moment it is a complete, valid session.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "bl-capture"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "bl-capture-error.h"
+#include "bl-ecp-xml.h"
+#include "bl-resource-poller.h"
+
+struct _BlResourcePoller
+{
+  GObject       parent_instance;
+
+  BlDevice     *device;
+  GFile        *output;
+  guint         interval_ms;
+
+  JsonNode     *root;
+  JsonArray    *memory;    /* owned by root */
+  JsonArray    *cpu;       /* owned by root */
+  guint         n_polls;
+
+  GTask        *task;      /* the run in progress */
+  GCancellable *stop;
+  GCancellable *caller;
+  gulong        caller_id;
+  guint         timeout_id;
+  gint64        poll_started_us;
+};
+
+enum {
+  POLLED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (BlResourcePoller, bl_resource_poller, G_TYPE_OBJECT)
+
+static guint signals[N_SIGNALS];
+
+static void
+bl_resource_poller_finalize (GObject *object)
+{
+  BlResourcePoller *self = BL_RESOURCE_POLLER (object);
+
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  if (self->caller_id != 0)
+    g_cancellable_disconnect (self->caller, self->caller_id);
+  g_clear_object (&self->caller);
+  g_clear_object (&self->stop);
+  g_clear_object (&self->device);
+  g_clear_object (&self->output);
+  g_clear_pointer (&self->root, json_node_unref);
+
+  G_OBJECT_CLASS (bl_resource_poller_parent_class)->finalize (object);
+}
+
+static void
+bl_resource_poller_class_init (BlResourcePollerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = bl_resource_poller_finalize;
+
+  /* after each poll, once the session file holds it */
+  signals[POLLED] = g_signal_new ("polled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+bl_resource_poller_init (BlResourcePoller *self)
+{
+  self->interval_ms = BL_RESOURCE_POLLER_DEFAULT_INTERVAL_MS;
+}
+
+/* Polls the app in the foreground of @device (whose device-info and
+ * active-app were read) into the session file @output. */
+BlResourcePoller *
+bl_resource_poller_new (BlDevice *device,
+                        GFile    *output)
+{
+  BlResourcePoller *self;
+
+  g_return_val_if_fail (BL_IS_DEVICE (device), NULL);
+  g_return_val_if_fail (G_IS_FILE (output), NULL);
+
+  self = g_object_new (BL_TYPE_RESOURCE_POLLER, NULL);
+  self->device = g_object_ref (device);
+  self->output = g_object_ref (output);
+
+  return self;
+}
+
+void
+bl_resource_poller_set_interval (BlResourcePoller *self,
+                                 guint             interval_ms)
+{
+  g_return_if_fail (BL_IS_RESOURCE_POLLER (self));
+
+  self->interval_ms = MAX (interval_ms, 1);
+}
+
+/* How many polls the session file holds. */
+guint
+bl_resource_poller_get_n_polls (BlResourcePoller *self)
+{
+  g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), 0);
+
+  return self->n_polls;
+}
+
+/* ---- the session document --------------------------------------------- */
+
+static void
+set_string (JsonObject *object,
+            const char *name,
+            const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, name, value);
+  else
+    json_object_set_null_member (object, name);
+}
+
+static void
+build_root (BlResourcePoller *self)
+{
+  JsonObject *root = json_object_new ();
+  JsonObject *device = json_object_new ();
+  JsonObject *channel = json_object_new ();
+  JsonObject *metadata = json_object_new ();
+  JsonObject *session = json_object_new ();
+  JsonObject *statics = json_object_new ();
+  JsonObject *live = json_object_new ();
+  g_autofree char *uuid = g_uuid_string_random ();
+  const char *build = bl_device_get_info (self->device, "software-build");
+  gint64 now_ms = g_get_real_time () / 1000;
+
+  set_string (device, "device_name", bl_device_get_display_name (self->device));
+  set_string (device, "model_number", bl_device_get_model (self->device));
+  set_string (device, "serial_number", bl_device_get_serial (self->device));
+  set_string (device, "software_version", bl_device_get_software_version (self->device));
+  if (build != NULL)
+    json_object_set_int_member (device, "software_build", g_ascii_strtoll (build, NULL, 10));
+  else
+    json_object_set_null_member (device, "software_build");
+
+  set_string (channel, "id", bl_device_get_app_id (self->device));
+  set_string (channel, "version", bl_device_get_app_version (self->device));
+  set_string (channel, "name", bl_device_get_app_name (self->device));
+
+  json_object_set_string_member (metadata, "uuid", uuid);
+  json_object_set_int_member (metadata, "created_at", now_ms);
+  json_object_set_int_member (metadata, "started_at", now_ms);
+  json_object_set_int_member (metadata, "version", 4);
+
+  /* the device's per-app limits are not in any ECP answer found so far */
+  json_object_set_null_member (statics, "foreground_limit");
+  json_object_set_null_member (statics, "background_limit");
+
+  self->memory = json_array_new ();
+  self->cpu = json_array_new ();
+  json_object_set_array_member (live, "channel_system_memory_usage", self->memory);
+  json_object_set_array_member (live, "channel_cpu_usage", self->cpu);
+
+  json_object_set_object_member (session, "static", statics);
+  json_object_set_object_member (session, "live", live);
+
+  json_object_set_object_member (root, "device", device);
+  json_object_set_object_member (root, "channel", channel);
+  json_object_set_object_member (root, "metadata", metadata);
+  json_object_set_object_member (root, "session", session);
+
+  g_clear_pointer (&self->root, json_node_unref);
+  self->root = json_node_init_object (json_node_alloc (), root);
+  json_object_unref (root);
+}
+
+/* @field of the answer as a number member @name of @point (null when the
+ * device left it out or it is not a number) */
+static void
+set_number (JsonObject *point,
+            const char *name,
+            GHashTable *answer,
+            const char *field)
+{
+  const char *text = g_hash_table_lookup (answer, field);
+  char *end = NULL;
+  double value;
+
+  if (text == NULL || text[0] == '\0')
+    {
+      json_object_set_null_member (point, name);
+      return;
+    }
+
+  value = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (value))
+    json_object_set_null_member (point, name);
+  else if (value == (double) (gint64) value && strchr (text, '.') == NULL)
+    json_object_set_int_member (point, name, (gint64) value);
+  else
+    json_object_set_double_member (point, name, value);
+}
+
+static void
+add_chanperf (BlResourcePoller *self,
+              GHashTable       *answer,
+              gint64            timestamp_ms)
+{
+  JsonObject *memory = json_object_new ();
+  JsonObject *cpu = json_object_new ();
+  const char *user = g_hash_table_lookup (answer, "plugin/cpu-percent/user");
+  const char *sys = g_hash_table_lookup (answer, "plugin/cpu-percent/sys");
+
+  json_object_set_int_member (memory, "timestamp", timestamp_ms);
+  set_number (memory, "used", answer, "plugin/memory/used");
+  set_number (memory, "resident", answer, "plugin/memory/res");
+  set_number (memory, "swap", answer, "plugin/memory/swap");
+  set_number (memory, "anon", answer, "plugin/memory/anon");
+  set_number (memory, "file", answer, "plugin/memory/file");
+  set_number (memory, "shared", answer, "plugin/memory/shared");
+  set_number (memory, "limit", answer, "plugin/memory/limit");
+  json_array_add_object_element (self->memory, memory);
+
+  json_object_set_int_member (cpu, "timestamp", timestamp_ms);
+  if (user != NULL && sys != NULL)
+    json_object_set_double_member (cpu, "total",
+                                   g_ascii_strtod (user, NULL) + g_ascii_strtod (sys, NULL));
+  else
+    json_object_set_null_member (cpu, "total");
+  set_number (cpu, "user", answer, "plugin/cpu-percent/user");
+  set_number (cpu, "sys", answer, "plugin/cpu-percent/sys");
+  set_number (cpu, "duration_seconds", answer, "plugin/cpu-percent/duration-seconds");
+  json_array_add_object_element (self->cpu, cpu);
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+static void poll_now (BlResourcePoller *self);
+
+static void
+finish_run (BlResourcePoller *self,
+            GError           *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->task);
+
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  if (self->caller_id != 0)
+    g_cancellable_disconnect (self->caller, self->caller_id);
+  self->caller_id = 0;
+
+  if (self->caller != NULL && g_cancellable_is_cancelled (self->caller))
+    {
+      g_clear_error (&error);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The recording was cancelled."));
+    }
+  else if (error == NULL)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+
+  g_clear_object (&self->caller);
+}
+
+static gboolean
+poll_timeout (gpointer user_data)
+{
+  BlResourcePoller *self = user_data;
+
+  self->timeout_id = 0;
+  poll_now (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+written (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gint64 elapsed_ms;
+
+  if (!g_file_replace_contents_finish (G_FILE (source), result, NULL, &error))
+    {
+      if (self->task == NULL)
+        return;
+      finish_run (self, g_error_new (G_IO_ERROR, error->code,
+                                     _("Could not write the session to %s: %s."),
+                                     g_file_peek_path (self->output), error->message));
+      return;
+    }
+
+  self->n_polls++;
+  g_signal_emit (self, signals[POLLED], 0);
+
+  if (self->task == NULL)
+    return;
+  if (g_cancellable_is_cancelled (self->stop))
+    {
+      finish_run (self, NULL);
+      return;
+    }
+
+  elapsed_ms = (g_get_monotonic_time () - self->poll_started_us) / 1000;
+  self->timeout_id = g_timeout_add (elapsed_ms >= self->interval_ms
+                                      ? 0 : self->interval_ms - (guint) elapsed_ms,
+                                    poll_timeout, self);
+}
+
+static void
+polled (GObject      *source,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GHashTable) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(GBytes) contents = NULL;
+  const char *status;
+  char *text;
+  gsize len;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL)
+    {
+      if (g_cancellable_is_cancelled (self->stop))
+        finish_run (self, NULL);
+      else if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE))
+        finish_run (self, g_error_new (BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED,
+                                       _("%s stopped answering after %u polls, which are "
+                                         "saved: check that the device is still on and on "
+                                         "this network."),
+                                       bl_device_get_display_name (self->device),
+                                       self->n_polls));
+      else
+        finish_run (self, g_steal_pointer (&error));
+      return;
+    }
+
+  answer = bl_ecp_xml_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                             "chanperf", &error);
+  if (answer == NULL)
+    {
+      finish_run (self, g_steal_pointer (&error));
+      return;
+    }
+
+  status = g_hash_table_lookup (answer, "status");
+  if (status != NULL && g_ascii_strcasecmp (status, "OK") != 0)
+    {
+      const char *reason = g_hash_table_lookup (answer, "error");
+
+      finish_run (self, g_error_new (BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_NOT_SIDELOADED,
+                                     _("%s does not report the resources of the app (%s): "
+                                       "start your sideloaded app and record again."),
+                                     bl_device_get_display_name (self->device),
+                                     reason != NULL ? reason : status));
+      return;
+    }
+
+  add_chanperf (self, answer, g_get_real_time () / 1000);
+
+  generator = json_generator_new ();
+  json_generator_set_root (generator, self->root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &len);
+  contents = g_bytes_new_take (text, len);
+  g_file_replace_contents_bytes_async (self->output,
+                                       contents, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       NULL, written, g_object_ref (self));
+}
+
+static void
+poll_now (BlResourcePoller *self)
+{
+  g_autofree char *path = NULL;
+  const char *app = bl_device_get_app_id (self->device);
+
+  self->poll_started_us = g_get_monotonic_time ();
+  path = g_strdup_printf ("/query/chanperf/%s", app != NULL ? app : "dev");
+  bl_device_get_async (self->device, path, self->stop, polled, g_object_ref (self));
+}
+
+static gboolean
+stop_idle (gpointer user_data)
+{
+  BlResourcePoller *self = user_data;
+
+  if (self->task != NULL && self->timeout_id != 0)
+    finish_run (self, NULL);
+  g_object_unref (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled (GCancellable *cancellable,
+                  gpointer      user_data)
+{
+  BlResourcePoller *self = user_data;
+
+  g_cancellable_cancel (self->stop);
+  g_idle_add (stop_idle, g_object_ref (self));
+}
+
+/* Polls until bl_resource_poller_stop() (TRUE), @cancellable (cancelled),
+ * the device going away (BL_CAPTURE_ERROR_DISCONNECTED) or refusing; the
+ * session file holds every poll made in all cases. */
+void
+bl_resource_poller_run_async (BlResourcePoller    *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (BL_IS_RESOURCE_POLLER (self));
+  g_return_if_fail (self->task == NULL);
+
+  self->task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (self->task, bl_resource_poller_run_async);
+  g_clear_object (&self->stop);
+  self->stop = g_cancellable_new ();
+  self->n_polls = 0;
+  if (cancellable != NULL)
+    {
+      self->caller = g_object_ref (cancellable);
+      self->caller_id = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled),
+                                               self, NULL);
+    }
+
+  build_root (self);
+  poll_now (self);
+}
+
+gboolean
+bl_resource_poller_run_finish (BlResourcePoller  *self,
+                               GAsyncResult      *result,
+                               GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Ends a run cleanly after the poll in flight, if any. */
+void
+bl_resource_poller_stop (BlResourcePoller *self)
+{
+  g_return_if_fail (BL_IS_RESOURCE_POLLER (self));
+
+  if (self->stop == NULL || self->task == NULL)
+    return;
+
+  g_cancellable_cancel (self->stop);
+  /* between polls nothing is in flight to notice: end from an idle */
+  g_idle_add (stop_idle, g_object_ref (self));
+}

@@ -1,0 +1,35 @@
+/* bl-resource-poller.h — the app's resource use, polled into an RRM session
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "bl-device.h"
+
+G_BEGIN_DECLS
+
+#define BL_RESOURCE_POLLER_DEFAULT_INTERVAL_MS 1000
+
+#define BL_TYPE_RESOURCE_POLLER (bl_resource_poller_get_type ())
+
+G_DECLARE_FINAL_TYPE (BlResourcePoller, bl_resource_poller, BL, RESOURCE_POLLER, GObject)
+
+BlResourcePoller *bl_resource_poller_new          (BlDevice             *device,
+                                                   GFile                *output);
+void              bl_resource_poller_set_interval (BlResourcePoller     *self,
+                                                   guint                 interval_ms);
+guint             bl_resource_poller_get_n_polls  (BlResourcePoller     *self);
+
+void              bl_resource_poller_run_async    (BlResourcePoller     *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gboolean          bl_resource_poller_run_finish   (BlResourcePoller     *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+void              bl_resource_poller_stop         (BlResourcePoller     *self);
+
+G_END_DECLS

@@ -1,0 +1,253 @@
+/* test-capture-resources.c — BlResourcePoller against the fake Roku
+ *
+ * The session file, read back with the RRM reader after every poll and at
+ * the end, must hold exactly the values the fake served at each poll.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bl-capture-error.h"
+#include "bl-fake-roku.h"
+#include "bl-model.h"
+#include "bl-resource-poller.h"
+
+typedef struct
+{
+  BlFakeRoku       *roku;
+  BlDevice         *device;
+  BlResourcePoller *poller;
+  char             *dir;
+  GFile            *output;
+  guint             stop_after;     /* stop (or vanish) after this many polls */
+  gboolean          vanish;
+  GCancellable     *cancellable;
+  guint             checked;        /* polls whose file was read back */
+} Fixture;
+
+static void
+got_result (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static BlSession *
+read_back (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+  BlSession *session;
+
+  g_assert_true (g_file_load_contents (f->output, NULL, &text, &len, NULL, &error));
+  g_assert_no_error (error);
+  session = bl_rrm_read_memory ((const guint8 *) text, len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  g_assert_false (bl_session_is_incomplete (session));
+  return session;
+}
+
+/* every series equals what the fake served at polls 0 … n - 1 */
+static void
+assert_served (BlSession *session,
+               guint      n)
+{
+  const BlSample *used, *resident, *user, *sys, *total;
+  guint n_used, n_resident, n_user, n_sys, n_total;
+
+  used = bl_session_get_series (session, BL_SERIES_MEMORY_USED, &n_used);
+  resident = bl_session_get_series (session, BL_SERIES_MEMORY_RESIDENT, &n_resident);
+  user = bl_session_get_series (session, BL_SERIES_CPU_USER, &n_user);
+  sys = bl_session_get_series (session, BL_SERIES_CPU_SYS, &n_sys);
+  total = bl_session_get_series (session, BL_SERIES_CPU_TOTAL, &n_total);
+  g_assert_cmpuint (n_used, ==, n);
+  g_assert_cmpuint (n_resident, ==, n);
+  g_assert_cmpuint (n_user, ==, n);
+  g_assert_cmpuint (n_sys, ==, n);
+  g_assert_cmpuint (n_total, ==, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (used[i].present);
+      g_assert_cmpfloat (used[i].value, ==, (double) bl_fake_roku_chanperf_used (i));
+      g_assert_cmpfloat (resident[i].value, ==, (double) bl_fake_roku_chanperf_used (i));
+      g_assert_cmpfloat_with_epsilon (user[i].value, bl_fake_roku_chanperf_user (i), 1e-9);
+      g_assert_cmpfloat_with_epsilon (sys[i].value, bl_fake_roku_chanperf_sys (i), 1e-9);
+      g_assert_cmpfloat_with_epsilon (total[i].value,
+                                      bl_fake_roku_chanperf_user (i)
+                                      + bl_fake_roku_chanperf_sys (i), 1e-9);
+      g_assert_cmpint (used[i].timestamp_ms, ==, user[i].timestamp_ms);
+      if (i > 0)
+        g_assert_cmpint (used[i].timestamp_ms, >=, used[i - 1].timestamp_ms);
+    }
+}
+
+static void
+on_polled (BlResourcePoller *poller,
+           Fixture          *f)
+{
+  g_autoptr(BlSession) session = NULL;
+  guint n = bl_resource_poller_get_n_polls (poller);
+
+  /* valid after every poll, holding every poll so far */
+  session = read_back (f);
+  assert_served (session, n);
+  f->checked = n;
+
+  if (n == f->stop_after)
+    {
+      if (f->vanish)
+        bl_fake_roku_vanish (f->roku);
+      else if (f->cancellable != NULL)
+        g_cancellable_cancel (f->cancellable);
+      else
+        bl_resource_poller_stop (poller);
+    }
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) info = NULL;
+  g_autoptr(GAsyncResult) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  f->roku = bl_fake_roku_new (BL_FAKE_ROKU_NORMAL, &error);
+  g_assert_no_error (error);
+  f->device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (f->roku));
+  bl_device_query_info_async (f->device, NULL, got_result, &info);
+  g_assert_true (bl_device_query_info_finish (f->device, wait_for (&info), &error));
+  bl_device_query_active_app_async (f->device, NULL, got_result, &app);
+  g_assert_true (bl_device_query_active_app_finish (f->device, wait_for (&app), &error));
+  g_assert_no_error (error);
+
+  f->dir = g_dir_make_tmp ("test-capture-resources-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (f->dir, "session.json", NULL);
+  f->output = g_file_new_for_path (path);
+
+  f->poller = bl_resource_poller_new (f->device, f->output);
+  bl_resource_poller_set_interval (f->poller, 10);
+  g_signal_connect (f->poller, "polled", G_CALLBACK (on_polled), f);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_file_delete (f->output, NULL, NULL);
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_clear_object (&f->output);
+  g_clear_object (&f->poller);
+  g_clear_object (&f->device);
+  g_clear_object (&f->cancellable);
+  bl_fake_roku_free (f->roku);
+}
+
+static void
+test_series (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlSession) session = NULL;
+  const BlSessionInfo *info;
+
+  f->stop_after = 5;
+  bl_resource_poller_run_async (f->poller, NULL, got_result, &result);
+  g_assert_true (bl_resource_poller_run_finish (f->poller, wait_for (&result), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->checked, ==, 5);
+  g_assert_cmpuint (bl_resource_poller_get_n_polls (f->poller), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/chanperf/dev"), ==, 5);
+
+  session = read_back (f);
+  assert_served (session, 5);
+  info = bl_session_get_info (session);
+  g_assert_cmpstr (info->device_name, ==, BL_FAKE_ROKU_NAME);
+  g_assert_cmpstr (info->model_number, ==, BL_FAKE_ROKU_MODEL);
+  g_assert_cmpstr (info->serial_number, ==, BL_FAKE_ROKU_SERIAL);
+  g_assert_cmpstr (info->software_version, ==, "14.1.4");
+  g_assert_cmpint (info->software_build, ==, 6812);
+  g_assert_cmpstr (info->channel_id, ==, "dev");
+  g_assert_cmpstr (info->channel_name, ==, "Fake App");
+  g_assert_cmpstr (info->channel_version, ==, "1.2.3");
+  g_assert_nonnull (info->uuid);
+  g_assert_cmpint (info->started_at_ms, >, 0);
+}
+
+static void
+test_vanish (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlSession) session = NULL;
+
+  f->stop_after = 3;
+  f->vanish = TRUE;
+  bl_resource_poller_run_async (f->poller, NULL, got_result, &result);
+  g_assert_false (bl_resource_poller_run_finish (f->poller, wait_for (&result), &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED);
+  g_assert_cmpstr (error->message, ==,
+                   "Fake Roku stopped answering after 3 polls, which are saved: check that "
+                   "the device is still on and on this network.");
+
+  session = read_back (f);
+  assert_served (session, 3);
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlSession) session = NULL;
+
+  f->stop_after = 2;
+  f->cancellable = g_cancellable_new ();
+  bl_resource_poller_run_async (f->poller, f->cancellable, got_result, &result);
+  g_assert_false (bl_resource_poller_run_finish (f->poller, wait_for (&result), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  session = read_back (f);
+  assert_served (session, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/capture/resources/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("series", test_series);
+  ADD ("vanish", test_vanish);
+  ADD ("cancel", test_cancel);
+
+  return g_test_run ();
+}

@@ -491,32 +491,20 @@ ssdp_header (const char *reply,
 
 static void
 discover_reply (Discover   *d,
-                const char *reply)
+                const char *reply,
+                gsize       len)
 {
-  g_autofree char *st = NULL;
+  g_autoptr(BlDevice) device = bl_device_new_from_ssdp_reply (reply, len);
   g_autofree char *location = NULL;
-  g_autoptr(GUri) uri = NULL;
-  BlDevice *device;
-  int port;
 
-  if (!g_str_has_prefix (reply, "HTTP/1.1 200") && !g_str_has_prefix (reply, "NOTIFY"))
+  if (device == NULL)
     return;
 
-  st = ssdp_header (reply, "ST");
-  if (st == NULL)
-    st = ssdp_header (reply, "NT");
-  location = ssdp_header (reply, "LOCATION");
-  if (st == NULL || g_ascii_strcasecmp (st, "roku:ecp") != 0 || location == NULL
-      || g_hash_table_contains (d->seen, location))
+  location = g_strdup_printf ("%s:%u", device->host, device->ecp_port);
+  if (g_hash_table_contains (d->seen, location))
     return;
 
-  uri = g_uri_parse (location, G_URI_FLAGS_NONE, NULL);
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
-    return;
-
-  port = g_uri_get_port (uri);
-  device = bl_device_new (g_uri_get_host (uri), port > 0 ? (guint) port : BL_DEVICE_ECP_PORT);
-  g_ptr_array_add (d->devices, device);
+  g_ptr_array_add (d->devices, g_steal_pointer (&device));
   g_hash_table_add (d->seen, g_steal_pointer (&location));
 }
 
@@ -533,7 +521,7 @@ discover_readable (GSocket      *socket,
   while ((n = g_socket_receive (socket, buf, sizeof buf - 1, NULL, NULL)) > 0)
     {
       buf[n] = '\0';
-      discover_reply (d, buf);
+      discover_reply (d, buf, (gsize) n);
     }
 
   return G_SOURCE_CONTINUE;
@@ -580,6 +568,45 @@ discover_cancelled (GCancellable *cancellable,
   g_object_unref (task);
 
   return G_SOURCE_REMOVE;
+}
+
+/* The device a reply to an M-SEARCH for "roku:ecp" (or a NOTIFY for it)
+ * announces, from its LOCATION header; NULL when @reply is anything else.
+ * @reply comes from the network: any bytes. */
+BlDevice *
+bl_device_new_from_ssdp_reply (const char *reply,
+                               gsize       len)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *st = NULL;
+  g_autofree char *location = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *host;
+  int port;
+
+  g_return_val_if_fail (reply != NULL || len == 0, NULL);
+
+  text = g_strndup (reply, len);  /* stops at a NUL byte */
+  if (!g_utf8_validate (text, -1, NULL)
+      || (!g_str_has_prefix (text, "HTTP/1.1 200") && !g_str_has_prefix (text, "NOTIFY")))
+    return NULL;
+
+  st = ssdp_header (text, "ST");
+  if (st == NULL)
+    st = ssdp_header (text, "NT");
+  location = ssdp_header (text, "LOCATION");
+  if (st == NULL || g_ascii_strcasecmp (st, "roku:ecp") != 0 || location == NULL)
+    return NULL;
+
+  uri = g_uri_parse (location, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || g_strcmp0 (g_uri_get_scheme (uri), "http") != 0)
+    return NULL;
+  host = g_uri_get_host (uri);
+  port = g_uri_get_port (uri);
+  if (host == NULL || host[0] == '\0' || port == 0 || port > 65535)
+    return NULL;
+
+  return bl_device_new (host, port > 0 ? (guint) port : BL_DEVICE_ECP_PORT);
 }
 
 /* Sends one M-SEARCH for "roku:ecp" to @target (NULL: the SSDP multicast

@@ -63,6 +63,8 @@ const char *bl_device_get_app_version        (BlDevice             *self);
 gboolean    bl_device_check_sideloaded       (BlDevice             *self,
                                               GError              **error);
 
+BlDevice   *bl_device_new_from_ssdp_reply    (const char           *reply,
+                                              gsize                 len);
 void        bl_device_discover_async         (GSocketAddress       *target,
                                               guint                 timeout_ms,
                                               GCancellable         *cancellable,

@@ -298,6 +298,47 @@ test_xml (void)
     }
 }
 
+static void
+test_ssdp_reply (void)
+{
+  static const char *const rejected[] = {
+    "",
+    "HTTP/1.1 404 Not Found\r\nST: roku:ecp\r\nLOCATION: http://10.0.0.2:8060/\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: upnp:rootdevice\r\nLOCATION: http://10.0.0.2:8060/\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION: ftp://10.0.0.2/\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION: http://:8060/\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION: http://10.0.0.2:99999/\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION: not a uri\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nST: roku:ecp\r\nLOCATION: http://\xff\xfe/\r\n\r\n",
+  };
+  static const char good[] =
+    "HTTP/1.1 200 OK\r\nCache-Control: max-age=3600\r\nst: roku:ecp\r\n"
+    "Location: http://192.168.1.134:8060/\r\nUSN: uuid:roku:ecp:P0A070000007\r\n\r\n";
+  static const char notify[] =
+    "NOTIFY * HTTP/1.1\r\nNT: roku:ecp\r\nLOCATION: http://10.1.2.3/\r\n\r\n";
+  g_autoptr(BlDevice) device = NULL;
+  g_autoptr(BlDevice) announced = NULL;
+
+  device = bl_device_new_from_ssdp_reply (good, sizeof good - 1);
+  g_assert_nonnull (device);
+  g_assert_cmpstr (bl_device_get_host (device), ==, "192.168.1.134");
+  g_assert_cmpuint (bl_device_get_ecp_port (device), ==, 8060);
+
+  announced = bl_device_new_from_ssdp_reply (notify, sizeof notify - 1);
+  g_assert_nonnull (announced);
+  g_assert_cmpstr (bl_device_get_host (announced), ==, "10.1.2.3");
+  g_assert_cmpuint (bl_device_get_ecp_port (announced), ==, BL_DEVICE_ECP_PORT);
+
+  /* cut anywhere before the LOCATION's host: nothing */
+  for (gsize len = 0; len <= (gsize) (strstr (good, "192.168") - good); len++)
+    g_assert_null (bl_device_new_from_ssdp_reply (good, len));
+
+  for (guint i = 0; i < G_N_ELEMENTS (rejected); i++)
+    g_assert_null (bl_device_new_from_ssdp_reply (rejected[i], strlen (rejected[i])));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -315,6 +356,7 @@ main (int   argc,
   g_test_add_func ("/capture/device/discover-nobody", test_discover_nobody);
   g_test_add_func ("/capture/device/discover-cancel", test_discover_cancel);
   g_test_add_func ("/capture/device/xml", test_xml);
+  g_test_add_func ("/capture/device/ssdp-reply", test_ssdp_reply);
 
   return g_test_run ();
 }

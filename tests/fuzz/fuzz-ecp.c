@@ -1,0 +1,68 @@
+/* fuzz-ecp.c — libFuzzer target for what a Roku device sends the capture
+ * library: ECP XML answers and SSDP replies
+ *
+ * The first byte picks the reader (device-info, active-app, chanperf or an
+ * SSDP reply); the rest is its input.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-capture-error.h"
+#include "bl-device.h"
+#include "bl-ecp-xml.h"
+
+int LLVMFuzzerTestOneInput (const guint8 *data,
+                            size_t        size);
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data,
+                        size_t        size)
+{
+  static const char *const roots[] = { "device-info", "active-app", "chanperf" };
+  const char *text;
+  gsize len;
+  guint which;
+
+  if (size == 0)
+    return 0;
+
+  which = data[0] % (G_N_ELEMENTS (roots) + 1);
+  text = (const char *) data + 1;
+  len = size - 1;
+
+  if (which < G_N_ELEMENTS (roots))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GHashTable) map = bl_ecp_xml_parse (text, len, roots[which], &error);
+
+      g_assert ((map == NULL) == (error != NULL));
+      if (error != NULL)
+        g_assert (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL));
+      if (map != NULL)
+        {
+          GHashTableIter iter;
+          gpointer key, value;
+
+          g_hash_table_iter_init (&iter, map);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            g_assert (key != NULL && value != NULL && g_utf8_validate (value, -1, NULL));
+        }
+    }
+  else
+    {
+      g_autoptr(BlDevice) device = bl_device_new_from_ssdp_reply (text, len);
+
+      if (device != NULL)
+        {
+          g_assert (bl_device_get_host (device)[0] != '\0');
+          g_assert (bl_device_get_ecp_port (device) > 0);
+          g_assert (bl_device_get_ecp_port (device) <= 65535);
+        }
+    }
+
+  return 0;
+}

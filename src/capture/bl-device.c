@@ -175,27 +175,24 @@ get_done (GObject      *source,
   g_task_return_pointer (task, g_steal_pointer (&bytes), (GDestroyNotify) g_bytes_unref);
 }
 
-/* GET http://HOST:ECP_PORT@path; the body, or an error in BL_CAPTURE_ERROR
- * (or G_IO_ERROR_CANCELLED). */
-void
-bl_device_get_async (BlDevice            *self,
-                     const char          *path,
-                     GCancellable        *cancellable,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
+static void
+request (BlDevice            *self,
+         const char          *method,
+         const char          *path,
+         gpointer             tag,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  callback,
+         gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   g_autofree char *uri = NULL;
   SoupMessage *msg;
 
-  g_return_if_fail (BL_IS_DEVICE (self));
-  g_return_if_fail (path != NULL && path[0] == '/');
-
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, bl_device_get_async);
+  g_task_set_source_tag (task, tag);
 
   uri = g_strdup_printf ("http://%s:%u%s", self->host, self->ecp_port, path);
-  msg = soup_message_new (SOUP_METHOD_GET, uri);
+  msg = soup_message_new (method, uri);
   if (msg == NULL)
     {
       g_task_return_new_error (task, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE,
@@ -208,6 +205,38 @@ bl_device_get_async (BlDevice            *self,
 
   soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
                                     get_done, g_object_ref (task));
+}
+
+/* GET http://HOST:ECP_PORT@path; the body, or an error in BL_CAPTURE_ERROR
+ * (or G_IO_ERROR_CANCELLED). */
+void
+bl_device_get_async (BlDevice            *self,
+                     const char          *path,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_return_if_fail (BL_IS_DEVICE (self));
+  g_return_if_fail (path != NULL && path[0] == '/');
+
+  request (self, SOUP_METHOD_GET, path, bl_device_get_async, cancellable, callback,
+           user_data);
+}
+
+/* POST (with an empty body) to http://HOST:ECP_PORT@path; finish with
+ * bl_device_get_finish(). */
+void
+bl_device_post_async (BlDevice            *self,
+                      const char          *path,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_return_if_fail (BL_IS_DEVICE (self));
+  g_return_if_fail (path != NULL && path[0] == '/');
+
+  request (self, SOUP_METHOD_POST, path, bl_device_post_async, cancellable, callback,
+           user_data);
 }
 
 GBytes *

@@ -30,6 +30,11 @@ void        bl_device_get_async              (BlDevice             *self,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+void        bl_device_post_async             (BlDevice             *self,
+                                              const char           *path,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
 GBytes     *bl_device_get_finish             (BlDevice             *self,
                                               GAsyncResult         *result,
                                               GError              **error);

@@ -49,6 +49,18 @@ struct _BlFakeRoku
   gboolean           vanished;
 
   GHashTable        *queries;         /* path → count */
+
+  GBytes            *trace;           /* the Perfetto trace to stream */
+  GBytes            *heap_graph;      /* sent once a heap graph is asked for */
+  gsize              trace_chunk;
+  guint              trace_interval_ms;
+  gboolean           trace_close_at_end;
+  SoupWebsocketConnection *ws;
+  guint              trace_tick_id;
+  gsize              trace_pos;
+  gboolean           heap_pending;
+  gboolean           tracing_enabled;
+  GByteArray        *trace_sent;      /* every byte sent on the socket, in order */
 };
 
 guint64
@@ -196,6 +208,32 @@ ecp_handler (SoupServer        *server,
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", active_app (self));
   else if (g_str_equal (path, "/query/chanperf") || g_str_equal (path, "/query/chanperf/dev"))
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", chanperf (n));
+  else if (g_str_equal (path, "/perfetto/enable/dev")
+           && g_str_equal (soup_server_message_get_method (msg), "POST"))
+    {
+      gint64 now = g_get_real_time () / 1000;
+
+      self->tracing_enabled = TRUE;
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+             g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                              "<perfetto-enable>\n"
+                              "  <enabled-channels>\n"
+                              "  <channel>dev</channel>\n"
+                              "  </enabled-channels>\n"
+                              "  <timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                              "  <timestamp-end>%" G_GINT64_FORMAT "</timestamp-end>\n"
+                              "  <status>OK</status>\n"
+                              "</perfetto-enable>\n", now, now));
+    }
+  else if (g_str_equal (path, "/perfetto/heapgraph/trigger/dev")
+           && g_str_equal (soup_server_message_get_method (msg), "POST"))
+    {
+      self->heap_pending = self->ws != NULL;
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+             g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                       "<perfetto-heapgraph-trigger><status>OK</status>"
+                       "</perfetto-heapgraph-trigger>\n"));
+    }
   else
     reply (msg, SOUP_STATUS_NOT_FOUND, "text/plain", g_strdup (""));
 }
@@ -214,6 +252,13 @@ bl_fake_roku_vanish (BlFakeRoku *self)
       g_autoptr(GIOStream) stream = soup_server_message_steal_connection (msg);
 
       g_io_stream_close (stream, NULL, NULL);
+    }
+  g_clear_handle_id (&self->trace_tick_id, g_source_remove);
+  if (self->ws != NULL)
+    {
+      /* no close frame: the connection just drops */
+      g_io_stream_close (soup_websocket_connection_get_io_stream (self->ws), NULL, NULL);
+      g_clear_object (&self->ws);
     }
   soup_server_disconnect (self->profiler);
   soup_server_disconnect (self->ecp);
@@ -329,6 +374,89 @@ profiler_handler (SoupServer        *server,
   self->ticks = 0;
   soup_server_message_pause (msg);
   self->tick_id = g_timeout_add (self->interval_ms, tick, self);
+}
+
+/* ---- the Perfetto session -------------------------------------------- */
+
+static void
+send_trace (BlFakeRoku    *self,
+            const guint8  *data,
+            gsize          len)
+{
+  soup_websocket_connection_send_binary (self->ws, data, len);
+  g_byte_array_append (self->trace_sent, data, len);
+}
+
+static gboolean
+trace_tick (gpointer user_data)
+{
+  BlFakeRoku *self = user_data;
+  gsize total = g_bytes_get_size (self->trace);
+
+  if (self->ws == NULL
+      || soup_websocket_connection_get_state (self->ws) != SOUP_WEBSOCKET_STATE_OPEN)
+    {
+      self->trace_tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  if (self->heap_pending && self->heap_graph != NULL)
+    {
+      self->heap_pending = FALSE;
+      send_trace (self, g_bytes_get_data (self->heap_graph, NULL),
+                  g_bytes_get_size (self->heap_graph));
+    }
+  else if (self->trace_pos < total)
+    {
+      gsize len = MIN (self->trace_chunk, total - self->trace_pos);
+
+      send_trace (self, (const guint8 *) g_bytes_get_data (self->trace, NULL) + self->trace_pos,
+                  len);
+      self->trace_pos += len;
+    }
+  else if (self->trace_close_at_end)
+    {
+      /* the app exited */
+      soup_websocket_connection_close (self->ws, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+      self->trace_tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+ws_closed (SoupWebsocketConnection *ws,
+           gpointer                 user_data)
+{
+  BlFakeRoku *self = user_data;
+
+  if (self->ws == ws)
+    {
+      g_clear_handle_id (&self->trace_tick_id, g_source_remove);
+      g_clear_object (&self->ws);
+    }
+}
+
+static void
+ws_handler (SoupServer              *server,
+            SoupServerMessage       *msg,
+            const char              *path,
+            SoupWebsocketConnection *connection,
+            gpointer                 user_data)
+{
+  BlFakeRoku *self = user_data;
+
+  if (self->ws != NULL || !self->tracing_enabled || self->trace == NULL)
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION, NULL);
+      return;
+    }
+
+  self->ws = g_object_ref (connection);
+  self->trace_pos = 0;
+  g_signal_connect (connection, "closed", G_CALLBACK (ws_closed), self);
+  self->trace_tick_id = g_timeout_add (self->trace_interval_ms, trace_tick, self);
 }
 
 /* ---- the debug console ------------------------------------------------ */
@@ -504,6 +632,9 @@ bl_fake_roku_new (BlFakeRokuMode   mode,
 
   self->ecp = soup_server_new ("server-header", "Roku/14.1.4 UPnP/1.0 Roku/14.1.4", NULL);
   soup_server_add_handler (self->ecp, NULL, ecp_handler, self, NULL);
+  soup_server_add_websocket_handler (self->ecp, "/perfetto-session", NULL, NULL, ws_handler,
+                                     self, NULL);
+  self->trace_sent = g_byte_array_new ();
   self->profiler = soup_server_new (NULL, NULL);
   soup_server_add_handler (self->profiler, NULL, profiler_handler, self, NULL);
   self->console = g_socket_service_new ();
@@ -551,6 +682,13 @@ bl_fake_roku_free (BlFakeRoku *self)
     return;
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->trace_tick_id, g_source_remove);
+  if (self->ws != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->ws, self);
+      g_io_stream_close (soup_websocket_connection_get_io_stream (self->ws), NULL, NULL);
+      g_clear_object (&self->ws);
+    }
   while (g_source_remove_by_user_data (self))
     ;
   if (self->ssdp_source != NULL)
@@ -572,6 +710,9 @@ bl_fake_roku_free (BlFakeRoku *self)
       g_clear_object (&self->console);
     }
   g_clear_pointer (&self->profile, g_bytes_unref);
+  g_clear_pointer (&self->trace, g_bytes_unref);
+  g_clear_pointer (&self->heap_graph, g_bytes_unref);
+  g_clear_pointer (&self->trace_sent, g_byte_array_unref);
   g_clear_pointer (&self->queries, g_hash_table_unref);
   g_free (self);
 }
@@ -656,4 +797,32 @@ bl_fake_roku_get_n_queries (BlFakeRoku *self,
                             const char *path)
 {
   return GPOINTER_TO_UINT (g_hash_table_lookup (self->queries, path));
+}
+
+/* Streams @trace on ws://…/perfetto-session once tracing is enabled,
+ * @chunk_size bytes a message every @interval_ms; then closes the session
+ * when @close_at_end (the app exited), else stays quiet. A heap graph
+ * asked for is sent as @heap_graph in the next message. */
+void
+bl_fake_roku_set_trace (BlFakeRoku *self,
+                        GBytes     *trace,
+                        GBytes     *heap_graph,
+                        gsize       chunk_size,
+                        guint       interval_ms,
+                        gboolean    close_at_end)
+{
+  g_clear_pointer (&self->trace, g_bytes_unref);
+  g_clear_pointer (&self->heap_graph, g_bytes_unref);
+  self->trace = g_bytes_ref (trace);
+  self->heap_graph = heap_graph != NULL ? g_bytes_ref (heap_graph) : NULL;
+  self->trace_chunk = MAX (chunk_size, 1);
+  self->trace_interval_ms = MAX (interval_ms, 1);
+  self->trace_close_at_end = close_at_end;
+}
+
+/* Every byte sent on the trace socket so far, in order. */
+GBytes *
+bl_fake_roku_dup_trace_sent (BlFakeRoku *self)
+{
+  return g_bytes_new (self->trace_sent->data, self->trace_sent->len);
 }

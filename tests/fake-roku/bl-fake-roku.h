@@ -39,6 +39,13 @@ void        bl_fake_roku_set_burst         (BlFakeRoku     *self,
 void        bl_fake_roku_set_vanish_after  (BlFakeRoku     *self,
                                             gsize           bytes);
 
+void        bl_fake_roku_set_trace         (BlFakeRoku     *self,
+                                            GBytes         *trace,
+                                            GBytes         *heap_graph,
+                                            gsize           chunk_size,
+                                            guint           interval_ms,
+                                            gboolean        close_at_end);
+GBytes     *bl_fake_roku_dup_trace_sent    (BlFakeRoku     *self);
 void        bl_fake_roku_vanish            (BlFakeRoku     *self);
 
 gsize       bl_fake_roku_get_bytes_sent    (BlFakeRoku     *self);

@@ -37,6 +37,8 @@ struct _BlResourcePoller
   JsonNode     *root;
   JsonArray    *memory;    /* owned by root */
   JsonArray    *cpu;       /* owned by root */
+  JsonArray    *fps;       /* owned by root */
+  gboolean      fps_supported;
   guint         n_polls;
 
   GTask        *task;      /* the run in progress */
@@ -45,6 +47,7 @@ struct _BlResourcePoller
   gulong        caller_id;
   guint         timeout_id;
   gint64        poll_started_us;
+  gint64        poll_time_ms;
 };
 
 enum {
@@ -178,8 +181,10 @@ build_root (BlResourcePoller *self)
 
   self->memory = json_array_new ();
   self->cpu = json_array_new ();
+  self->fps = json_array_new ();
   json_object_set_array_member (live, "channel_system_memory_usage", self->memory);
   json_object_set_array_member (live, "channel_cpu_usage", self->cpu);
+  json_object_set_array_member (live, "graphics_rendering_frame_rate", self->fps);
 
   json_object_set_object_member (session, "static", statics);
   json_object_set_object_member (session, "live", live);
@@ -329,6 +334,96 @@ written (GObject      *source,
                                     poll_timeout, self);
 }
 
+/* Writes the session with the poll just made; written() goes on. */
+static void
+save (BlResourcePoller *self)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GBytes) contents = NULL;
+  char *text;
+  gsize len;
+
+  json_generator_set_root (generator, self->root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &len);
+  contents = g_bytes_new_take (text, len);
+  g_file_replace_contents_bytes_async (self->output, contents, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION, NULL, written,
+                                       g_object_ref (self));
+}
+
+/* A query failed: a stop is a clean end (after saving what the poll got),
+ * an absent device is the device going away. */
+static void
+poll_failed (BlResourcePoller *self,
+             GError           *error,
+             gboolean          have_point)
+{
+  if (g_cancellable_is_cancelled (self->stop))
+    {
+      g_error_free (error);
+      if (have_point)
+        save (self);
+      else
+        finish_run (self, NULL);
+    }
+  else if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE))
+    {
+      g_error_free (error);
+      finish_run (self, g_error_new (BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED,
+                                     _("%s stopped answering after %u polls, which are "
+                                       "saved: check that the device is still on and on "
+                                       "this network."),
+                                     bl_device_get_display_name (self->device),
+                                     self->n_polls));
+    }
+  else
+    finish_run (self, error);
+}
+
+static void
+polled_fps (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GHashTable) answer = NULL;
+  GError *error = NULL;
+  const char *status;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+    {
+      poll_failed (self, error, TRUE);
+      return;
+    }
+  if (bytes != NULL)
+    answer = bl_ecp_xml_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                               "graphics-frame-rate", &error);
+  status = answer != NULL ? g_hash_table_lookup (answer, "status") : NULL;
+  if (answer == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
+    {
+      /* older firmware: no frame rate, the rest of the session goes on */
+      g_debug ("graphics-frame-rate: %s", error != NULL ? error->message : status);
+      g_clear_error (&error);
+      self->fps_supported = FALSE;
+    }
+  else
+    {
+      JsonObject *point = json_object_new ();
+
+      json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+      set_number (point, "fps", answer, "fps");
+      json_array_add_object_element (self->fps, point);
+    }
+
+  save (self);
+}
+
 static void
 polled (GObject      *source,
         GAsyncResult *result,
@@ -338,11 +433,7 @@ polled (GObject      *source,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GHashTable) answer = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(GBytes) contents = NULL;
   const char *status;
-  char *text;
-  gsize len;
 
   if (self->task == NULL)
     return;
@@ -350,17 +441,7 @@ polled (GObject      *source,
   bytes = bl_device_get_finish (self->device, result, &error);
   if (bytes == NULL)
     {
-      if (g_cancellable_is_cancelled (self->stop))
-        finish_run (self, NULL);
-      else if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE))
-        finish_run (self, g_error_new (BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED,
-                                       _("%s stopped answering after %u polls, which are "
-                                         "saved: check that the device is still on and on "
-                                         "this network."),
-                                       bl_device_get_display_name (self->device),
-                                       self->n_polls));
-      else
-        finish_run (self, g_steal_pointer (&error));
+      poll_failed (self, g_steal_pointer (&error), FALSE);
       return;
     }
 
@@ -385,16 +466,16 @@ polled (GObject      *source,
       return;
     }
 
-  add_chanperf (self, answer, g_get_real_time () / 1000);
+  self->poll_time_ms = g_get_real_time () / 1000;
+  add_chanperf (self, answer, self->poll_time_ms);
 
-  generator = json_generator_new ();
-  json_generator_set_root (generator, self->root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &len);
-  contents = g_bytes_new_take (text, len);
-  g_file_replace_contents_bytes_async (self->output,
-                                       contents, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       NULL, written, g_object_ref (self));
+  if (!self->fps_supported)
+    {
+      save (self);
+      return;
+    }
+  bl_device_get_async (self->device, "/query/graphics-frame-rate", self->stop, polled_fps,
+                       g_object_ref (self));
 }
 
 static void
@@ -447,6 +528,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   g_clear_object (&self->stop);
   self->stop = g_cancellable_new ();
   self->n_polls = 0;
+  self->fps_supported = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);

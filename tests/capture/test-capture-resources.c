@@ -70,14 +70,16 @@ static void
 assert_served (BlSession *session,
                guint      n)
 {
-  const BlSample *used, *resident, *user, *sys, *total;
-  guint n_used, n_resident, n_user, n_sys, n_total;
+  const BlSample *used, *resident, *user, *sys, *total, *fps;
+  guint n_used, n_resident, n_user, n_sys, n_total, n_fps;
 
   used = bl_session_get_series (session, BL_SERIES_MEMORY_USED, &n_used);
   resident = bl_session_get_series (session, BL_SERIES_MEMORY_RESIDENT, &n_resident);
   user = bl_session_get_series (session, BL_SERIES_CPU_USER, &n_user);
   sys = bl_session_get_series (session, BL_SERIES_CPU_SYS, &n_sys);
   total = bl_session_get_series (session, BL_SERIES_CPU_TOTAL, &n_total);
+  fps = bl_session_get_series (session, BL_SERIES_FPS, &n_fps);
+  g_assert_cmpuint (n_fps, ==, n);
   g_assert_cmpuint (n_used, ==, n);
   g_assert_cmpuint (n_resident, ==, n);
   g_assert_cmpuint (n_user, ==, n);
@@ -94,7 +96,9 @@ assert_served (BlSession *session,
       g_assert_cmpfloat_with_epsilon (total[i].value,
                                       bl_fake_roku_chanperf_user (i)
                                       + bl_fake_roku_chanperf_sys (i), 1e-9);
+      g_assert_cmpfloat_with_epsilon (fps[i].value, bl_fake_roku_fps (i), 1e-9);
       g_assert_cmpint (used[i].timestamp_ms, ==, user[i].timestamp_ms);
+      g_assert_cmpint (used[i].timestamp_ms, ==, fps[i].timestamp_ms);
       if (i > 0)
         g_assert_cmpint (used[i].timestamp_ms, >=, used[i - 1].timestamp_ms);
     }
@@ -181,6 +185,7 @@ test_series (Fixture       *f,
   g_assert_cmpuint (f->checked, ==, 5);
   g_assert_cmpuint (bl_resource_poller_get_n_polls (f->poller), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/chanperf/dev"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/graphics-frame-rate"), ==, 5);
 
   session = read_back (f);
   assert_served (session, 5);

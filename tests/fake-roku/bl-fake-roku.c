@@ -81,6 +81,12 @@ bl_fake_roku_chanperf_sys (guint n)
   return 1.0 + (n % 4) * 0.5;
 }
 
+double
+bl_fake_roku_fps (guint n)
+{
+  return 60.0 - (n % 5) * 7.0;
+}
+
 static guint
 count_query (BlFakeRoku *self,
              const char *path)
@@ -208,6 +214,20 @@ ecp_handler (SoupServer        *server,
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", active_app (self));
   else if (g_str_equal (path, "/query/chanperf") || g_str_equal (path, "/query/chanperf/dev"))
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", chanperf (n));
+  else if (g_str_equal (path, "/query/graphics-frame-rate"))
+    {
+      char fps[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (fps, sizeof fps, "%.1f", bl_fake_roku_fps (n));
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+             g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                              "<graphics-frame-rate>\n"
+                              "\t<fps>%s</fps>\n"
+                              "\t<timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                              "\t<status>OK</status>\n"
+                              "</graphics-frame-rate>\n",
+                              fps, g_get_real_time () / 1000));
+    }
   else if (g_str_equal (path, "/perfetto/enable/dev")
            && g_str_equal (soup_server_message_get_method (msg), "POST"))
     {

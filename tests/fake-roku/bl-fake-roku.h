@@ -58,6 +58,8 @@ guint       bl_fake_roku_get_n_queries     (BlFakeRoku     *self,
 guint64     bl_fake_roku_chanperf_used     (guint           n);
 double      bl_fake_roku_chanperf_user     (guint           n);
 double      bl_fake_roku_chanperf_sys      (guint           n);
+/* … and at its @n-th graphics-frame-rate answer */
+double      bl_fake_roku_fps               (guint           n);
 
 #define BL_FAKE_ROKU_NAME   "Fake Roku"
 #define BL_FAKE_ROKU_MODEL  "3930X"

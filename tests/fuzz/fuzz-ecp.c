@@ -1,8 +1,8 @@
 /* fuzz-ecp.c — libFuzzer target for what a Roku device sends the capture
  * library: ECP XML answers and SSDP replies
  *
- * The first byte picks the reader (device-info, active-app, chanperf or an
- * SSDP reply); the rest is its input.
+ * The first byte picks the reader (device-info, active-app, chanperf,
+ * perfetto-enable or an SSDP reply); the rest is its input.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,7 +22,9 @@ int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
 {
-  static const char *const roots[] = { "device-info", "active-app", "chanperf" };
+  static const char *const roots[] = {
+    "device-info", "active-app", "chanperf", "perfetto-enable",
+  };
   const char *text;
   gsize len;
   guint which;

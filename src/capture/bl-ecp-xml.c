@@ -31,11 +31,17 @@ typedef struct
   GString    *text;
   gboolean    saw_root;
   guint       depth;
+  GPtrArray  *items;  /* list mode: one map per child of the root */
 } Parse;
+
+static char *item_path (Parse *p);
 
 static char *
 join_path (Parse *p)
 {
+  if (p->items != NULL)
+    return item_path (p);
+
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < p->path->len; i++)
@@ -61,12 +67,19 @@ start_element (GMarkupParseContext  *context,
 
   if (p->depth++ == 0)
     {
-      if (!g_str_equal (name, p->root))
+      if (p->root != NULL && !g_str_equal (name, p->root))
         g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
                      _("The device answered with <%s> where <%s> was expected."),
                      name, p->root);
       p->saw_root = TRUE;
       return;
+    }
+
+  if (p->items != NULL && p->depth == 2)
+    {
+      p->map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_hash_table_insert (p->map, g_strdup ("#name"), g_strdup (name));
+      g_ptr_array_add (p->items, p->map);
     }
 
   g_ptr_array_add (p->path, g_strdup (name));
@@ -120,27 +133,39 @@ text (GMarkupParseContext  *context,
   g_string_append_len (p->text, str, len);
 }
 
+/* In list mode a path is taken relative to the item (the root's child):
+ * the item's own text is "", its children "timestamp" and so on. */
+static char *
+item_path (Parse *p)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 1; i < p->path->len; i++)
+    {
+      if (i > 1)
+        g_string_append_c (s, '/');
+      g_string_append (s, g_ptr_array_index (p->path, i));
+    }
+
+  return g_string_free (s, FALSE);
+}
+
 static const GMarkupParser parser = {
   start_element, end_element, text, NULL, NULL,
 };
 
-/* Returns a map owned by the caller, or NULL with @error set. */
-GHashTable *
-bl_ecp_xml_parse (const char  *str,
-                  gsize        len,
-                  const char  *root,
-                  GError     **error)
+static gboolean
+parse (Parse       *p,
+       const char  *str,
+       gsize        len,
+       GError     **error)
 {
   g_autoptr(GMarkupParseContext) context = NULL;
   g_autoptr(GError) local_error = NULL;
-  Parse p = { 0 };
+  const char *root = p->root != NULL ? p->root : "answer";
 
-  g_return_val_if_fail (root != NULL, NULL);
-
-  p.root = root;
-  p.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  p.path = g_ptr_array_new_with_free_func (g_free);
-  p.text = g_string_new (NULL);
+  p->path = g_ptr_array_new_with_free_func (g_free);
+  p->text = g_string_new (NULL);
 
   /* skip the <?xml …?> declaration GMarkup does not want */
   while (len > 0 && g_ascii_isspace (*str))
@@ -156,10 +181,10 @@ bl_ecp_xml_parse (const char  *str,
         }
     }
 
-  context = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, &p, NULL);
+  context = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, p, NULL);
   if (!g_markup_parse_context_parse (context, str, len, &local_error)
       || !g_markup_parse_context_end_parse (context, &local_error)
-      || !p.saw_root)
+      || !p->saw_root)
     {
       if (local_error != NULL && local_error->domain == BL_CAPTURE_ERROR)
         g_propagate_error (error, g_steal_pointer (&local_error));
@@ -167,12 +192,57 @@ bl_ecp_xml_parse (const char  *str,
         g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
                      _("The device's answer is not the <%s> document expected (%s)."),
                      root, local_error != NULL ? local_error->message : _("empty"));
-      g_hash_table_unref (p.map);
-      p.map = NULL;
     }
 
-  g_ptr_array_unref (p.path);
-  g_string_free (p.text, TRUE);
+  g_ptr_array_unref (p->path);
+  g_string_free (p->text, TRUE);
+
+  return error == NULL || *error == NULL;
+}
+
+/* Returns a map owned by the caller, or NULL with @error set. */
+GHashTable *
+bl_ecp_xml_parse (const char  *str,
+                  gsize        len,
+                  const char  *root,
+                  GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  Parse p = { 0 };
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  p.root = root;
+  p.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!parse (&p, str, len, &local_error))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      g_clear_pointer (&p.map, g_hash_table_unref);
+    }
 
   return p.map;
+}
+
+/* One map per child element of the root (@root, or any when NULL), in
+ * order: "#name" is the element's name, "" its text, "@attr" its
+ * attributes and "a/b" the text of its descendants. For answers that
+ * repeat elements, such as fwbeacons. */
+GPtrArray *
+bl_ecp_xml_parse_list (const char  *str,
+                       gsize        len,
+                       const char  *root,
+                       GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  Parse p = { 0 };
+
+  p.root = root;
+  p.items = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  if (!parse (&p, str, len, &local_error))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      g_clear_pointer (&p.items, g_ptr_array_unref);
+    }
+
+  return p.items;
 }

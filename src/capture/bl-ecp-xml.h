@@ -14,4 +14,9 @@ GHashTable *bl_ecp_xml_parse (const char  *text,
                               const char  *root,
                               GError     **error);
 
+GPtrArray  *bl_ecp_xml_parse_list (const char  *text,
+                                   gsize        len,
+                                   const char  *root,
+                                   GError     **error);
+
 G_END_DECLS

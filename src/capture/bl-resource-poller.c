@@ -38,7 +38,9 @@ struct _BlResourcePoller
   JsonArray    *memory;    /* owned by root */
   JsonArray    *cpu;       /* owned by root */
   JsonArray    *fps;       /* owned by root */
+  JsonArray    *beacons;   /* owned by root */
   gboolean      fps_supported;
+  gboolean      beacons_supported;
   guint         n_polls;
 
   GTask        *task;      /* the run in progress */
@@ -185,6 +187,8 @@ build_root (BlResourcePoller *self)
   json_object_set_array_member (live, "channel_system_memory_usage", self->memory);
   json_object_set_array_member (live, "channel_cpu_usage", self->cpu);
   json_object_set_array_member (live, "graphics_rendering_frame_rate", self->fps);
+  self->beacons = json_array_new ();
+  json_object_set_array_member (live, "fw_beacons", self->beacons);
 
   json_object_set_object_member (session, "static", statics);
   json_object_set_object_member (session, "live", live);
@@ -261,6 +265,8 @@ add_chanperf (BlResourcePoller *self,
 /* ---- the run ---------------------------------------------------------- */
 
 static void poll_now (BlResourcePoller *self);
+static void save (BlResourcePoller *self);
+static void query_beacons (BlResourcePoller *self);
 
 static void
 finish_run (BlResourcePoller *self,
@@ -382,6 +388,78 @@ poll_failed (BlResourcePoller *self,
 }
 
 static void
+polled_beacons (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  GError *error = NULL;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+    {
+      poll_failed (self, error, TRUE);
+      return;
+    }
+  if (bytes != NULL)
+    items = bl_ecp_xml_parse_list (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   NULL, &error);
+  if (items == NULL)
+    {
+      g_debug ("fwbeacons: %s", error->message);
+      g_clear_error (&error);
+      self->beacons_supported = FALSE;
+    }
+  else
+    {
+      /* each read drains the device's queue: every beacon is new */
+      for (guint i = 0; i < items->len; i++)
+        {
+          GHashTable *item = g_ptr_array_index (items, i);
+          const char *name = g_hash_table_lookup (item, "#name");
+          const char *timestamp = g_hash_table_lookup (item, "timestamp");
+          g_autofree char *event = NULL;
+          JsonObject *beacon;
+          gint64 ms;
+          char *end = NULL;
+
+          if (name == NULL || timestamp == NULL
+              || !(g_str_has_suffix (name, "-initiate") || g_str_has_suffix (name, "-complete")))
+            continue;
+          ms = g_ascii_strtoll (timestamp, &end, 10);
+          if (end == timestamp || *end != '\0' || ms <= 0)
+            continue;
+
+          /* the session format names them app_load_complete */
+          event = g_strdelimit (g_strdup (name), "-", '_');
+          beacon = json_object_new ();
+          json_object_set_string_member (beacon, "name", event);
+          json_object_set_int_member (beacon, "timestamp", ms);
+          json_array_add_object_element (self->beacons, beacon);
+        }
+    }
+
+  save (self);
+}
+
+static void
+query_beacons (BlResourcePoller *self)
+{
+  if (!self->beacons_supported)
+    {
+      save (self);
+      return;
+    }
+  bl_device_get_async (self->device, "/query/fwbeacons", self->stop, polled_beacons,
+                       g_object_ref (self));
+}
+
+static void
 polled_fps (GObject      *source,
             GAsyncResult *result,
             gpointer      user_data)
@@ -421,7 +499,7 @@ polled_fps (GObject      *source,
       json_array_add_object_element (self->fps, point);
     }
 
-  save (self);
+  query_beacons (self);
 }
 
 static void
@@ -471,7 +549,7 @@ polled (GObject      *source,
 
   if (!self->fps_supported)
     {
-      save (self);
+      query_beacons (self);
       return;
     }
   bl_device_get_async (self->device, "/query/graphics-frame-rate", self->stop, polled_fps,
@@ -501,6 +579,37 @@ stop_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Beacon tracking is on (or the device has none): polling starts. */
+static void
+tracked (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL)
+    {
+      if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+        {
+          g_clear_error (&error);
+          self->beacons_supported = FALSE;
+        }
+      else
+        {
+          poll_failed (self, error, FALSE);
+          return;
+        }
+    }
+
+  poll_now (self);
+}
+
 static void
 caller_cancelled (GCancellable *cancellable,
                   gpointer      user_data)
@@ -520,6 +629,8 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
+  g_autofree char *path = NULL;
+
   g_return_if_fail (BL_IS_RESOURCE_POLLER (self));
   g_return_if_fail (self->task == NULL);
 
@@ -529,6 +640,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   self->stop = g_cancellable_new ();
   self->n_polls = 0;
   self->fps_supported = TRUE;
+  self->beacons_supported = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);
@@ -537,7 +649,10 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
     }
 
   build_root (self);
-  poll_now (self);
+  path = g_strdup_printf ("/fwbeacons/track/%s",
+                          bl_device_get_app_id (self->device) != NULL
+                            ? bl_device_get_app_id (self->device) : "dev");
+  bl_device_post_async (self->device, path, self->stop, tracked, g_object_ref (self));
 }
 
 gboolean

@@ -67,11 +67,13 @@ read_back (Fixture *f)
 
 /* every series equals what the fake served at polls 0 … n - 1 */
 static void
-assert_served (BlSession *session,
+assert_served (Fixture   *f,
+               BlSession *session,
                guint      n)
 {
   const BlSample *used, *resident, *user, *sys, *total, *fps;
-  guint n_used, n_resident, n_user, n_sys, n_total, n_fps;
+  guint n_used, n_resident, n_user, n_sys, n_total, n_fps, n_beacons;
+  const BlBeacon *beacons;
 
   used = bl_session_get_series (session, BL_SERIES_MEMORY_USED, &n_used);
   resident = bl_session_get_series (session, BL_SERIES_MEMORY_RESIDENT, &n_resident);
@@ -85,6 +87,17 @@ assert_served (BlSession *session,
   g_assert_cmpuint (n_user, ==, n);
   g_assert_cmpuint (n_sys, ==, n);
   g_assert_cmpuint (n_total, ==, n);
+
+  beacons = bl_session_get_beacons (session, &n_beacons);
+  g_assert_cmpuint (n_beacons, ==, MIN (2 * n, bl_fake_roku_n_beacons ()));
+  for (guint i = 0; i < n_beacons; i++)
+    {
+      gint64 ts;
+      g_autofree char *name = g_strdelimit (g_strdup (bl_fake_roku_beacon (f->roku, i, &ts)), "-", '_');
+
+      g_assert_cmpstr (beacons[i].name, ==, name);
+      g_assert_cmpint (beacons[i].timestamp_ms, ==, ts);
+    }
 
   for (guint i = 0; i < n; i++)
     {
@@ -113,7 +126,7 @@ on_polled (BlResourcePoller *poller,
 
   /* valid after every poll, holding every poll so far */
   session = read_back (f);
-  assert_served (session, n);
+  assert_served (f, session, n);
   f->checked = n;
 
   if (n == f->stop_after)
@@ -186,9 +199,11 @@ test_series (Fixture       *f,
   g_assert_cmpuint (bl_resource_poller_get_n_polls (f->poller), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/chanperf/dev"), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/graphics-frame-rate"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/fwbeacons/track/dev"), ==, 1);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/fwbeacons"), ==, 5);
 
   session = read_back (f);
-  assert_served (session, 5);
+  assert_served (f, session, 5);
   info = bl_session_get_info (session);
   g_assert_cmpstr (info->device_name, ==, BL_FAKE_ROKU_NAME);
   g_assert_cmpstr (info->model_number, ==, BL_FAKE_ROKU_MODEL);
@@ -220,7 +235,7 @@ test_vanish (Fixture       *f,
                    "the device is still on and on this network.");
 
   session = read_back (f);
-  assert_served (session, 3);
+  assert_served (f, session, 3);
 }
 
 static void
@@ -238,7 +253,7 @@ test_cancel (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   session = read_back (f);
-  assert_served (session, 2);
+  assert_served (f, session, 2);
 }
 
 int

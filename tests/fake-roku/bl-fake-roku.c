@@ -61,6 +61,10 @@ struct _BlFakeRoku
   gboolean           heap_pending;
   gboolean           tracing_enabled;
   GByteArray        *trace_sent;      /* every byte sent on the socket, in order */
+
+  gboolean           beacons_tracked;
+  guint              beacon_reads;
+  gint64             beacon_base_ms;
 };
 
 guint64
@@ -85,6 +89,34 @@ double
 bl_fake_roku_fps (guint n)
 {
   return 60.0 - (n % 5) * 7.0;
+}
+
+/* The beacons the simulated app raises, two per fwbeacons read, drained by
+ * the read: the @n-th read (0-based) answers beacons 2n and 2n + 1, while
+ * any are left. */
+static const char *const beacon_names[] = {
+  "app-compile-initiate", "app-compile-complete",
+  "app-splash-initiate", "app-splash-complete",
+  "app-load-initiate", "app-load-complete",
+};
+
+guint
+bl_fake_roku_n_beacons (void)
+{
+  return G_N_ELEMENTS (beacon_names);
+}
+
+/* (timestamps count from when tracking was switched on) */
+const char *
+bl_fake_roku_beacon (BlFakeRoku *self,
+                     guint       i,
+                     gint64     *timestamp_ms)
+{
+  if (i >= G_N_ELEMENTS (beacon_names))
+    return NULL;
+  if (timestamp_ms != NULL)
+    *timestamp_ms = self->beacon_base_ms + i * 250 + (i % 2) * 17;
+  return beacon_names[i];
 }
 
 static guint
@@ -227,6 +259,36 @@ ecp_handler (SoupServer        *server,
                               "\t<status>OK</status>\n"
                               "</graphics-frame-rate>\n",
                               fps, g_get_real_time () / 1000));
+    }
+  else if (g_str_equal (path, "/fwbeacons/track/dev")
+           && g_str_equal (soup_server_message_get_method (msg), "POST"))
+    {
+      if (!self->beacons_tracked)
+        self->beacon_base_ms = g_get_real_time () / 1000;
+      self->beacons_tracked = TRUE;
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+             g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                       "<fwbeacons-track><tracking-enabled>true</tracking-enabled>"
+                       "<status>OK</status></fwbeacons-track>\n"));
+    }
+  else if (g_str_equal (path, "/query/fwbeacons"))
+    {
+      GString *xml = g_string_new ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                                   "<fwbeacons>\n\t<plugin-id>dev</plugin-id>\n");
+
+      for (guint i = 2 * self->beacon_reads; self->beacons_tracked && i < 2 * self->beacon_reads + 2; i++)
+        {
+          gint64 ts;
+          const char *name = bl_fake_roku_beacon (self, i, &ts);
+
+          if (name != NULL)
+            g_string_append_printf (xml, "\t<%s>\n\t\t<timestamp>%" G_GINT64_FORMAT
+                                    "</timestamp>\n\t</%s>\n", name, ts, name);
+        }
+      if (self->beacons_tracked)
+        self->beacon_reads++;
+      g_string_append (xml, "\t<status>OK</status>\n</fwbeacons>\n");
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", g_string_free (xml, FALSE));
     }
   else if (g_str_equal (path, "/perfetto/enable/dev")
            && g_str_equal (soup_server_message_get_method (msg), "POST"))

@@ -58,6 +58,11 @@ guint       bl_fake_roku_get_n_queries     (BlFakeRoku     *self,
 guint64     bl_fake_roku_chanperf_used     (guint           n);
 double      bl_fake_roku_chanperf_user     (guint           n);
 double      bl_fake_roku_chanperf_sys      (guint           n);
+/* the @i-th beacon the simulated app raises (NULL past the last) */
+guint       bl_fake_roku_n_beacons         (void);
+const char *bl_fake_roku_beacon            (BlFakeRoku     *self,
+                                            guint           i,
+                                            gint64         *timestamp_ms);
 /* … and at its @n-th graphics-frame-rate answer */
 double      bl_fake_roku_fps               (guint           n);
 

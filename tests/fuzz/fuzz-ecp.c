@@ -2,7 +2,8 @@
  * library: ECP XML answers and SSDP replies
  *
  * The first byte picks the reader (device-info, active-app, chanperf,
- * perfetto-enable or an SSDP reply); the rest is its input.
+ * perfetto-enable, graphics-frame-rate, a list such as fwbeacons, or an
+ * SSDP reply); the rest is its input.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,7 +24,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
 {
   static const char *const roots[] = {
-    "device-info", "active-app", "chanperf", "perfetto-enable",
+    "device-info", "active-app", "chanperf", "perfetto-enable", "graphics-frame-rate",
   };
   const char *text;
   gsize len;
@@ -32,7 +33,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   if (size == 0)
     return 0;
 
-  which = data[0] % (G_N_ELEMENTS (roots) + 1);
+  which = data[0] % (G_N_ELEMENTS (roots) + 2);
   text = (const char *) data + 1;
   len = size - 1;
 
@@ -53,6 +54,15 @@ LLVMFuzzerTestOneInput (const guint8 *data,
           while (g_hash_table_iter_next (&iter, &key, &value))
             g_assert (key != NULL && value != NULL && g_utf8_validate (value, -1, NULL));
         }
+    }
+  else if (which == G_N_ELEMENTS (roots))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) items = bl_ecp_xml_parse_list (text, len, NULL, &error);
+
+      g_assert ((items == NULL) == (error != NULL));
+      for (guint i = 0; items != NULL && i < items->len; i++)
+        g_assert (g_hash_table_lookup (g_ptr_array_index (items, i), "#name") != NULL);
     }
   else
     {

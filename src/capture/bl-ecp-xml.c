@@ -31,7 +31,9 @@ typedef struct
   GString    *text;
   gboolean    saw_root;
   guint       depth;
-  GPtrArray  *items;  /* list mode: one map per child of the root */
+  GPtrArray  *items;  /* list mode: one map per child of the container */
+  char      **container;  /* its path below the root, split at '/' */
+  guint       container_len;
 } Parse;
 
 static char *item_path (Parse *p);
@@ -75,18 +77,29 @@ start_element (GMarkupParseContext  *context,
       return;
     }
 
-  if (p->items != NULL && p->depth == 2)
+  if (p->items != NULL && p->path->len == p->container_len && p->depth == p->container_len + 2)
     {
+      gboolean inside = TRUE;
+
+      for (guint i = 0; i < p->container_len && inside; i++)
+        inside = g_str_equal (g_ptr_array_index (p->path, i), p->container[i]);
+      p->map = NULL;
+      if (!inside)
+        goto no_item;
+
       p->map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       g_hash_table_insert (p->map, g_strdup ("#name"), g_strdup (name));
       g_ptr_array_add (p->items, p->map);
     }
+  else if (p->items != NULL && p->path->len <= p->container_len)
+    p->map = NULL;  /* outside every item */
+no_item:
 
   g_ptr_array_add (p->path, g_strdup (name));
   g_string_truncate (p->text, 0);
   path = join_path (p);
 
-  for (guint i = 0; attr_names[i] != NULL; i++)
+  for (guint i = 0; p->map != NULL && attr_names[i] != NULL; i++)
     {
       char *key = g_strdup_printf ("%s@%s", path, attr_names[i]);
 
@@ -110,7 +123,9 @@ end_element (GMarkupParseContext  *context,
     {
       char *key = join_path (p);
 
-      if (!g_hash_table_contains (p->map, key))
+      if (p->map == NULL || p->path->len <= p->container_len)
+        g_free (key);
+      else if (!g_hash_table_contains (p->map, key))
         g_hash_table_insert (p->map, key, g_strstrip (g_strdup (p->text->str)));
       else
         g_free (key);
@@ -140,9 +155,9 @@ item_path (Parse *p)
 {
   GString *s = g_string_new (NULL);
 
-  for (guint i = 1; i < p->path->len; i++)
+  for (guint i = p->container_len + 1; i < p->path->len; i++)
     {
-      if (i > 1)
+      if (i > p->container_len + 1)
         g_string_append_c (s, '/');
       g_string_append (s, g_ptr_array_index (p->path, i));
     }
@@ -223,20 +238,29 @@ bl_ecp_xml_parse (const char  *str,
   return p.map;
 }
 
-/* One map per child element of the root (@root, or any when NULL), in
+/* One map per child element of @container (a path below the root, such as
+ * "data"; NULL: the root itself) of the root (@root, or any when NULL), in
  * order: "#name" is the element's name, "" its text, "@attr" its
  * attributes and "a/b" the text of its descendants. For answers that
- * repeat elements, such as fwbeacons. */
+ * repeat elements, such as fwbeacons and sgrendezvous. */
 GPtrArray *
 bl_ecp_xml_parse_list (const char  *str,
                        gsize        len,
                        const char  *root,
+                       const char  *container,
                        GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) parts = NULL;
   Parse p = { 0 };
 
   p.root = root;
+  if (container != NULL && container[0] != '\0')
+    {
+      parts = g_strsplit (container, "/", -1);
+      p.container = parts;
+      p.container_len = g_strv_length (parts);
+    }
   p.items = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   if (!parse (&p, str, len, &local_error))
     {

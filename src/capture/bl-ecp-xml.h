@@ -17,6 +17,7 @@ GHashTable *bl_ecp_xml_parse (const char  *text,
 GPtrArray  *bl_ecp_xml_parse_list (const char  *text,
                                    gsize        len,
                                    const char  *root,
+                                   const char  *container,
                                    GError     **error);
 
 G_END_DECLS

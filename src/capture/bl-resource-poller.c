@@ -39,6 +39,8 @@ struct _BlResourcePoller
   JsonArray    *cpu;       /* owned by root */
   JsonArray    *fps;       /* owned by root */
   JsonArray    *beacons;   /* owned by root */
+  JsonArray    *rendezvous; /* owned by root */
+  gboolean      rendezvous_supported;
   gboolean      fps_supported;
   gboolean      beacons_supported;
   guint         n_polls;
@@ -189,6 +191,8 @@ build_root (BlResourcePoller *self)
   json_object_set_array_member (live, "graphics_rendering_frame_rate", self->fps);
   self->beacons = json_array_new ();
   json_object_set_array_member (live, "fw_beacons", self->beacons);
+  self->rendezvous = json_array_new ();
+  json_object_set_array_member (live, "sgrendezvous", self->rendezvous);
 
   json_object_set_object_member (session, "static", statics);
   json_object_set_object_member (session, "live", live);
@@ -267,6 +271,7 @@ add_chanperf (BlResourcePoller *self,
 static void poll_now (BlResourcePoller *self);
 static void save (BlResourcePoller *self);
 static void query_beacons (BlResourcePoller *self);
+static void query_rendezvous (BlResourcePoller *self);
 
 static void
 finish_run (BlResourcePoller *self,
@@ -387,6 +392,115 @@ poll_failed (BlResourcePoller *self,
     finish_run (self, error);
 }
 
+/* an integer field of @map as a JSON member (null when absent or not one) */
+static void
+set_int (JsonObject *object,
+         const char *name,
+         GHashTable *map,
+         const char *field)
+{
+  const char *text = g_hash_table_lookup (map, field);
+  char *end = NULL;
+  gint64 value;
+
+  value = text != NULL ? g_ascii_strtoll (text, &end, 10) : 0;
+  if (text == NULL || end == text || *end != '\0')
+    json_object_set_null_member (object, name);
+  else
+    json_object_set_int_member (object, name, value);
+}
+
+static void
+polled_rendezvous (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GHashTable) answer = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  GError *error = NULL;
+  JsonObject *point;
+  JsonArray *events;
+  gint64 total_time = 0;
+  const char *data;
+  gsize len;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+    {
+      poll_failed (self, error, TRUE);
+      return;
+    }
+  if (bytes != NULL)
+    {
+      data = g_bytes_get_data (bytes, &len);
+      answer = bl_ecp_xml_parse (data, len, "sgrendezvous", &error);
+      if (answer != NULL)
+        items = bl_ecp_xml_parse_list (data, len, "sgrendezvous", "data", &error);
+    }
+  if (items == NULL)
+    {
+      g_debug ("sgrendezvous: %s", error != NULL ? error->message : "refused");
+      g_clear_error (&error);
+      self->rendezvous_supported = FALSE;
+      save (self);
+      return;
+    }
+
+  /* the read drained the device's queue: these are the events since the
+   * last poll */
+  point = json_object_new ();
+  events = json_array_new ();
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  for (guint i = 0; i < items->len; i++)
+    {
+      GHashTable *item = g_ptr_array_index (items, i);
+      const char *start = g_hash_table_lookup (item, "start-tm");
+      const char *end = g_hash_table_lookup (item, "end-tm");
+      JsonObject *event;
+
+      if (!g_str_equal (g_hash_table_lookup (item, "#name"), "item"))
+        continue;
+
+      event = json_object_new ();
+      set_int (event, "id", item, "id");
+      set_int (event, "start", item, "start-tm");
+      set_int (event, "end", item, "end-tm");
+      set_int (event, "line_number", item, "line-number");
+      if (g_hash_table_lookup (item, "file") != NULL)
+        json_object_set_string_member (event, "name", g_hash_table_lookup (item, "file"));
+      else
+        json_object_set_null_member (event, "name");
+      json_array_add_object_element (events, event);
+
+      if (start != NULL && end != NULL)
+        total_time += MAX (0, g_ascii_strtoll (end, NULL, 10) - g_ascii_strtoll (start, NULL, 10));
+    }
+  json_object_set_int_member (point, "total_time", total_time);
+  set_int (point, "drop_count", answer, "data/drop-count");
+  set_int (point, "count", answer, "data/count");
+  json_object_set_array_member (point, "items", events);
+  json_array_add_object_element (self->rendezvous, point);
+
+  save (self);
+}
+
+static void
+query_rendezvous (BlResourcePoller *self)
+{
+  if (!self->rendezvous_supported)
+    {
+      save (self);
+      return;
+    }
+  bl_device_get_async (self->device, "/query/sgrendezvous", self->stop, polled_rendezvous,
+                       g_object_ref (self));
+}
+
 static void
 polled_beacons (GObject      *source,
                 GAsyncResult *result,
@@ -408,7 +522,7 @@ polled_beacons (GObject      *source,
     }
   if (bytes != NULL)
     items = bl_ecp_xml_parse_list (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                   NULL, &error);
+                                   NULL, NULL, &error);
   if (items == NULL)
     {
       g_debug ("fwbeacons: %s", error->message);
@@ -444,7 +558,7 @@ polled_beacons (GObject      *source,
         }
     }
 
-  save (self);
+  query_rendezvous (self);
 }
 
 static void
@@ -452,7 +566,7 @@ query_beacons (BlResourcePoller *self)
 {
   if (!self->beacons_supported)
     {
-      save (self);
+      query_rendezvous (self);
       return;
     }
   bl_device_get_async (self->device, "/query/fwbeacons", self->stop, polled_beacons,
@@ -579,7 +693,38 @@ stop_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Beacon tracking is on (or the device has none): polling starts. */
+/* Rendezvous tracking is on (or the device has none): polling starts. */
+static void
+tracked_rendezvous (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL)
+    {
+      if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+        {
+          g_clear_error (&error);
+          self->rendezvous_supported = FALSE;
+        }
+      else
+        {
+          poll_failed (self, error, FALSE);
+          return;
+        }
+    }
+
+  poll_now (self);
+}
+
+/* Beacon tracking is on (or the device has none): rendezvous next. */
 static void
 tracked (GObject      *source,
          GAsyncResult *result,
@@ -587,6 +732,7 @@ tracked (GObject      *source,
 {
   g_autoptr(BlResourcePoller) self = user_data;
   g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
   GError *error = NULL;
 
   if (self->task == NULL)
@@ -607,7 +753,11 @@ tracked (GObject      *source,
         }
     }
 
-  poll_now (self);
+  path = g_strdup_printf ("/sgrendezvous/track/%s",
+                          bl_device_get_app_id (self->device) != NULL
+                            ? bl_device_get_app_id (self->device) : "dev");
+  bl_device_post_async (self->device, path, self->stop, tracked_rendezvous,
+                        g_object_ref (self));
 }
 
 static void
@@ -641,6 +791,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   self->n_polls = 0;
   self->fps_supported = TRUE;
   self->beacons_supported = TRUE;
+  self->rendezvous_supported = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);

@@ -99,6 +99,46 @@ assert_served (Fixture   *f,
       g_assert_cmpint (beacons[i].timestamp_ms, ==, ts);
     }
 
+  /* one rendezvous point per poll, holding what that read drained */
+  {
+    const BlSample *count, *drops, *total_time;
+    guint n_count, n_drops, n_total_time;
+
+    count = bl_session_get_series (session, BL_SERIES_RENDEZVOUS_COUNT, &n_count);
+    drops = bl_session_get_series (session, BL_SERIES_RENDEZVOUS_DROPS, &n_drops);
+    total_time = bl_session_get_series (session, BL_SERIES_RENDEZVOUS_TOTAL_TIME,
+                                        &n_total_time);
+    g_assert_cmpuint (n_count, ==, n);
+    g_assert_cmpuint (n_drops, ==, n);
+    g_assert_cmpuint (n_total_time, ==, n);
+    g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_RENDEZVOUS), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        const BlRendezvousItem *items;
+        guint n_items;
+        gint64 sum = 0;
+
+        g_assert_cmpfloat (count[i].value, ==, bl_fake_roku_rendezvous_count (i));
+        g_assert_cmpfloat (drops[i].value, ==, bl_fake_roku_rendezvous_drops (i));
+        items = bl_session_get_rendezvous_items (session, i, &n_items);
+        g_assert_cmpuint (n_items, ==, bl_fake_roku_rendezvous_count (i));
+        for (guint j = 0; j < n_items; j++)
+          {
+            gint64 id, start, end, line;
+            const char *file;
+
+            bl_fake_roku_rendezvous (i, j, &id, &start, &end, &line, &file);
+            g_assert_cmpint (items[j].id, ==, id);
+            g_assert_cmpfloat (items[j].start_ms, ==, (double) start);
+            g_assert_cmpfloat (items[j].end_ms, ==, (double) end);
+            g_assert_cmpint (items[j].line, ==, line);
+            g_assert_cmpstr (items[j].name, ==, file);
+            sum += end - start;
+          }
+        g_assert_cmpfloat (total_time[i].value, ==, (double) sum);
+      }
+  }
+
   for (guint i = 0; i < n; i++)
     {
       g_assert_true (used[i].present);
@@ -201,6 +241,8 @@ test_series (Fixture       *f,
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/graphics-frame-rate"), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/fwbeacons/track/dev"), ==, 1);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/fwbeacons"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/sgrendezvous/track/dev"), ==, 1);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/sgrendezvous"), ==, 5);
 
   session = read_back (f);
   assert_served (f, session, 5);

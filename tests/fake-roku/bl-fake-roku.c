@@ -65,6 +65,8 @@ struct _BlFakeRoku
   gboolean           beacons_tracked;
   guint              beacon_reads;
   gint64             beacon_base_ms;
+  gboolean           rendezvous_tracked;
+  guint              rendezvous_reads;
 };
 
 guint64
@@ -117,6 +119,40 @@ bl_fake_roku_beacon (BlFakeRoku *self,
   if (timestamp_ms != NULL)
     *timestamp_ms = self->beacon_base_ms + i * 250 + (i % 2) * 17;
   return beacon_names[i];
+}
+
+/* The rendezvous events of the @n-th sgrendezvous read: n % 3 of them,
+ * and 5 dropped at the third read. */
+guint
+bl_fake_roku_rendezvous_count (guint n)
+{
+  return n % 3;
+}
+
+guint
+bl_fake_roku_rendezvous_drops (guint n)
+{
+  return n == 2 ? 5 : 0;
+}
+
+void
+bl_fake_roku_rendezvous (guint        n,
+                         guint        i,
+                         gint64      *id,
+                         gint64      *start_ms,
+                         gint64      *end_ms,
+                         gint64      *line,
+                         const char **file)
+{
+  static const char *const files[] = {
+    "pkg:/components/HomeScene.brs", "pkg:/components/ContentTask.brs",
+  };
+
+  *id = n * 10 + i + 1;
+  *start_ms = 100 * n + 7 * i;
+  *end_ms = *start_ms + 3 + i * 11;
+  *line = 40 + i;
+  *file = files[(n + i) % 2];
 }
 
 static guint
@@ -270,6 +306,54 @@ ecp_handler (SoupServer        *server,
              g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
                        "<fwbeacons-track><tracking-enabled>true</tracking-enabled>"
                        "<status>OK</status></fwbeacons-track>\n"));
+    }
+  else if (g_str_equal (path, "/sgrendezvous/track/dev")
+           && g_str_equal (soup_server_message_get_method (msg), "POST"))
+    {
+      self->rendezvous_tracked = TRUE;
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+             g_strdup ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                       "<sgrendezvous-track><tracking-enabled>true</tracking-enabled>"
+                       "<status>OK</status></sgrendezvous-track>\n"));
+    }
+  else if (g_str_equal (path, "/query/sgrendezvous"))
+    {
+      guint r = self->rendezvous_reads;
+      GString *xml = g_string_new (NULL);
+
+      /* the layout of a real device's answer, as recorded in public notes */
+      g_string_append_printf (xml,
+                              "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                              "<sgrendezvous>\n"
+                              "  <data>\n"
+                              "    <tracking-enabled>%s</tracking-enabled>\n"
+                              "    <plugin-id>dev</plugin-id>\n"
+                              "    <plugin-title>Fake App</plugin-title>\n"
+                              "    <drop-count>%u</drop-count>\n"
+                              "    <count>%u</count>\n",
+                              self->rendezvous_tracked ? "true" : "false",
+                              self->rendezvous_tracked ? bl_fake_roku_rendezvous_drops (r) : 0,
+                              self->rendezvous_tracked ? bl_fake_roku_rendezvous_count (r) : 0);
+      for (guint i = 0; self->rendezvous_tracked && i < bl_fake_roku_rendezvous_count (r); i++)
+        {
+          gint64 id, start, end, line;
+          const char *file;
+
+          bl_fake_roku_rendezvous (r, i, &id, &start, &end, &line, &file);
+          g_string_append_printf (xml,
+                                  "    <item><id>%" G_GINT64_FORMAT "</id>"
+                                  "<start-tm>%" G_GINT64_FORMAT "</start-tm>"
+                                  "<end-tm>%" G_GINT64_FORMAT "</end-tm>"
+                                  "<line-number>%" G_GINT64_FORMAT "</line-number>"
+                                  "<file>%s</file></item>\n",
+                                  id, start, end, line, file);
+        }
+      if (self->rendezvous_tracked)
+        self->rendezvous_reads++;
+      g_string_append_printf (xml, "  </data>\n  <timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                              "  <status>OK</status>\n</sgrendezvous>\n",
+                              g_get_real_time () / 1000);
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", g_string_free (xml, FALSE));
     }
   else if (g_str_equal (path, "/query/fwbeacons"))
     {

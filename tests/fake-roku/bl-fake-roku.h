@@ -63,6 +63,16 @@ guint       bl_fake_roku_n_beacons         (void);
 const char *bl_fake_roku_beacon            (BlFakeRoku     *self,
                                             guint           i,
                                             gint64         *timestamp_ms);
+/* the rendezvous events of the @n-th sgrendezvous read */
+guint       bl_fake_roku_rendezvous_count  (guint           n);
+guint       bl_fake_roku_rendezvous_drops  (guint           n);
+void        bl_fake_roku_rendezvous        (guint           n,
+                                            guint           i,
+                                            gint64         *id,
+                                            gint64         *start_ms,
+                                            gint64         *end_ms,
+                                            gint64         *line,
+                                            const char    **file);
 /* … and at its @n-th graphics-frame-rate answer */
 double      bl_fake_roku_fps               (guint           n);
 

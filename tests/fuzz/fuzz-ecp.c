@@ -58,7 +58,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   else if (which == G_N_ELEMENTS (roots))
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) items = bl_ecp_xml_parse_list (text, len, NULL, &error);
+      g_autoptr(GPtrArray) items = bl_ecp_xml_parse_list (text, len, NULL,
+                                                              len % 2 == 0 ? NULL : "data",
+                                                              &error);
 
       g_assert ((items == NULL) == (error != NULL));
       for (guint i = 0; items != NULL && i < items->len; i++)

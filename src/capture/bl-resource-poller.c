@@ -40,6 +40,8 @@ struct _BlResourcePoller
   JsonArray    *fps;       /* owned by root */
   JsonArray    *beacons;   /* owned by root */
   JsonArray    *rendezvous; /* owned by root */
+  JsonArray    *graphics;  /* owned by root */
+  gboolean      graphics_supported;
   gboolean      rendezvous_supported;
   gboolean      fps_supported;
   gboolean      beacons_supported;
@@ -193,6 +195,8 @@ build_root (BlResourcePoller *self)
   json_object_set_array_member (live, "fw_beacons", self->beacons);
   self->rendezvous = json_array_new ();
   json_object_set_array_member (live, "sgrendezvous", self->rendezvous);
+  self->graphics = json_array_new ();
+  json_object_set_array_member (live, "channel_graphics_memory_usage", self->graphics);
 
   json_object_set_object_member (session, "static", statics);
   json_object_set_object_member (session, "live", live);
@@ -272,6 +276,7 @@ static void poll_now (BlResourcePoller *self);
 static void save (BlResourcePoller *self);
 static void query_beacons (BlResourcePoller *self);
 static void query_rendezvous (BlResourcePoller *self);
+static void query_graphics (BlResourcePoller *self);
 
 static void
 finish_run (BlResourcePoller *self,
@@ -392,6 +397,175 @@ poll_failed (BlResourcePoller *self,
     finish_run (self, error);
 }
 
+/* a bitmap's field, from a child element or an attribute */
+static const char *
+bitmap_field (GHashTable *item,
+              const char *name)
+{
+  g_autofree char *attribute = g_strconcat ("@", name, NULL);
+  const char *value = g_hash_table_lookup (item, name);
+
+  return value != NULL ? value : g_hash_table_lookup (item, attribute);
+}
+
+static void
+add_field (gint64     *sum,
+           gboolean   *has,
+           const char *text)
+{
+  char *end = NULL;
+  gint64 value;
+
+  if (text == NULL)
+    return;
+  value = g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != '\0' || value < 0)
+    return;
+  *sum = value > G_MAXINT64 - *sum ? G_MAXINT64 : *sum + value;
+  *has = TRUE;
+}
+
+static void
+set_total (JsonObject *point,
+           const char *name,
+           gint64      value,
+           gboolean    has)
+{
+  if (has)
+    json_object_set_int_member (point, name, value);
+  else
+    json_object_set_null_member (point, name);
+}
+
+static void
+polled_graphics (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  static const char *const numbers[] = { "bpp", "height", "width", "size" };
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GHashTable) answer = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GPtrArray) instances = NULL;
+  GError *error = NULL;
+  JsonObject *point;
+  JsonArray *bitmaps;
+  const char *data;
+  const char *status;
+  gsize len;
+  gint64 texture = 0, texture_max = 0, system_used = 0;
+  gboolean has_texture = FALSE, has_texture_max = FALSE, has_system = FALSE;
+
+  if (self->task == NULL)
+    return;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+    {
+      poll_failed (self, error, TRUE);
+      return;
+    }
+  /* the ECP page's sample has <rographics> right under the root, devices
+   * and other clients one or more under <graphics-instances> */
+  if (bytes != NULL)
+    {
+      data = g_bytes_get_data (bytes, &len);
+      answer = bl_ecp_xml_parse (data, len, "r2d2-bitmaps", &error);
+      if (answer != NULL)
+        {
+          const char *wrapper = g_hash_table_contains (answer, "graphics-instances")
+                                ? "graphics-instances" : NULL;
+
+          instances = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps", wrapper, &error);
+          if (instances != NULL)
+            items = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps",
+                                           wrapper != NULL ? "graphics-instances/rographics"
+                                                           : "rographics",
+                                           &error);
+        }
+    }
+  status = answer != NULL ? g_hash_table_lookup (answer, "status") : NULL;
+  if (items == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
+    {
+      g_debug ("r2d2-bitmaps: %s", error != NULL ? error->message : status);
+      g_clear_error (&error);
+      self->graphics_supported = FALSE;
+      save (self);
+      return;
+    }
+
+  /* memory summed over the graphics instances */
+  for (guint i = 0; i < instances->len; i++)
+    {
+      GHashTable *instance = g_ptr_array_index (instances, i);
+      const char *system;
+
+      if (!g_str_equal (g_hash_table_lookup (instance, "#name"), "rographics"))
+        continue;
+      /* devices spell it "sytem-memory" (node-roku's type does too) */
+      system = g_hash_table_lookup (instance, "sytem-memory/used");
+      if (system == NULL)
+        system = g_hash_table_lookup (instance, "system-memory/used");
+      add_field (&texture, &has_texture, g_hash_table_lookup (instance, "texture-memory/used"));
+      add_field (&texture_max, &has_texture_max,
+                 g_hash_table_lookup (instance, "texture-memory/max"));
+      add_field (&system_used, &has_system, system);
+    }
+
+  point = json_object_new ();
+  bitmaps = json_array_new ();
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  set_total (point, "texture", texture, has_texture);
+  set_total (point, "system", system_used, has_system);
+  set_total (point, "texture_max", texture_max, has_texture_max);
+  for (guint i = 0; i < items->len; i++)
+    {
+      GHashTable *item = g_ptr_array_index (items, i);
+      JsonObject *bitmap;
+      const char *name;
+
+      if (!g_str_equal (g_hash_table_lookup (item, "#name"), "bitmap"))
+        continue;
+
+      bitmap = json_object_new ();
+      for (guint j = 0; j < G_N_ELEMENTS (numbers); j++)
+        {
+          const char *text = bitmap_field (item, numbers[j]);
+          char *end = NULL;
+          gint64 value = text != NULL ? g_ascii_strtoll (text, &end, 10) : 0;
+
+          if (text == NULL || end == text || *end != '\0')
+            json_object_set_null_member (bitmap, numbers[j]);
+          else
+            json_object_set_int_member (bitmap, numbers[j], value);
+        }
+      name = bitmap_field (item, "name");
+      json_object_set_string_member (bitmap, "name", name != NULL ? name : "");
+      json_array_add_object_element (bitmaps, bitmap);
+    }
+  json_object_set_array_member (point, "bitmaps", bitmaps);
+  json_array_add_object_element (self->graphics, point);
+
+  save (self);
+}
+
+static void
+query_graphics (BlResourcePoller *self)
+{
+  g_autofree char *path = NULL;
+
+  if (!self->graphics_supported)
+    {
+      save (self);
+      return;
+    }
+  path = g_strdup_printf ("/query/r2d2-bitmaps/%s",
+                          bl_device_get_app_id (self->device) != NULL
+                            ? bl_device_get_app_id (self->device) : "dev");
+  bl_device_get_async (self->device, path, self->stop, polled_graphics, g_object_ref (self));
+}
+
 /* an integer field of @map as a JSON member (null when absent or not one) */
 static void
 set_int (JsonObject *object,
@@ -447,7 +621,7 @@ polled_rendezvous (GObject      *source,
       g_debug ("sgrendezvous: %s", error != NULL ? error->message : "refused");
       g_clear_error (&error);
       self->rendezvous_supported = FALSE;
-      save (self);
+      query_graphics (self);
       return;
     }
 
@@ -486,7 +660,7 @@ polled_rendezvous (GObject      *source,
   json_object_set_array_member (point, "items", events);
   json_array_add_object_element (self->rendezvous, point);
 
-  save (self);
+  query_graphics (self);
 }
 
 static void
@@ -494,7 +668,7 @@ query_rendezvous (BlResourcePoller *self)
 {
   if (!self->rendezvous_supported)
     {
-      save (self);
+      query_graphics (self);
       return;
     }
   bl_device_get_async (self->device, "/query/sgrendezvous", self->stop, polled_rendezvous,
@@ -792,6 +966,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   self->fps_supported = TRUE;
   self->beacons_supported = TRUE;
   self->rendezvous_supported = TRUE;
+  self->graphics_supported = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);

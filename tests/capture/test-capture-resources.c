@@ -99,6 +99,40 @@ assert_served (Fixture   *f,
       g_assert_cmpint (beacons[i].timestamp_ms, ==, ts);
     }
 
+  /* graphics memory, summed over the instances, and the bitmaps */
+  {
+    const BlSample *texture, *system;
+    guint n_texture, n_system;
+
+    texture = bl_session_get_series (session, BL_SERIES_GRAPHICS_TEXTURE, &n_texture);
+    system = bl_session_get_series (session, BL_SERIES_GRAPHICS_SYSTEM, &n_system);
+    g_assert_cmpuint (n_texture, ==, n);
+    g_assert_cmpuint (n_system, ==, n);
+    g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BITMAPS), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        const BlBitmap *bitmaps;
+        guint n_bitmaps;
+
+        g_assert_cmpfloat (texture[i].value, ==, (double) bl_fake_roku_texture_used (i));
+        g_assert_cmpfloat (system[i].value, ==, (double) bl_fake_roku_system_used (i));
+        bitmaps = bl_session_get_bitmaps (session, i, &n_bitmaps);
+        g_assert_cmpuint (n_bitmaps, ==, bl_fake_roku_n_bitmaps (i));
+        for (guint j = 0; j < n_bitmaps; j++)
+          {
+            gint64 width, height, bpp, size;
+            g_autofree char *name = NULL;
+
+            bl_fake_roku_bitmap (i, j, &width, &height, &bpp, &size, &name);
+            g_assert_cmpint (bitmaps[j].width, ==, width);
+            g_assert_cmpint (bitmaps[j].height, ==, height);
+            g_assert_cmpint (bitmaps[j].bpp, ==, bpp);
+            g_assert_cmpint (bitmaps[j].size, ==, size);
+            g_assert_cmpstr (bitmaps[j].name, ==, name);
+          }
+      }
+  }
+
   /* one rendezvous point per poll, holding what that read drained */
   {
     const BlSample *count, *drops, *total_time;
@@ -243,6 +277,7 @@ test_series (Fixture       *f,
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/fwbeacons"), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/sgrendezvous/track/dev"), ==, 1);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/sgrendezvous"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/r2d2-bitmaps/dev"), ==, 5);
 
   session = read_back (f);
   assert_served (f, session, 5);

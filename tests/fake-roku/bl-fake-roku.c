@@ -155,6 +155,42 @@ bl_fake_roku_rendezvous (guint        n,
   *file = files[(n + i) % 2];
 }
 
+/* The graphics memory of the @n-th r2d2-bitmaps read: one instance with
+ * n % 3 + 1 bitmaps and a second one holding a font atlas's texture only. */
+gint64
+bl_fake_roku_texture_used (guint n)
+{
+  return 1000000 + (gint64) n * 50000 + 7000;
+}
+
+gint64
+bl_fake_roku_system_used (guint n)
+{
+  return 4096 * ((gint64) n + 1);
+}
+
+guint
+bl_fake_roku_n_bitmaps (guint n)
+{
+  return n % 3 + 1;
+}
+
+void
+bl_fake_roku_bitmap (guint    n,
+                     guint    i,
+                     gint64  *width,
+                     gint64  *height,
+                     gint64  *bpp,
+                     gint64  *size,
+                     char   **name)
+{
+  *width = 100 + i;
+  *height = 50 + n;
+  *bpp = 4;
+  *size = *width * *height * *bpp;
+  *name = g_strdup_printf ("pkg:/images/img%u.png", i);
+}
+
 static guint
 count_query (BlFakeRoku *self,
              const char *path)
@@ -353,6 +389,46 @@ ecp_handler (SoupServer        *server,
       g_string_append_printf (xml, "  </data>\n  <timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
                               "  <status>OK</status>\n</sgrendezvous>\n",
                               g_get_real_time () / 1000);
+      reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", g_string_free (xml, FALSE));
+    }
+  else if (g_str_equal (path, "/query/r2d2-bitmaps/dev"))
+    {
+      GString *xml = g_string_new (NULL);
+
+      g_string_append_printf (xml,
+                              "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                              "<r2d2-bitmaps>\n"
+                              "  <timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                              "  <channel-id>dev</channel-id>\n"
+                              "  <graphics-instances>\n"
+                              "    <rographics>\n"
+                              "      <sytem-memory><used>%" G_GINT64_FORMAT "</used></sytem-memory>\n"
+                              "      <texture-memory><used>%" G_GINT64_FORMAT "</used>"
+                              "<available>1</available><max>100000000</max></texture-memory>\n",
+                              g_get_real_time () / 1000, bl_fake_roku_system_used (n),
+                              bl_fake_roku_texture_used (n) - 7000);
+      for (guint i = 0; i < bl_fake_roku_n_bitmaps (n); i++)
+        {
+          gint64 width, height, bpp, size;
+          g_autofree char *name = NULL;
+
+          bl_fake_roku_bitmap (n, i, &width, &height, &bpp, &size, &name);
+          g_string_append_printf (xml,
+                                  "      <bitmap><width>%" G_GINT64_FORMAT "</width>"
+                                  "<height>%" G_GINT64_FORMAT "</height>"
+                                  "<bpp>%" G_GINT64_FORMAT "</bpp>"
+                                  "<size>%" G_GINT64_FORMAT "</size>"
+                                  "<name>%s</name></bitmap>\n",
+                                  width, height, bpp, size, name);
+        }
+      g_string_append (xml,
+                       "    </rographics>\n"
+                       "    <rographics>\n"
+                       "      <texture-memory><used>7000</used><max>100000000</max></texture-memory>\n"
+                       "    </rographics>\n"
+                       "  </graphics-instances>\n"
+                       "  <status>OK</status>\n"
+                       "</r2d2-bitmaps>\n");
       reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", g_string_free (xml, FALSE));
     }
   else if (g_str_equal (path, "/query/fwbeacons"))

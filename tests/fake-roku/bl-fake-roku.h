@@ -73,6 +73,17 @@ void        bl_fake_roku_rendezvous        (guint           n,
                                             gint64         *end_ms,
                                             gint64         *line,
                                             const char    **file);
+/* the graphics memory of the @n-th r2d2-bitmaps read */
+gint64      bl_fake_roku_texture_used      (guint           n);
+gint64      bl_fake_roku_system_used       (guint           n);
+guint       bl_fake_roku_n_bitmaps         (guint           n);
+void        bl_fake_roku_bitmap            (guint           n,
+                                            guint           i,
+                                            gint64         *width,
+                                            gint64         *height,
+                                            gint64         *bpp,
+                                            gint64         *size,
+                                            char          **name);
 /* … and at its @n-th graphics-frame-rate answer */
 double      bl_fake_roku_fps               (guint           n);
 

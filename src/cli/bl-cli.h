@@ -31,6 +31,8 @@ int            bl_cli_diff         (int            argc,
                                     char         **argv);
 int            bl_cli_check        (int            argc,
                                     char         **argv);
+int            bl_cli_record       (int            argc,
+                                    char         **argv);
 
 /* bl-cli-session.c: the session branches of info and export */
 int            bl_cli_session_info (BlSession      *session,

@@ -36,6 +36,9 @@ static const Command commands[] = {
   { "check", bl_cli_check,
     "check PROFILE [--max-total [FUNCTION:]METRIC=LIMIT]… [--max-self [FUNCTION:]METRIC=LIMIT]… "
     "[--max-live-bytes SIZE] [--format text|json|junit] [-o OUT]" },
+  { "record", bl_cli_record,
+    "record HOST [--duration S] [--interval MS] [--output DIR] [--profile] [--resources] "
+    "[--trace] [--ecp-port N] [--profiler-port N] [--console-port N]" },
 };
 
 static void

@@ -451,7 +451,8 @@ ecp_handler (SoupServer        *server,
       reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", g_string_free (xml, FALSE));
     }
   else if (g_str_equal (path, "/perfetto/enable/dev")
-           && g_str_equal (soup_server_message_get_method (msg), "POST"))
+           && g_str_equal (soup_server_message_get_method (msg), "POST")
+           && self->trace != NULL)
     {
       gint64 now = g_get_real_time () / 1000;
 

@@ -7,6 +7,7 @@ _brightlens_cli()
     local cur prev cmd opts
     local commands="info export heap lines diff check help"
     local transforms="--focus --focus-path --merge --drop --hide --collapse-recursion --merge-threads --merge-all-threads"
+    local commands="info export heap lines diff check record help"
     local metrics="cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight"
 
     COMPREPLY=()
@@ -46,12 +47,16 @@ _brightlens_cli()
         export:--focus|export:--focus-path|export:--merge|export:--drop|export:--hide|\
         lines:--focus|lines:--focus-path|lines:--merge|lines:--drop|lines:--hide|\
         diff:--focus|diff:--focus-path|diff:--merge|diff:--drop|diff:--hide)
+        record:-o|record:--output)
+            COMPREPLY=($(compgen -d -- "$cur"))
             return 0 ;;
         *:-o|*:--output)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0 ;;
         lines:-n|lines:--top|heap:-n|heap:--top|check:--max-foreground-fraction|check:--max-memory-growth|\
-        check:--min-fps|check:--max-launch-ms|check:--max-live-bytes)
+        check:--min-fps|check:--max-launch-ms|check:--max-live-bytes|\
+        record:--duration|record:--interval|record:--ecp-port|record:--profiler-port|\
+        record:--console-port)
             return 0 ;;
     esac
 
@@ -63,11 +68,16 @@ _brightlens_cli()
         diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title $transforms --output -o --help -h" ;;
         check)  opts="--max-foreground-fraction --max-memory-growth --min-fps --max-launch-ms
                       --max-total --max-self --max-live-bytes --format -f --output -o --help -h" ;;
+        record) opts="--duration --interval --output -o --profile --resources --trace
+                      --ecp-port --profiler-port --console-port --help -h" ;;
         *)      return 0 ;;
     esac
 
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [[ $cmd == record ]]; then
+        # a device's address: nothing to offer
+        return 0
     else
         # input files, or - for standard input
         COMPREPLY=($(compgen -f -- "$cur"))

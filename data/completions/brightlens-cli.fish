@@ -2,7 +2,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-set -l commands info export heap lines diff check help
+set -l commands info export heap lines diff check record help
 set -l metrics cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight
 
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a info -d 'Summarise a profile or session'
@@ -13,6 +13,15 @@ complete -c brightlens-cli -n '__fish_seen_subcommand_from heap' -l hide-global 
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a lines -d 'Rank a profile’s source lines'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a diff -d 'Compare two profiles or two sessions'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a check -d 'Check a session or profile against limits'
+complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a record -d 'Record a running app from a Roku device'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l duration -x -d 'Stop after S seconds'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l interval -x -d 'Poll the resources every MS milliseconds'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l profile -d 'Record the BrightScript profile'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l resources -d 'Record the resource use'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l trace -d 'Record a Perfetto trace'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l ecp-port -x -d 'The device’s ECP port'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l profiler-port -x -d 'The profiler’s port'
+complete -c brightlens-cli -n '__fish_seen_subcommand_from record' -l console-port -x -d 'The debug console’s port'
 complete -c brightlens-cli -f -n "not __fish_seen_subcommand_from $commands" -a help -d 'Show the commands'
 complete -c brightlens-cli -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print the version'
 

@@ -19,6 +19,7 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "bl-capture-error.h"
@@ -152,8 +153,8 @@ print_file (GFile *file)
                                                  G_FILE_QUERY_INFO_NONE, NULL, NULL);
 
   if (info != NULL)
-    printf (_("%s: %" G_GINT64_FORMAT " bytes\n"), g_file_peek_path (file),
-            g_file_info_get_size (info));
+    printf (_("%s: %" PRId64 " bytes\n"), g_file_peek_path (file),
+            (int64_t) g_file_info_get_size (info));
 }
 
 static void
@@ -182,9 +183,9 @@ bl_cli_record (int    argc,
   int profiler_port = BL_DEVICE_PROFILER_PORT;
   int console_port = BL_DEVICE_CONSOLE_PORT;
   GOptionEntry entries[] = {
-    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration,
       N_("Stop after SECONDS (default: at Ctrl+C)"), N_("SECONDS") },
-    { "interval", 'i', 0, G_OPTION_ARG_INT, &interval,
+    { "interval", 0, 0, G_OPTION_ARG_INT, &interval,
       N_("Poll the resources every MS milliseconds (default 1000)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write the files into DIR (default: recording)"), N_("DIR") },

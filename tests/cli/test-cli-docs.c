@@ -315,7 +315,8 @@ test_bash_completion (void)
     const char *expected;
   } cases[] = {
     { "brightlens-cli ex", "export" },
-    { "brightlens-cli ''", "info export heap lines diff check help --help --version" },
+    { "brightlens-cli ''", "info export heap lines diff check record help --help --version" },
+    { "brightlens-cli record host --pro", "--profile --profiler-port" },
     { "brightlens-cli export f.bsprof --format ''", "folded speedscope svg csv" },
     { "brightlens-cli diff a b -f ''", "folded table svg" },
     { "brightlens-cli check x --format j", "json junit" },

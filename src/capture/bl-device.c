@@ -71,6 +71,8 @@ bl_device_init (BlDevice *self)
   self->session = soup_session_new_with_options ("timeout", ECP_TIMEOUT_S,
                                                  "idle-timeout", 30,
                                                  NULL);
+  /* devices are on the local network: never through a proxy */
+  soup_session_set_proxy_resolver (self->session, NULL);
 }
 
 BlDevice *
@@ -161,6 +163,16 @@ get_done (GObject      *source,
                                  "set Settings > System > Advanced system settings > "
                                  "Control by mobile apps to Enabled."),
                                bl_device_get_display_name (self));
+      return;
+    }
+  if (status == SOUP_STATUS_NOT_FOUND
+      && g_str_equal (g_uri_get_path (soup_message_get_uri (msg)), "/query/device-info"))
+    {
+      /* every Roku answers device-info: this is something else */
+      g_task_return_new_error (task, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE,
+                               _("What answers at %s port %u is not a Roku device: check "
+                                 "the address and the port."),
+                               self->host, self->ecp_port);
       return;
     }
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))

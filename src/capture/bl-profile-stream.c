@@ -124,6 +124,7 @@ bl_profile_stream_init (BlProfileStream *self)
 {
   /* no I/O timeout: a paused profiler may send nothing for minutes */
   self->session = soup_session_new_with_options ("timeout", 0, NULL);
+  soup_session_set_proxy_resolver (self->session, NULL);  /* a device on the LAN */
   self->marks = g_array_new (FALSE, TRUE, sizeof (Mark));
   g_array_set_clear_func (self->marks, clear_mark);
 }

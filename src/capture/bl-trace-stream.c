@@ -90,6 +90,7 @@ static void
 bl_trace_stream_init (BlTraceStream *self)
 {
   self->session = soup_session_new_with_options ("timeout", 0, NULL);
+  soup_session_set_proxy_resolver (self->session, NULL);  /* a device on the LAN */
   g_queue_init (&self->pending);
 }
 

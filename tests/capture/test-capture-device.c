@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 #include <string.h>
 
 #include "bl-capture-error.h"
@@ -180,6 +181,42 @@ test_absent (void)
   g_assert_cmpstr (error->message, ==, expected);
 }
 
+/* an HTTP server that is not a Roku: device-info is not found */
+static void
+not_found (SoupServer        *server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static void
+test_not_a_roku (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(BlDevice) device = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  GSList *uris;
+  guint port;
+
+  soup_server_add_handler (server, NULL, not_found, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (server);
+  port = g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  device = bl_device_new ("127.0.0.1", port);
+  g_assert_false (query_info (device, &error));
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE);
+  expected = g_strdup_printf ("What answers at 127.0.0.1 port %u is not a Roku device: check "
+                              "the address and the port.", port);
+  g_assert_cmpstr (error->message, ==, expected);
+  soup_server_disconnect (server);
+}
+
 static void
 test_cancel (void)
 {
@@ -351,6 +388,7 @@ main (int   argc,
   g_test_add_func ("/capture/device/limited", test_limited);
   g_test_add_func ("/capture/device/not-sideloaded", test_not_sideloaded);
   g_test_add_func ("/capture/device/absent", test_absent);
+  g_test_add_func ("/capture/device/not-a-roku", test_not_a_roku);
   g_test_add_func ("/capture/device/cancel", test_cancel);
   g_test_add_func ("/capture/device/discover", test_discover);
   g_test_add_func ("/capture/device/discover-nobody", test_discover_nobody);

@@ -195,10 +195,11 @@ written (GObject      *source,
          gpointer      user_data)
 {
   g_autoptr(BlTraceStream) self = user_data;
-  g_autoptr(GBytes) bytes = g_queue_pop_head (&self->pending);
   g_autoptr(GError) error = NULL;
   gsize n = 0;
 
+  /* the message just written */
+  g_bytes_unref (g_queue_pop_head (&self->pending));
   self->writing = FALSE;
   if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, &n, &error))
     {

@@ -5,7 +5,6 @@
 _brightlens_cli()
 {
     local cur prev cmd opts
-    local commands="info export heap lines diff check help"
     local transforms="--focus --focus-path --merge --drop --hide --collapse-recursion --merge-threads --merge-all-threads"
     local commands="info export heap lines diff check record help"
     local metrics="cpu wall calls alloc-bytes alloc-count free-bytes free-count live-bytes live-count samples time-ns weight"
@@ -47,6 +46,7 @@ _brightlens_cli()
         export:--focus|export:--focus-path|export:--merge|export:--drop|export:--hide|\
         lines:--focus|lines:--focus-path|lines:--merge|lines:--drop|lines:--hide|\
         diff:--focus|diff:--focus-path|diff:--merge|diff:--drop|diff:--hide)
+            return 0 ;;
         record:-o|record:--output)
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0 ;;

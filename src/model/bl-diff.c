@@ -1157,26 +1157,41 @@ bl_diff_kind_get_display_name (BlDiffKind kind)
   return kind_display_names[kind];
 }
 
-typedef struct
+static double
+grand_total_base (BlDiff     *self,
+                  BlDiffSide  side,
+                  BlMetricId  metric)
 {
-  double change;
-  double weight;
-} Weighted;
+  if (self->profiles[side] == NULL || metric < 0 || metric >= BL_N_METRICS)
+    return 0.0;
+
+  return bl_profile_to_base_unit (self->profiles[side], metric,
+                                  self->grand_total[side][metric]);
+}
 
 static int
-compare_weighted (const void *a,
-                  const void *b)
+compare_double (const void *a,
+                const void *b)
 {
-  const Weighted *wa = a;
-  const Weighted *wb = b;
+  double da = *(const double *) a;
+  double db = *(const double *) b;
 
-  return wa->change < wb->change ? -1 : wa->change > wb->change;
+  return da < db ? -1 : da > db;
 }
 
 /**
  * bl_diff_get_auto_threshold:
  *
- * The rule is documented in bl-diff.h and in brightlens-cli(1).
+ * The rule (also in bl-diff.h and brightlens-cli(1)): over the functions
+ * with a self value on both sides (at least 4, else 1 %), the length
+ * factor k between the runs is the median of ln(b / a), so one function
+ * that really regressed moves neither k nor the shares of the others;
+ * each function's residual is |b·e^-k − a| as a share of A's total; the
+ * threshold is twice the median residual of the functions that hold at
+ * least 1 % of a side (of all shared ones when fewer than 4 do), rounded
+ * to 0.1 and clamped to 0.1 … 5 %. Two runs of the same code
+ * differ by sampling and scheduling noise in every function; that typical
+ * residual measures it.
  *
  * Returns: the noise threshold in percent of the total
  */
@@ -1184,45 +1199,64 @@ double
 bl_diff_get_auto_threshold (BlDiff     *self,
                             BlMetricId  metric)
 {
-  g_autofree Weighted *items = NULL;
-  double weight_sum = 0.0;
-  double half, acc = 0.0;
-  double median = 0.0;
+  g_autofree double *residuals = NULL;
+  g_autofree double *ratios = NULL;
+  g_autofree double *a_values = NULL;
+  g_autofree double *b_values = NULL;
+  double total_a, k, scale;
+  double median;
   guint n = 0;
+  guint m = 0;
 
   g_return_val_if_fail (BL_IS_DIFF (self), 1.0);
 
   if (!bl_diff_has_metric (self, metric) || self->n_functions == 0)
     return 1.0;
+  total_a = grand_total_base (self, BL_DIFF_SIDE_A, metric);
+  if (total_a <= 0.0)
+    return 1.0;
 
-  items = g_new (Weighted, self->n_functions);
+  a_values = g_new (double, self->n_functions);
+  b_values = g_new (double, self->n_functions);
+  ratios = g_new (double, self->n_functions);
   for (gsize f = 0; f < self->n_functions; f++)
     {
       BlDiffChange change;
 
-      bl_diff_get_function_change (self, metric, f, FALSE, TRUE, &change);
+      bl_diff_get_function_change (self, metric, f, FALSE, FALSE, &change);
       if (change.a <= 0.0 || change.b <= 0.0)
         continue;
-      items[n].change = fabs (change.delta);
-      items[n].weight = MAX (change.a, change.b);
-      weight_sum += items[n].weight;
+      a_values[n] = change.a;
+      b_values[n] = change.b;
+      ratios[n] = log (change.b / change.a);
       n++;
     }
-
-  if (n < 4 || weight_sum <= 0.0)
+  if (n < 4)
     return 1.0;
 
-  qsort (items, n, sizeof (Weighted), compare_weighted);
-  half = weight_sum / 2.0;
-  for (guint i = 0; i < n; i++)
-    {
-      acc += items[i].weight;
-      median = items[i].change;
-      if (acc >= half)
-        break;
-    }
+  qsort (ratios, n, sizeof (double), compare_double);
+  k = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0;
+  scale = exp (-k);
 
-  /* shares to percent, twice the typical change, rounded to 0.1 % */
+  /* the residuals of the functions that hold at least 1 % of a side (all
+   * shared functions when fewer than 4 do) */
+  residuals = g_new (double, n);
+  for (guint pass = 0; pass < 2 && m < 4; pass++)
+    {
+      m = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          double scaled_b = b_values[i] * scale;
+
+          if (pass == 0 && MAX (a_values[i], scaled_b) < 0.01 * total_a)
+            continue;
+          residuals[m++] = fabs (scaled_b - a_values[i]) / total_a;
+        }
+    }
+  qsort (residuals, m, sizeof (double), compare_double);
+  median = m % 2 == 1 ? residuals[m / 2] : (residuals[m / 2 - 1] + residuals[m / 2]) / 2.0;
+
+  /* shares to percent, twice the typical residual, rounded to 0.1 % */
   return CLAMP (round (2.0 * median * 1000.0) / 10.0, 0.1, 5.0);
 }
 
@@ -1238,18 +1272,6 @@ bl_diff_threshold_get_pct (BlDiff                *self,
     return bl_diff_get_auto_threshold (self, metric);
 
   return threshold->pct;
-}
-
-static double
-grand_total_base (BlDiff     *self,
-                  BlDiffSide  side,
-                  BlMetricId  metric)
-{
-  if (self->profiles[side] == NULL || metric < 0 || metric >= BL_N_METRICS)
-    return 0.0;
-
-  return bl_profile_to_base_unit (self->profiles[side], metric,
-                                  self->grand_total[side][metric]);
 }
 
 double
@@ -1285,6 +1307,36 @@ bl_diff_threshold_get_band (BlDiff                *self,
   return MAX (band, amount);
 }
 
+/* New and removed go by presence (a total above 0 on a side: the frame or
+ * function ran there); the others by the size of the change. */
+static BlDiffKind
+classify (BlDiff                *self,
+          BlMetricId             metric,
+          const BlDiffChange    *change,
+          gboolean               in_a,
+          gboolean               in_b,
+          const BlDiffThreshold *threshold)
+{
+  if (!in_a && in_b)
+    return BL_DIFF_KIND_NEW;
+  if (in_a && !in_b)
+    return BL_DIFF_KIND_REMOVED;
+  if (change->delta == 0.0 ||
+      fabs (change->delta) < bl_diff_threshold_get_band (self, metric, threshold))
+    return BL_DIFF_KIND_NEUTRAL;
+
+  return change->delta > 0.0 ? BL_DIFF_KIND_GROWN : BL_DIFF_KIND_SHRUNK;
+}
+
+/**
+ * bl_diff_classify:
+ * @change: a change made in @threshold's mode
+ *
+ * Returns: the kind of @change, with presence read from the change itself
+ *   (a value of 0 on a side is absence); use bl_diff_get_node_kind() or
+ *   bl_diff_get_function_kind() for self values, whose presence is that of
+ *   the total
+ */
 BlDiffKind
 bl_diff_classify (BlDiff                *self,
                   BlMetricId             metric,
@@ -1295,23 +1347,15 @@ bl_diff_classify (BlDiff                *self,
   g_return_val_if_fail (change != NULL, BL_DIFF_KIND_NEUTRAL);
   g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
 
-  if (change->a == 0.0 && change->b > 0.0)
-    return BL_DIFF_KIND_NEW;
-  if (change->a > 0.0 && change->b == 0.0)
-    return BL_DIFF_KIND_REMOVED;
-  if (change->delta == 0.0 ||
-      fabs (change->delta) < bl_diff_threshold_get_band (self, metric, threshold))
-    return BL_DIFF_KIND_NEUTRAL;
-
-  return change->delta > 0.0 ? BL_DIFF_KIND_GROWN : BL_DIFF_KIND_SHRUNK;
+  return classify (self, metric, change, change->a > 0.0, change->b > 0.0, threshold);
 }
 
 BlDiffKind
 bl_diff_get_node_kind (BlDiff                *self,
-                        BlMetricId             metric,
-                        guint32                node,
-                        gboolean               total,
-                        const BlDiffThreshold *threshold)
+                       BlMetricId             metric,
+                       guint32                node,
+                       gboolean               total,
+                       const BlDiffThreshold *threshold)
 {
   BlDiffChange change;
 
@@ -1321,15 +1365,18 @@ bl_diff_get_node_kind (BlDiff                *self,
 
   bl_diff_get_node_change (self, metric, node, total, threshold->normalized, &change);
 
-  return bl_diff_classify (self, metric, &change, threshold);
+  return classify (self, metric, &change,
+                   bl_diff_get_total (self, BL_DIFF_SIDE_A, metric, node) > 0,
+                   bl_diff_get_total (self, BL_DIFF_SIDE_B, metric, node) > 0,
+                   threshold);
 }
 
 BlDiffKind
 bl_diff_get_function_kind (BlDiff                *self,
-                            BlMetricId             metric,
-                            guint32                function,
-                            gboolean               total,
-                            const BlDiffThreshold *threshold)
+                           BlMetricId             metric,
+                           guint32                function,
+                           gboolean               total,
+                           const BlDiffThreshold *threshold)
 {
   BlDiffChange change;
 
@@ -1339,7 +1386,10 @@ bl_diff_get_function_kind (BlDiff                *self,
 
   bl_diff_get_function_change (self, metric, function, total, threshold->normalized, &change);
 
-  return bl_diff_classify (self, metric, &change, threshold);
+  return classify (self, metric, &change,
+                   bl_diff_get_function_total (self, BL_DIFF_SIDE_A, metric, function) > 0,
+                   bl_diff_get_function_total (self, BL_DIFF_SIDE_B, metric, function) > 0,
+                   threshold);
 }
 
 typedef struct
@@ -1481,18 +1531,18 @@ bl_diff_summarize (BlDiff                *self,
       BlDiffKind kind;
 
       bl_diff_get_function_change (self, metric, f, FALSE, threshold->normalized, &change);
-      kind = bl_diff_classify (self, metric, &change, &summary->threshold);
+      kind = bl_diff_get_function_kind (self, metric, f, FALSE, &summary->threshold);
       summary->n_kind[kind]++;
       if (kind == BL_DIFF_KIND_GROWN || kind == BL_DIFF_KIND_NEW)
         {
           summary->grown += change.delta;
-          if (summary->n_largest < BL_DIFF_SUMMARY_MAX_LARGEST)
+          if (summary->n_largest < BL_DIFF_SUMMARY_MAX_LARGEST && change.delta != 0.0)
             summary->largest[summary->n_largest++] = f;
         }
       else if (kind == BL_DIFF_KIND_SHRUNK || kind == BL_DIFF_KIND_REMOVED)
         {
           summary->shrunk += change.delta;
-          if (summary->n_largest_shrunk < BL_DIFF_SUMMARY_MAX_LARGEST)
+          if (summary->n_largest_shrunk < BL_DIFF_SUMMARY_MAX_LARGEST && change.delta != 0.0)
             summary->largest_shrunk[summary->n_largest_shrunk++] = f;
         }
     }

@@ -185,11 +185,12 @@ void                bl_diff_get_function_change  (BlDiff        *self,
 
 /* ---- classification ----
  *
- * Every merged node and every function falls in one class for a metric:
- * new (only B has a value), removed (only A has one), grown, shrunk, or
- * neutral (its change is inside the noise threshold). New and removed do
- * not depend on the threshold: a stack that appears or disappears is
- * always shown.
+ * Every merged node and every function falls in one kind for a metric:
+ * new (only B has it: its total in A is 0), removed (only A has it),
+ * grown, shrunk, or neutral (its change, of self or of total, is inside
+ * the noise threshold). New and removed do not depend on the threshold: a
+ * stack that appears or disappears is always shown. A function whose self
+ * value fell to 0 but that still calls others in B has shrunk.
  *
  * Mode: absolute compares the values (in the metric's base unit, each
  * side's decimals applied); normalised compares each value's share of its
@@ -225,13 +226,16 @@ const char         *bl_diff_kind_get_name       (BlDiffKind     kind);
 /* translatable (N_): "Neutral", "Grown", … */
 const char         *bl_diff_kind_get_display_name (BlDiffKind   kind);
 
-/* The automatic noise threshold of @metric, in percent of the total: twice
- * the weighted median of the functions' self changes (as shares of each
- * side's total, each function weighted by its larger share), clamped to
- * 0.1 … 5 %; 1 % when fewer than 4 functions have a value on both sides.
- * Most of the time of two runs of the same code sits in functions whose
- * share moves only by run-to-run noise, so their typical change measures
- * that noise; real regressions are the changes well above it. */
+/* The automatic noise threshold of @metric, in percent of the total. Over
+ * the functions with a self value on both sides (at least 4, else 1 %):
+ * the length factor k between the runs is the median of ln(b / a), so one
+ * function that really regressed moves neither k nor the others; each
+ * function's residual is |b·e^-k − a| as a share of A's total; the
+ * threshold is twice the median residual of the functions that hold at
+ * least 1 % of a side (of all shared ones when fewer than 4 do), rounded
+ * to 0.1 and clamped to 0.1 … 5 %. Two runs of the same code
+ * differ by sampling and scheduling noise in every function: the typical
+ * residual measures that noise, a real regression stands well above it. */
 double              bl_diff_get_auto_threshold   (BlDiff        *self,
                                                   BlMetricId     metric);
 /* @threshold's percentage, the automatic one when it asks for it. */
@@ -243,7 +247,8 @@ double              bl_diff_threshold_get_pct    (BlDiff        *self,
 double              bl_diff_threshold_get_band   (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   const BlDiffThreshold *threshold);
-/* The class of @change (made in @threshold's mode). */
+/* The kind of @change (made in @threshold's mode); a side whose value is 0
+ * counts as absent. */
 BlDiffKind         bl_diff_classify             (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   const BlDiffChange *change,

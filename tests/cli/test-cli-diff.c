@@ -198,19 +198,19 @@ test_normalized (void)
   bl_cli_run (&table, "diff", "-n", "--format", "table", a, b, NULL);
   g_assert_cmpint (table.status, ==, 0);
   lines = g_strsplit (table.out, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 10);
-  g_assert_nonnull (strstr (lines[3], "shares"));
-  g_assert_nonnull (strstr (lines[6], "  load  "));
-  g_assert_nonnull (strstr (lines[6], "60.00 %"));
-  g_assert_nonnull (strstr (lines[6], "25.00 %"));
-  g_assert_nonnull (strstr (lines[6], "−35.00 pp"));
-  g_assert_nonnull (strstr (lines[6], "−58.3 %"));
-  g_assert_nonnull (strstr (lines[7], "  draw  "));
-  g_assert_nonnull (strstr (lines[7], "+30.00 pp"));
-  g_assert_nonnull (strstr (lines[7], "+100.0 %"));
-  g_assert_nonnull (strstr (lines[8], "  main  "));
-  g_assert_nonnull (strstr (lines[8], "+5.00 pp"));
-  g_assert_nonnull (strstr (lines[8], "+50.0 %"));
+  g_assert_cmpuint (g_strv_length (lines), ==, 12);
+  g_assert_nonnull (strstr (lines[5], "shares"));
+  g_assert_nonnull (strstr (lines[8], "  load  "));
+  g_assert_nonnull (strstr (lines[8], "60.00 %"));
+  g_assert_nonnull (strstr (lines[8], "25.00 %"));
+  g_assert_nonnull (strstr (lines[8], "−35.00 pp"));
+  g_assert_nonnull (strstr (lines[8], "−58.3 %"));
+  g_assert_nonnull (strstr (lines[9], "  draw  "));
+  g_assert_nonnull (strstr (lines[9], "+30.00 pp"));
+  g_assert_nonnull (strstr (lines[9], "+100.0 %"));
+  g_assert_nonnull (strstr (lines[10], "  main  "));
+  g_assert_nonnull (strstr (lines[10], "+5.00 pp"));
+  g_assert_nonnull (strstr (lines[10], "+50.0 %"));
 }
 
 static void
@@ -229,9 +229,9 @@ test_table (void)
   bl_cli_run (&run, "diff", "--format", "table", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   lines = g_strsplit (run.out, "\n", -1);
-  g_assert_true (g_str_has_prefix (lines[0], "A: "));
-  g_assert_true (g_str_has_prefix (lines[1], "B: "));
-  g_assert_nonnull (strstr (lines[4], "Δ%"));
+  g_assert_true (g_str_has_prefix (lines[2], "A: "));
+  g_assert_true (g_str_has_prefix (lines[3], "B: "));
+  g_assert_nonnull (strstr (lines[6], "Δ%"));
 
   /* ranked by |Δ self|: load +50, draw −50 (ties keep name order: draw
    * is after load by total change), blit +30, go +7, run −5; main ±0 */
@@ -239,17 +239,17 @@ test_table (void)
     {
       g_autofree char *suffix = g_strdup_printf ("  %s  pkg:/source/main.brs", order[i]);
 
-      g_assert_true (g_str_has_suffix (lines[5 + i], suffix));
+      g_assert_true (g_str_has_suffix (lines[7 + i], suffix));
     }
-  g_assert_nonnull (strstr (lines[5], "+50 µs"));
-  g_assert_nonnull (strstr (lines[5], "+50.0 %"));
-  g_assert_nonnull (strstr (lines[6], "−50 µs"));
-  g_assert_nonnull (strstr (lines[6], "−100.0 %"));
-  g_assert_nonnull (strstr (lines[7], "new"));
-  g_assert_true (g_str_has_suffix (lines[10], "  main  pkg:/source/main.brs"));
-  g_assert_nonnull (strstr (lines[10], "±0 µs"));
-  g_assert_cmpstr (lines[11], ==, "");
-  g_assert_null (lines[12]);
+  g_assert_nonnull (strstr (lines[7], "+50 µs"));
+  g_assert_nonnull (strstr (lines[7], "+50.0 %"));
+  g_assert_nonnull (strstr (lines[8], "−50 µs"));
+  g_assert_nonnull (strstr (lines[8], "−100.0 %"));
+  g_assert_nonnull (strstr (lines[9], "new"));
+  g_assert_true (g_str_has_suffix (lines[12], "  main  pkg:/source/main.brs"));
+  g_assert_nonnull (strstr (lines[12], "±0 µs"));
+  g_assert_cmpstr (lines[13], ==, "");
+  g_assert_null (lines[14]);
 
   /* by total: main grew by 30 in total (160 → 190) */
   bl_cli_run (&by_total, "diff", "--format", "table", "--by", "total", a, b, NULL);

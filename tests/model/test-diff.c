@@ -955,30 +955,35 @@ test_summary (void)
   g_assert_cmpfloat (summary.threshold.pct, ==, 1.0);
 }
 
-/* The automatic threshold: twice the weighted median of the shared
- * functions' share changes, 0.1 … 5 %. */
+/* The automatic threshold: twice the median residual of the shared
+ * functions once the length factor between the runs is taken out. */
 static void
 test_auto_threshold (void)
 {
   const char *a[] = { "T;f1 100", "T;f2 100", "T;f3 100", "T;f4 100", NULL };
-  /* shares .25 each → 102/410, 98/410, 100/410, 110/410: changes .12, 1.10,
-   * .61, 1.83 pp; weighted median 1.10 pp → 2.2 % */
-  const char *b[] = { "T;f1 102", "T;f2 98", "T;f3 100", "T;f4 110", NULL };
+  /* k = median ln (b / a) = (ln 1 + ln 1.06) / 2; residuals |b e^-k − a| / 400:
+   * .72, .74, 2.17 and 6.57 % → median 1.457 % → 2.9 % */
+  const char *b[] = { "T;f1 106", "T;f2 94", "T;f3 100", "T;f4 130", NULL };
+  /* twice as long, one function regressed: the length factor is not noise */
+  const char *longer[] = { "T;f1 200", "T;f2 200", "T;f3 200", "T;f4 260", NULL };
   const char *calm[] = { "T;f1 100", "T;f2 100", "T;f3 100", "T;f4 101", NULL };
   const char *wild[] = { "T;f1 400", "T;f2 10", "T;f3 300", "T;f4 10", NULL };
   const char *few[] = { "T;f1 300", "T;f2 100", NULL };
   g_autoptr(BlDiff) diff = diff_from_lines (a, b);
+  g_autoptr(BlDiff) longer_diff = diff_from_lines (a, longer);
   g_autoptr(BlDiff) calm_diff = diff_from_lines (a, calm);
   g_autoptr(BlDiff) wild_diff = diff_from_lines (a, wild);
   g_autoptr(BlDiff) few_diff = diff_from_lines (a, few);
   BlDiffThreshold automatic = { FALSE, BL_DIFF_THRESHOLD_AUTO, 0.0 };
 
-  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (diff, BL_METRIC_CPU), 2.2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (diff, BL_METRIC_CPU), 2.9, 1e-9);
   g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_pct (diff, BL_METRIC_CPU, &automatic),
-                                  2.2, 1e-9);
-  /* 2.2 % of A's 400 µs */
+                                  2.9, 1e-9);
+  /* 2.9 % of A's 400 µs */
   g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_band (diff, BL_METRIC_CPU, &automatic),
-                                  8.8, 1e-9);
+                                  11.6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (longer_diff, BL_METRIC_CPU), 0.1,
+                                  1e-9);
   g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (calm_diff, BL_METRIC_CPU), 0.1,
                                   1e-9);
   g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (wild_diff, BL_METRIC_CPU), 5.0,

@@ -860,6 +860,9 @@ bl_cli_diff_write_sessions (BlDiff         *diff,
   return write_session_table (diff, path_a, path_b, out, error);
 }
 
+/* an option not given */
+#define UNSET (-G_MAXDOUBLE)
+
 int
 bl_cli_diff (int    argc,
              char **argv)
@@ -884,8 +887,8 @@ bl_cli_diff (int    argc,
   gboolean absolute = FALSE;
   gboolean json = FALSE;
   gboolean table;
-  double threshold = BL_DIFF_THRESHOLD_AUTO;
-  double fail_above = -1.0;
+  double threshold = UNSET;
+  double fail_above = UNSET;
   TableOptions options;
   Gate gate = { 0 };
   BlMetricId metric;
@@ -954,11 +957,13 @@ bl_cli_diff (int    argc,
                                           "--format folded."));
   if (normalized && absolute)
     return bl_cli_usage_error (context, _("--normalized and --absolute exclude each other."));
-  if (threshold != BL_DIFF_THRESHOLD_AUTO && (!isfinite (threshold) || threshold < 0))
+  if (threshold != UNSET && (!isfinite (threshold) || threshold < 0))
     return bl_cli_usage_error (context, _("--threshold takes a percentage of 0 or more."));
-  if (fail_above != -1.0 && (!isfinite (fail_above) || fail_above < 0))
+  if (fail_above != UNSET && (!isfinite (fail_above) || fail_above < 0))
     return bl_cli_usage_error (context, _("--fail-above takes a percentage of 0 or more."));
-  if (function != NULL && fail_above < 0)
+  if (threshold == UNSET)
+    threshold = BL_DIFF_THRESHOLD_AUTO;
+  if (function != NULL && fail_above == UNSET)
     return bl_cli_usage_error (context, _("--function goes with --fail-above."));
   if (format != NULL && g_str_equal (format, "json"))
     json = TRUE;
@@ -1003,7 +1008,7 @@ bl_cli_diff (int    argc,
                    argv[1], argv[2]);
           return BL_CLI_INVALID_INPUT;
         }
-      if (fail_above >= 0)
+      if (fail_above != UNSET)
         {
           fprintf (stderr, _("brightlens-cli: --fail-above compares profiles; %s and %s are "
                              "sessions.\n"), argv[1], argv[2]);

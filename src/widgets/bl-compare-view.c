@@ -1348,6 +1348,7 @@ build_profiles (BlCompareView *self)
   GtkWidget *vpaned;
   GtkWidget *table_scroller = gtk_scrolled_window_new ();
   GtkWidget *spacer;
+  GtkWidget *mode_box;
   g_autoptr(GtkSingleSelection) selection = NULL;
   GtkSorter *sorter;
 
@@ -1377,11 +1378,13 @@ build_profiles (BlCompareView *self)
                            G_CALLBACK (metric_selected_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->metric_dropdown));
 
-  /* the mode: two linked toggles, one of them always active */
+  /* the mode: two linked toggles, one of them always active; shown beside
+   * the summary, which it changes */
   {
-    GtkWidget *mode = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+    GtkWidget *mode = mode_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
     gtk_widget_add_css_class (mode, "linked");
+    gtk_widget_set_valign (mode, GTK_ALIGN_CENTER);
     self->absolute_button =
       GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("A_bsolute")));
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->absolute_button),
@@ -1397,7 +1400,6 @@ build_profiles (BlCompareView *self)
                              G_CALLBACK (normalized_toggled_cb), self, G_CONNECT_SWAPPED);
     gtk_box_append (GTK_BOX (mode), GTK_WIDGET (self->absolute_button));
     gtk_box_append (GTK_BOX (mode), GTK_WIDGET (self->normalized_button));
-    gtk_box_append (GTK_BOX (toolbar), mode);
   }
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
@@ -1419,7 +1421,8 @@ build_profiles (BlCompareView *self)
   /* what changed, in one sentence, and the noise threshold behind it */
   {
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *label = gtk_label_new_with_mnemonic (_("Noise _threshold"));
+    /* Translators: the label of the noise threshold's spin button */
+    GtkWidget *label = gtk_label_new_with_mnemonic (_("_Threshold"));
     GtkWidget *unit = gtk_label_new ("%");
 
     gtk_widget_add_css_class (row, "bl-diff-summary");
@@ -1436,7 +1439,9 @@ build_profiles (BlCompareView *self)
     gtk_widget_set_hexpand (GTK_WIDGET (self->summary_label), TRUE);
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->summary_label));
 
+    gtk_box_append (GTK_BOX (row), mode_box);
     gtk_widget_add_css_class (label, "dim-label");
+    gtk_widget_set_margin_start (label, 6);
     gtk_box_append (GTK_BOX (row), label);
     self->threshold_spin =
       GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 50.0, 0.1));

@@ -573,6 +573,179 @@ test_functions (void)
   fixture_close (&f);
 }
 
+/* ---- the diff that explains itself ---- */
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *prefix)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) &&
+          g_str_has_prefix (gtk_label_get_text (GTK_LABEL (child)), prefix))
+        return child;
+      if ((found = find_label (child, prefix)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static guint
+find_row (BlCompareView *view,
+          BlDiff        *diff,
+          const char    *name)
+{
+  for (guint i = 0; i < bl_compare_view_get_n_function_rows (view); i++)
+    if (g_strcmp0 (row_name (view, diff, i), name) == 0)
+      return i;
+
+  g_error ("no row %s", name);
+}
+
+static void
+test_explain (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  const char *legend_items[] = {
+    "Grown", "Shrunk", "New (only B)", "Removed (only A)", "Neutral",
+    "Baseline: A (before.bsprof)",
+  };
+  const char *by_size[] = { "grow", "main", "shrink", "gone", "fresh", "same" };
+  const BlDiffKind kinds[] = {
+    BL_DIFF_KIND_GROWN, BL_DIFF_KIND_GROWN, BL_DIFF_KIND_SHRUNK, BL_DIFF_KIND_REMOVED,
+    BL_DIFF_KIND_NEW, BL_DIFF_KIND_NEUTRAL,
+  };
+  g_autofree char *absolute_text = NULL;
+  GtkWidget *legend;
+  GtkLabel *summary;
+  BlFlameGraph *graph;
+  Fixture f;
+  Bars bars;
+  GdkRGBA grow, fresh, same, api;
+
+  fixture_open (&f, diff, "differential");
+  graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_DIFF);
+
+  /* the legend: every class, and which side is the baseline */
+  legend = bl_compare_view_get_legend (f.view);
+  g_assert_true (gtk_widget_get_mapped (legend));
+  g_assert_cmpint (gtk_widget_get_width (legend), <=, WIDTH);
+  for (guint i = 0; i < G_N_ELEMENTS (legend_items); i++)
+    {
+      GtkWidget *item = find_label (legend, legend_items[i]);
+
+      if (item == NULL)
+        g_error ("the legend does not say “%s”", legend_items[i]);
+      g_assert_true (gtk_widget_get_mapped (item));
+      g_assert_cmpint (gtk_widget_get_width (item), >, 0);
+    }
+
+  /* the summary sentence, by self values, under the automatic threshold
+   * (three functions on both sides: 1 %) */
+  summary = bl_compare_view_get_summary_label (f.view);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "2 functions got slower by 250 µs in total (1 new); the largest: "
+                   "grow (+200 µs), fresh (+50 µs). 2 functions got faster by 140 µs in total "
+                   "(1 removed); the largest: shrink (−80 µs), gone (−60 µs).");
+  g_assert_true (bl_compare_view_get_threshold_auto (f.view));
+  g_assert_cmpfloat (bl_compare_view_get_threshold (f.view), ==, 1.0);
+  absolute_text = g_strdup (gtk_label_get_text (summary));
+
+  /* the table by the size of the change, with its class */
+  bl_compare_view_sort_functions (f.view, "size");
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, G_N_ELEMENTS (by_size));
+  for (guint i = 0; i < G_N_ELEMENTS (by_size); i++)
+    {
+      g_assert_cmpstr (row_name (f.view, diff, i), ==, by_size[i]);
+      g_assert_cmpint (bl_compare_view_get_function_kind (f.view, i), ==, kinds[i]);
+    }
+
+  /* switching the mode changes the figures: "same" kept its 100 µs, but
+   * its share fell from 27.8 % to 21.3 % */
+  bl_compare_view_set_normalized (f.view, TRUE);
+  g_assert_cmpstr (gtk_label_get_text (summary), !=, absolute_text);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                   "2 functions got slower by 46.69 pp in total (1 new); "
+                                   "the largest: grow (+36.05 pp), fresh (+10.64 pp)."));
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "same")),
+                   ==, BL_DIFF_KIND_SHRUNK);
+  bl_compare_view_set_normalized (f.view, FALSE);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "same")),
+                   ==, BL_DIFF_KIND_NEUTRAL);
+
+  /* a threshold of 60 % of A's 360 µs: grow's +200 µs is noise now and
+   * drawn grey; the new stack keeps its colour */
+  render_bars (GTK_WIDGET (graph), &bars);
+  grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  bars_clear (&bars);
+  g_assert_true (is_red (&grow));
+  bl_compare_view_set_threshold (f.view, 60.0);
+  g_assert_false (bl_compare_view_get_threshold_auto (f.view));
+  g_assert_cmpfloat (bl_compare_view_get_threshold (f.view), ==, 60.0);
+  render_bars (GTK_WIDGET (graph), &bars);
+  grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  same = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;same"));
+  fresh = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh"));
+  bars_clear (&bars);
+  g_assert_true (is_grey (&grow));
+  g_assert_true (gdk_rgba_equal (&grow, &same));
+  bl_compare_view_get_change_color (f.view, bl_diff_lookup_stack (diff, "T;main;fresh", ';'),
+                                    &api);
+  g_assert_true (gdk_rgba_equal (&fresh, &api));
+  g_assert_false (is_grey (&fresh));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                   "1 function got slower by 50 µs in total (1 new)"));
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "grow")),
+                   ==, BL_DIFF_KIND_NEUTRAL);
+
+  /* back to the automatic threshold */
+  bl_compare_view_set_threshold (f.view, BL_DIFF_THRESHOLD_AUTO);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+  fixture_close (&f);
+}
+
+/* The function table fits a 1000 px window without scrolling sideways. */
+static void
+test_table_width (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  GtkWidget *window = gtk_window_new ();
+  BlCompareView *view = BL_COMPARE_VIEW (bl_compare_view_new ());
+  GtkWidget *table, *scroller;
+  GtkAdjustment *h;
+  int min_width = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped, view));
+  bl_compare_view_set_titles (view, "before.bsprof", "after.bsprof");
+  bl_compare_view_set_diff (view, diff);
+  g_assert_true (iterate_until (graphs_laid_out, view));
+  settle ();
+
+  table = GTK_WIDGET (bl_compare_view_get_function_table (view));
+  scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scroller);
+  g_assert_true (iterate_until (is_mapped, table));
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), <=, 1000);
+  gtk_widget_measure (table, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_assert_cmpint (min_width, <=, gtk_widget_get_width (scroller));
+  h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 0.5);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
 /* ---- threads ---- */
 
 /* A and B share "main"; only A has "render", only B has "net". */
@@ -1383,6 +1556,8 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/hit-testing", test_hit_testing);
   g_test_add_func ("/widgets/compare/in-step", test_in_step);
   g_test_add_func ("/widgets/compare/functions", test_functions);
+  g_test_add_func ("/widgets/compare/explain", test_explain);
+  g_test_add_func ("/widgets/compare/table-width", test_table_width);
   g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/threads", test_threads);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);

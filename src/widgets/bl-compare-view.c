@@ -227,10 +227,11 @@ update_colors (BlCompareView *self)
 
       if (self->swatches[i] == NULL)
         continue;
-      markup = g_strdup_printf ("<span foreground=\"#%02x%02x%02x\">■</span>",
+      markup = g_strdup_printf ("<span foreground=\"#%02x%02x%02x\">%s</span>",
                                 (guint) (colors[i]->red * 255 + 0.5),
                                 (guint) (colors[i]->green * 255 + 0.5),
-                                (guint) (colors[i]->blue * 255 + 0.5));
+                                (guint) (colors[i]->blue * 255 + 0.5),
+                                i == SWATCH_ONLY_B ? "▨" : i == SWATCH_ONLY_A ? "▧" : "■");
       gtk_label_set_markup (self->swatches[i], markup);
     }
 }
@@ -557,6 +558,40 @@ diff_color_func (BlFlameGraph *graph,
   return TRUE;
 }
 
+/* New stacks hatched like "/", removed ones like "\": a cue that does not
+ * depend on telling hues apart (the legend's swatches show the same). */
+static BlFlameMark
+diff_mark_func (BlFlameGraph *graph,
+                guint32       node,
+                gpointer      user_data)
+{
+  BlCompareView *self = user_data;
+  BlDiffThreshold threshold;
+  guint32 d;
+
+  if (!is_profile_diff (self))
+    return BL_FLAME_MARK_NONE;
+
+  d = bl_diff_node_from_profile (self->diff, self->shape, node);
+  if (d == BL_NODE_NONE)
+    return BL_FLAME_MARK_NONE;
+
+  threshold_of (self, &threshold);
+  switch (bl_diff_get_node_kind (self->diff, self->metric, d, TRUE, &threshold))
+    {
+    case BL_DIFF_KIND_NEW:
+      return BL_FLAME_MARK_HATCH_RISING;
+    case BL_DIFF_KIND_REMOVED:
+      return BL_FLAME_MARK_HATCH_FALLING;
+    case BL_DIFF_KIND_NEUTRAL:
+    case BL_DIFF_KIND_GROWN:
+    case BL_DIFF_KIND_SHRUNK:
+    case BL_N_DIFF_KINDS:
+    default:
+      return BL_FLAME_MARK_NONE;
+    }
+}
+
 /* the same text as the SVG export's (bl-flame-text.c) */
 static char *
 tooltip_text (BlCompareView *self,
@@ -787,7 +822,7 @@ setup_cell (GtkSignalListItemFactory *factory,
 
   if (column == COL_FILE)
     gtk_widget_add_css_class (label, "dim-label");
-  else if (column != COL_NAME)
+  else if (column != COL_NAME && column != COL_KIND)
     {
       gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 1.0);
       gtk_widget_add_css_class (label, "numeric");
@@ -1180,7 +1215,9 @@ legend_item (BlCompareView *self,
              Swatch         which)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *swatch = gtk_label_new ("■");
+  /* new and removed are hatched in the graph as in their swatches */
+  GtkWidget *swatch = gtk_label_new (which == SWATCH_ONLY_B ? "▨"
+                                     : which == SWATCH_ONLY_A ? "▧" : "■");
 
   self->swatches[which] = GTK_LABEL (swatch);
   gtk_box_append (GTK_BOX (box), swatch);
@@ -1533,6 +1570,7 @@ build_profiles (BlCompareView *self)
   gtk_box_append (GTK_BOX (diff_box), legend_row);
   gtk_box_append (GTK_BOX (diff_box), graph_pane (self, BL_COMPARE_GRAPH_DIFF, NULL));
   bl_flame_graph_set_color_func (self->graphs[BL_COMPARE_GRAPH_DIFF], diff_color_func, self, NULL);
+  bl_flame_graph_set_mark_func (self->graphs[BL_COMPARE_GRAPH_DIFF], diff_mark_func, self, NULL);
   gtk_stack_add_titled (self->profile_stack, diff_box, "differential", _("Differential"));
 
   /* functions */
@@ -1850,6 +1888,7 @@ bl_compare_view_dispose (GObject *object)
     if (self->graphs[g] != NULL)
       {
         bl_flame_graph_set_color_func (self->graphs[g], NULL, NULL, NULL);
+        bl_flame_graph_set_mark_func (self->graphs[g], NULL, NULL, NULL);
         bl_flame_graph_set_tooltip_func (self->graphs[g], NULL, NULL, NULL);
       }
 

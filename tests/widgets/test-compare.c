@@ -606,6 +606,63 @@ find_row (BlCompareView *view,
   g_error ("no row %s", name);
 }
 
+/* The hatching drawn over the frame of @node: 1 stripes rising ("/"), −1
+ * falling ("\"), 0 none. */
+static int
+collect_hatch (GskRenderNode         *node,
+               const graphene_rect_t *frame)
+{
+  int found = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node) && found == 0; i++)
+        found = collect_hatch (gsk_container_node_get_child (node, i), frame);
+      return found;
+    case GSK_TRANSFORM_NODE:
+      return collect_hatch (gsk_transform_node_get_child (node), frame);
+    case GSK_CLIP_NODE:
+      return collect_hatch (gsk_clip_node_get_child (node), frame);
+    case GSK_DEBUG_NODE:
+      return collect_hatch (gsk_debug_node_get_child (node), frame);
+    case GSK_REPEATING_LINEAR_GRADIENT_NODE:
+      {
+        graphene_rect_t r;
+
+        gsk_render_node_get_bounds (node, &r);
+        if (G_APPROX_VALUE (r.origin.x, frame->origin.x, 0.6) &&
+            G_APPROX_VALUE (r.origin.y, frame->origin.y, 0.6))
+          return gsk_linear_gradient_node_get_end (node)->y > 0 ? 1 : -1;
+      }
+      return 0;
+    default:
+      return 0;
+    }
+}
+
+static int
+frame_hatch (BlFlameGraph *graph,
+             guint32       node)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (graph));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) root = NULL;
+  graphene_rect_t frame;
+
+  gtk_widget_queue_draw (GTK_WIDGET (graph));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (graph));
+  settle ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gtk_widget_get_width (GTK_WIDGET (graph)),
+                          gtk_widget_get_height (GTK_WIDGET (graph)));
+  root = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (root);
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &frame));
+
+  return collect_hatch (root, &frame);
+}
+
 static void
 test_explain (void)
 {
@@ -707,6 +764,20 @@ test_explain (void)
   /* back to the automatic threshold */
   bl_compare_view_set_threshold (f.view, BL_DIFF_THRESHOLD_AUTO);
   g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+  /* new stacks are hatched "/", removed ones "\" (in A's shape), grown
+   * ones not: a cue besides the hue */
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh")), ==,
+                   1);
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow")), ==,
+                   0);
+  bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
+  g_assert_true (iterate_until (graphs_laid_out, f.view));
+  settle ();
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;gone")), ==,
+                   -1);
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;shrink")), ==,
+                   0);
 
   fixture_close (&f);
 }

@@ -1497,8 +1497,10 @@ bl_diff_format_value (BlDiff     *self,
       bl_profile_get_metric_decimals (finer, metric))
     finer = self->profiles[BL_DIFF_SIDE_B];
   scaled = fabs (value) * (double) bl_profile_get_metric_scale (finer, metric);
+  /* doubles at or above 2^64 do not convert */
   text = bl_profile_format_value (finer, metric,
-                                  scaled >= 1.8e19 ? G_MAXUINT64 : (guint64) llround (scaled));
+                                  scaled >= 18446744073709549568.0
+                                  ? G_MAXUINT64 : (guint64) (scaled + 0.5));
 
   return g_strdup_printf ("%s%s", sign, text);
 }

@@ -1025,18 +1025,18 @@ update_side_labels (BlCompareView *self)
         {
           guint32 root = bl_diff_find_root (self->diff, self->thread);
           g_autofree char *value =
-            bl_metric_format_value (self->metric,
-                                    root == BL_NODE_NONE
-                                    ? 0
-                                    : bl_diff_get_total (self->diff, s, self->metric, root));
+            bl_profile_format_value (bl_diff_get_profile (self->diff, s), self->metric,
+                                     root == BL_NODE_NONE
+                                     ? 0
+                                     : bl_diff_get_total (self->diff, s, self->metric, root));
 
           /* Translators: a thread's name and its total, "main: 1.20 s" */
           total = g_strdup_printf (_("%s: %s"), self->thread, value);
         }
       else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID &&
                bl_diff_side_has_metric (self->diff, s, self->metric))
-        total = bl_metric_format_value (self->metric,
-                                        bl_diff_get_grand_total (self->diff, s, self->metric));
+        total = bl_profile_format_value (bl_diff_get_profile (self->diff, s), self->metric,
+                                         bl_diff_get_grand_total (self->diff, s, self->metric));
       else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
         /* Translators: the side has no values of the metric compared; its
          * graph shows its own metric instead */

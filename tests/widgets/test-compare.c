@@ -782,6 +782,41 @@ test_explain (void)
   fixture_close (&f);
 }
 
+static BlProfile *
+speedscope_bytes (const char *weights)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = g_strdup_printf (
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+    "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+    "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"bytes\",\"samples\":[[0],[1]],"
+    "\"weights\":[%s]}]}", weights);
+  BlProfile *profile = bl_speedscope_read_memory ((const guint8 *) json, strlen (json), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  return profile;
+}
+
+/* Values with decimals (33.25 B against 40 B) are shown in bytes, not in
+ * the finer stored unit. */
+static void
+test_explain_decimals (void)
+{
+  g_autoptr(BlProfile) a = speedscope_bytes ("33.25,10");
+  g_autoptr(BlProfile) b = speedscope_bytes ("40,10");
+  g_autoptr(BlDiff) diff = bl_diff_new (a, b);
+  Fixture f;
+
+  fixture_open (&f, diff, "side-by-side");
+  g_assert_cmpstr (gtk_label_get_text (bl_compare_view_get_summary_label (f.view)), ==,
+                   "1 function grew by 6.75 B in total; the largest: f (+6.75 B).");
+  g_assert_nonnull (find_label (GTK_WIDGET (f.view), "A  before.bsprof — t: 43.25 B"));
+  g_assert_nonnull (find_label (GTK_WIDGET (f.view), "B  after.bsprof — t: 50 B"));
+  fixture_close (&f);
+}
+
 /* The function table fits a 1000 px window without scrolling sideways. */
 static void
 test_table_width (void)
@@ -1629,6 +1664,7 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/functions", test_functions);
   g_test_add_func ("/widgets/compare/explain", test_explain);
   g_test_add_func ("/widgets/compare/table-width", test_table_width);
+  g_test_add_func ("/widgets/compare/explain-decimals", test_explain_decimals);
   g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/threads", test_threads);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);

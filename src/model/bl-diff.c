@@ -54,6 +54,10 @@ struct _BlDiff
   guint64        *total[2][BL_N_METRICS];
   guint64         grand_total[2][BL_N_METRICS];
 
+  /* the automatic noise threshold of each metric, made on first use under
+   * the mutex; NAN until then */
+  double          auto_threshold[BL_N_METRICS];
+
   /* functions */
   BlDiffFunction *functions;
   gsize           n_functions;
@@ -557,6 +561,8 @@ bl_diff_init (BlDiff *self)
   self->strings = g_ptr_array_new ();
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_mutex_init (&self->values_lock);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    self->auto_threshold[m] = NAN;
 
   intern (self, "");
 }
@@ -1195,9 +1201,38 @@ compare_double (const void *a,
  *
  * Returns: the noise threshold in percent of the total
  */
+static double compute_auto_threshold (BlDiff     *self,
+                                      BlMetricId  metric);
+
 double
 bl_diff_get_auto_threshold (BlDiff     *self,
                             BlMetricId  metric)
+{
+  double pct;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), 1.0);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 1.0;
+
+  /* once per metric: every classification asks for it */
+  g_mutex_lock (&self->values_lock);
+  pct = self->auto_threshold[metric];
+  g_mutex_unlock (&self->values_lock);
+  if (!isnan (pct))
+    return pct;
+
+  pct = compute_auto_threshold (self, metric);
+  g_mutex_lock (&self->values_lock);
+  self->auto_threshold[metric] = pct;
+  g_mutex_unlock (&self->values_lock);
+
+  return pct;
+}
+
+static double
+compute_auto_threshold (BlDiff     *self,
+                        BlMetricId  metric)
 {
   g_autofree double *residuals = NULL;
   g_autofree double *ratios = NULL;
@@ -1207,8 +1242,6 @@ bl_diff_get_auto_threshold (BlDiff     *self,
   double median;
   guint n = 0;
   guint m = 0;
-
-  g_return_val_if_fail (BL_IS_DIFF (self), 1.0);
 
   if (!bl_diff_has_metric (self, metric) || self->n_functions == 0)
     return 1.0;

@@ -878,6 +878,7 @@ add_hatch (GPtrArray     *out,
     : (GdkRGBA) { 1, 1, 1, 0.32 };
   GdkRGBA clear = ink;
   GskColorStop stops[4];
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (x, y, width, height);
   double d = 6.0 / G_SQRT2;
   graphene_point_t start = GRAPHENE_POINT_INIT (0, 0);
   graphene_point_t end = GRAPHENE_POINT_INIT (d, mark == BL_FLAME_MARK_HATCH_RISING ? d : -d);
@@ -888,8 +889,7 @@ add_hatch (GPtrArray     *out,
   stops[2] = (GskColorStop) { 0.6, ink };
   stops[3] = (GskColorStop) { 1.0, ink };
   g_ptr_array_add (out,
-                   gsk_repeating_linear_gradient_node_new (&GRAPHENE_RECT_INIT (x, y, width, height),
-                                                           &start, &end, stops,
+                   gsk_repeating_linear_gradient_node_new (&bounds, &start, &end, stops,
                                                            G_N_ELEMENTS (stops)));
 }
 

@@ -598,7 +598,23 @@ tooltip_text (BlCompareView *self,
               BlDiffSide     side,
               guint32        node)
 {
-  return bl_flame_text_dup_diff_tooltip (self->diff, self->metric, self->normalized, side, node);
+  g_autofree char *text = bl_flame_text_dup_diff_tooltip (self->diff, self->metric,
+                                                           self->normalized, side, node);
+  BlDiffThreshold threshold;
+  guint32 d = bl_diff_node_from_profile (self->diff, side, node);
+
+  if (text == NULL || d == BL_NODE_NONE)
+    return g_steal_pointer (&text);
+
+  /* and whether the change is noise, which only the window's threshold knows */
+  threshold_of (self, &threshold);
+  if (bl_diff_get_node (self->diff, d)->presence == BL_DIFF_IN_BOTH &&
+      bl_diff_get_node_kind (self->diff, self->metric, d, TRUE, &threshold) ==
+      BL_DIFF_KIND_NEUTRAL)
+    return g_strdup_printf ("%s\n%s", text,
+                            _("Neutral: the change is inside the noise threshold."));
+
+  return g_steal_pointer (&text);
 }
 
 static char *
@@ -797,7 +813,7 @@ filter_row (gpointer item,
   BlCompareView *self = user_data;
   BlCompareRow *row = item;
 
-  if (self->regressions_only && !(row->total_change.delta > 0))
+  if (self->regressions_only && row->kind != BL_DIFF_KIND_GROWN && row->kind != BL_DIFF_KIND_NEW)
     return FALSE;
 
   if (self->search != NULL && *self->search != '\0')
@@ -1577,7 +1593,8 @@ build_profiles (BlCompareView *self)
   self->regressions_check =
     GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->regressions_check),
-                               _("Only the functions whose total grew"));
+                               _("Only the functions whose total grew beyond the noise "
+                                 "threshold, or that are new"));
   g_signal_connect_object (self->regressions_check, "toggled",
                            G_CALLBACK (regressions_toggled_cb), self, G_CONNECT_SWAPPED);
   {

@@ -760,6 +760,18 @@ test_explain (void)
                                    "1 function got slower by 50 µs in total (1 new)"));
   g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "grow")),
                    ==, BL_DIFF_KIND_NEUTRAL);
+  {
+    g_autofree char *tip = bl_flame_graph_dup_tooltip_text (graph,
+                                                           profile_node (diff, BL_DIFF_SIDE_B,
+                                                                         "T;main;grow"));
+
+    g_assert_nonnull (strstr (tip, "Neutral: the change is inside the noise threshold."));
+  }
+  /* regressions: beyond the threshold, or new */
+  bl_compare_view_set_regressions_only (f.view, TRUE);
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 1);
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "fresh");
+  bl_compare_view_set_regressions_only (f.view, FALSE);
 
   /* back to the automatic threshold */
   bl_compare_view_set_threshold (f.view, BL_DIFF_THRESHOLD_AUTO);

@@ -584,6 +584,16 @@ test_gate (void)
   g_assert_true (g_str_has_prefix (with_table.out, "2 functions got slower"));
   g_assert_nonnull (strstr (with_table.out, "pkg:/source/main.brs\n\nFailed: "));
   g_assert_true (g_str_has_suffix (with_table.out, fail.out));
+
+  /* with folded lines: the lines, then the verdict */
+  {
+    g_auto(BlCliRun) with_folded = { 0 };
+
+    bl_cli_run (&with_folded, "diff", "--fail-above", "5", "--format", "folded", a, b, NULL);
+    g_assert_cmpint (with_folded.status, ==, 3);
+    g_assert_true (g_str_has_prefix (with_folded.out, "Thread main;main 200 200\n"));
+    g_assert_true (g_str_has_suffix (with_folded.out, fail.out));
+  }
 }
 
 static void

@@ -414,6 +414,7 @@ update_summary (BlCompareView *self)
   g_autofree char *text = NULL;
   g_autofree char *threshold_text = NULL;
   g_autofree char *tooltip = NULL;
+  gboolean was_updating;
 
   if (!is_profile_diff (self) || self->metric == BL_METRIC_INVALID)
     {
@@ -431,11 +432,12 @@ update_summary (BlCompareView *self)
   tooltip = g_strdup_printf (_("%s\nNoise threshold: %s"), text, threshold_text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tooltip);
 
+  was_updating = self->updating;
   self->updating = TRUE;
   gtk_spin_button_set_value (self->threshold_spin, summary.threshold.pct);
   gtk_toggle_button_set_active (self->auto_threshold_button,
                                 self->threshold_pct == BL_DIFF_THRESHOLD_AUTO);
-  self->updating = FALSE;
+  self->updating = was_updating;
 }
 
 static void
@@ -1497,7 +1499,7 @@ build_profiles (BlCompareView *self)
     gtk_widget_set_margin_start (label, 6);
     gtk_box_append (GTK_BOX (row), label);
     self->threshold_spin =
-      GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 50.0, 0.1));
+      GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 100.0, 0.1));
     gtk_spin_button_set_digits (self->threshold_spin, 1);
     gtk_widget_set_valign (GTK_WIDGET (self->threshold_spin), GTK_ALIGN_CENTER);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->threshold_spin),

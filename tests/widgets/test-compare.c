@@ -594,6 +594,27 @@ find_label (GtkWidget  *root,
   return NULL;
 }
 
+static GtkWidget *
+find_widget (GtkWidget  *root,
+             GType       type,
+             const char *button_label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type) &&
+          (button_label == NULL ||
+           g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), button_label) == 0))
+        return child;
+      if ((found = find_widget (child, type, button_label)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static guint
 find_row (BlCompareView *view,
           BlDiff        *diff,
@@ -776,6 +797,43 @@ test_explain (void)
   /* back to the automatic threshold */
   bl_compare_view_set_threshold (f.view, BL_DIFF_THRESHOLD_AUTO);
   g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+  /* the same through the controls: the spin button shows the automatic
+   * 1.0 %; a value typed in is manual, Auto brings the automatic one back;
+   * the Normalized button switches the mode */
+  {
+    GtkSpinButton *spin = GTK_SPIN_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                        GTK_TYPE_SPIN_BUTTON, NULL));
+    GtkToggleButton *auto_button = GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                                   GTK_TYPE_TOGGLE_BUTTON,
+                                                                   "A_uto"));
+    GtkToggleButton *normalized = GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                                  GTK_TYPE_TOGGLE_BUTTON,
+                                                                  "_Normalized"));
+
+    g_assert_nonnull (spin);
+    g_assert_nonnull (auto_button);
+    g_assert_nonnull (normalized);
+    g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (spin)));
+    g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 1.0);
+    g_assert_true (gtk_toggle_button_get_active (auto_button));
+
+    gtk_spin_button_set_value (spin, 60.0);
+    g_assert_false (bl_compare_view_get_threshold_auto (f.view));
+    g_assert_false (gtk_toggle_button_get_active (auto_button));
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                     "1 function got slower by 50 µs in total (1 new)"));
+    gtk_toggle_button_set_active (auto_button, TRUE);
+    g_assert_true (bl_compare_view_get_threshold_auto (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+    gtk_toggle_button_set_active (normalized, TRUE);
+    g_assert_true (bl_compare_view_get_normalized (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), !=, absolute_text);
+    gtk_toggle_button_set_active (normalized, FALSE);
+    g_assert_false (bl_compare_view_get_normalized (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+  }
 
   /* new stacks are hatched "/", removed ones "\" (in A's shape), grown
    * ones not: a cue besides the hue */

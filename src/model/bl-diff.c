@@ -1384,6 +1384,21 @@ bl_diff_classify (BlDiff                *self,
 }
 
 BlDiffKind
+bl_diff_classify_presence (BlDiff                *self,
+                           BlMetricId             metric,
+                           const BlDiffChange    *change,
+                           gboolean               in_a,
+                           gboolean               in_b,
+                           const BlDiffThreshold *threshold)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (change != NULL, BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
+
+  return classify (self, metric, change, in_a, in_b, threshold);
+}
+
+BlDiffKind
 bl_diff_get_node_kind (BlDiff                *self,
                        BlMetricId             metric,
                        guint32                node,
@@ -1567,19 +1582,58 @@ bl_diff_summarize (BlDiff                *self,
 
       bl_diff_get_function_change (self, metric, f, FALSE, threshold->normalized, &change);
       kind = bl_diff_get_function_kind (self, metric, f, FALSE, &summary->threshold);
-      summary->n_kind[kind]++;
-      if (kind == BL_DIFF_KIND_GROWN || kind == BL_DIFF_KIND_NEW)
-        {
-          summary->grown += change.delta;
-          if (summary->n_largest < BL_DIFF_SUMMARY_MAX_LARGEST && change.delta != 0.0)
-            summary->largest[summary->n_largest++] = f;
-        }
-      else if (kind == BL_DIFF_KIND_SHRUNK || kind == BL_DIFF_KIND_REMOVED)
-        {
-          summary->shrunk += change.delta;
-          if (summary->n_largest_shrunk < BL_DIFF_SUMMARY_MAX_LARGEST && change.delta != 0.0)
-            summary->largest_shrunk[summary->n_largest_shrunk++] = f;
-        }
+      bl_diff_summary_add (summary, f, kind, change.delta);
+    }
+}
+
+/* Keeps the BL_DIFF_SUMMARY_MAX_LARGEST largest @change (by size) in
+ * @functions and @changes, largest first; a tie keeps the earlier one. */
+static void
+keep_largest (guint32 *functions,
+              double  *changes,
+              guint   *n,
+              guint32  function,
+              double   change)
+{
+  guint i;
+
+  if (change == 0.0)
+    return;
+  if (*n == BL_DIFF_SUMMARY_MAX_LARGEST && fabs (change) <= fabs (changes[*n - 1]))
+    return;
+
+  if (*n < BL_DIFF_SUMMARY_MAX_LARGEST)
+    (*n)++;
+  for (i = *n - 1; i > 0 && fabs (changes[i - 1]) < fabs (change); i--)
+    {
+      functions[i] = functions[i - 1];
+      changes[i] = changes[i - 1];
+    }
+  functions[i] = function;
+  changes[i] = change;
+}
+
+void
+bl_diff_summary_add (BlDiffSummary *summary,
+                     guint32        function,
+                     BlDiffKind     kind,
+                     double         change)
+{
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (kind < BL_N_DIFF_KINDS);
+
+  summary->n_kind[kind]++;
+  if (kind == BL_DIFF_KIND_GROWN || kind == BL_DIFF_KIND_NEW)
+    {
+      summary->grown += change;
+      keep_largest (summary->largest, summary->largest_change, &summary->n_largest,
+                    function, change);
+    }
+  else if (kind == BL_DIFF_KIND_SHRUNK || kind == BL_DIFF_KIND_REMOVED)
+    {
+      summary->shrunk += change;
+      keep_largest (summary->largest_shrunk, summary->largest_shrunk_change,
+                    &summary->n_largest_shrunk, function, change);
     }
 }
 
@@ -1595,17 +1649,15 @@ static void
 append_largest (BlDiff              *self,
                 const BlDiffSummary *summary,
                 const guint32       *functions,
+                const double        *changes,
                 guint                n,
                 GString             *out)
 {
   for (guint i = 0; i < n; i++)
     {
-      BlDiffChange change;
       g_autofree char *delta = NULL;
 
-      bl_diff_get_function_change (self, summary->metric, functions[i], FALSE,
-                                   summary->threshold.normalized, &change);
-      delta = bl_diff_format_value (self, summary->metric, change.delta,
+      delta = bl_diff_format_value (self, summary->metric, changes[i],
                                     summary->threshold.normalized, TRUE);
       if (i > 0)
         g_string_append (out, ", ");
@@ -1660,7 +1712,8 @@ bl_diff_summary_to_string (BlDiff              *self,
       if (summary->n_kind[BL_DIFF_KIND_NEW] > 0)
         g_string_append_printf (out, _(" (%u new)"), summary->n_kind[BL_DIFF_KIND_NEW]);
       g_string_append (out, _("; the largest: "));
-      append_largest (self, summary, summary->largest, summary->n_largest, out);
+      append_largest (self, summary, summary->largest, summary->largest_change,
+                      summary->n_largest, out);
       g_string_append (out, ".");
     }
 
@@ -1689,7 +1742,8 @@ bl_diff_summary_to_string (BlDiff              *self,
         g_string_append_printf (out, _(" (%u removed)"),
                                 summary->n_kind[BL_DIFF_KIND_REMOVED]);
       g_string_append (out, _("; the largest: "));
-      append_largest (self, summary, summary->largest_shrunk, summary->n_largest_shrunk, out);
+      append_largest (self, summary, summary->largest_shrunk, summary->largest_shrunk_change,
+                      summary->n_largest_shrunk, out);
       g_string_append (out, ".");
     }
 

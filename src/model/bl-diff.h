@@ -222,9 +222,9 @@ typedef struct
 #define BL_DIFF_THRESHOLD_AUTO (-1.0)
 
 /* "neutral", "grown", "shrunk", "new", "removed" (machine names, JSON) */
-const char         *bl_diff_kind_get_name       (BlDiffKind     kind);
+const char         *bl_diff_kind_get_name        (BlDiffKind     kind);
 /* translatable (N_): "Neutral", "Grown", … */
-const char         *bl_diff_kind_get_display_name (BlDiffKind   kind);
+const char         *bl_diff_kind_get_display_name (BlDiffKind    kind);
 
 /* The automatic noise threshold of @metric, in percent of the total. Over
  * the functions with a self value on both sides (at least 4, else 1 %):
@@ -249,16 +249,24 @@ double              bl_diff_threshold_get_band   (BlDiff        *self,
                                                   const BlDiffThreshold *threshold);
 /* The kind of @change (made in @threshold's mode); a side whose value is 0
  * counts as absent. */
-BlDiffKind         bl_diff_classify             (BlDiff        *self,
+BlDiffKind          bl_diff_classify             (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   const BlDiffChange *change,
                                                   const BlDiffThreshold *threshold);
-BlDiffKind         bl_diff_get_node_kind       (BlDiff        *self,
+/* The same with presence given: whether each side has the frame or
+ * function at all (its total above 0), for a change of self values. */
+BlDiffKind          bl_diff_classify_presence    (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffChange *change,
+                                                  gboolean       in_a,
+                                                  gboolean       in_b,
+                                                  const BlDiffThreshold *threshold);
+BlDiffKind          bl_diff_get_node_kind        (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   guint32        node,
                                                   gboolean       total,
                                                   const BlDiffThreshold *threshold);
-BlDiffKind         bl_diff_get_function_kind   (BlDiff        *self,
+BlDiffKind          bl_diff_get_function_kind    (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   guint32        function,
                                                   gboolean       total,
@@ -296,14 +304,23 @@ typedef struct
   double          shrunk;           /* sum of the shrunk and removed changes (≤ 0) */
   guint           n_largest;
   guint32         largest[BL_DIFF_SUMMARY_MAX_LARGEST];  /* grew most, first */
+  double          largest_change[BL_DIFF_SUMMARY_MAX_LARGEST];
   guint           n_largest_shrunk;
   guint32         largest_shrunk[BL_DIFF_SUMMARY_MAX_LARGEST];
+  double          largest_shrunk_change[BL_DIFF_SUMMARY_MAX_LARGEST];
 } BlDiffSummary;
 
 void                bl_diff_summarize            (BlDiff        *self,
                                                   BlMetricId     metric,
                                                   const BlDiffThreshold *threshold,
                                                   BlDiffSummary *summary);
+/* A summary built by the caller (the functions of one thread, say): fill
+ * the counts, sums and largest lists of a zeroed summary one function at a
+ * time, with the kind and the change of its self value. */
+void                bl_diff_summary_add          (BlDiffSummary *summary,
+                                                  guint32        function,
+                                                  BlDiffKind     kind,
+                                                  double         change);
 /* "14 functions got slower by 312 ms in total; the largest: load (+200 ms),
  * … 3 got faster by 20 ms in total." (time metrics say slower/faster,
  * others grew/shrank). Returns: (transfer full) */

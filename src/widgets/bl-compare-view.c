@@ -424,6 +424,27 @@ update_summary (BlCompareView *self)
 
   threshold_of (self, &threshold);
   bl_diff_summarize (self->diff, self->metric, &threshold, &summary);
+  if (self->thread != NULL)
+    {
+      /* one thread: the same sentence over the rows, which hold that
+       * thread's values (the threshold stays a share of the whole run) */
+      GListModel *rows = G_LIST_MODEL (self->rows);
+      BlDiffThreshold resolved = summary.threshold;
+
+      memset (&summary, 0, sizeof summary);
+      summary.metric = self->metric;
+      summary.threshold = resolved;
+      for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+        {
+          g_autoptr(BlCompareRow) row = g_list_model_get_item (rows, i);
+          BlDiffKind kind;
+
+          kind = bl_diff_classify_presence (self->diff, self->metric, &row->self_change,
+                                            row->total_change.a > 0, row->total_change.b > 0,
+                                            &resolved);
+          bl_diff_summary_add (&summary, row->function, kind, row->self_change.delta);
+        }
+    }
   text = bl_diff_summary_to_string (self->diff, &summary);
   threshold_text = bl_diff_threshold_to_string (self->diff, self->metric, &threshold);
   gtk_label_set_text (self->summary_label, text);
@@ -1094,8 +1115,8 @@ static void
 refresh_values (BlCompareView *self)
 {
   update_side_labels (self);
-  update_summary (self);
   rebuild_rows (self);
+  update_summary (self);
   bl_flame_graph_invalidate_colors (self->graphs[BL_COMPARE_GRAPH_DIFF]);
 }
 

@@ -1047,6 +1047,31 @@ has_row (BlCompareView *view,
   return FALSE;
 }
 
+/* The summary follows the thread chosen, as the table does. */
+static void
+test_explain_thread (void)
+{
+  g_autoptr(BlProfile) a = profile_from_lines (threads_before);
+  g_autoptr(BlProfile) b = profile_from_lines (threads_after);
+  g_autoptr(BlDiff) diff = bl_diff_new (a, b);
+  GtkLabel *summary;
+  Fixture f;
+
+  fixture_open (&f, diff, "side-by-side");
+  summary = bl_compare_view_get_summary_label (f.view);
+  bl_compare_view_set_thread (f.view, NULL);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "2 functions got slower by 100 µs in total (1 new); the largest: "
+                   "work (+60 µs), fetch (+40 µs). 2 functions got faster by 100 µs in total "
+                   "(1 removed); the largest: draw (−70 µs), idle (−30 µs).");
+
+  bl_compare_view_set_thread (f.view, "main");
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "1 function got slower by 60 µs in total; the largest: work (+60 µs). "
+                   "1 function got faster by 30 µs in total; the largest: idle (−30 µs).");
+  fixture_close (&f);
+}
+
 static void
 test_threads (void)
 {
@@ -1737,6 +1762,7 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/explain-decimals", test_explain_decimals);
   g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/threads", test_threads);
+  g_test_add_func ("/widgets/compare/explain-thread", test_explain_thread);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
   g_test_add_func ("/widgets/compare/session-zoom", test_session_zoom);
   g_test_add_func ("/widgets/compare/page", test_page);

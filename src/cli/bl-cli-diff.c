@@ -1,11 +1,15 @@
-/* bl-cli-diff.c — brightlens-cli diff A B [--metric M] [--format folded|table]
+/* bl-cli-diff.c — brightlens-cli diff A B [--metric M] [--format folded|table|json]
  *
  * Two profiles: "folded" (the default) writes one line per stack that has a
  * self value in either, "STACK VALUE_A VALUE_B", as Brendan Gregg's
  * difffolded.pl does, with stacks named as `export --format folded` names
- * them; "table" ranks the functions by the change. Two sessions: the
- * summary figures side by side with the change. "svg" (bl-cli-svg.c): the
- * differential flame graph.
+ * them; "table" starts with the diff's summary and noise threshold and
+ * ranks the functions by the change, each with its class (bl-diff.h);
+ * "json" is the same for machines; "svg" (bl-cli-svg.c) is the
+ * differential flame graph. --fail-above makes it a CI gate: exit 3 when
+ * the total (or a function's) grew by more than a percentage, with the
+ * stacks that grew. Two sessions: the summary figures side by side with
+ * the change.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

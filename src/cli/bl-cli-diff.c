@@ -1,4 +1,4 @@
-/* bl-cli-diff.c — brightlens-cli diff A B [--metric M] [--format folded|table|json]
+/* bl-cli-diff.c — brightlens-cli diff A B [--metric M] [--format folded|table|json|svg]
  *
  * Two profiles: "folded" (the default) writes one line per stack that has a
  * self value in either, "STACK VALUE_A VALUE_B", as Brendan Gregg's
@@ -969,6 +969,9 @@ bl_cli_diff (int    argc,
     threshold = BL_DIFF_THRESHOLD_AUTO;
   if (function != NULL && fail_above == UNSET)
     return bl_cli_usage_error (context, _("--function goes with --fail-above."));
+  if (fail_above != UNSET && format != NULL && g_str_equal (format, "svg"))
+    return bl_cli_usage_error (context, _("--fail-above writes a verdict; it does not go with "
+                                          "--format svg."));
   if (format != NULL && g_str_equal (format, "json"))
     json = TRUE;
   if (metric_name != NULL && bl_metric_from_name (metric_name) == BL_METRIC_INVALID)

@@ -684,6 +684,7 @@ test_explain_usage (void)
     { "diff", a, a, "--sort", "size", NULL },
     { "diff", a, a, "--min-change", "5 furlongs", NULL },
     { "diff", a, a, "--format", "svgz", NULL },
+    { "diff", a, a, "--format", "svg", "--fail-above", "5", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -28,13 +28,16 @@ _brightlens_cli()
             COMPREPLY=($(compgen -W "folded speedscope svg csv" -- "$cur"))
             return 0 ;;
         diff:-f|diff:--format)
-            COMPREPLY=($(compgen -W "folded table svg" -- "$cur"))
+            COMPREPLY=($(compgen -W "folded table json svg" -- "$cur"))
             return 0 ;;
         check:-f|check:--format)
             COMPREPLY=($(compgen -W "text json junit" -- "$cur"))
             return 0 ;;
         diff:--by)
             COMPREPLY=($(compgen -W "self total" -- "$cur"))
+            return 0 ;;
+        diff:--sort)
+            COMPREPLY=($(compgen -W "change growth name" -- "$cur"))
             return 0 ;;
         check:--max-total|check:--max-self)
             # METRIC=LIMIT or FUNCTION:METRIC=LIMIT
@@ -65,7 +68,9 @@ _brightlens_cli()
         export) opts="--format -f --metric -m --width --thread --title --from --to $transforms --output -o --help -h" ;;
         heap)   opts="--json --top -n --hide-global --help -h" ;;
         lines)  opts="--metric -m --top -n --json $transforms --output -o --help -h" ;;
-        diff)   opts="--format -f --metric -m --normalized -n --by --json --width --title $transforms --output -o --help -h" ;;
+        diff)   opts="--format -f --metric -m --normalized -n --absolute --threshold -t --min-change
+                      --by --sort --fail-above --function --json --width --title $transforms
+                      --output -o --help -h" ;;
         check)  opts="--max-foreground-fraction --max-memory-growth --min-fps --max-launch-ms
                       --max-total --max-self --max-live-bytes --format -f --output -o --help -h" ;;
         record) opts="--duration --interval --output -o --profile --resources --trace

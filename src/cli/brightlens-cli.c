@@ -28,8 +28,9 @@ static const Command commands[] = {
   { "heap", bl_cli_heap, "heap FILE [B] [--json] [--top N] [--hide-global]" },
   { "lines", bl_cli_lines, "lines FILE [--metric M] [--top N] [--json] [-o OUT]" },
   { "diff", bl_cli_diff,
-    "diff A B [--metric M] [--format folded|table] [--json] [--normalized] [--by self|total] "
-    "[-o OUT]" },
+    "diff A B [--metric M] [--format folded|table|json|svg] [--json] [--normalized|--absolute] "
+    "[--threshold PCT] [--min-change AMOUNT] [--by self|total] [--sort change|growth|name] "
+    "[--fail-above PCT [--function F]] [--width PX] [--title TITLE] [-o OUT]" },
   { "check", bl_cli_check,
     "check SESSION [--max-foreground-fraction F] [--max-memory-growth BYTES_PER_MIN] "
     "[--min-fps N] [--max-launch-ms N] [--format text|json|junit] [-o OUT]" },

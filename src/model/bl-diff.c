@@ -54,6 +54,10 @@ struct _BlDiff
   guint64        *total[2][BL_N_METRICS];
   guint64         grand_total[2][BL_N_METRICS];
 
+  /* the automatic noise threshold of each metric, made on first use under
+   * the mutex; NAN until then */
+  double          auto_threshold[BL_N_METRICS];
+
   /* functions */
   BlDiffFunction *functions;
   gsize           n_functions;
@@ -557,6 +561,8 @@ bl_diff_init (BlDiff *self)
   self->strings = g_ptr_array_new ();
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_mutex_init (&self->values_lock);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    self->auto_threshold[m] = NAN;
 
   intern (self, "");
 }
@@ -1050,6 +1056,13 @@ bl_diff_compute_change (BlDiff       *self,
       vb = gb > 0 ? vb / (double) gb : 0.0;
     }
 
+  else if (self->profiles[BL_DIFF_SIDE_A] != NULL && metric >= 0 && metric < BL_N_METRICS)
+    {
+      /* each side in the base unit, whatever decimals it stores */
+      va = bl_profile_to_base_unit (self->profiles[BL_DIFF_SIDE_A], metric, a);
+      vb = bl_profile_to_base_unit (self->profiles[BL_DIFF_SIDE_B], metric, b);
+    }
+
   change->a = va;
   change->b = vb;
   change->delta = vb - va;
@@ -1115,6 +1128,656 @@ bl_diff_get_function_change (BlDiff       *self,
     }
 
   bl_diff_compute_change (self, metric, a, b, normalized, change);
+}
+
+/* ---- classification ----------------------------------------------------- */
+
+static const char * const kind_names[BL_N_DIFF_KINDS] = {
+  "neutral", "grown", "shrunk", "new", "removed",
+};
+
+static const char * const kind_display_names[BL_N_DIFF_KINDS] = {
+  /* Translators: a frame or function whose change is below the noise threshold */
+  N_("Neutral"),
+  N_("Grown"),
+  N_("Shrunk"),
+  /* Translators: a frame or function only the second profile has */
+  N_("New"),
+  /* Translators: a frame or function only the first profile has */
+  N_("Removed"),
+};
+
+const char *
+bl_diff_kind_get_name (BlDiffKind kind)
+{
+  g_return_val_if_fail (kind < BL_N_DIFF_KINDS, NULL);
+
+  return kind_names[kind];
+}
+
+const char *
+bl_diff_kind_get_display_name (BlDiffKind kind)
+{
+  g_return_val_if_fail (kind < BL_N_DIFF_KINDS, NULL);
+
+  return kind_display_names[kind];
+}
+
+static double
+grand_total_base (BlDiff     *self,
+                  BlDiffSide  side,
+                  BlMetricId  metric)
+{
+  if (self->profiles[side] == NULL || metric < 0 || metric >= BL_N_METRICS)
+    return 0.0;
+
+  return bl_profile_to_base_unit (self->profiles[side], metric,
+                                  self->grand_total[side][metric]);
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double da = *(const double *) a;
+  double db = *(const double *) b;
+
+  return da < db ? -1 : da > db;
+}
+
+/**
+ * bl_diff_get_auto_threshold:
+ *
+ * The rule (also in bl-diff.h and brightlens-cli(1)): over the functions
+ * with a self value on both sides (at least 4, else 1 %), the length
+ * factor k between the runs is the median of ln(b / a), so one function
+ * that really regressed moves neither k nor the shares of the others;
+ * each function's residual is |b·e^-k − a| as a share of A's total; the
+ * threshold is twice the median residual of the functions that hold at
+ * least 1 % of a side (of all shared ones when fewer than 4 do), rounded
+ * to 0.1 and clamped to 0.1 … 5 %. Two runs of the same code
+ * differ by sampling and scheduling noise in every function; that typical
+ * residual measures it.
+ *
+ * Returns: the noise threshold in percent of the total
+ */
+static double compute_auto_threshold (BlDiff     *self,
+                                      BlMetricId  metric);
+
+double
+bl_diff_get_auto_threshold (BlDiff     *self,
+                            BlMetricId  metric)
+{
+  double pct;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), 1.0);
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 1.0;
+
+  /* once per metric: every classification asks for it */
+  g_mutex_lock (&self->values_lock);
+  pct = self->auto_threshold[metric];
+  g_mutex_unlock (&self->values_lock);
+  if (!isnan (pct))
+    return pct;
+
+  pct = compute_auto_threshold (self, metric);
+  g_mutex_lock (&self->values_lock);
+  self->auto_threshold[metric] = pct;
+  g_mutex_unlock (&self->values_lock);
+
+  return pct;
+}
+
+static double
+compute_auto_threshold (BlDiff     *self,
+                        BlMetricId  metric)
+{
+  g_autofree double *residuals = NULL;
+  g_autofree double *ratios = NULL;
+  g_autofree double *a_values = NULL;
+  g_autofree double *b_values = NULL;
+  double total_a, k, scale;
+  double median;
+  guint n = 0;
+  guint m = 0;
+
+  if (!bl_diff_has_metric (self, metric) || self->n_functions == 0)
+    return 1.0;
+  total_a = grand_total_base (self, BL_DIFF_SIDE_A, metric);
+  if (total_a <= 0.0)
+    return 1.0;
+
+  a_values = g_new (double, self->n_functions);
+  b_values = g_new (double, self->n_functions);
+  ratios = g_new (double, self->n_functions);
+  for (gsize f = 0; f < self->n_functions; f++)
+    {
+      BlDiffChange change;
+
+      bl_diff_get_function_change (self, metric, f, FALSE, FALSE, &change);
+      if (change.a <= 0.0 || change.b <= 0.0)
+        continue;
+      a_values[n] = change.a;
+      b_values[n] = change.b;
+      ratios[n] = log (change.b / change.a);
+      n++;
+    }
+  if (n < 4)
+    return 1.0;
+
+  qsort (ratios, n, sizeof (double), compare_double);
+  k = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0;
+  scale = exp (-k);
+
+  /* the residuals of the functions that hold at least 1 % of a side (all
+   * shared functions when fewer than 4 do) */
+  residuals = g_new (double, n);
+  for (guint pass = 0; pass < 2 && m < 4; pass++)
+    {
+      m = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          double scaled_b = b_values[i] * scale;
+
+          if (pass == 0 && MAX (a_values[i], scaled_b) < 0.01 * total_a)
+            continue;
+          residuals[m++] = fabs (scaled_b - a_values[i]) / total_a;
+        }
+    }
+  qsort (residuals, m, sizeof (double), compare_double);
+  median = m % 2 == 1 ? residuals[m / 2] : (residuals[m / 2 - 1] + residuals[m / 2]) / 2.0;
+
+  /* shares to percent, twice the typical residual, rounded to 0.1 % */
+  return CLAMP (round (2.0 * median * 1000.0) / 10.0, 0.1, 5.0);
+}
+
+double
+bl_diff_threshold_get_pct (BlDiff                *self,
+                           BlMetricId             metric,
+                           const BlDiffThreshold *threshold)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), 0.0);
+  g_return_val_if_fail (threshold != NULL, 0.0);
+
+  if (threshold->pct < 0.0 || isnan (threshold->pct))
+    return bl_diff_get_auto_threshold (self, metric);
+
+  return threshold->pct;
+}
+
+double
+bl_diff_threshold_get_band (BlDiff                *self,
+                            BlMetricId             metric,
+                            const BlDiffThreshold *threshold)
+{
+  double pct, band, amount = 0.0;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), 0.0);
+  g_return_val_if_fail (threshold != NULL, 0.0);
+
+  pct = bl_diff_threshold_get_pct (self, metric, threshold);
+  if (threshold->normalized)
+    {
+      double total_b = grand_total_base (self, BL_DIFF_SIDE_B, metric);
+
+      band = pct / 100.0;
+      if (threshold->min_change > 0.0 && total_b > 0.0)
+        amount = threshold->min_change / total_b;
+    }
+  else
+    {
+      double total = grand_total_base (self, BL_DIFF_SIDE_A, metric);
+
+      if (total <= 0.0)
+        total = grand_total_base (self, BL_DIFF_SIDE_B, metric);
+      band = pct / 100.0 * total;
+      if (threshold->min_change > 0.0)
+        amount = threshold->min_change;
+    }
+
+  return MAX (band, amount);
+}
+
+/* New and removed go by presence (a total above 0 on a side: the frame or
+ * function ran there); the others by the size of the change. */
+static BlDiffKind
+classify (BlDiff                *self,
+          BlMetricId             metric,
+          const BlDiffChange    *change,
+          gboolean               in_a,
+          gboolean               in_b,
+          const BlDiffThreshold *threshold)
+{
+  if (!in_a && in_b)
+    return BL_DIFF_KIND_NEW;
+  if (in_a && !in_b)
+    return BL_DIFF_KIND_REMOVED;
+  if (change->delta == 0.0 ||
+      fabs (change->delta) < bl_diff_threshold_get_band (self, metric, threshold))
+    return BL_DIFF_KIND_NEUTRAL;
+
+  return change->delta > 0.0 ? BL_DIFF_KIND_GROWN : BL_DIFF_KIND_SHRUNK;
+}
+
+/**
+ * bl_diff_classify:
+ * @change: a change made in @threshold's mode
+ *
+ * Returns: the kind of @change, with presence read from the change itself
+ *   (a value of 0 on a side is absence); use bl_diff_get_node_kind() or
+ *   bl_diff_get_function_kind() for self values, whose presence is that of
+ *   the total
+ */
+BlDiffKind
+bl_diff_classify (BlDiff                *self,
+                  BlMetricId             metric,
+                  const BlDiffChange    *change,
+                  const BlDiffThreshold *threshold)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (change != NULL, BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
+
+  return classify (self, metric, change, change->a > 0.0, change->b > 0.0, threshold);
+}
+
+BlDiffKind
+bl_diff_classify_presence (BlDiff                *self,
+                           BlMetricId             metric,
+                           const BlDiffChange    *change,
+                           gboolean               in_a,
+                           gboolean               in_b,
+                           const BlDiffThreshold *threshold)
+{
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (change != NULL, BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
+
+  return classify (self, metric, change, in_a, in_b, threshold);
+}
+
+BlDiffKind
+bl_diff_get_node_kind (BlDiff                *self,
+                       BlMetricId             metric,
+                       guint32                node,
+                       gboolean               total,
+                       const BlDiffThreshold *threshold)
+{
+  BlDiffChange change;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (node < self->n_nodes, BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
+
+  bl_diff_get_node_change (self, metric, node, total, threshold->normalized, &change);
+
+  return classify (self, metric, &change,
+                   bl_diff_get_total (self, BL_DIFF_SIDE_A, metric, node) > 0,
+                   bl_diff_get_total (self, BL_DIFF_SIDE_B, metric, node) > 0,
+                   threshold);
+}
+
+BlDiffKind
+bl_diff_get_function_kind (BlDiff                *self,
+                           BlMetricId             metric,
+                           guint32                function,
+                           gboolean               total,
+                           const BlDiffThreshold *threshold)
+{
+  BlDiffChange change;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (function < self->n_functions, BL_DIFF_KIND_NEUTRAL);
+  g_return_val_if_fail (threshold != NULL, BL_DIFF_KIND_NEUTRAL);
+
+  bl_diff_get_function_change (self, metric, function, total, threshold->normalized, &change);
+
+  return classify (self, metric, &change,
+                   bl_diff_get_function_total (self, BL_DIFF_SIDE_A, metric, function) > 0,
+                   bl_diff_get_function_total (self, BL_DIFF_SIDE_B, metric, function) > 0,
+                   threshold);
+}
+
+typedef struct
+{
+  guint32 function;
+  double  key;
+  double  tie;
+} Ranked;
+
+typedef struct
+{
+  BlDiff *diff;
+  Ranked *ranked;
+} RankContext;
+
+static int
+compare_ranked (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  RankContext *ctx = user_data;
+  const guint32 *ia = a;
+  const guint32 *ib = b;
+  const Ranked *ra = &ctx->ranked[*ia];
+  const Ranked *rb = &ctx->ranked[*ib];
+
+  if (ra->key != rb->key)
+    return ra->key > rb->key ? -1 : 1;
+  if (ra->tie != rb->tie)
+    return ra->tie > rb->tie ? -1 : 1;
+
+  return ra->function < rb->function ? -1 : ra->function > rb->function;
+}
+
+GArray *
+bl_diff_rank_functions (BlDiff     *self,
+                        BlMetricId  metric,
+                        gboolean    total,
+                        gboolean    normalized)
+{
+  GArray *order;
+  g_autofree Ranked *ranked = NULL;
+  RankContext ctx;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+
+  order = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ranked = g_new (Ranked, MAX (self->n_functions, 1));
+  for (guint32 f = 0; f < self->n_functions; f++)
+    {
+      BlDiffChange self_change, total_change;
+
+      bl_diff_get_function_change (self, metric, f, FALSE, normalized, &self_change);
+      bl_diff_get_function_change (self, metric, f, TRUE, normalized, &total_change);
+      ranked[f].function = f;
+      ranked[f].key = fabs (total ? total_change.delta : self_change.delta);
+      ranked[f].tie = fabs (total ? self_change.delta : total_change.delta);
+      if (total_change.a == 0 && total_change.b == 0 &&
+          self_change.a == 0 && self_change.b == 0)
+        continue;
+      g_array_append_val (order, f);
+    }
+
+  ctx.diff = self;
+  ctx.ranked = ranked;
+  g_array_sort_with_data (order, compare_ranked, &ctx);
+
+  return order;
+}
+
+char *
+bl_diff_format_value (BlDiff     *self,
+                      BlMetricId  metric,
+                      double      value,
+                      gboolean    normalized,
+                      gboolean    signed_value)
+{
+  g_autofree char *text = NULL;
+  const char *sign = "";
+  BlProfile *finer;
+  double scaled;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (metric >= 0 && metric < BL_N_METRICS, NULL);
+
+  if (isnan (value))
+    return g_strdup ("—");
+  if (signed_value)
+    sign = value > 0 ? "+" : value < 0 ? "−" : "±";
+
+  if (normalized)
+    {
+      if (signed_value)
+        /* Translators: a change of a share of the total, in percentage points */
+        return g_strdup_printf (_("%s%.2f pp"), sign, fabs (value) * 100.0);
+      return g_strdup_printf ("%.2f %%", value * 100.0);
+    }
+
+  if (self->profiles[BL_DIFF_SIDE_A] == NULL)
+    return g_strdup_printf ("%s%g", sign, fabs (value));
+
+  /* in the stored units of the side with more decimals */
+  finer = self->profiles[BL_DIFF_SIDE_A];
+  if (bl_profile_get_metric_decimals (self->profiles[BL_DIFF_SIDE_B], metric) >
+      bl_profile_get_metric_decimals (finer, metric))
+    finer = self->profiles[BL_DIFF_SIDE_B];
+  scaled = fabs (value) * (double) bl_profile_get_metric_scale (finer, metric);
+  /* doubles at or above 2^64 do not convert */
+  text = bl_profile_format_value (finer, metric,
+                                  scaled >= 18446744073709549568.0
+                                  ? G_MAXUINT64 : (guint64) (scaled + 0.5));
+
+  return g_strdup_printf ("%s%s", sign, text);
+}
+
+void
+bl_diff_summarize (BlDiff                *self,
+                   BlMetricId             metric,
+                   const BlDiffThreshold *threshold,
+                   BlDiffSummary         *summary)
+{
+  g_autoptr(GArray) order = NULL;
+
+  g_return_if_fail (BL_IS_DIFF (self));
+  g_return_if_fail (threshold != NULL);
+  g_return_if_fail (summary != NULL);
+
+  memset (summary, 0, sizeof *summary);
+  summary->metric = metric;
+  summary->threshold = *threshold;
+  summary->threshold.pct = bl_diff_threshold_get_pct (self, metric, threshold);
+
+  if (!bl_diff_has_metric (self, metric))
+    return;
+
+  order = bl_diff_rank_functions (self, metric, FALSE, threshold->normalized);
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint32 f = g_array_index (order, guint32, i);
+      BlDiffChange change;
+      BlDiffKind kind;
+
+      bl_diff_get_function_change (self, metric, f, FALSE, threshold->normalized, &change);
+      kind = bl_diff_get_function_kind (self, metric, f, FALSE, &summary->threshold);
+      bl_diff_summary_add (summary, f, kind, change.delta);
+    }
+}
+
+/* Keeps the BL_DIFF_SUMMARY_MAX_LARGEST largest @change (by size) in
+ * @functions and @changes, largest first; a tie keeps the earlier one. */
+static void
+keep_largest (guint32 *functions,
+              double  *changes,
+              guint   *n,
+              guint32  function,
+              double   change)
+{
+  guint i;
+
+  if (change == 0.0)
+    return;
+  if (*n == BL_DIFF_SUMMARY_MAX_LARGEST && fabs (change) <= fabs (changes[*n - 1]))
+    return;
+
+  if (*n < BL_DIFF_SUMMARY_MAX_LARGEST)
+    (*n)++;
+  for (i = *n - 1; i > 0 && fabs (changes[i - 1]) < fabs (change); i--)
+    {
+      functions[i] = functions[i - 1];
+      changes[i] = changes[i - 1];
+    }
+  functions[i] = function;
+  changes[i] = change;
+}
+
+void
+bl_diff_summary_add (BlDiffSummary *summary,
+                     guint32        function,
+                     BlDiffKind     kind,
+                     double         change)
+{
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (kind < BL_N_DIFF_KINDS);
+
+  summary->n_kind[kind]++;
+  if (kind == BL_DIFF_KIND_GROWN || kind == BL_DIFF_KIND_NEW)
+    {
+      summary->grown += change;
+      keep_largest (summary->largest, summary->largest_change, &summary->n_largest,
+                    function, change);
+    }
+  else if (kind == BL_DIFF_KIND_SHRUNK || kind == BL_DIFF_KIND_REMOVED)
+    {
+      summary->shrunk += change;
+      keep_largest (summary->largest_shrunk, summary->largest_shrunk_change,
+                    &summary->n_largest_shrunk, function, change);
+    }
+}
+
+static gboolean
+metric_is_time (BlMetricId metric)
+{
+  BlUnit unit = bl_metric_get_info (metric)->unit;
+
+  return unit == BL_UNIT_MICROSECONDS || unit == BL_UNIT_NANOSECONDS;
+}
+
+static void
+append_largest (BlDiff              *self,
+                const BlDiffSummary *summary,
+                const guint32       *functions,
+                const double        *changes,
+                guint                n,
+                GString             *out)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *delta = NULL;
+
+      delta = bl_diff_format_value (self, summary->metric, changes[i],
+                                    summary->threshold.normalized, TRUE);
+      if (i > 0)
+        g_string_append (out, ", ");
+      /* Translators: one of the largest changes: a function and its change */
+      g_string_append_printf (out, _("%s (%s)"),
+                              bl_diff_get_function_name (self, functions[i]), delta);
+    }
+}
+
+char *
+bl_diff_summary_to_string (BlDiff              *self,
+                           const BlDiffSummary *summary)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  guint n_up, n_down;
+  gboolean time;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (summary != NULL, NULL);
+
+  n_up = summary->n_kind[BL_DIFF_KIND_GROWN] + summary->n_kind[BL_DIFF_KIND_NEW];
+  n_down = summary->n_kind[BL_DIFF_KIND_SHRUNK] + summary->n_kind[BL_DIFF_KIND_REMOVED];
+  time = metric_is_time (summary->metric);
+
+  if (n_up == 0 && n_down == 0)
+    {
+      g_string_append (out, time
+                       ? _("No function got slower or faster beyond the noise threshold.")
+                       : _("No function grew or shrank beyond the noise threshold."));
+      return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+
+  if (n_up > 0)
+    {
+      g_autofree char *amount = bl_diff_format_value (self, summary->metric, summary->grown,
+                                                      summary->threshold.normalized, FALSE);
+
+      if (summary->threshold.normalized)
+        {
+          g_free (amount);
+          amount = g_strdup_printf (_("%.2f pp"), summary->grown * 100.0);
+        }
+      g_string_append_printf (out,
+                              time
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u function got slower by %s in total",
+                                             "%u functions got slower by %s in total", n_up)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u function grew by %s in total",
+                                             "%u functions grew by %s in total", n_up),
+                              n_up, amount);
+      if (summary->n_kind[BL_DIFF_KIND_NEW] > 0)
+        g_string_append_printf (out, _(" (%u new)"), summary->n_kind[BL_DIFF_KIND_NEW]);
+      g_string_append (out, _("; the largest: "));
+      append_largest (self, summary, summary->largest, summary->largest_change,
+                      summary->n_largest, out);
+      g_string_append (out, ".");
+    }
+
+  if (n_down > 0)
+    {
+      g_autofree char *amount = bl_diff_format_value (self, summary->metric, -summary->shrunk,
+                                                      summary->threshold.normalized, FALSE);
+
+      if (summary->threshold.normalized)
+        {
+          g_free (amount);
+          amount = g_strdup_printf (_("%.2f pp"), -summary->shrunk * 100.0);
+        }
+      if (out->len > 0)
+        g_string_append_c (out, ' ');
+      g_string_append_printf (out,
+                              time
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u function got faster by %s in total",
+                                             "%u functions got faster by %s in total", n_down)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u function shrank by %s in total",
+                                             "%u functions shrank by %s in total", n_down),
+                              n_down, amount);
+      if (summary->n_kind[BL_DIFF_KIND_REMOVED] > 0)
+        g_string_append_printf (out, _(" (%u removed)"),
+                                summary->n_kind[BL_DIFF_KIND_REMOVED]);
+      g_string_append (out, _("; the largest: "));
+      append_largest (self, summary, summary->largest_shrunk, summary->largest_shrunk_change,
+                      summary->n_largest_shrunk, out);
+      g_string_append (out, ".");
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+bl_diff_threshold_to_string (BlDiff                *self,
+                             BlMetricId             metric,
+                             const BlDiffThreshold *threshold)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  double pct;
+
+  g_return_val_if_fail (BL_IS_DIFF (self), NULL);
+  g_return_val_if_fail (threshold != NULL, NULL);
+
+  pct = bl_diff_threshold_get_pct (self, metric, threshold);
+  if (threshold->pct < 0.0 || isnan (threshold->pct))
+    /* Translators: the noise threshold, chosen from the data */
+    g_string_append_printf (out, _("%.1f %% of the total (automatic)"), pct);
+  else
+    g_string_append_printf (out, _("%.1f %% of the total"), pct);
+
+  if (threshold->min_change > 0.0 && metric >= 0 && metric < BL_N_METRICS)
+    {
+      g_autofree char *amount = bl_diff_format_value (self, metric, threshold->min_change,
+                                                      FALSE, FALSE);
+
+      /* Translators: appended to the noise threshold: "1.0 % of the total or 5 ms" */
+      g_string_append_printf (out, _(" or %s"), amount);
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 /* ---- sessions ----------------------------------------------------------- */

@@ -183,6 +183,154 @@ void                bl_diff_get_function_change  (BlDiff        *self,
                                                   gboolean       normalized,
                                                   BlDiffChange  *change);
 
+/* ---- classification ----
+ *
+ * Every merged node and every function falls in one kind for a metric:
+ * new (only B has it: its total in A is 0), removed (only A has it),
+ * grown, shrunk, or neutral (its change, of self or of total, is inside
+ * the noise threshold). New and removed do not depend on the threshold: a
+ * stack that appears or disappears is always shown. A function whose self
+ * value fell to 0 but that still calls others in B has shrunk.
+ *
+ * Mode: absolute compares the values (in the metric's base unit, each
+ * side's decimals applied); normalised compares each value's share of its
+ * own side's grand total, so runs of different lengths compare.
+ *
+ * Threshold: a change is neutral when it is smaller than @pct percent of
+ * the total (normalised: @pct percentage points of the share; absolute:
+ * @pct percent of A's grand total, or B's when A has none) or smaller than
+ * @min_change (in the metric's base unit; in normalised mode converted to
+ * a share of B's grand total). @pct < 0 asks for the automatic threshold,
+ * bl_diff_get_auto_threshold(). */
+typedef enum
+{
+  BL_DIFF_KIND_NEUTRAL,
+  BL_DIFF_KIND_GROWN,
+  BL_DIFF_KIND_SHRUNK,
+  BL_DIFF_KIND_NEW,
+  BL_DIFF_KIND_REMOVED,
+  BL_N_DIFF_KINDS,
+} BlDiffKind;
+
+typedef struct
+{
+  gboolean normalized;
+  double   pct;          /* percent of the total; < 0: automatic */
+  double   min_change;   /* base unit of the metric; 0: none */
+} BlDiffThreshold;
+
+#define BL_DIFF_THRESHOLD_AUTO (-1.0)
+
+/* "neutral", "grown", "shrunk", "new", "removed" (machine names, JSON) */
+const char         *bl_diff_kind_get_name        (BlDiffKind     kind);
+/* translatable (N_): "Neutral", "Grown", … */
+const char         *bl_diff_kind_get_display_name (BlDiffKind    kind);
+
+/* The automatic noise threshold of @metric, in percent of the total. Over
+ * the functions with a self value on both sides (at least 4, else 1 %):
+ * the length factor k between the runs is the median of ln(b / a), so one
+ * function that really regressed moves neither k nor the others; each
+ * function's residual is |b·e^-k − a| as a share of A's total; the
+ * threshold is twice the median residual of the functions that hold at
+ * least 1 % of a side (of all shared ones when fewer than 4 do), rounded
+ * to 0.1 and clamped to 0.1 … 5 %. Two runs of the same code
+ * differ by sampling and scheduling noise in every function: the typical
+ * residual measures that noise, a real regression stands well above it. */
+double              bl_diff_get_auto_threshold   (BlDiff        *self,
+                                                  BlMetricId     metric);
+/* @threshold's percentage, the automatic one when it asks for it. */
+double              bl_diff_threshold_get_pct    (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffThreshold *threshold);
+/* The half-width of the neutral band in the units of a BlDiffChange of
+ * @threshold's mode (a share for normalised, the base unit for absolute). */
+double              bl_diff_threshold_get_band   (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffThreshold *threshold);
+/* The kind of @change (made in @threshold's mode); a side whose value is 0
+ * counts as absent. */
+BlDiffKind          bl_diff_classify             (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffChange *change,
+                                                  const BlDiffThreshold *threshold);
+/* The same with presence given: whether each side has the frame or
+ * function at all (its total above 0), for a change of self values. */
+BlDiffKind          bl_diff_classify_presence    (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffChange *change,
+                                                  gboolean       in_a,
+                                                  gboolean       in_b,
+                                                  const BlDiffThreshold *threshold);
+BlDiffKind          bl_diff_get_node_kind        (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  guint32        node,
+                                                  gboolean       total,
+                                                  const BlDiffThreshold *threshold);
+BlDiffKind          bl_diff_get_function_kind    (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  guint32        function,
+                                                  gboolean       total,
+                                                  const BlDiffThreshold *threshold);
+
+/* The functions with a value on either side, by the size of their change
+ * (of the total when @total, else of self; largest first, ties by the
+ * other change, then by name). Returns: (transfer full): guint32 indexes */
+GArray             *bl_diff_rank_functions       (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  gboolean       total,
+                                                  gboolean       normalized);
+
+/* A value or a change of @metric in the mode's units as people read it:
+ * absolute in the metric's unit with the decimals of the finer side
+ * ("1.5 ms", "33.25 B"); normalised as a share ("12.50 %") or, signed, in
+ * percentage points ("+1.25 pp"). @signed_value adds "+", "−" or "±". */
+char               *bl_diff_format_value         (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  double         value,
+                                                  gboolean       normalized,
+                                                  gboolean       signed_value);
+
+#define BL_DIFF_SUMMARY_MAX_LARGEST 3
+
+/* What changed, by the functions' self values (they add up to the total,
+ * so the sums mean something). Grown counts include new functions, shrunk
+ * counts removed ones. */
+typedef struct
+{
+  BlMetricId      metric;
+  BlDiffThreshold threshold;        /* with pct resolved */
+  guint           n_kind[BL_N_DIFF_KINDS];
+  double          grown;            /* sum of the grown and new changes (≥ 0) */
+  double          shrunk;           /* sum of the shrunk and removed changes (≤ 0) */
+  guint           n_largest;
+  guint32         largest[BL_DIFF_SUMMARY_MAX_LARGEST];  /* grew most, first */
+  double          largest_change[BL_DIFF_SUMMARY_MAX_LARGEST];
+  guint           n_largest_shrunk;
+  guint32         largest_shrunk[BL_DIFF_SUMMARY_MAX_LARGEST];
+  double          largest_shrunk_change[BL_DIFF_SUMMARY_MAX_LARGEST];
+} BlDiffSummary;
+
+void                bl_diff_summarize            (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffThreshold *threshold,
+                                                  BlDiffSummary *summary);
+/* A summary built by the caller (the functions of one thread, say): fill
+ * the counts, sums and largest lists of a zeroed summary one function at a
+ * time, with the kind and the change of its self value. */
+void                bl_diff_summary_add          (BlDiffSummary *summary,
+                                                  guint32        function,
+                                                  BlDiffKind     kind,
+                                                  double         change);
+/* "14 functions got slower by 312 ms in total; the largest: load (+200 ms),
+ * … 3 got faster by 20 ms in total." (time metrics say slower/faster,
+ * others grew/shrank). Returns: (transfer full) */
+char               *bl_diff_summary_to_string    (BlDiff        *self,
+                                                  const BlDiffSummary *summary);
+/* "1.0 % of the total (automatic)", "… or less than 5 ms" */
+char               *bl_diff_threshold_to_string  (BlDiff        *self,
+                                                  BlMetricId     metric,
+                                                  const BlDiffThreshold *threshold);
+
 /* ---- sessions ---- */
 
 typedef enum

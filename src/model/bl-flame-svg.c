@@ -843,18 +843,25 @@ diff_change_color (BlDiff       *diff,
   static const BlFlameColor shrank = { 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0 };
   static const BlFlameColor only_b = { 0x91 / 255.0, 0x41 / 255.0, 0xac / 255.0 };
   static const BlFlameColor only_a = { 0x86 / 255.0, 0x5e / 255.0, 0x3c / 255.0 };
+  BlDiffThreshold threshold = { normalized, BL_DIFF_THRESHOLD_AUTO, 0.0 };
   BlDiffChange change;
   double r, t;
 
+  /* by the diff's classes under the automatic noise threshold */
   *color = neutral;
-  switch (bl_diff_get_node (diff, node)->presence)
+  switch (bl_diff_get_node_kind (diff, metric, node, TRUE, &threshold))
     {
-    case BL_DIFF_IN_B:
+    case BL_DIFF_KIND_NEW:
       *color = only_b;
       return;
-    case BL_DIFF_IN_A:
+    case BL_DIFF_KIND_REMOVED:
       *color = only_a;
       return;
+    case BL_DIFF_KIND_NEUTRAL:
+      return;
+    case BL_DIFF_KIND_GROWN:
+    case BL_DIFF_KIND_SHRUNK:
+    case BL_N_DIFF_KINDS:
     default:
       break;
     }
@@ -862,10 +869,10 @@ diff_change_color (BlDiff       *diff,
   bl_diff_get_node_change (diff, metric, node, TRUE, normalized, &change);
   r = isinf (change.delta_pct) ? 1.0 : change.delta_pct / 100.0;
   t = MIN (fabs (r), 1.0);
-  if (isnan (t) || t < 0.005)
+  if (isnan (t))
     return;
 
-  mix (color, &neutral, r > 0 ? &grew : &shrank, 0.2 + 0.8 * sqrt (t));
+  mix (color, &neutral, r > 0 ? &grew : &shrank, 0.25 + 0.75 * sqrt (t));
 }
 
 static void

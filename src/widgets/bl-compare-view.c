@@ -46,6 +46,7 @@ struct _BlCompareRow
   const char   *file;
   BlDiffChange  self_change;
   BlDiffChange  total_change;
+  BlDiffKind    kind;     /* of the total's change */
 };
 
 G_DEFINE_FINAL_TYPE (BlCompareRow, bl_compare_row, G_TYPE_OBJECT)
@@ -66,6 +67,7 @@ typedef enum
   SWATCH_SHRANK,
   SWATCH_ONLY_B,
   SWATCH_ONLY_A,
+  SWATCH_NEUTRAL,
   SWATCH_A,
   SWATCH_B,
   N_SWATCHES
@@ -82,6 +84,8 @@ typedef enum
   COL_DELTA_SELF,
   COL_DELTA_TOTAL,
   COL_DELTA_PCT,
+  COL_SIZE,         /* |Δ total|: the size of the change */
+  COL_KIND,
   N_COLUMNS
 } Column;
 
@@ -108,6 +112,7 @@ struct _BlCompareView
   BlMetricId         metrics[BL_N_METRICS];
   guint              n_metrics;
   gboolean           normalized;
+  double             threshold_pct;     /* BL_DIFF_THRESHOLD_AUTO: from the data */
   gboolean           regressions_only;
   BlDiffSide         shape;
   char              *search;
@@ -132,6 +137,11 @@ struct _BlCompareView
   AdwStatusPage     *missing_pages[3];
   GtkDropDown       *metric_dropdown;
   GtkToggleButton   *normalized_button;
+  GtkToggleButton   *absolute_button;
+  GtkLabel          *summary_label;
+  GtkSpinButton     *threshold_spin;
+  GtkToggleButton   *auto_threshold_button;
+  GtkLabel          *baseline_label;
   GtkSearchEntry    *search_entry;
   GtkStack          *profile_stack;
   GtkPaned          *graphs_paned;     /* the graphs above the function table */
@@ -210,17 +220,18 @@ update_colors (BlCompareView *self)
   for (guint i = 0; i < N_SWATCHES; i++)
     {
       const GdkRGBA *colors[N_SWATCHES] = {
-        &self->grew, &self->shrank, &self->only_b, &self->only_a,
+        &self->grew, &self->shrank, &self->only_b, &self->only_a, &self->neutral,
         &self->side_colors[0], &self->side_colors[1],
       };
       g_autofree char *markup = NULL;
 
       if (self->swatches[i] == NULL)
         continue;
-      markup = g_strdup_printf ("<span foreground=\"#%02x%02x%02x\">■</span>",
+      markup = g_strdup_printf ("<span foreground=\"#%02x%02x%02x\">%s</span>",
                                 (guint) (colors[i]->red * 255 + 0.5),
                                 (guint) (colors[i]->green * 255 + 0.5),
-                                (guint) (colors[i]->blue * 255 + 0.5));
+                                (guint) (colors[i]->blue * 255 + 0.5),
+                                i == SWATCH_ONLY_B ? "▨" : i == SWATCH_ONLY_A ? "▧" : "■");
       gtk_label_set_markup (self->swatches[i], markup);
     }
 }
@@ -382,6 +393,87 @@ add_thread_function_values (BlCompareView *self,
     }
 }
 
+/* ---- the noise threshold and the summary -------------------------------- */
+
+static void
+threshold_of (BlCompareView   *self,
+              BlDiffThreshold *threshold)
+{
+  threshold->normalized = self->normalized;
+  threshold->pct = self->threshold_pct;
+  threshold->min_change = 0.0;
+}
+
+/* The summary sentence, and the threshold in the spin button when it is
+ * chosen from the data. */
+static void
+update_summary (BlCompareView *self)
+{
+  BlDiffThreshold threshold;
+  BlDiffSummary summary;
+  g_autofree char *text = NULL;
+  g_autofree char *threshold_text = NULL;
+  g_autofree char *tooltip = NULL;
+  gboolean was_updating;
+
+  if (!is_profile_diff (self) || self->metric == BL_METRIC_INVALID)
+    {
+      gtk_label_set_text (self->summary_label, "");
+      return;
+    }
+
+  threshold_of (self, &threshold);
+  bl_diff_summarize (self->diff, self->metric, &threshold, &summary);
+  if (self->thread != NULL)
+    {
+      /* one thread: the same sentence over the rows, which hold that
+       * thread's values (the threshold stays a share of the whole run) */
+      GListModel *rows = G_LIST_MODEL (self->rows);
+      BlDiffThreshold resolved = summary.threshold;
+
+      memset (&summary, 0, sizeof summary);
+      summary.metric = self->metric;
+      summary.threshold = resolved;
+      for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+        {
+          g_autoptr(BlCompareRow) row = g_list_model_get_item (rows, i);
+          BlDiffKind kind;
+
+          kind = bl_diff_classify_presence (self->diff, self->metric, &row->self_change,
+                                            row->total_change.a > 0, row->total_change.b > 0,
+                                            &resolved);
+          bl_diff_summary_add (&summary, row->function, kind, row->self_change.delta);
+        }
+    }
+  text = bl_diff_summary_to_string (self->diff, &summary);
+  threshold_text = bl_diff_threshold_to_string (self->diff, self->metric, &threshold);
+  gtk_label_set_text (self->summary_label, text);
+  /* Translators: the tooltip of the summary: the sentence, then
+   * "Noise threshold: 1.0 % of the total (automatic)" */
+  tooltip = g_strdup_printf (_("%s\nNoise threshold: %s"), text, threshold_text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tooltip);
+
+  was_updating = self->updating;
+  self->updating = TRUE;
+  gtk_spin_button_set_value (self->threshold_spin, summary.threshold.pct);
+  gtk_toggle_button_set_active (self->auto_threshold_button,
+                                self->threshold_pct == BL_DIFF_THRESHOLD_AUTO);
+  self->updating = was_updating;
+}
+
+static void
+update_baseline (BlCompareView *self)
+{
+  g_autofree char *text = NULL;
+
+  /* Translators: in the legend of the differential flame graph; %s is the
+   * first file's name */
+  text = g_strdup_printf (_("Baseline: A (%s); colours show B against it"),
+                          self->titles[0] != NULL ? self->titles[0] : "");
+  gtk_label_set_text (self->baseline_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->baseline_label), text);
+}
+
 /* ---- formatting --------------------------------------------------------- */
 
 static char *
@@ -403,10 +495,11 @@ format_value (BlCompareView *self,
       return g_strdup_printf (_("%.2f %%"), value * 100.0);
     }
 
-  if (self->metric == BL_METRIC_INVALID)
+  if (self->metric == BL_METRIC_INVALID || self->diff == NULL)
     return g_strdup ("—");
 
-  text = bl_metric_format_value (self->metric, (guint64) llround (fabs (value)));
+  /* the metric's unit with the decimals of the finer side */
+  text = bl_diff_format_value (self->diff, self->metric, fabs (value), FALSE, FALSE);
 
   return g_strdup_printf ("%s%s", sign, text);
 }
@@ -430,7 +523,7 @@ bl_compare_view_get_change_color (BlCompareView *self,
                                   guint32        diff_node,
                                   GdkRGBA       *color)
 {
-  const BlDiffNode *node;
+  BlDiffThreshold threshold;
   BlDiffChange change;
   double r, t;
 
@@ -441,26 +534,30 @@ bl_compare_view_get_change_color (BlCompareView *self,
   if (!is_profile_diff (self) || diff_node >= bl_diff_get_n_nodes (self->diff))
     return;
 
-  node = bl_diff_get_node (self->diff, diff_node);
-  if (node->presence == BL_DIFF_IN_B)
+  threshold_of (self, &threshold);
+  switch (bl_diff_get_node_kind (self->diff, self->metric, diff_node, TRUE, &threshold))
     {
+    case BL_DIFF_KIND_NEW:
       *color = self->only_b;
       return;
-    }
-  if (node->presence == BL_DIFF_IN_A)
-    {
+    case BL_DIFF_KIND_REMOVED:
       *color = self->only_a;
       return;
+    case BL_DIFF_KIND_NEUTRAL:
+      return;
+    case BL_DIFF_KIND_GROWN:
+    case BL_DIFF_KIND_SHRUNK:
+    case BL_N_DIFF_KINDS:
+    default:
+      break;
     }
 
+  /* grown or shrunk beyond the noise threshold: stronger the larger the
+   * relative change, a square root so that a 5 % change is already visible */
   bl_diff_get_node_change (self->diff, self->metric, diff_node, TRUE, self->normalized, &change);
   r = isinf (change.delta_pct) ? 1.0 : change.delta_pct / 100.0;
   t = MIN (fabs (r), 1.0);
-  if (t < 0.005)
-    return;
-
-  /* a square root, so that a 5 % change is already visible */
-  mix (color, &self->neutral, r > 0 ? &self->grew : &self->shrank, 0.2 + 0.8 * sqrt (t));
+  mix (color, &self->neutral, r > 0 ? &self->grew : &self->shrank, 0.25 + 0.75 * sqrt (t));
 }
 
 static gboolean
@@ -484,13 +581,63 @@ diff_color_func (BlFlameGraph *graph,
   return TRUE;
 }
 
+/* New stacks hatched like "/", removed ones like "\": a cue that does not
+ * depend on telling hues apart (the legend's swatches show the same). */
+static BlFlameMark
+diff_mark_func (BlFlameGraph *graph,
+                guint32       node,
+                gpointer      user_data)
+{
+  BlCompareView *self = user_data;
+  BlDiffThreshold threshold;
+  guint32 d;
+
+  if (!is_profile_diff (self))
+    return BL_FLAME_MARK_NONE;
+
+  d = bl_diff_node_from_profile (self->diff, self->shape, node);
+  if (d == BL_NODE_NONE)
+    return BL_FLAME_MARK_NONE;
+
+  threshold_of (self, &threshold);
+  switch (bl_diff_get_node_kind (self->diff, self->metric, d, TRUE, &threshold))
+    {
+    case BL_DIFF_KIND_NEW:
+      return BL_FLAME_MARK_HATCH_RISING;
+    case BL_DIFF_KIND_REMOVED:
+      return BL_FLAME_MARK_HATCH_FALLING;
+    case BL_DIFF_KIND_NEUTRAL:
+    case BL_DIFF_KIND_GROWN:
+    case BL_DIFF_KIND_SHRUNK:
+    case BL_N_DIFF_KINDS:
+    default:
+      return BL_FLAME_MARK_NONE;
+    }
+}
+
 /* the same text as the SVG export's (bl-flame-text.c) */
 static char *
 tooltip_text (BlCompareView *self,
               BlDiffSide     side,
               guint32        node)
 {
-  return bl_flame_text_dup_diff_tooltip (self->diff, self->metric, self->normalized, side, node);
+  g_autofree char *text = bl_flame_text_dup_diff_tooltip (self->diff, self->metric,
+                                                           self->normalized, side, node);
+  BlDiffThreshold threshold;
+  guint32 d = bl_diff_node_from_profile (self->diff, side, node);
+
+  if (text == NULL || d == BL_NODE_NONE)
+    return g_steal_pointer (&text);
+
+  /* and whether the change is noise, which only the window's threshold knows */
+  threshold_of (self, &threshold);
+  if (bl_diff_get_node (self->diff, d)->presence == BL_DIFF_IN_BOTH &&
+      bl_diff_get_node_kind (self->diff, self->metric, d, TRUE, &threshold) ==
+      BL_DIFF_KIND_NEUTRAL)
+    return g_strdup_printf ("%s\n%s", text,
+                            _("Neutral: the change is inside the noise threshold."));
+
+  return g_steal_pointer (&text);
 }
 
 static char *
@@ -598,6 +745,10 @@ row_value (BlCompareRow *row,
       return row->total_change.delta;
     case COL_DELTA_PCT:
       return row->total_change.delta_pct;
+    case COL_SIZE:
+      return fabs (row->total_change.delta);
+    case COL_KIND:
+      return row->kind;
     case COL_NAME:
     case COL_FILE:
     case N_COLUMNS:
@@ -624,6 +775,10 @@ row_text (BlCompareView *self,
       return format_value (self, row_value (row, column), TRUE);
     case COL_DELTA_PCT:
       return format_pct (row->total_change.delta_pct);
+    case COL_SIZE:
+      return format_value (self, row_value (row, column), FALSE);
+    case COL_KIND:
+      return g_strdup (_(bl_diff_kind_get_display_name (row->kind)));
     case COL_A_SELF:
     case COL_B_SELF:
     case COL_A_TOTAL:
@@ -660,6 +815,14 @@ compare_rows (gconstpointer a,
     return GTK_ORDERING_SMALLER;
   if (va > vb)
     return GTK_ORDERING_LARGER;
+  if (column == COL_KIND)
+    {
+      /* within a class, by the size of the change */
+      va = row_value (ra, COL_SIZE);
+      vb = row_value (rb, COL_SIZE);
+      if (va != vb)
+        return va < vb ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+    }
 
   return ra->function < rb->function ? GTK_ORDERING_SMALLER
        : ra->function > rb->function ? GTK_ORDERING_LARGER
@@ -673,7 +836,7 @@ filter_row (gpointer item,
   BlCompareView *self = user_data;
   BlCompareRow *row = item;
 
-  if (self->regressions_only && !(row->total_change.delta > 0))
+  if (self->regressions_only && row->kind != BL_DIFF_KIND_GROWN && row->kind != BL_DIFF_KIND_NEW)
     return FALSE;
 
   if (self->search != NULL && *self->search != '\0')
@@ -698,13 +861,20 @@ setup_cell (GtkSignalListItemFactory *factory,
 
   if (column == COL_FILE)
     gtk_widget_add_css_class (label, "dim-label");
-  else if (column != COL_NAME)
+  else if (column != COL_NAME && column != COL_KIND)
     {
       gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 1.0);
       gtk_widget_add_css_class (label, "numeric");
     }
+  /* narrow minimums, so that all columns fit a 1000 px window: a longer
+   * name or file is cut, and shown whole in the tooltip */
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label),
-                                 column == COL_NAME ? 24 : column == COL_FILE ? 22 : 11);
+                                 column == COL_NAME ? 14 : column == COL_FILE ? 8
+                                 : column == COL_KIND ? 7 : 8);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label),
+                                 column == COL_NAME ? 30 : column == COL_FILE ? 16 : 10);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_list_item_set_child (item, label);
 }
 
@@ -731,6 +901,13 @@ bind_cell (GtkSignalListItemFactory *factory,
       else if (v < 0)
         gtk_widget_add_css_class (label, "success");
     }
+  if (column == COL_KIND)
+    {
+      if (row->kind == BL_DIFF_KIND_GROWN || row->kind == BL_DIFF_KIND_NEW)
+        gtk_widget_add_css_class (label, "error");
+      else if (row->kind == BL_DIFF_KIND_SHRUNK || row->kind == BL_DIFF_KIND_REMOVED)
+        gtk_widget_add_css_class (label, "success");
+    }
   if (column == COL_NAME || column == COL_FILE)
     gtk_widget_set_tooltip_text (label, row->file != NULL && *row->file ? row->file : NULL);
 }
@@ -741,6 +918,9 @@ rebuild_rows (BlCompareView *self)
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree guint64 *thread_values = NULL;
   guint n_functions = 0;
+  BlDiffThreshold threshold;
+
+  threshold_of (self, &threshold);
 
   /* one thread: the functions' values in that thread of each side */
   if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID && self->thread != NULL)
@@ -783,6 +963,7 @@ rebuild_rows (BlCompareView *self)
             g_object_unref (row);
             continue;
           }
+        row->kind = bl_diff_classify (self->diff, self->metric, &row->total_change, &threshold);
         g_ptr_array_add (items, row);
       }
 
@@ -883,18 +1064,18 @@ update_side_labels (BlCompareView *self)
         {
           guint32 root = bl_diff_find_root (self->diff, self->thread);
           g_autofree char *value =
-            bl_metric_format_value (self->metric,
-                                    root == BL_NODE_NONE
-                                    ? 0
-                                    : bl_diff_get_total (self->diff, s, self->metric, root));
+            bl_profile_format_value (bl_diff_get_profile (self->diff, s), self->metric,
+                                     root == BL_NODE_NONE
+                                     ? 0
+                                     : bl_diff_get_total (self->diff, s, self->metric, root));
 
           /* Translators: a thread's name and its total, "main: 1.20 s" */
           total = g_strdup_printf (_("%s: %s"), self->thread, value);
         }
       else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID &&
                bl_diff_side_has_metric (self->diff, s, self->metric))
-        total = bl_metric_format_value (self->metric,
-                                        bl_diff_get_grand_total (self->diff, s, self->metric));
+        total = bl_profile_format_value (bl_diff_get_profile (self->diff, s), self->metric,
+                                         bl_diff_get_grand_total (self->diff, s, self->metric));
       else if (is_profile_diff (self) && self->metric != BL_METRIC_INVALID)
         /* Translators: the side has no values of the metric compared; its
          * graph shows its own metric instead */
@@ -935,6 +1116,7 @@ refresh_values (BlCompareView *self)
 {
   update_side_labels (self);
   rebuild_rows (self);
+  update_summary (self);
   bl_flame_graph_invalidate_colors (self->graphs[BL_COMPARE_GRAPH_DIFF]);
 }
 
@@ -966,6 +1148,27 @@ static void
 normalized_toggled_cb (BlCompareView *self)
 {
   bl_compare_view_set_normalized (self, gtk_toggle_button_get_active (self->normalized_button));
+}
+
+static void
+threshold_changed_cb (BlCompareView *self)
+{
+  if (self->updating)
+    return;
+
+  bl_compare_view_set_threshold (self, gtk_spin_button_get_value (self->threshold_spin));
+}
+
+static void
+auto_threshold_toggled_cb (BlCompareView *self)
+{
+  if (self->updating)
+    return;
+
+  if (gtk_toggle_button_get_active (self->auto_threshold_button))
+    bl_compare_view_set_threshold (self, BL_DIFF_THRESHOLD_AUTO);
+  else
+    bl_compare_view_set_threshold (self, gtk_spin_button_get_value (self->threshold_spin));
 }
 
 static void
@@ -1051,7 +1254,9 @@ legend_item (BlCompareView *self,
              Swatch         which)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *swatch = gtk_label_new ("■");
+  /* new and removed are hatched in the graph as in their swatches */
+  GtkWidget *swatch = gtk_label_new (which == SWATCH_ONLY_B ? "▨"
+                                     : which == SWATCH_ONLY_A ? "▧" : "■");
 
   self->swatches[which] = GTK_LABEL (swatch);
   gtk_box_append (GTK_BOX (box), swatch);
@@ -1219,6 +1424,7 @@ build_profiles (BlCompareView *self)
   GtkWidget *vpaned;
   GtkWidget *table_scroller = gtk_scrolled_window_new ();
   GtkWidget *spacer;
+  GtkWidget *mode_box;
   g_autoptr(GtkSingleSelection) selection = NULL;
   GtkSorter *sorter;
 
@@ -1248,14 +1454,29 @@ build_profiles (BlCompareView *self)
                            G_CALLBACK (metric_selected_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->metric_dropdown));
 
-  self->normalized_button =
-    GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Normalized")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->normalized_button),
-                               _("Compare each frame’s share of its run’s total, for runs of "
-                                 "different lengths"));
-  g_signal_connect_object (self->normalized_button, "toggled",
-                           G_CALLBACK (normalized_toggled_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->normalized_button));
+  /* the mode: two linked toggles, one of them always active; shown beside
+   * the summary, which it changes */
+  {
+    GtkWidget *mode = mode_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+    gtk_widget_add_css_class (mode, "linked");
+    gtk_widget_set_valign (mode, GTK_ALIGN_CENTER);
+    self->absolute_button =
+      GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("A_bsolute")));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->absolute_button),
+                                 _("Compare the values themselves"));
+    gtk_toggle_button_set_active (self->absolute_button, TRUE);
+    self->normalized_button =
+      GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Normalized")));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->normalized_button),
+                                 _("Compare each frame’s share of its run’s total, for runs of "
+                                   "different lengths"));
+    gtk_toggle_button_set_group (self->normalized_button, self->absolute_button);
+    g_signal_connect_object (self->normalized_button, "toggled",
+                             G_CALLBACK (normalized_toggled_cb), self, G_CONNECT_SWAPPED);
+    gtk_box_append (GTK_BOX (mode), GTK_WIDGET (self->absolute_button));
+    gtk_box_append (GTK_BOX (mode), GTK_WIDGET (self->normalized_button));
+  }
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search functions"), NULL);
@@ -1272,6 +1493,55 @@ build_profiles (BlCompareView *self)
   gtk_box_append (GTK_BOX (toolbar), spacer);
   gtk_box_append (GTK_BOX (toolbar), switcher);
   gtk_box_append (GTK_BOX (box), toolbar);
+
+  /* what changed, in one sentence, and the noise threshold behind it */
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    /* Translators: the label of the noise threshold's spin button */
+    GtkWidget *label = gtk_label_new_with_mnemonic (_("_Threshold"));
+    GtkWidget *unit = gtk_label_new ("%");
+
+    gtk_widget_add_css_class (row, "bl-diff-summary");
+    gtk_widget_set_margin_start (row, 8);
+    gtk_widget_set_margin_end (row, 6);
+    gtk_widget_set_margin_bottom (row, 4);
+    self->summary_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_xalign (self->summary_label, 0);
+    gtk_label_set_wrap (self->summary_label, TRUE);
+    gtk_label_set_wrap_mode (self->summary_label, PANGO_WRAP_WORD_CHAR);
+    gtk_label_set_lines (self->summary_label, 2);
+    gtk_label_set_ellipsize (self->summary_label, PANGO_ELLIPSIZE_END);
+    gtk_label_set_width_chars (self->summary_label, 10);
+    gtk_widget_set_hexpand (GTK_WIDGET (self->summary_label), TRUE);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->summary_label));
+
+    gtk_box_append (GTK_BOX (row), mode_box);
+    gtk_widget_add_css_class (label, "dim-label");
+    gtk_widget_set_margin_start (label, 6);
+    gtk_box_append (GTK_BOX (row), label);
+    self->threshold_spin =
+      GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 100.0, 0.1));
+    gtk_spin_button_set_digits (self->threshold_spin, 1);
+    gtk_widget_set_valign (GTK_WIDGET (self->threshold_spin), GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->threshold_spin),
+                                 _("Changes smaller than this share of the total are neutral"));
+    gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->threshold_spin));
+    g_signal_connect_object (self->threshold_spin, "value-changed",
+                             G_CALLBACK (threshold_changed_cb), self, G_CONNECT_SWAPPED);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->threshold_spin));
+    gtk_box_append (GTK_BOX (row), unit);
+    self->auto_threshold_button =
+      GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("A_uto")));
+    gtk_widget_set_valign (GTK_WIDGET (self->auto_threshold_button), GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->auto_threshold_button),
+                                 _("Choose the threshold from the data: twice the typical "
+                                   "change of the functions both runs have"));
+    gtk_toggle_button_set_active (self->auto_threshold_button, TRUE);
+    g_signal_connect_object (self->auto_threshold_button, "toggled",
+                             G_CALLBACK (auto_threshold_toggled_cb), self, G_CONNECT_SWAPPED);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->auto_threshold_button));
+    gtk_box_append (GTK_BOX (box), row);
+  }
 
   self->profile_stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_set_transition_type (self->profile_stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE);
@@ -1303,20 +1573,32 @@ build_profiles (BlCompareView *self)
   /* differential */
   gtk_widget_set_margin_start (legend_row, 6);
   gtk_widget_set_margin_end (legend_row, 6);
-  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Grew"), SWATCH_GREW));
-  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Shrank"), SWATCH_SHRANK));
-  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in B"), SWATCH_ONLY_B));
-  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Only in A"), SWATCH_ONLY_A));
-  {
-    GtkWidget *note =
-      gtk_label_new (_("Colour: change of each frame’s total; stronger is larger"));
-
-    gtk_widget_add_css_class (note, "dim-label");
-    gtk_widget_set_hexpand (note, TRUE);
-    gtk_label_set_xalign (GTK_LABEL (note), 0);
-    gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
-    gtk_box_append (GTK_BOX (legend_row), note);
-  }
+  gtk_widget_add_css_class (legend_row, "bl-diff-legend");
+  gtk_widget_set_tooltip_text (legend_row,
+                               _("Colour: the change of each frame’s total from A to B; "
+                                 "stronger is larger. Changes below the noise threshold are "
+                                 "neutral."));
+  gtk_box_append (GTK_BOX (legend_row),
+                  legend_item (self, _(bl_diff_kind_get_display_name (BL_DIFF_KIND_GROWN)),
+                               SWATCH_GREW));
+  gtk_box_append (GTK_BOX (legend_row),
+                  legend_item (self, _(bl_diff_kind_get_display_name (BL_DIFF_KIND_SHRUNK)),
+                               SWATCH_SHRANK));
+  /* Translators: legend: a stack only B has */
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("New (only B)"), SWATCH_ONLY_B));
+  /* Translators: legend: a stack only A has */
+  gtk_box_append (GTK_BOX (legend_row), legend_item (self, _("Removed (only A)"),
+                                                     SWATCH_ONLY_A));
+  gtk_box_append (GTK_BOX (legend_row),
+                  legend_item (self, _(bl_diff_kind_get_display_name (BL_DIFF_KIND_NEUTRAL)),
+                               SWATCH_NEUTRAL));
+  self->baseline_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->baseline_label), "dim-label");
+  gtk_widget_set_hexpand (GTK_WIDGET (self->baseline_label), TRUE);
+  gtk_label_set_xalign (self->baseline_label, 0);
+  gtk_label_set_ellipsize (self->baseline_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (self->baseline_label, 4);
+  gtk_box_append (GTK_BOX (legend_row), GTK_WIDGET (self->baseline_label));
   self->shape_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_A’s Shape")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->shape_button),
                                _("Draw the frames as A has them, to see what went away"));
@@ -1327,13 +1609,15 @@ build_profiles (BlCompareView *self)
   gtk_box_append (GTK_BOX (diff_box), legend_row);
   gtk_box_append (GTK_BOX (diff_box), graph_pane (self, BL_COMPARE_GRAPH_DIFF, NULL));
   bl_flame_graph_set_color_func (self->graphs[BL_COMPARE_GRAPH_DIFF], diff_color_func, self, NULL);
+  bl_flame_graph_set_mark_func (self->graphs[BL_COMPARE_GRAPH_DIFF], diff_mark_func, self, NULL);
   gtk_stack_add_titled (self->profile_stack, diff_box, "differential", _("Differential"));
 
   /* functions */
   self->regressions_check =
     GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Regressions only")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->regressions_check),
-                               _("Only the functions whose total grew"));
+                               _("Only the functions whose total grew beyond the noise "
+                                 "threshold, or that are new"));
   g_signal_connect_object (self->regressions_check, "toggled",
                            G_CALLBACK (regressions_toggled_cb), self, G_CONNECT_SWAPPED);
   {
@@ -1367,6 +1651,9 @@ build_profiles (BlCompareView *self)
   add_column (self, COL_DELTA_SELF, _("Δ Self"));
   add_column (self, COL_DELTA_TOTAL, _("Δ Total"));
   add_column (self, COL_DELTA_PCT, _("Δ %"));
+  /* Translators: column title: the size of the change of the total */
+  add_column (self, COL_SIZE, _("|Δ|"));
+  add_column (self, COL_KIND, _("Class"));
   sorter = gtk_column_view_get_sorter (self->column_view);
   gtk_sort_list_model_set_sorter (self->sort_model, sorter);
   selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
@@ -1641,6 +1928,7 @@ bl_compare_view_dispose (GObject *object)
     if (self->graphs[g] != NULL)
       {
         bl_flame_graph_set_color_func (self->graphs[g], NULL, NULL, NULL);
+        bl_flame_graph_set_mark_func (self->graphs[g], NULL, NULL, NULL);
         bl_flame_graph_set_tooltip_func (self->graphs[g], NULL, NULL, NULL);
       }
 
@@ -1775,6 +2063,7 @@ bl_compare_view_init (BlCompareView *self)
 {
   self->metric = BL_METRIC_INVALID;
   self->shape = BL_DIFF_SIDE_B;
+  self->threshold_pct = BL_DIFF_THRESHOLD_AUTO;
   self->session_axis = bl_time_axis_new ();
 
   self->mode_stack = GTK_STACK (gtk_stack_new ());
@@ -1783,6 +2072,7 @@ bl_compare_view_init (BlCompareView *self)
   gtk_stack_add_named (self->mode_stack, build_sessions (self), "sessions");
 
   update_colors (self);
+  update_baseline (self);
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -1845,6 +2135,7 @@ bl_compare_view_set_titles (BlCompareView *self,
   self->titles[0] = g_strdup (title_a);
   self->titles[1] = g_strdup (title_b);
   update_side_labels (self);
+  update_baseline (self);
 }
 
 const char *
@@ -1920,7 +2211,8 @@ bl_compare_view_set_normalized (BlCompareView *self,
 
   self->normalized = normalized;
   if (gtk_toggle_button_get_active (self->normalized_button) != normalized)
-    gtk_toggle_button_set_active (self->normalized_button, normalized);
+    gtk_toggle_button_set_active (normalized ? self->normalized_button : self->absolute_button,
+                                  TRUE);
 
   refresh_values (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NORMALIZED]);
@@ -2144,6 +2436,140 @@ bl_compare_view_get_function_row (BlCompareView *self,
   row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
 
   return row != NULL ? row->function : BL_NODE_NONE;
+}
+
+/**
+ * bl_compare_view_set_threshold:
+ * @pct: changes below @pct percent of the total are neutral;
+ *   %BL_DIFF_THRESHOLD_AUTO chooses it from the data
+ */
+void
+bl_compare_view_set_threshold (BlCompareView *self,
+                               double         pct)
+{
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+
+  if (pct < 0 || isnan (pct))
+    pct = BL_DIFF_THRESHOLD_AUTO;
+  if (self->threshold_pct == pct)
+    return;
+
+  self->threshold_pct = pct;
+  refresh_values (self);
+}
+
+/**
+ * bl_compare_view_get_threshold:
+ *
+ * Returns: the threshold in use, in percent of the total (the automatic
+ *   one when it is chosen from the data)
+ */
+double
+bl_compare_view_get_threshold (BlCompareView *self)
+{
+  BlDiffThreshold threshold;
+
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), 0.0);
+
+  if (!is_profile_diff (self) || self->metric == BL_METRIC_INVALID)
+    return self->threshold_pct;
+
+  threshold_of (self, &threshold);
+
+  return bl_diff_threshold_get_pct (self->diff, self->metric, &threshold);
+}
+
+gboolean
+bl_compare_view_get_threshold_auto (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), TRUE);
+
+  return self->threshold_pct == BL_DIFF_THRESHOLD_AUTO;
+}
+
+/**
+ * bl_compare_view_get_summary_label:
+ *
+ * Returns: (transfer none): the label with the summary sentence
+ */
+GtkLabel *
+bl_compare_view_get_summary_label (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return self->summary_label;
+}
+
+/**
+ * bl_compare_view_get_legend:
+ *
+ * Returns: (transfer none): the legend strip of the differential graph
+ */
+GtkWidget *
+bl_compare_view_get_legend (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->legend);
+}
+
+/**
+ * bl_compare_view_get_function_table:
+ *
+ * Returns: (transfer none): the function table
+ */
+GtkColumnView *
+bl_compare_view_get_function_table (BlCompareView *self)
+{
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), NULL);
+
+  return self->column_view;
+}
+
+/**
+ * bl_compare_view_sort_functions:
+ * @column: "size" (the size of the change of the total), "class", "delta-total", "name"
+ *
+ * Sorts the function table by @column, largest first (names A to Z).
+ */
+void
+bl_compare_view_sort_functions (BlCompareView *self,
+                                const char    *column)
+{
+  Column c;
+
+  g_return_if_fail (BL_IS_COMPARE_VIEW (self));
+  g_return_if_fail (column != NULL);
+
+  if (g_str_equal (column, "size"))
+    c = COL_SIZE;
+  else if (g_str_equal (column, "class"))
+    c = COL_KIND;
+  else if (g_str_equal (column, "name"))
+    c = COL_NAME;
+  else
+    c = COL_DELTA_TOTAL;
+
+  gtk_column_view_sort_by_column (self->column_view, self->columns[c],
+                                  c == COL_NAME ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING);
+}
+
+/**
+ * bl_compare_view_get_function_kind:
+ *
+ * Returns: the class shown for the function at @position of the table
+ */
+BlDiffKind
+bl_compare_view_get_function_kind (BlCompareView *self,
+                                   guint          position)
+{
+  g_autoptr(BlCompareRow) row = NULL;
+
+  g_return_val_if_fail (BL_IS_COMPARE_VIEW (self), BL_DIFF_KIND_NEUTRAL);
+
+  row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
+
+  return row != NULL ? row->kind : BL_DIFF_KIND_NEUTRAL;
 }
 
 /**

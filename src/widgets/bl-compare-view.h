@@ -64,14 +64,30 @@ GtkWidget      *bl_compare_view_get_empty_state      (BlCompareView  *self,
 BlDiffSide      bl_compare_view_get_diff_shape       (BlCompareView  *self);
 void            bl_compare_view_set_diff_shape       (BlCompareView  *self,
                                                       BlDiffSide      shape);
-/* The differential colour of a merged node: red where it grew, blue where
- * it shrank, stronger the larger the relative change; its own colours for
- * stacks only B or only A has. */
+/* The differential colour of a merged node by its class: red where it
+ * grew, blue where it shrank (stronger the larger the relative change),
+ * grey inside the noise threshold; its own colours for stacks only B (new)
+ * or only A (removed) has. */
 void            bl_compare_view_get_change_color     (BlCompareView  *self,
                                                       guint32         diff_node,
                                                       GdkRGBA        *color);
 void            bl_compare_view_set_regressions_only (BlCompareView  *self,
                                                       gboolean        regressions_only);
+/* The noise threshold in percent of the total (BL_DIFF_THRESHOLD_AUTO:
+ * chosen from the data, bl_diff_get_auto_threshold()); the summary sentence,
+ * the legend's neutral colour and the table's classes follow it. */
+void            bl_compare_view_set_threshold        (BlCompareView  *self,
+                                                      double          pct);
+double          bl_compare_view_get_threshold        (BlCompareView  *self);
+gboolean        bl_compare_view_get_threshold_auto   (BlCompareView  *self);
+GtkLabel       *bl_compare_view_get_summary_label    (BlCompareView  *self);
+GtkWidget      *bl_compare_view_get_legend           (BlCompareView  *self);
+GtkColumnView  *bl_compare_view_get_function_table   (BlCompareView  *self);
+/* "size" (of the change of the total), "class", "delta-total" or "name" */
+void            bl_compare_view_sort_functions       (BlCompareView  *self,
+                                                      const char     *column);
+BlDiffKind      bl_compare_view_get_function_kind    (BlCompareView  *self,
+                                                      guint           position);
 /* The function table as shown (filtered and sorted). */
 guint           bl_compare_view_get_n_function_rows  (BlCompareView  *self);
 guint32         bl_compare_view_get_function_row     (BlCompareView  *self,

@@ -131,6 +131,9 @@ struct _BlFlameGraph
   BlFlameTooltipFunc tooltip_func;
   gpointer           tooltip_data;
   GDestroyNotify     tooltip_destroy;
+  BlFlameMarkFunc    mark_func;
+  gpointer           mark_data;
+  GDestroyNotify     mark_destroy;
 };
 
 enum {
@@ -859,6 +862,37 @@ add_rect (GPtrArray     *out,
   g_ptr_array_add (out, gsk_color_node_new (color, &GRAPHENE_RECT_INIT (x, y, width, height)));
 }
 
+/* Stripes 6 px apart over a bar, dark on a light bar and light on a dark
+ * one, so that they show in both styles and keep the label readable. */
+static void
+add_hatch (GPtrArray     *out,
+           BlFlameMark    mark,
+           const GdkRGBA *base,
+           double         x,
+           double         y,
+           double         width,
+           double         height)
+{
+  GdkRGBA ink = luminance (base) > 0.4
+    ? (GdkRGBA) { 0, 0, 0, 0.28 }
+    : (GdkRGBA) { 1, 1, 1, 0.32 };
+  GdkRGBA clear = ink;
+  GskColorStop stops[4];
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (x, y, width, height);
+  double d = 6.0 / G_SQRT2;
+  graphene_point_t start = GRAPHENE_POINT_INIT (0, 0);
+  graphene_point_t end = GRAPHENE_POINT_INIT (d, mark == BL_FLAME_MARK_HATCH_RISING ? d : -d);
+
+  clear.alpha = 0;
+  stops[0] = (GskColorStop) { 0.0, clear };
+  stops[1] = (GskColorStop) { 0.6, clear };
+  stops[2] = (GskColorStop) { 0.6, ink };
+  stops[3] = (GskColorStop) { 1.0, ink };
+  g_ptr_array_add (out,
+                   gsk_repeating_linear_gradient_node_new (&bounds, &start, &end, stops,
+                                                           G_N_ELEMENTS (stops)));
+}
+
 static void
 build_bars (BlFlameGraph *self)
 {
@@ -986,6 +1020,13 @@ build_bars (BlFlameGraph *self)
               mix (&color, &color, &dim_target, 0.72);
 
             add_rect (out, &color, cx0, y, bw >= 3 ? bw - 1 : bw, bar_h);
+            if (self->mark_func != NULL && bw >= 3)
+              {
+                BlFlameMark mark = self->mark_func (self, r->node, self->mark_data);
+
+                if (mark != BL_FLAME_MARK_NONE)
+                  add_hatch (out, mark, &color, cx0, y, bw - 1, bar_h);
+              }
 
             /* the label stays in the visible part of the bar */
             avail = MIN (px1, w) - MAX (px0, 0) - 2 * LABEL_PAD - 1;
@@ -1588,6 +1629,7 @@ bl_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->label_cache, g_hash_table_unref);
   g_clear_object (&self->text_layout);
   bl_flame_graph_set_color_func (self, NULL, NULL, NULL);
+  bl_flame_graph_set_mark_func (self, NULL, NULL, NULL);
   bl_flame_graph_set_tooltip_func (self, NULL, NULL, NULL);
 
   G_OBJECT_CLASS (bl_flame_graph_parent_class)->dispose (object);
@@ -2524,6 +2566,26 @@ bl_flame_graph_get_row_height (BlFlameGraph *self)
   g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), 0);
 
   return self->row_height;
+}
+
+/**
+ * bl_flame_graph_set_mark_func:
+ * @func: (nullable): the pattern over each bar, or %NULL for none
+ */
+void
+bl_flame_graph_set_mark_func (BlFlameGraph    *self,
+                              BlFlameMarkFunc  func,
+                              gpointer         user_data,
+                              GDestroyNotify   destroy)
+{
+  g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+
+  if (self->mark_destroy != NULL)
+    self->mark_destroy (self->mark_data);
+  self->mark_func = func;
+  self->mark_data = user_data;
+  self->mark_destroy = destroy;
+  bl_flame_graph_invalidate_colors (self);
 }
 
 /**

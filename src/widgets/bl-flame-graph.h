@@ -31,6 +31,19 @@ typedef char *   (*BlFlameTooltipFunc) (BlFlameGraph *self,
                                         guint32       node,
                                         gpointer      user_data);
 
+/* A pattern over a bar, a cue besides its hue (the differential flame
+ * graph hatches new and removed stacks): stripes like "/" or like "\". */
+typedef enum
+{
+  BL_FLAME_MARK_NONE,
+  BL_FLAME_MARK_HATCH_RISING,
+  BL_FLAME_MARK_HATCH_FALLING,
+} BlFlameMark;
+
+typedef BlFlameMark (*BlFlameMarkFunc)  (BlFlameGraph *self,
+                                        guint32       node,
+                                        gpointer      user_data);
+
 GtkWidget     *bl_flame_graph_new                (void);
 BlProfile     *bl_flame_graph_get_profile        (BlFlameGraph    *self);
 void           bl_flame_graph_set_profile        (BlFlameGraph    *self,
@@ -96,6 +109,10 @@ void           bl_flame_graph_set_color_func     (BlFlameGraph    *self,
                                                   GDestroyNotify   destroy);
 void           bl_flame_graph_set_tooltip_func   (BlFlameGraph    *self,
                                                   BlFlameTooltipFunc func,
+                                                  gpointer         user_data,
+                                                  GDestroyNotify   destroy);
+void           bl_flame_graph_set_mark_func      (BlFlameGraph    *self,
+                                                  BlFlameMarkFunc  func,
                                                   gpointer         user_data,
                                                   GDestroyNotify   destroy);
 void           bl_flame_graph_invalidate_colors  (BlFlameGraph    *self);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "bl-rrm-writer.h"
@@ -198,19 +199,19 @@ test_normalized (void)
   bl_cli_run (&table, "diff", "-n", "--format", "table", a, b, NULL);
   g_assert_cmpint (table.status, ==, 0);
   lines = g_strsplit (table.out, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 10);
-  g_assert_nonnull (strstr (lines[3], "shares"));
-  g_assert_nonnull (strstr (lines[6], "  load  "));
-  g_assert_nonnull (strstr (lines[6], "60.00 %"));
-  g_assert_nonnull (strstr (lines[6], "25.00 %"));
-  g_assert_nonnull (strstr (lines[6], "−35.00 pp"));
-  g_assert_nonnull (strstr (lines[6], "−58.3 %"));
-  g_assert_nonnull (strstr (lines[7], "  draw  "));
-  g_assert_nonnull (strstr (lines[7], "+30.00 pp"));
-  g_assert_nonnull (strstr (lines[7], "+100.0 %"));
-  g_assert_nonnull (strstr (lines[8], "  main  "));
-  g_assert_nonnull (strstr (lines[8], "+5.00 pp"));
-  g_assert_nonnull (strstr (lines[8], "+50.0 %"));
+  g_assert_cmpuint (g_strv_length (lines), ==, 12);
+  g_assert_nonnull (strstr (lines[5], "shares"));
+  g_assert_nonnull (strstr (lines[8], "  load  "));
+  g_assert_nonnull (strstr (lines[8], "60.00 %"));
+  g_assert_nonnull (strstr (lines[8], "25.00 %"));
+  g_assert_nonnull (strstr (lines[8], "−35.00 pp"));
+  g_assert_nonnull (strstr (lines[8], "−58.3 %"));
+  g_assert_nonnull (strstr (lines[9], "  draw  "));
+  g_assert_nonnull (strstr (lines[9], "+30.00 pp"));
+  g_assert_nonnull (strstr (lines[9], "+100.0 %"));
+  g_assert_nonnull (strstr (lines[10], "  main  "));
+  g_assert_nonnull (strstr (lines[10], "+5.00 pp"));
+  g_assert_nonnull (strstr (lines[10], "+50.0 %"));
 }
 
 static void
@@ -229,9 +230,9 @@ test_table (void)
   bl_cli_run (&run, "diff", "--format", "table", a, b, NULL);
   g_assert_cmpint (run.status, ==, 0);
   lines = g_strsplit (run.out, "\n", -1);
-  g_assert_true (g_str_has_prefix (lines[0], "A: "));
-  g_assert_true (g_str_has_prefix (lines[1], "B: "));
-  g_assert_nonnull (strstr (lines[4], "Δ%"));
+  g_assert_true (g_str_has_prefix (lines[2], "A: "));
+  g_assert_true (g_str_has_prefix (lines[3], "B: "));
+  g_assert_nonnull (strstr (lines[6], "Δ%"));
 
   /* ranked by |Δ self|: load +50, draw −50 (ties keep name order: draw
    * is after load by total change), blit +30, go +7, run −5; main ±0 */
@@ -239,17 +240,17 @@ test_table (void)
     {
       g_autofree char *suffix = g_strdup_printf ("  %s  pkg:/source/main.brs", order[i]);
 
-      g_assert_true (g_str_has_suffix (lines[5 + i], suffix));
+      g_assert_true (g_str_has_suffix (lines[7 + i], suffix));
     }
-  g_assert_nonnull (strstr (lines[5], "+50 µs"));
-  g_assert_nonnull (strstr (lines[5], "+50.0 %"));
-  g_assert_nonnull (strstr (lines[6], "−50 µs"));
-  g_assert_nonnull (strstr (lines[6], "−100.0 %"));
-  g_assert_nonnull (strstr (lines[7], "new"));
-  g_assert_true (g_str_has_suffix (lines[10], "  main  pkg:/source/main.brs"));
-  g_assert_nonnull (strstr (lines[10], "±0 µs"));
-  g_assert_cmpstr (lines[11], ==, "");
-  g_assert_null (lines[12]);
+  g_assert_nonnull (strstr (lines[7], "+50 µs"));
+  g_assert_nonnull (strstr (lines[7], "+50.0 %"));
+  g_assert_nonnull (strstr (lines[8], "−50 µs"));
+  g_assert_nonnull (strstr (lines[8], "−100.0 %"));
+  g_assert_nonnull (strstr (lines[9], "new"));
+  g_assert_true (g_str_has_suffix (lines[12], "  main  pkg:/source/main.brs"));
+  g_assert_nonnull (strstr (lines[12], "±0 µs"));
+  g_assert_cmpstr (lines[13], ==, "");
+  g_assert_null (lines[14]);
 
   /* by total: main grew by 30 in total (160 → 190) */
   bl_cli_run (&by_total, "diff", "--format", "table", "--by", "total", a, b, NULL);
@@ -389,6 +390,315 @@ test_exit_codes (void)
   }
 }
 
+/* ---- the diff that explains itself, and the CI gate ---- */
+
+static const char *base[] = {
+  "Thread main;main;load 1000",
+  "Thread main;main;draw 500",
+  "Thread main;main;parse 300",
+  "Thread main;main 200",
+  NULL
+};
+
+/* load +400 and a new fetch under it (+100): the total grows 2000 → 2490 */
+static const char *regressed[] = {
+  "Thread main;main;load 1400",
+  "Thread main;main;load;fetch 100",
+  "Thread main;main;draw 490",
+  "Thread main;main;parse 300",
+  "Thread main;main 200",
+  NULL
+};
+
+/* run-to-run noise: 2000 → 2005 */
+static const char *steady[] = {
+  "Thread main;main;load 1010",
+  "Thread main;main;draw 495",
+  "Thread main;main;parse 300",
+  "Thread main;main 200",
+  NULL
+};
+
+static void
+test_summary_table (void)
+{
+  g_autofree char *a = save_profile ("explain-base.bsprof", base);
+  g_autofree char *b = save_profile ("explain-regressed.bsprof", regressed);
+  g_autofree char *expected = NULL;
+  g_auto(BlCliRun) run = { 0 };
+  g_auto(BlCliRun) strict = { 0 };
+  g_auto(BlCliRun) amount = { 0 };
+  g_auto(BlCliRun) growth = { 0 };
+  g_auto(BlCliRun) norm = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  /* automatic threshold: the length factor is 1 (median of the ratios);
+   * residuals 0, 0, 10 and 400 µs of 2000 → median 0.25 % → 0.5 % */
+  bl_cli_run (&run, "diff", "--format", "table", a, b, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.err, ==, "");
+  expected = g_strdup_printf (
+    "2 functions got slower by 500 µs in total (1 new); the largest: load (+400 µs), "
+    "fetch (+100 µs). 1 function got faster by 10 µs in total; the largest: draw (−10 µs).\n"
+    "Noise threshold: 0.5 %% of the total (automatic); smaller changes are neutral.\n"
+    "A: %s\n"
+    "B: %s\n"
+    "Metric: CPU time. Δ is the change of each function’s self value.\n"
+    "\n"
+    "     A self       B self      A total      B total             Δ         Δ%%  Class     "
+    "Function\n"
+    "    1.00 ms      1.40 ms      1.00 ms      1.50 ms       +400 µs    +40.0 %%  grown     "
+    "load  pkg:/source/main.brs\n"
+    "       0 µs       100 µs         0 µs       100 µs       +100 µs        new  new       "
+    "fetch  pkg:/source/main.brs\n"
+    "     500 µs       490 µs       500 µs       490 µs        −10 µs     −2.0 %%  shrunk    "
+    "draw  pkg:/source/main.brs\n"
+    "     200 µs       200 µs      2.00 ms      2.49 ms         ±0 µs     ±0.0 %%  neutral   "
+    "main  pkg:/source/main.brs\n"
+    "     300 µs       300 µs       300 µs       300 µs         ±0 µs     ±0.0 %%  neutral   "
+    "parse  pkg:/source/main.brs\n", a, b);
+  g_assert_cmpstr (run.out, ==, expected);
+
+  /* 1 %: draw's −10 µs (0.5 %) is noise now; new stays new */
+  bl_cli_run (&strict, "diff", "--format", "table", "--threshold", "1", a, b, NULL);
+  g_assert_cmpint (strict.status, ==, 0);
+  g_assert_true (g_str_has_prefix (strict.out,
+                                   "2 functions got slower by 500 µs in total (1 new); the "
+                                   "largest: load (+400 µs), fetch (+100 µs).\n"
+                                   "Noise threshold: 1.0 % of the total; smaller changes are "
+                                   "neutral.\n"));
+  g_assert_nonnull (strstr (strict.out, "−2.0 %  neutral   draw"));
+
+  /* an amount: load's +400 µs is under 0.5 ms */
+  bl_cli_run (&amount, "diff", "--format", "table", "--threshold", "0", "--min-change", "0.5ms",
+              a, b, NULL);
+  g_assert_cmpint (amount.status, ==, 0);
+  g_assert_true (g_str_has_prefix (amount.out,
+                                   "1 function got slower by 100 µs in total (1 new); the "
+                                   "largest: fetch (+100 µs).\n"
+                                   "Noise threshold: 0.0 % of the total or 500 µs; smaller "
+                                   "changes are neutral.\n"));
+  g_assert_nonnull (strstr (amount.out, "+40.0 %  neutral   load"));
+
+  /* by growth: load, fetch, then the ±0 ones by name order, draw last */
+  bl_cli_run (&growth, "diff", "--format", "table", "--sort", "growth", a, b, NULL);
+  g_assert_cmpint (growth.status, ==, 0);
+  lines = g_strsplit (growth.out, "\n", -1);
+  g_assert_nonnull (strstr (lines[7], "  load  "));
+  g_assert_nonnull (strstr (lines[8], "  fetch  "));
+  g_assert_nonnull (strstr (lines[11], "  draw  "));
+
+  /* normalised: shares; load 50 % → 56.22 %, draw 25 % → 19.68 %; main's
+   * −1.97 pp is under 2 pp */
+  bl_cli_run (&norm, "diff", "--format", "table", "--normalize", "--threshold", "2", a, b,
+              NULL);
+  g_assert_cmpint (norm.status, ==, 0);
+  g_assert_true (g_str_has_prefix (norm.out,
+                                   "2 functions got slower by 10.24 pp in total (1 new); the "
+                                   "largest: load (+6.22 pp), fetch (+4.02 pp). 2 functions got "
+                                   "faster by 8.27 pp in total; the largest: draw (−5.32 pp), "
+                                   "parse (−2.95 pp).\n"));
+  g_assert_nonnull (strstr (norm.out, "Values are shares of each run’s total."));
+}
+
+static void
+test_gate (void)
+{
+  g_autofree char *a = save_profile ("gate-base.bsprof", base);
+  g_autofree char *b = save_profile ("gate-regressed.bsprof", regressed);
+  g_autofree char *c = save_profile ("gate-steady.bsprof", steady);
+  g_autofree char *unknown_err = NULL;
+  g_auto(BlCliRun) fail = { 0 };
+  g_auto(BlCliRun) pass = { 0 };
+  g_auto(BlCliRun) loose = { 0 };
+  g_auto(BlCliRun) fn_fail = { 0 };
+  g_auto(BlCliRun) fn_pass = { 0 };
+  g_auto(BlCliRun) unknown = { 0 };
+  g_auto(BlCliRun) with_table = { 0 };
+
+  /* 2000 → 2490 µs: +24.5 % */
+  bl_cli_run (&fail, "diff", "--fail-above", "5", a, b, NULL);
+  g_assert_cmpint (fail.status, ==, 3);
+  g_assert_cmpstr (fail.err, ==, "");
+  g_assert_cmpstr (fail.out, ==,
+                   "Failed: the total CPU time changed by +24.5 % (2.00 ms → 2.49 ms), more "
+                   "than the allowed 5 %.\n"
+                   "Stacks that grew, largest growth first:\n"
+                   "       +400 µs  Thread main;main;load\n"
+                   "       +100 µs  Thread main;main;load;fetch\n");
+
+  /* 2000 → 2005 µs */
+  bl_cli_run (&pass, "diff", "--fail-above", "5", a, c, NULL);
+  g_assert_cmpint (pass.status, ==, 0);
+  g_assert_cmpstr (pass.out, ==,
+                   "Passed: the total CPU time changed by +0.2 % (2.00 ms → 2.00 ms), not "
+                   "more than the allowed 5 %.\n");
+
+  bl_cli_run (&loose, "diff", "--fail-above", "30", a, b, NULL);
+  g_assert_cmpint (loose.status, ==, 0);
+  g_assert_true (g_str_has_prefix (loose.out, "Passed: "));
+
+  /* load's total 1000 → 1500 µs; only the stacks through load */
+  bl_cli_run (&fn_fail, "diff", "--fail-above", "20", "--function", "load", a, b, NULL);
+  g_assert_cmpint (fn_fail.status, ==, 3);
+  g_assert_cmpstr (fn_fail.out, ==,
+                   "Failed: load’s total CPU time changed by +50.0 % (1.00 ms → 1.50 ms), "
+                   "more than the allowed 20 %.\n"
+                   "Stacks that grew, largest growth first:\n"
+                   "       +400 µs  Thread main;main;load\n"
+                   "       +100 µs  Thread main;main;load;fetch\n");
+
+  bl_cli_run (&fn_pass, "diff", "--fail-above", "1", "--function", "parse", a, b, NULL);
+  g_assert_cmpint (fn_pass.status, ==, 0);
+  g_assert_cmpstr (fn_pass.out, ==,
+                   "Passed: parse’s total CPU time changed by ±0.0 % (300 µs → 300 µs), not "
+                   "more than the allowed 1 %.\n");
+
+  bl_cli_run (&unknown, "diff", "--fail-above", "1", "--function", "nope", a, b, NULL);
+  g_assert_cmpint (unknown.status, ==, 1);
+  g_assert_cmpstr (unknown.out, ==, "");
+  unknown_err = g_strdup_printf ("brightlens-cli: neither %s nor %s has a function named "
+                                 "“nope”.\n", a, b);
+  g_assert_cmpstr (unknown.err, ==, unknown_err);
+
+  /* only the stacks through the function: y grew more but is not x */
+  {
+    const char *xa[] = { "T;x 100", "T;y 100", NULL };
+    const char *xb[] = { "T;x 150", "T;y 200", NULL };
+    g_autofree char *pa = save_profile ("gate-x-a.bsprof", xa);
+    g_autofree char *pb = save_profile ("gate-x-b.bsprof", xb);
+    g_auto(BlCliRun) only_x = { 0 };
+
+    bl_cli_run (&only_x, "diff", "--fail-above", "10", "--function", "x", pa, pb, NULL);
+    g_assert_cmpint (only_x.status, ==, 3);
+    g_assert_cmpstr (only_x.out, ==,
+                     "Failed: x’s total CPU time changed by +50.0 % (100 µs → 150 µs), more "
+                     "than the allowed 10 %.\n"
+                     "Stacks that grew, largest growth first:\n"
+                     "        +50 µs  T;x\n");
+  }
+
+  /* with the table: the table, a blank line, the verdict */
+  bl_cli_run (&with_table, "diff", "--fail-above", "5", "--format", "table", a, b, NULL);
+  g_assert_cmpint (with_table.status, ==, 3);
+  g_assert_true (g_str_has_prefix (with_table.out, "2 functions got slower"));
+  g_assert_nonnull (strstr (with_table.out, "pkg:/source/main.brs\n\nFailed: "));
+  g_assert_true (g_str_has_suffix (with_table.out, fail.out));
+
+  /* with folded lines: the lines, then the verdict */
+  {
+    g_auto(BlCliRun) with_folded = { 0 };
+
+    bl_cli_run (&with_folded, "diff", "--fail-above", "5", "--format", "folded", a, b, NULL);
+    g_assert_cmpint (with_folded.status, ==, 3);
+    g_assert_true (g_str_has_prefix (with_folded.out, "Thread main;main 200 200\n"));
+    g_assert_true (g_str_has_suffix (with_folded.out, fail.out));
+  }
+}
+
+static void
+test_gate_json (void)
+{
+  g_autofree char *a = save_profile ("json-base.bsprof", base);
+  g_autofree char *b = save_profile ("json-regressed.bsprof", regressed);
+  g_autofree char *c = save_profile ("json-steady.bsprof", steady);
+  g_auto(BlCliRun) fail = { 0 };
+  g_auto(BlCliRun) pass = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) pass_parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *gate, *threshold, *summary, *stack;
+  JsonArray *functions, *stacks;
+  const char *classes[][2] = {
+    { "load", "grown" }, { "fetch", "new" }, { "draw", "shrunk" }, { "main", "neutral" },
+    { "parse", "neutral" },
+  };
+
+  bl_cli_run (&fail, "diff", "--format", "json", "--fail-above", "5", a, b, NULL);
+  g_assert_cmpint (fail.status, ==, 3);
+  g_assert_true (json_parser_load_from_data (parser, fail.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "mode"), ==, "absolute");
+  g_assert_cmpstr (json_object_get_string_member (root, "metric"), ==, "cpu");
+
+  threshold = json_object_get_object_member (root, "threshold");
+  g_assert_cmpfloat (json_object_get_double_member (threshold, "pct"), ==, 0.5);
+  g_assert_true (json_object_get_boolean_member (threshold, "automatic"));
+
+  summary = json_object_get_object_member (root, "summary");
+  g_assert_cmpint (json_object_get_int_member (summary, "grown"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (summary, "new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (summary, "shrunk"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (summary, "removed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "neutral"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (summary, "grown_by"), ==, 500.0);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (summary, "text"),
+                                   "2 functions got slower by 500 µs"));
+
+  gate = json_object_get_object_member (root, "gate");
+  g_assert_true (json_object_get_boolean_member (gate, "failed"));
+  g_assert_cmpfloat (json_object_get_double_member (gate, "a"), ==, 2000.0);
+  g_assert_cmpfloat (json_object_get_double_member (gate, "b"), ==, 2490.0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (gate, "delta_pct"), 24.5, 1e-9);
+  g_assert_true (json_object_get_null_member (gate, "function"));
+  stacks = json_object_get_array_member (gate, "stacks");
+  g_assert_cmpuint (json_array_get_length (stacks), ==, 2);
+  stack = json_array_get_object_element (stacks, 0);
+  g_assert_cmpstr (json_object_get_string_member (stack, "stack"), ==, "Thread main;main;load");
+  g_assert_cmpfloat (json_object_get_double_member (stack, "delta"), ==, 400.0);
+  stack = json_array_get_object_element (stacks, 1);
+  g_assert_cmpstr (json_object_get_string_member (stack, "stack"), ==,
+                   "Thread main;main;load;fetch");
+
+  functions = json_object_get_array_member (root, "functions");
+  g_assert_cmpuint (json_array_get_length (functions), ==, G_N_ELEMENTS (classes));
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      JsonObject *row = json_array_get_object_element (functions, i);
+
+      g_assert_cmpstr (json_object_get_string_member (row, "name"), ==, classes[i][0]);
+      g_assert_cmpstr (json_object_get_string_member (row, "class"), ==, classes[i][1]);
+    }
+
+  bl_cli_run (&pass, "diff", "--json", "--fail-above", "5", "--normalized", a, c, NULL);
+  g_assert_cmpint (pass.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (pass_parser, pass.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (pass_parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "mode"), ==, "normalized");
+  gate = json_object_get_object_member (root, "gate");
+  g_assert_false (json_object_get_boolean_member (gate, "failed"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (gate, "stacks")), ==, 0);
+}
+
+static void
+test_explain_usage (void)
+{
+  g_autofree char *a = save_profile ("usage-a.bsprof", base);
+  const char *cases[][8] = {
+    { "diff", a, a, "--normalized", "--absolute", NULL },
+    { "diff", a, a, "--threshold", "-1", NULL },
+    { "diff", a, a, "--fail-above", "-3", NULL },
+    { "diff", a, a, "--function", "load", NULL },
+    { "diff", a, a, "--sort", "size", NULL },
+    { "diff", a, a, "--min-change", "5 furlongs", NULL },
+    { "diff", a, a, "--format", "svgz", NULL },
+    { "diff", a, a, "--format", "svg", "--fail-above", "5", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(BlCliRun) run = { 0 };
+
+      bl_cli_run (&run, cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],
+                  cases[i][5], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, "brightlens-cli: "));
+      g_assert_cmpstr (run.out, ==, "");
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -408,6 +718,10 @@ main (int    argc,
   g_test_add_func ("/cli/diff/table", test_table);
   g_test_add_func ("/cli/diff/sessions", test_sessions);
   g_test_add_func ("/cli/diff/exit-codes", test_exit_codes);
+  g_test_add_func ("/cli/diff/summary-table", test_summary_table);
+  g_test_add_func ("/cli/diff/gate", test_gate);
+  g_test_add_func ("/cli/diff/gate-json", test_gate_json);
+  g_test_add_func ("/cli/diff/explain-usage", test_explain_usage);
 
   ret = g_test_run ();
 

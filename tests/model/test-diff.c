@@ -806,6 +806,242 @@ test_session_alignment (void)
   g_assert_nonnull (strstr (error->message, "Session B"));
 }
 
+/* Classification: each kind, the threshold in percent and as an amount,
+ * absolute against normalised (where they disagree), the summary. */
+static void
+test_kinds (void)
+{
+  const char *a[] = { "T;main;load 100", "T;main;draw 50", "T;main;old 20", "T;main;same 30",
+                      NULL };
+  const char *b[] = { "T;main;load 150", "T;main;draw 20", "T;main;new 10", "T;main;same 31",
+                      NULL };
+  g_autoptr(BlDiff) diff = diff_from_lines (a, b);
+  BlDiffThreshold abs1 = { FALSE, 1.0, 0.0 };
+  BlDiffThreshold abs_fine = { FALSE, 0.4, 0.0 };
+  BlDiffThreshold amount = { FALSE, 0.0, 60.0 };
+  BlDiffThreshold norm1 = { TRUE, 1.0, 0.0 };
+  BlDiffThreshold norm_fine = { TRUE, 0.2, 0.0 };
+  guint32 load = lookup (diff, "T;main;load");
+  guint32 draw = lookup (diff, "T;main;draw");
+  guint32 old_node = lookup (diff, "T;main;old");
+  guint32 new_node = lookup (diff, "T;main;new");
+  guint32 same = lookup (diff, "T;main;same");
+  guint32 f_same = find_function (diff, "same", NULL);
+  g_autoptr(GArray) order = NULL;
+
+  /* 1 % of A's 200 µs: changes under 2 µs are noise */
+  g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_band (diff, BL_METRIC_CPU, &abs1), 2.0,
+                                  1e-9);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, load, FALSE, &abs1), ==,
+                   BL_DIFF_KIND_GROWN);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, draw, FALSE, &abs1), ==,
+                   BL_DIFF_KIND_SHRUNK);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, old_node, FALSE, &abs1), ==,
+                   BL_DIFF_KIND_REMOVED);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, new_node, TRUE, &abs1), ==,
+                   BL_DIFF_KIND_NEW);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, same, FALSE, &abs1), ==,
+                   BL_DIFF_KIND_NEUTRAL);
+  /* a finer threshold: +1 µs is above 0.8 µs */
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, same, FALSE, &abs_fine), ==,
+                   BL_DIFF_KIND_GROWN);
+  g_assert_cmpint (bl_diff_get_function_kind (diff, BL_METRIC_CPU, f_same, FALSE, &abs_fine),
+                   ==, BL_DIFF_KIND_GROWN);
+
+  /* an absolute amount: +50 and −30 are under 60 µs; new and removed stay */
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, load, FALSE, &amount), ==,
+                   BL_DIFF_KIND_NEUTRAL);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, draw, FALSE, &amount), ==,
+                   BL_DIFF_KIND_NEUTRAL);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, new_node, FALSE, &amount), ==,
+                   BL_DIFF_KIND_NEW);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, old_node, FALSE, &amount), ==,
+                   BL_DIFF_KIND_REMOVED);
+  /* main's total grew by 11 µs: above 2 µs */
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, lookup (diff, "T;main"), TRUE,
+                                          &abs1), ==, BL_DIFF_KIND_GROWN);
+
+  /* normalised: same's share fell from 15 % to 31/211 = 14.69 % (−0.31 pp) */
+  g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_band (diff, BL_METRIC_CPU, &norm1), 0.01,
+                                  1e-12);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, same, FALSE, &norm1), ==,
+                   BL_DIFF_KIND_NEUTRAL);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, same, FALSE, &norm_fine), ==,
+                   BL_DIFF_KIND_SHRUNK);
+  g_assert_cmpint (bl_diff_get_node_kind (diff, BL_METRIC_CPU, load, FALSE, &norm1), ==,
+                   BL_DIFF_KIND_GROWN);
+  /* an amount in normalised mode is a share of B's total: 60 / 211 */
+  amount.normalized = TRUE;
+  g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_band (diff, BL_METRIC_CPU, &amount),
+                                  60.0 / 211.0, 1e-12);
+
+  /* ranked by the size of the self change: load +50, draw −30, old −20, new +10,
+   * same +1; main has no self value on either side but a total */
+  order = bl_diff_rank_functions (diff, BL_METRIC_CPU, FALSE, FALSE);
+  g_assert_cmpuint (order->len, ==, 6);
+  g_assert_cmpstr (bl_diff_get_function_name (diff, g_array_index (order, guint32, 0)), ==,
+                   "load");
+  g_assert_cmpstr (bl_diff_get_function_name (diff, g_array_index (order, guint32, 1)), ==,
+                   "draw");
+  g_assert_cmpstr (bl_diff_get_function_name (diff, g_array_index (order, guint32, 2)), ==,
+                   "old");
+  g_assert_cmpstr (bl_diff_get_function_name (diff, g_array_index (order, guint32, 3)), ==,
+                   "new");
+  g_assert_cmpstr (bl_diff_get_function_name (diff, g_array_index (order, guint32, 4)), ==,
+                   "same");
+
+  g_assert_cmpstr (bl_diff_kind_get_name (BL_DIFF_KIND_REMOVED), ==, "removed");
+  g_assert_cmpstr (bl_diff_kind_get_display_name (BL_DIFF_KIND_NEW), ==, "New");
+}
+
+static void
+test_summary (void)
+{
+  const char *a[] = { "T;main;load 100", "T;main;draw 50", "T;main;old 20", "T;main;same 30",
+                      NULL };
+  const char *b[] = { "T;main;load 150", "T;main;draw 20", "T;main;new 10", "T;main;same 31",
+                      NULL };
+  const char *c[] = { "T;main;load 101", "T;main;draw 50", "T;main;old 20", "T;main;same 29",
+                      NULL };
+  g_autoptr(BlDiff) diff = diff_from_lines (a, b);
+  g_autoptr(BlDiff) quiet = diff_from_lines (a, c);
+  BlDiffThreshold abs1 = { FALSE, 1.0, 0.0 };
+  BlDiffThreshold norm1 = { TRUE, 1.0, 0.0 };
+  BlDiffThreshold both = { FALSE, 2.0, 5.0 };
+  BlDiffThreshold automatic = { FALSE, BL_DIFF_THRESHOLD_AUTO, 0.0 };
+  BlDiffSummary summary;
+  g_autofree char *text = NULL;
+  g_autofree char *norm_text = NULL;
+  g_autofree char *quiet_text = NULL;
+  g_autofree char *threshold_text = NULL;
+  g_autofree char *auto_text = NULL;
+
+  bl_diff_summarize (diff, BL_METRIC_CPU, &abs1, &summary);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_GROWN], ==, 1);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_NEW], ==, 1);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_SHRUNK], ==, 1);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_REMOVED], ==, 1);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_NEUTRAL], ==, 2);    /* same, main */
+  g_assert_cmpfloat (summary.grown, ==, 60.0);
+  g_assert_cmpfloat (summary.shrunk, ==, -50.0);
+  g_assert_cmpuint (summary.n_largest, ==, 2);
+  text = bl_diff_summary_to_string (diff, &summary);
+  g_assert_cmpstr (text, ==,
+                   "2 functions got slower by 60 µs in total (1 new); the largest: "
+                   "load (+50 µs), new (+10 µs). 2 functions got faster by 50 µs in total "
+                   "(1 removed); the largest: draw (−30 µs), old (−20 µs).");
+
+  /* normalised: shares of each side's total; same fell 0.31 pp, under 1 pp */
+  bl_diff_summarize (diff, BL_METRIC_CPU, &norm1, &summary);
+  g_assert_cmpuint (summary.n_kind[BL_DIFF_KIND_NEUTRAL], ==, 2);
+  norm_text = bl_diff_summary_to_string (diff, &summary);
+  g_assert_cmpstr (norm_text, ==,
+                   "2 functions got slower by 25.83 pp in total (1 new); the largest: "
+                   "load (+21.09 pp), new (+4.74 pp). 2 functions got faster by 25.52 pp in "
+                   "total (1 removed); the largest: draw (−15.52 pp), old (−10.00 pp).");
+
+  /* nothing above 1 % */
+  bl_diff_summarize (quiet, BL_METRIC_CPU, &abs1, &summary);
+  quiet_text = bl_diff_summary_to_string (quiet, &summary);
+  g_assert_cmpstr (quiet_text, ==,
+                   "No function got slower or faster beyond the noise threshold.");
+
+  threshold_text = bl_diff_threshold_to_string (diff, BL_METRIC_CPU, &both);
+  g_assert_cmpstr (threshold_text, ==, "2.0 % of the total or 5 µs");
+  /* fewer than four functions on both sides (same and load, draw): 1 % */
+  auto_text = bl_diff_threshold_to_string (diff, BL_METRIC_CPU, &automatic);
+  g_assert_cmpstr (auto_text, ==, "1.0 % of the total (automatic)");
+  bl_diff_summarize (diff, BL_METRIC_CPU, &automatic, &summary);
+  g_assert_cmpfloat (summary.threshold.pct, ==, 1.0);
+}
+
+/* The automatic threshold: twice the median residual of the shared
+ * functions once the length factor between the runs is taken out. */
+static void
+test_auto_threshold (void)
+{
+  const char *a[] = { "T;f1 100", "T;f2 100", "T;f3 100", "T;f4 100", NULL };
+  /* k = median ln (b / a) = (ln 1 + ln 1.06) / 2; residuals |b e^-k − a| / 400:
+   * .72, .74, 2.17 and 6.57 % → median 1.457 % → 2.9 % */
+  const char *b[] = { "T;f1 106", "T;f2 94", "T;f3 100", "T;f4 130", NULL };
+  /* twice as long, one function regressed: the length factor is not noise */
+  const char *longer[] = { "T;f1 200", "T;f2 200", "T;f3 200", "T;f4 260", NULL };
+  const char *calm[] = { "T;f1 100", "T;f2 100", "T;f3 100", "T;f4 101", NULL };
+  const char *wild[] = { "T;f1 400", "T;f2 10", "T;f3 300", "T;f4 10", NULL };
+  const char *few[] = { "T;f1 300", "T;f2 100", NULL };
+  g_autoptr(BlDiff) diff = diff_from_lines (a, b);
+  g_autoptr(BlDiff) longer_diff = diff_from_lines (a, longer);
+  g_autoptr(BlDiff) calm_diff = diff_from_lines (a, calm);
+  g_autoptr(BlDiff) wild_diff = diff_from_lines (a, wild);
+  g_autoptr(BlDiff) few_diff = diff_from_lines (a, few);
+  BlDiffThreshold automatic = { FALSE, BL_DIFF_THRESHOLD_AUTO, 0.0 };
+
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (diff, BL_METRIC_CPU), 2.9, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_pct (diff, BL_METRIC_CPU, &automatic),
+                                  2.9, 1e-9);
+  /* 2.9 % of A's 400 µs */
+  g_assert_cmpfloat_with_epsilon (bl_diff_threshold_get_band (diff, BL_METRIC_CPU, &automatic),
+                                  11.6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (longer_diff, BL_METRIC_CPU), 0.1,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (calm_diff, BL_METRIC_CPU), 0.1,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (wild_diff, BL_METRIC_CPU), 5.0,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (few_diff, BL_METRIC_CPU), 1.0,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (bl_diff_get_auto_threshold (diff, BL_METRIC_ALLOC_BYTES), 1.0,
+                                  1e-9);
+}
+
+static BlProfile *
+speedscope_bytes (const char *weights)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = g_strdup_printf (
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+    "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+    "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"bytes\",\"samples\":[[0],[1]],"
+    "\"weights\":[%s]}]}", weights);
+  BlProfile *profile = bl_speedscope_read_memory ((const guint8 *) json, strlen (json), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  return profile;
+}
+
+/* A side with decimals (33.25 B) against one without: changes in bytes. */
+static void
+test_decimals (void)
+{
+  g_autoptr(BlProfile) a = speedscope_bytes ("33.25,10");
+  g_autoptr(BlProfile) b = speedscope_bytes ("40,10");
+  g_autoptr(BlDiff) diff = NULL;
+  BlDiffThreshold abs1 = { FALSE, 1.0, 0.0 };
+  BlDiffSummary summary;
+  BlDiffChange change;
+  g_autofree char *text = NULL;
+  g_autofree char *value = NULL;
+  guint32 f;
+
+  g_assert_cmpuint (bl_profile_get_metric_decimals (a, BL_METRIC_ALLOC_BYTES), ==, 2);
+  g_assert_cmpuint (bl_profile_get_metric_decimals (b, BL_METRIC_ALLOC_BYTES), ==, 0);
+  diff = bl_diff_new (a, b);
+  f = find_function (diff, "f", NULL);
+  g_assert_cmpuint (f, !=, BL_NODE_NONE);
+  bl_diff_get_function_change (diff, BL_METRIC_ALLOC_BYTES, f, FALSE, FALSE, &change);
+  g_assert_cmpfloat_with_epsilon (change.a, 33.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon (change.b, 40.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (change.delta, 6.75, 1e-9);
+  value = bl_diff_format_value (diff, BL_METRIC_ALLOC_BYTES, change.delta, FALSE, TRUE);
+  g_assert_cmpstr (value, ==, "+6.75 B");
+
+  bl_diff_summarize (diff, BL_METRIC_ALLOC_BYTES, &abs1, &summary);
+  text = bl_diff_summary_to_string (diff, &summary);
+  g_assert_cmpstr (text, ==, "1 function grew by 6.75 B in total; the largest: f (+6.75 B).");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -821,6 +1057,10 @@ main (int    argc,
   g_test_add_func ("/model/diff/formats", test_formats);
   g_test_add_func ("/model/diff/samples", test_samples);
   g_test_add_func ("/model/diff/threads", test_threads);
+  g_test_add_func ("/model/diff/kinds", test_kinds);
+  g_test_add_func ("/model/diff/summary", test_summary);
+  g_test_add_func ("/model/diff/auto-threshold", test_auto_threshold);
+  g_test_add_func ("/model/diff/decimals", test_decimals);
   g_test_add_func ("/model/diff/session-figures", test_session_figures);
   g_test_add_func ("/model/diff/session-missing-data", test_session_missing_data);
   g_test_add_func ("/model/diff/session-alignment", test_session_alignment);

@@ -573,6 +573,355 @@ test_functions (void)
   fixture_close (&f);
 }
 
+/* ---- the diff that explains itself ---- */
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *prefix)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) &&
+          g_str_has_prefix (gtk_label_get_text (GTK_LABEL (child)), prefix))
+        return child;
+      if ((found = find_label (child, prefix)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget  *root,
+             GType       type,
+             const char *button_label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type) &&
+          (button_label == NULL ||
+           g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), button_label) == 0))
+        return child;
+      if ((found = find_widget (child, type, button_label)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static guint
+find_row (BlCompareView *view,
+          BlDiff        *diff,
+          const char    *name)
+{
+  for (guint i = 0; i < bl_compare_view_get_n_function_rows (view); i++)
+    if (g_strcmp0 (row_name (view, diff, i), name) == 0)
+      return i;
+
+  g_error ("no row %s", name);
+}
+
+/* The hatching drawn over the frame of @node: 1 stripes rising ("/"), −1
+ * falling ("\"), 0 none. */
+static int
+collect_hatch (GskRenderNode         *node,
+               const graphene_rect_t *frame)
+{
+  int found = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node) && found == 0; i++)
+        found = collect_hatch (gsk_container_node_get_child (node, i), frame);
+      return found;
+    case GSK_TRANSFORM_NODE:
+      return collect_hatch (gsk_transform_node_get_child (node), frame);
+    case GSK_CLIP_NODE:
+      return collect_hatch (gsk_clip_node_get_child (node), frame);
+    case GSK_DEBUG_NODE:
+      return collect_hatch (gsk_debug_node_get_child (node), frame);
+    case GSK_REPEATING_LINEAR_GRADIENT_NODE:
+      {
+        graphene_rect_t r;
+
+        gsk_render_node_get_bounds (node, &r);
+        if (G_APPROX_VALUE (r.origin.x, frame->origin.x, 0.6) &&
+            G_APPROX_VALUE (r.origin.y, frame->origin.y, 0.6))
+          return gsk_linear_gradient_node_get_end (node)->y > 0 ? 1 : -1;
+      }
+      return 0;
+    default:
+      return 0;
+    }
+}
+
+static int
+frame_hatch (BlFlameGraph *graph,
+             guint32       node)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (graph));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) root = NULL;
+  graphene_rect_t frame;
+
+  gtk_widget_queue_draw (GTK_WIDGET (graph));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (graph));
+  settle ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gtk_widget_get_width (GTK_WIDGET (graph)),
+                          gtk_widget_get_height (GTK_WIDGET (graph)));
+  root = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (root);
+  g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &frame));
+
+  return collect_hatch (root, &frame);
+}
+
+static void
+test_explain (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  const char *legend_items[] = {
+    "Grown", "Shrunk", "New (only B)", "Removed (only A)", "Neutral",
+    "Baseline: A (before.bsprof)",
+  };
+  const char *by_size[] = { "grow", "main", "shrink", "gone", "fresh", "same" };
+  const BlDiffKind kinds[] = {
+    BL_DIFF_KIND_GROWN, BL_DIFF_KIND_GROWN, BL_DIFF_KIND_SHRUNK, BL_DIFF_KIND_REMOVED,
+    BL_DIFF_KIND_NEW, BL_DIFF_KIND_NEUTRAL,
+  };
+  g_autofree char *absolute_text = NULL;
+  GtkWidget *legend;
+  GtkLabel *summary;
+  BlFlameGraph *graph;
+  Fixture f;
+  Bars bars;
+  GdkRGBA grow, fresh, same, api;
+
+  fixture_open (&f, diff, "differential");
+  graph = bl_compare_view_get_flame_graph (f.view, BL_COMPARE_GRAPH_DIFF);
+
+  /* the legend: every class, and which side is the baseline */
+  legend = bl_compare_view_get_legend (f.view);
+  g_assert_true (gtk_widget_get_mapped (legend));
+  g_assert_cmpint (gtk_widget_get_width (legend), <=, WIDTH);
+  for (guint i = 0; i < G_N_ELEMENTS (legend_items); i++)
+    {
+      GtkWidget *item = find_label (legend, legend_items[i]);
+
+      if (item == NULL)
+        g_error ("the legend does not say “%s”", legend_items[i]);
+      g_assert_true (gtk_widget_get_mapped (item));
+      g_assert_cmpint (gtk_widget_get_width (item), >, 0);
+    }
+
+  /* the summary sentence, by self values, under the automatic threshold
+   * (three functions on both sides: 1 %) */
+  summary = bl_compare_view_get_summary_label (f.view);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "2 functions got slower by 250 µs in total (1 new); the largest: "
+                   "grow (+200 µs), fresh (+50 µs). 2 functions got faster by 140 µs in total "
+                   "(1 removed); the largest: shrink (−80 µs), gone (−60 µs).");
+  g_assert_true (bl_compare_view_get_threshold_auto (f.view));
+  g_assert_cmpfloat (bl_compare_view_get_threshold (f.view), ==, 1.0);
+  absolute_text = g_strdup (gtk_label_get_text (summary));
+
+  /* the table by the size of the change, with its class */
+  bl_compare_view_sort_functions (f.view, "size");
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, G_N_ELEMENTS (by_size));
+  for (guint i = 0; i < G_N_ELEMENTS (by_size); i++)
+    {
+      g_assert_cmpstr (row_name (f.view, diff, i), ==, by_size[i]);
+      g_assert_cmpint (bl_compare_view_get_function_kind (f.view, i), ==, kinds[i]);
+    }
+
+  /* switching the mode changes the figures: "same" kept its 100 µs, but
+   * its share fell from 27.8 % to 21.3 % */
+  bl_compare_view_set_normalized (f.view, TRUE);
+  g_assert_cmpstr (gtk_label_get_text (summary), !=, absolute_text);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                   "2 functions got slower by 46.69 pp in total (1 new); "
+                                   "the largest: grow (+36.05 pp), fresh (+10.64 pp)."));
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "same")),
+                   ==, BL_DIFF_KIND_SHRUNK);
+  bl_compare_view_set_normalized (f.view, FALSE);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "same")),
+                   ==, BL_DIFF_KIND_NEUTRAL);
+
+  /* a threshold of 60 % of A's 360 µs: grow's +200 µs is noise now and
+   * drawn grey; the new stack keeps its colour */
+  render_bars (GTK_WIDGET (graph), &bars);
+  grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  bars_clear (&bars);
+  g_assert_true (is_red (&grow));
+  bl_compare_view_set_threshold (f.view, 60.0);
+  g_assert_false (bl_compare_view_get_threshold_auto (f.view));
+  g_assert_cmpfloat (bl_compare_view_get_threshold (f.view), ==, 60.0);
+  render_bars (GTK_WIDGET (graph), &bars);
+  grow = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow"));
+  same = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;same"));
+  fresh = bar_color (&bars, graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh"));
+  bars_clear (&bars);
+  g_assert_true (is_grey (&grow));
+  g_assert_true (gdk_rgba_equal (&grow, &same));
+  bl_compare_view_get_change_color (f.view, bl_diff_lookup_stack (diff, "T;main;fresh", ';'),
+                                    &api);
+  g_assert_true (gdk_rgba_equal (&fresh, &api));
+  g_assert_false (is_grey (&fresh));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                   "1 function got slower by 50 µs in total (1 new)"));
+  g_assert_cmpint (bl_compare_view_get_function_kind (f.view, find_row (f.view, diff, "grow")),
+                   ==, BL_DIFF_KIND_NEUTRAL);
+  {
+    g_autofree char *tip = bl_flame_graph_dup_tooltip_text (graph,
+                                                           profile_node (diff, BL_DIFF_SIDE_B,
+                                                                         "T;main;grow"));
+
+    g_assert_nonnull (strstr (tip, "Neutral: the change is inside the noise threshold."));
+  }
+  /* regressions: beyond the threshold, or new */
+  bl_compare_view_set_regressions_only (f.view, TRUE);
+  g_assert_cmpuint (bl_compare_view_get_n_function_rows (f.view), ==, 1);
+  g_assert_cmpstr (row_name (f.view, diff, 0), ==, "fresh");
+  bl_compare_view_set_regressions_only (f.view, FALSE);
+
+  /* back to the automatic threshold */
+  bl_compare_view_set_threshold (f.view, BL_DIFF_THRESHOLD_AUTO);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+  /* the same through the controls: the spin button shows the automatic
+   * 1.0 %; a value typed in is manual, Auto brings the automatic one back;
+   * the Normalized button switches the mode */
+  {
+    GtkSpinButton *spin = GTK_SPIN_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                        GTK_TYPE_SPIN_BUTTON, NULL));
+    GtkToggleButton *auto_button = GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                                   GTK_TYPE_TOGGLE_BUTTON,
+                                                                   "A_uto"));
+    GtkToggleButton *normalized = GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (f.view),
+                                                                  GTK_TYPE_TOGGLE_BUTTON,
+                                                                  "_Normalized"));
+
+    g_assert_nonnull (spin);
+    g_assert_nonnull (auto_button);
+    g_assert_nonnull (normalized);
+    g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (spin)));
+    g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 1.0);
+    g_assert_true (gtk_toggle_button_get_active (auto_button));
+
+    gtk_spin_button_set_value (spin, 60.0);
+    g_assert_false (bl_compare_view_get_threshold_auto (f.view));
+    g_assert_false (gtk_toggle_button_get_active (auto_button));
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (summary),
+                                     "1 function got slower by 50 µs in total (1 new)"));
+    gtk_toggle_button_set_active (auto_button, TRUE);
+    g_assert_true (bl_compare_view_get_threshold_auto (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+
+    gtk_toggle_button_set_active (normalized, TRUE);
+    g_assert_true (bl_compare_view_get_normalized (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), !=, absolute_text);
+    gtk_toggle_button_set_active (normalized, FALSE);
+    g_assert_false (bl_compare_view_get_normalized (f.view));
+    g_assert_cmpstr (gtk_label_get_text (summary), ==, absolute_text);
+  }
+
+  /* new stacks are hatched "/", removed ones "\" (in A's shape), grown
+   * ones not: a cue besides the hue */
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;fresh")), ==,
+                   1);
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow")), ==,
+                   0);
+  bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
+  g_assert_true (iterate_until (graphs_laid_out, f.view));
+  settle ();
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;gone")), ==,
+                   -1);
+  g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;shrink")), ==,
+                   0);
+
+  fixture_close (&f);
+}
+
+static BlProfile *
+speedscope_bytes (const char *weights)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = g_strdup_printf (
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+    "\"shared\":{\"frames\":[{\"name\":\"f\"},{\"name\":\"g\"}]},\"profiles\":["
+    "{\"type\":\"sampled\",\"name\":\"t\",\"unit\":\"bytes\",\"samples\":[[0],[1]],"
+    "\"weights\":[%s]}]}", weights);
+  BlProfile *profile = bl_speedscope_read_memory ((const guint8 *) json, strlen (json), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  return profile;
+}
+
+/* Values with decimals (33.25 B against 40 B) are shown in bytes, not in
+ * the finer stored unit. */
+static void
+test_explain_decimals (void)
+{
+  g_autoptr(BlProfile) a = speedscope_bytes ("33.25,10");
+  g_autoptr(BlProfile) b = speedscope_bytes ("40,10");
+  g_autoptr(BlDiff) diff = bl_diff_new (a, b);
+  Fixture f;
+
+  fixture_open (&f, diff, "side-by-side");
+  g_assert_cmpstr (gtk_label_get_text (bl_compare_view_get_summary_label (f.view)), ==,
+                   "1 function grew by 6.75 B in total; the largest: f (+6.75 B).");
+  g_assert_nonnull (find_label (GTK_WIDGET (f.view), "A  before.bsprof — t: 43.25 B"));
+  g_assert_nonnull (find_label (GTK_WIDGET (f.view), "B  after.bsprof — t: 50 B"));
+  fixture_close (&f);
+}
+
+/* The function table fits a 1000 px window without scrolling sideways. */
+static void
+test_table_width (void)
+{
+  g_autoptr(BlDiff) diff = profile_diff ();
+  GtkWidget *window = gtk_window_new ();
+  BlCompareView *view = BL_COMPARE_VIEW (bl_compare_view_new ());
+  GtkWidget *table, *scroller;
+  GtkAdjustment *h;
+  int min_width = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped, view));
+  bl_compare_view_set_titles (view, "before.bsprof", "after.bsprof");
+  bl_compare_view_set_diff (view, diff);
+  g_assert_true (iterate_until (graphs_laid_out, view));
+  settle ();
+
+  table = GTK_WIDGET (bl_compare_view_get_function_table (view));
+  scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scroller);
+  g_assert_true (iterate_until (is_mapped, table));
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), <=, 1000);
+  gtk_widget_measure (table, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_assert_cmpint (min_width, <=, gtk_widget_get_width (scroller));
+  h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 0.5);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
 /* ---- threads ---- */
 
 /* A and B share "main"; only A has "render", only B has "net". */
@@ -696,6 +1045,31 @@ has_row (BlCompareView *view,
       return TRUE;
 
   return FALSE;
+}
+
+/* The summary follows the thread chosen, as the table does. */
+static void
+test_explain_thread (void)
+{
+  g_autoptr(BlProfile) a = profile_from_lines (threads_before);
+  g_autoptr(BlProfile) b = profile_from_lines (threads_after);
+  g_autoptr(BlDiff) diff = bl_diff_new (a, b);
+  GtkLabel *summary;
+  Fixture f;
+
+  fixture_open (&f, diff, "side-by-side");
+  summary = bl_compare_view_get_summary_label (f.view);
+  bl_compare_view_set_thread (f.view, NULL);
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "2 functions got slower by 100 µs in total (1 new); the largest: "
+                   "work (+60 µs), fetch (+40 µs). 2 functions got faster by 100 µs in total "
+                   "(1 removed); the largest: draw (−70 µs), idle (−30 µs).");
+
+  bl_compare_view_set_thread (f.view, "main");
+  g_assert_cmpstr (gtk_label_get_text (summary), ==,
+                   "1 function got slower by 60 µs in total; the largest: work (+60 µs). "
+                   "1 function got faster by 30 µs in total; the largest: idle (−30 µs).");
+  fixture_close (&f);
 }
 
 static void
@@ -1383,8 +1757,12 @@ main (int    argc,
   g_test_add_func ("/widgets/compare/hit-testing", test_hit_testing);
   g_test_add_func ("/widgets/compare/in-step", test_in_step);
   g_test_add_func ("/widgets/compare/functions", test_functions);
+  g_test_add_func ("/widgets/compare/explain", test_explain);
+  g_test_add_func ("/widgets/compare/table-width", test_table_width);
+  g_test_add_func ("/widgets/compare/explain-decimals", test_explain_decimals);
   g_test_add_func ("/widgets/compare/formats", test_formats);
   g_test_add_func ("/widgets/compare/threads", test_threads);
+  g_test_add_func ("/widgets/compare/explain-thread", test_explain_thread);
   g_test_add_func ("/widgets/compare/session-alignment", test_session_alignment);
   g_test_add_func ("/widgets/compare/session-zoom", test_session_zoom);
   g_test_add_func ("/widgets/compare/page", test_page);

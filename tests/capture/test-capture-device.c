@@ -69,10 +69,12 @@ test_info (void)
   BlFakeRoku *roku = fake_new (BL_FAKE_ROKU_NORMAL);
   g_autoptr(BlDevice) device = bl_device_new ("127.0.0.1", bl_fake_roku_get_ecp_port (roku));
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
   g_assert_cmpstr (bl_device_get_display_name (device), ==, "127.0.0.1");
-  g_assert_true (query_info (device, &error));
+  ok = query_info (device, &error);
   g_assert_no_error (error);
+  g_assert_true (ok);
   g_assert_cmpstr (bl_device_get_display_name (device), ==, BL_FAKE_ROKU_NAME);
   g_assert_cmpstr (bl_device_get_model (device), ==, BL_FAKE_ROKU_MODEL);
   g_assert_cmpstr (bl_device_get_serial (device), ==, BL_FAKE_ROKU_SERIAL);

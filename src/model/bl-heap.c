@@ -1289,6 +1289,44 @@ compare_retained (gconstpointer a,
   return oa < ob ? -1 : oa > ob;
 }
 
+/* Whether object @a comes after object @b in the listing (less retained,
+ * or as much and a higher index). */
+static inline gboolean
+ranks_after (BlHeap  *self,
+             guint32  a,
+             guint32  b)
+{
+  guint64 ra = self->retained[a + 1], rb = self->retained[b + 1];
+
+  return ra != rb ? ra < rb : a > b;
+}
+
+/* Moves @heap[@i] down the heap of @len objects whose top is the one that
+ * ranks last. */
+static void
+sift_down (BlHeap  *self,
+           guint32 *heap,
+           guint    len,
+           guint    i)
+{
+  guint32 v = heap[i];
+
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= len)
+        break;
+      if (c + 1 < len && ranks_after (self, heap[c + 1], heap[c]))
+        c++;
+      if (!ranks_after (self, heap[c], v))
+        break;
+      heap[i] = heap[c];
+      i = c;
+    }
+  heap[i] = v;
+}
+
 /**
  * bl_heap_top_retained:
  *
@@ -1299,35 +1337,38 @@ bl_heap_top_retained (BlHeap *self,
                       guint   n,
                       guint  *n_out)
 {
-  g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) array = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 *top;
+  guint len = 0;
 
   g_return_val_if_fail (self->finished, NULL);
 
-  /* keep a sorted window of at most n: fine for the small n a listing wants */
-  for (guint32 v = 0; v < self->n; v++)
+  /* a heap of the best @n so far with the one ranking last on top, then
+   * sorted: N log n */
+  n = MIN (n, self->n);
+  g_array_set_size (array, n);
+  top = (guint32 *) array->data;
+  for (guint32 v = 0; v < self->n && n > 0; v++)
     {
       if (self->idom[v + 1] == NONE)
         continue;
-      if (top->len == n && n > 0 &&
-          compare_retained (&v, &g_array_index (top, guint32, n - 1), self) > 0)
-        continue;
-      if (n == 0)
-        break;
-      if (top->len == n)
-        g_array_set_size (top, n - 1);
-      g_array_append_val (top, v);
-      for (guint i = top->len - 1; i > 0 &&
-           compare_retained (&g_array_index (top, guint32, i),
-                             &g_array_index (top, guint32, i - 1), self) < 0; i--)
+      if (len < n)
         {
-          guint32 t = g_array_index (top, guint32, i);
-
-          g_array_index (top, guint32, i) = g_array_index (top, guint32, i - 1);
-          g_array_index (top, guint32, i - 1) = t;
+          top[len++] = v;
+          if (len == n)
+            for (guint i = n / 2; i-- > 0; )
+              sift_down (self, top, len, i);
+        }
+      else if (ranks_after (self, top[0], v))
+        {
+          top[0] = v;
+          sift_down (self, top, len, 0);
         }
     }
+  g_array_set_size (array, len);
+  g_array_sort_with_data (array, compare_retained, self);
 
-  *n_out = top->len;
+  *n_out = len;
 
-  return (guint32 *) g_array_free (g_steal_pointer (&top), FALSE);
+  return (guint32 *) g_array_free (g_steal_pointer (&array), FALSE);
 }

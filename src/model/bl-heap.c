@@ -463,10 +463,10 @@ typedef struct
 
 /* The vertex of least semidominator on the forest path above @v (and its
  * semidominator in *@semi_out), with the vertices above @cur linked;
- * compresses the path (@path has room for every vertex). */
+ * compresses the path (@path has room for every vertex). A vertex not
+ * linked yet is its own answer, its semidominator still itself. */
 static inline guint32
 eval (Forest        *forest,
-      const guint32 *semi,
       guint32        v,
       guint32        cur,
       guint32       *path,
@@ -474,9 +474,11 @@ eval (Forest        *forest,
 {
   guint32 u = v, n = 0;
 
+  /* not linked yet: its semidominator is still itself (cur's own may have
+   * gone down already, but a self loop never lowers it) */
   if (v <= cur)
     {
-      *semi_out = semi[v];
+      *semi_out = v;
       return v;
     }
 
@@ -504,6 +506,9 @@ eval (Forest        *forest,
   return forest[v].label;
 }
 
+/* how many references or predecessors ahead their lookups are prefetched */
+#define PREFETCH_AHEAD 16
+
 static void
 compute_dominators (BlHeap *self)
 {
@@ -517,7 +522,8 @@ compute_dominators (BlHeap *self)
   guint32 *preds;
   guint32 *path = g_new (guint32, N);
   guint32 *bucket;
-  guint32 count = 0, sp = 0;
+  guint32 count = 0, sp = 0, m;
+  gint64 ahead;
 
   memset (dfnum, 0xff, sizeof (guint32) * N);
 
@@ -554,29 +560,43 @@ compute_dominators (BlHeap *self)
         sp--;
     }
 
-  /* predecessors, in preorder numbers, of the reached vertices */
+  /* predecessors, in preorder numbers, of the reached vertices: the
+   * references walked in object order (sequential reads, the preorder
+   * numbers of their targets fetched a few references ahead); the order of
+   * a vertex's predecessors does not change the dominators */
+  m = self->first_edge[self->n];
   pred_first = g_new0 (guint32, (gsize) count + 1);
-  for (guint32 p = 0; p < count; p++)
+  for (guint32 k = 0; k < self->roots->len; k++)
+    pred_first[dfnum[g_array_index (self->roots, guint32, k) + 1] + 1]++;
+  for (guint32 v = 0; v < self->n; v++)
     {
-      const guint32 *succ;
-      guint32 n_succ;
-
-      node_successors (self, vertex[p], &succ, &n_succ);
-      for (guint32 k = 0; k < n_succ; k++)
-        pred_first[dfnum[succ[k] + 1] + 1]++;
+      if (dfnum[v + 1] == NONE)
+        continue;
+      for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
+        {
+          if (e + PREFETCH_AHEAD < m)
+            __builtin_prefetch (&dfnum[self->targets[e + PREFETCH_AHEAD] + 1]);
+          pred_first[dfnum[self->targets[e] + 1] + 1]++;
+        }
     }
   for (guint32 p = 0; p < count; p++)
     pred_first[p + 1] += pred_first[p];
   preds = g_new (guint32, MAX (pred_first[count], 1));
   memcpy (idom, pred_first, sizeof (guint32) * count);
-  for (guint32 p = 0; p < count; p++)
+  for (guint32 k = 0; k < self->roots->len; k++)
+    preds[idom[dfnum[g_array_index (self->roots, guint32, k) + 1]]++] = 0;
+  for (guint32 v = 0; v < self->n; v++)
     {
-      const guint32 *succ;
-      guint32 n_succ;
+      guint32 p = dfnum[v + 1];
 
-      node_successors (self, vertex[p], &succ, &n_succ);
-      for (guint32 k = 0; k < n_succ; k++)
-        preds[idom[dfnum[succ[k] + 1]]++] = p;
+      if (p == NONE)
+        continue;
+      for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
+        {
+          if (e + PREFETCH_AHEAD < m)
+            __builtin_prefetch (&dfnum[self->targets[e + PREFETCH_AHEAD] + 1]);
+          preds[idom[dfnum[self->targets[e] + 1]]++] = p;
+        }
     }
 
   /* dfnum is no longer needed: it holds the buckets' heads */
@@ -587,15 +607,20 @@ compute_dominators (BlHeap *self)
       bucket[p] = NONE;
     }
 
+  ahead = (gint64) pred_first[count] - 1;
   for (guint32 w = count - 1; w >= 1; w--)
     {
       guint32 parent = forest[w].ancestor;
 
+      /* the forest entries of the predecessors a few steps on (the
+       * predecessors are used from the end of their array to its start) */
+      for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
+        __builtin_prefetch (&forest[preds[ahead]], 1);
       for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
         {
           guint32 s;
 
-          eval (forest, semi, preds[k], w, path, &s);
+          eval (forest, preds[k], w, path, &s);
           if (s < semi[w])
             semi[w] = s;
         }
@@ -608,7 +633,7 @@ compute_dominators (BlHeap *self)
         {
           guint32 next = idom[v];
           guint32 s;
-          guint32 u = eval (forest, semi, v, w - 1, path, &s);
+          guint32 u = eval (forest, v, w - 1, path, &s);
 
           idom[v] = s < semi[v] ? u : parent;
           v = next;
@@ -1289,6 +1314,44 @@ compare_retained (gconstpointer a,
   return oa < ob ? -1 : oa > ob;
 }
 
+/* Whether object @a comes after object @b in the listing (less retained,
+ * or as much and a higher index). */
+static inline gboolean
+ranks_after (BlHeap  *self,
+             guint32  a,
+             guint32  b)
+{
+  guint64 ra = self->retained[a + 1], rb = self->retained[b + 1];
+
+  return ra != rb ? ra < rb : a > b;
+}
+
+/* Moves @heap[@i] down the heap of @len objects whose top is the one that
+ * ranks last. */
+static void
+sift_down (BlHeap  *self,
+           guint32 *heap,
+           guint    len,
+           guint    i)
+{
+  guint32 v = heap[i];
+
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= len)
+        break;
+      if (c + 1 < len && ranks_after (self, heap[c + 1], heap[c]))
+        c++;
+      if (!ranks_after (self, heap[c], v))
+        break;
+      heap[i] = heap[c];
+      i = c;
+    }
+  heap[i] = v;
+}
+
 /**
  * bl_heap_top_retained:
  *
@@ -1299,35 +1362,38 @@ bl_heap_top_retained (BlHeap *self,
                       guint   n,
                       guint  *n_out)
 {
-  g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) array = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 *top;
+  guint len = 0;
 
   g_return_val_if_fail (self->finished, NULL);
 
-  /* keep a sorted window of at most n: fine for the small n a listing wants */
-  for (guint32 v = 0; v < self->n; v++)
+  /* a heap of the best @n so far with the one ranking last on top, then
+   * sorted: N log n */
+  n = MIN (n, self->n);
+  g_array_set_size (array, n);
+  top = (guint32 *) array->data;
+  for (guint32 v = 0; v < self->n && n > 0; v++)
     {
       if (self->idom[v + 1] == NONE)
         continue;
-      if (top->len == n && n > 0 &&
-          compare_retained (&v, &g_array_index (top, guint32, n - 1), self) > 0)
-        continue;
-      if (n == 0)
-        break;
-      if (top->len == n)
-        g_array_set_size (top, n - 1);
-      g_array_append_val (top, v);
-      for (guint i = top->len - 1; i > 0 &&
-           compare_retained (&g_array_index (top, guint32, i),
-                             &g_array_index (top, guint32, i - 1), self) < 0; i--)
+      if (len < n)
         {
-          guint32 t = g_array_index (top, guint32, i);
-
-          g_array_index (top, guint32, i) = g_array_index (top, guint32, i - 1);
-          g_array_index (top, guint32, i - 1) = t;
+          top[len++] = v;
+          if (len == n)
+            for (guint i = n / 2; i-- > 0; )
+              sift_down (self, top, len, i);
+        }
+      else if (ranks_after (self, top[0], v))
+        {
+          top[0] = v;
+          sift_down (self, top, len, 0);
         }
     }
+  g_array_set_size (array, len);
+  g_array_sort_with_data (array, compare_retained, self);
 
-  *n_out = top->len;
+  *n_out = len;
 
-  return (guint32 *) g_array_free (g_steal_pointer (&top), FALSE);
+  return (guint32 *) g_array_free (g_steal_pointer (&array), FALSE);
 }

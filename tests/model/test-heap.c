@@ -61,6 +61,51 @@ test_dominators (void)
 
 /* the example graph of Lengauer and Tarjan's paper, where several
  * semidominators are not the immediate dominators */
+/* The largest objects by retained size: ties in object order, unreachable
+ * objects left out, whatever the number asked for */
+static void
+test_top_retained_ties (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 root = bl_heap_add_object (heap, t, 1);
+  guint32 expected[64];
+  guint n_expected = 0;
+  guint wants[] = { 0, 1, 2, 3, 5, 8, 13, 30, 52, 53, 54, 1000 };
+
+  /* 60 leaves of sizes 0…4 (many ties), every seventh unreachable */
+  for (guint32 i = 1; i <= 60; i++)
+    {
+      guint32 o = bl_heap_add_object (heap, t, (i * 7) % 5);
+
+      if (i % 7 != 0)
+        bl_heap_add_reference (heap, root, f, o);
+    }
+  bl_heap_add_root (heap, root);
+  bl_heap_finish (heap);
+
+  /* the order by hand: the root (it retains everything), then size 4 down
+   * to 0, each size in object order */
+  expected[n_expected++] = root;
+  for (gint size = 4; size >= 0; size--)
+    for (guint32 i = 1; i <= 60; i++)
+      if (i % 7 != 0 && (i * 7) % 5 == (guint32) size)
+        expected[n_expected++] = i;
+  g_assert_cmpuint (n_expected, ==, 53);
+
+  for (guint k = 0; k < G_N_ELEMENTS (wants); k++)
+    {
+      g_autofree guint32 *top = NULL;
+      guint n_top = G_MAXUINT;
+
+      top = bl_heap_top_retained (heap, wants[k], &n_top);
+      g_assert_cmpuint (n_top, ==, MIN (wants[k], n_expected));
+      for (guint i = 0; i < n_top; i++)
+        g_assert_cmpuint (top[i], ==, expected[i]);
+    }
+}
+
 static void
 test_lengauer_tarjan_example (void)
 {
@@ -359,6 +404,7 @@ main (int   argc,
 
   g_test_add_func ("/heap/dominators", test_dominators);
   g_test_add_func ("/heap/object-ids", test_object_ids);
+  g_test_add_func ("/heap/top-retained-ties", test_top_retained_ties);
   g_test_add_func ("/heap/lengauer-tarjan-example", test_lengauer_tarjan_example);
   g_test_add_func ("/heap/shared", test_shared);
   g_test_add_func ("/heap/long-chain", test_long_chain);

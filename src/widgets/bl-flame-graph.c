@@ -122,6 +122,7 @@ struct _BlFlameGraph
 
   /* right-click menu */
   GtkWidget      *context_menu;
+  GMenuModel     *menus[2];         /* for a frame, for a thread's root */
   gboolean        transform_menu;   /* offer the profile view's transforms */
 
   /* colour and tooltip overrides (the differential flame graph) */
@@ -1542,6 +1543,66 @@ copy_stack_action (GtkWidget  *widget,
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), stack);
 }
 
+/**
+ * bl_flame_graph_get_context_menu_model:
+ *
+ * Returns: (transfer none): the right-click menu for @node. A thread's root
+ *   is no function: it is offered only the transforms that need none.
+ */
+GMenuModel *
+bl_flame_graph_get_context_menu_model (BlFlameGraph *self,
+                                       guint32       node)
+{
+  gboolean root;
+
+  g_return_val_if_fail (BL_IS_FLAME_GRAPH (self), NULL);
+
+  root = self->profile != NULL && node < bl_profile_get_n_nodes (self->profile) &&
+         bl_profile_get_node (self->profile, node)->parent == BL_NODE_NONE;
+
+  if (self->menus[root] == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenu) copy = g_menu_new ();
+
+      g_menu_append (menu, _("_Zoom In"), "flame.zoom-selected");
+      g_menu_append (menu, _("_Reset Zoom"), "flame.reset-zoom");
+      g_menu_append (menu, _("Show Source _Lines"), "flame.show-source");
+      g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
+      g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
+      /* call-tree transforms: actions of the profile view around the graph
+       * (bl-profile-view.c), on the selected frame */
+      if (self->transform_menu)
+        {
+          g_autoptr(GMenu) transforms = g_menu_new ();
+
+          if (!root)
+            {
+              g_menu_append (transforms, _("_Merge Function"),
+                             "profile.transform-selected::merge");
+              g_menu_append (transforms, _("_Focus on Function"),
+                             "profile.transform-selected::focus");
+              g_menu_append (transforms, _("Focus on _Subtree"),
+                             "profile.transform-selected::focus-path");
+              g_menu_append (transforms, _("_Drop Function"),
+                             "profile.transform-selected::drop");
+            }
+          g_menu_append (transforms, _("Collapse _Recursion"),
+                         "profile.transform-selected::collapse-recursion");
+          if (!root)
+            g_menu_append (transforms, _("_Hide Frames Like This"),
+                           "profile.transform-selected::hide");
+          g_menu_append (transforms, _("Merge _Threads by Name"),
+                         "profile.transform-selected::merge-threads");
+          g_menu_append_section (menu, NULL, G_MENU_MODEL (transforms));
+        }
+      self->menus[root] = G_MENU_MODEL (g_steal_pointer (&menu));
+    }
+
+  return self->menus[root];
+}
+
 static void
 context_pressed_cb (BlFlameGraph    *self,
                     int              n_press,
@@ -1559,43 +1620,13 @@ context_pressed_cb (BlFlameGraph    *self,
 
   if (self->context_menu == NULL)
     {
-      g_autoptr(GMenu) menu = g_menu_new ();
-      g_autoptr(GMenu) copy = g_menu_new ();
-
-      g_menu_append (menu, _("_Zoom In"), "flame.zoom-selected");
-      g_menu_append (menu, _("_Reset Zoom"), "flame.reset-zoom");
-      g_menu_append (menu, _("Show Source _Lines"), "flame.show-source");
-      g_menu_append (copy, _("_Copy Function Name"), "flame.copy-name");
-      g_menu_append (copy, _("Copy _Stack"), "flame.copy-stack");
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
-      /* call-tree transforms: actions of the profile view around the graph
-       * (bl-profile-view.c), on the selected frame */
-      if (self->transform_menu)
-        {
-          g_autoptr(GMenu) transforms = g_menu_new ();
-
-          g_menu_append (transforms, _("_Merge Function"),
-                         "profile.transform-selected::merge");
-          g_menu_append (transforms, _("_Focus on Function"),
-                         "profile.transform-selected::focus");
-          g_menu_append (transforms, _("Focus on _Subtree"),
-                         "profile.transform-selected::focus-path");
-          g_menu_append (transforms, _("_Drop Function"),
-                         "profile.transform-selected::drop");
-          g_menu_append (transforms, _("Collapse _Recursion"),
-                         "profile.transform-selected::collapse-recursion");
-          g_menu_append (transforms, _("_Hide Frames Like This"),
-                         "profile.transform-selected::hide");
-          g_menu_append (transforms, _("Merge _Threads by Name"),
-                         "profile.transform-selected::merge-threads");
-          g_menu_append_section (menu, NULL, G_MENU_MODEL (transforms));
-        }
-
-      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      self->context_menu = gtk_popover_menu_new_from_model (NULL);
       gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
       gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
       gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
     }
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu),
+                                   bl_flame_graph_get_context_menu_model (self, node));
 
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
                                &(GdkRectangle) { (int) x, (int) y, 1, 1 });
@@ -1626,6 +1657,8 @@ bl_flame_graph_dispose (GObject *object)
   g_clear_object (&self->profile);
   g_clear_pointer (&self->bars, gsk_render_node_unref);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_object (&self->menus[0]);
+  g_clear_object (&self->menus[1]);
   g_clear_pointer (&self->label_cache, g_hash_table_unref);
   g_clear_object (&self->text_layout);
   bl_flame_graph_set_color_func (self, NULL, NULL, NULL);
@@ -2653,6 +2686,7 @@ bl_flame_graph_set_transform_menu (BlFlameGraph *self,
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
 
   self->transform_menu = !!transform_menu;
-  if (self->context_menu != NULL)
-    g_clear_pointer (&self->context_menu, gtk_widget_unparent);   /* built again */
+  /* the menus are built again */
+  g_clear_object (&self->menus[0]);
+  g_clear_object (&self->menus[1]);
 }

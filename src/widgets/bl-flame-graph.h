@@ -119,6 +119,8 @@ void           bl_flame_graph_invalidate_colors  (BlFlameGraph    *self);
 GdkTexture    *bl_flame_graph_render_texture     (BlFlameGraph    *self,
                                                   int              scale);
 
+GMenuModel    *bl_flame_graph_get_context_menu_model (BlFlameGraph *self,
+                                                      guint32       node);
 void           bl_flame_graph_set_transform_menu (BlFlameGraph    *self,
                                                   gboolean         transform_menu);
 

@@ -261,6 +261,62 @@ test_selected_and_chips (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+/* the actions a menu model offers, "action::target" joined by spaces */
+static char *
+menu_actions (GMenuModel *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autofree char *action = NULL;
+      g_autofree char *target = NULL;
+
+      if (section != NULL)
+        {
+          g_autofree char *inner = menu_actions (section);
+
+          g_string_append_printf (out, "%s ", inner);
+          continue;
+        }
+      g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+      g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_TARGET, "s", &target);
+      g_string_append_printf (out, "%s%s%s ", action, target != NULL ? "::" : "",
+                              target != NULL ? target : "");
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* A thread's root is no function: its menu offers only the transforms that
+ * need none; any other frame all of them */
+static void
+test_root_menu (void)
+{
+  g_autoptr(BlProfile) profile = make_tree ();
+  BlProfileView *view = present_view (profile);
+  BlFlameGraph *graph = bl_profile_view_get_flame_graph (view);
+  g_autofree char *root = menu_actions (bl_flame_graph_get_context_menu_model (
+                                          graph, find_stack (view, "Thread main")));
+  g_autofree char *frame = menu_actions (bl_flame_graph_get_context_menu_model (
+                                           graph, find_stack (view, "Thread main;main;draw")));
+
+  g_assert_nonnull (strstr (frame, "profile.transform-selected::merge "));
+  g_assert_nonnull (strstr (frame, "profile.transform-selected::drop "));
+  g_assert_nonnull (strstr (frame, "profile.transform-selected::hide "));
+  g_assert_nonnull (strstr (frame, "profile.transform-selected::collapse-recursion "));
+  g_assert_null (strstr (root, "profile.transform-selected::merge "));
+  g_assert_null (strstr (root, "::focus"));
+  g_assert_null (strstr (root, "::drop "));
+  g_assert_null (strstr (root, "::hide "));
+  g_assert_nonnull (strstr (root, "profile.transform-selected::collapse-recursion "));
+  g_assert_nonnull (strstr (root, "profile.transform-selected::merge-threads "));
+  g_assert_nonnull (strstr (root, "flame.copy-name "));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 /* Above the size done at once: the worker thread's result is shown */
 static void
 test_big_profile_in_worker (void)
@@ -447,6 +503,7 @@ main (int   argc,
 
   g_test_add_func ("/widgets/transform-view/merge-undo-redo", test_merge_undo_redo);
   g_test_add_func ("/widgets/transform-view/selected-and-chips", test_selected_and_chips);
+  g_test_add_func ("/widgets/transform-view/root-menu", test_root_menu);
   g_test_add_func ("/widgets/transform-view/worker", test_big_profile_in_worker);
   g_test_add_func ("/widgets/transform-view/presets", test_presets);
   g_test_add_func ("/widgets/transform-view/compare", test_compare);

@@ -152,54 +152,7 @@ write_heap_trace (const char *name)
   BlPbWriter *w = bl_pbw_new ();
 
   for (guint dump = 0; dump < 2; dump++)
-    {
-      guint n_nodes = dump == 0 ? 1 : 3;
-
-      bl_pbw_begin (w, 1);
-      bl_pbw_varint (w, 10, 1);
-      bl_pbw_begin (w, 56);
-      bl_pbw_begin (w, 9);
-      bl_pbw_varint (w, 1, 1);
-      bl_pbw_string (w, 3, "roAssociativeArray");
-      bl_pbw_end (w);
-      bl_pbw_begin (w, 9);
-      bl_pbw_varint (w, 1, 2);
-      bl_pbw_string (w, 3, "Node");
-      bl_pbw_end (w);
-      bl_pbw_begin (w, 4);
-      bl_pbw_varint (w, 1, 1);
-      bl_pbw_string (w, 2, "$unreachable");
-      bl_pbw_end (w);
-      bl_pbw_begin (w, 4);
-      bl_pbw_varint (w, 1, 2);
-      bl_pbw_string (w, 2, "self");
-      bl_pbw_end (w);
-      /* the root: 100 bytes, $unreachable to every node */
-      bl_pbw_begin (w, 2);
-      bl_pbw_varint (w, 1, 1);
-      bl_pbw_varint (w, 2, 1);
-      bl_pbw_varint (w, 3, 100);
-      for (guint i = 0; i < n_nodes; i++)
-        bl_pbw_varint (w, 4, 1);
-      for (guint i = 0; i < n_nodes; i++)
-        bl_pbw_varint (w, 5, 10 + i);
-      bl_pbw_end (w);
-      for (guint i = 0; i < n_nodes; i++)
-        {
-          bl_pbw_begin (w, 2);
-          bl_pbw_varint (w, 1, 10 + i);
-          bl_pbw_varint (w, 2, 2);
-          bl_pbw_varint (w, 3, 8);
-          bl_pbw_varint (w, 4, 2);
-          bl_pbw_varint (w, 5, 10 + i);
-          bl_pbw_end (w);
-        }
-      bl_pbw_begin (w, 7);
-      bl_pbw_varint (w, 1, 1);
-      bl_pbw_end (w);
-      bl_pbw_end (w);
-      bl_pbw_end (w);
-    }
+    bl_pftw_leaked_heap (w, dump == 0 ? 1 : 3);
 
   return save (name, w);
 }

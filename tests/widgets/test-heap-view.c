@@ -748,57 +748,6 @@ test_fits_800x600 (void)
 
 /* ---- the window ---------------------------------------------------------- */
 
-/* One heap graph packet (capture @dump): a root map holding @n_nodes
- * leaked self-referencing Nodes by $unreachable. */
-static void
-write_heap_packet (BlPbWriter *w,
-                   guint       n_nodes)
-{
-  bl_pbw_begin (w, 1);
-  bl_pbw_varint (w, 10, 1);
-  bl_pbw_begin (w, 56);
-  bl_pbw_begin (w, 9);
-  bl_pbw_varint (w, 1, 1);
-  bl_pbw_string (w, 3, "roAssociativeArray");
-  bl_pbw_end (w);
-  bl_pbw_begin (w, 9);
-  bl_pbw_varint (w, 1, 2);
-  bl_pbw_string (w, 3, "Node");
-  bl_pbw_end (w);
-  bl_pbw_begin (w, 4);
-  bl_pbw_varint (w, 1, 1);
-  bl_pbw_string (w, 2, "$unreachable");
-  bl_pbw_end (w);
-  bl_pbw_begin (w, 4);
-  bl_pbw_varint (w, 1, 2);
-  bl_pbw_string (w, 2, "self");
-  bl_pbw_end (w);
-  bl_pbw_begin (w, 2);
-  bl_pbw_varint (w, 1, 1);
-  bl_pbw_varint (w, 2, 1);
-  bl_pbw_varint (w, 3, 100);
-  for (guint i = 0; i < n_nodes; i++)
-    bl_pbw_varint (w, 4, 1);
-  for (guint i = 0; i < n_nodes; i++)
-    bl_pbw_varint (w, 5, 10 + i);
-  bl_pbw_end (w);
-  for (guint i = 0; i < n_nodes; i++)
-    {
-      bl_pbw_begin (w, 2);
-      bl_pbw_varint (w, 1, 10 + i);
-      bl_pbw_varint (w, 2, 2);
-      bl_pbw_varint (w, 3, 8);
-      bl_pbw_varint (w, 4, 2);
-      bl_pbw_varint (w, 5, 10 + i);
-      bl_pbw_end (w);
-    }
-  bl_pbw_begin (w, 7);
-  bl_pbw_varint (w, 1, 1);
-  bl_pbw_end (w);
-  bl_pbw_end (w);
-  bl_pbw_end (w);
-}
-
 static char *
 save (const char *name,
       BlPbWriter *w)
@@ -828,7 +777,7 @@ write_trace (const char *name,
       bl_pftw_event (w, 1, 30, 2, 1, NULL);
     }
   for (guint dump = 0; dump < n_dumps; dump++)
-    write_heap_packet (w, 1 + 2 * dump);
+    bl_pftw_leaked_heap (w, 1 + 2 * dump);
 
   return save (name, w);
 }

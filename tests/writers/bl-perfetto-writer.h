@@ -71,5 +71,10 @@ void        bl_pftw_counter       (BlPbWriter *w,
 /* zlib-deflates @packets (a serialized Trace) into one compressed_packets packet. */
 void        bl_pftw_compressed    (BlPbWriter *w,
                                    GBytes     *packets);
+/* One complete heap graph packet: a 100-byte roAssociativeArray root
+ * holding @n_nodes leaked 8-byte Nodes (ids 10…) by $unreachable, each
+ * referencing itself by "self". */
+void        bl_pftw_leaked_heap   (BlPbWriter *w,
+                                   guint       n_nodes);
 
 G_END_DECLS

@@ -21,6 +21,8 @@
 
 #include "bl-heap.h"
 #include "bl-heap-private.h"
+#include "bl-perfetto-private.h"
+#include "bl-profile-private.h"
 #include "bl-perfetto-reader.h"
 #include "bl-protobuf-private.h"
 #include "bl-source-private.h"
@@ -123,6 +125,28 @@ typedef struct
 
 typedef struct _HeapDump HeapDump;
 
+/* The call tree's child lookup, kept by the reader: a node's few children
+ * are found walking its sibling list; the children of a node with more are
+ * also in an open-addressing table keyed (parent, name). Nodes are
+ * appended with _bl_profile_append_child(), so the profile keeps no index
+ * of its own for them. */
+#define FEW_CHILDREN 8
+
+typedef struct
+{
+  guint64 key;       /* parent << 32 | name; G_MAXUINT64: empty */
+  guint32 node;
+} ChildSlot;
+
+typedef struct
+{
+  guint8    *n_children;   /* per node, saturating at FEW_CHILDREN + 1 */
+  gsize      cap;
+  ChildSlot *slots;
+  gsize      mask;
+  gsize      used;
+} ChildIndex;
+
 typedef struct
 {
   GHashTable *names;        /* iid → string id + 1 */
@@ -177,6 +201,8 @@ typedef struct
   guint64      n_annotations;
   char        *problem;      /* why decoding stopped early, or NULL */
   gboolean     inflate_warned;
+  gboolean     analyse;      /* finish the heap graphs once all is read */
+  ChildIndex   children;
 } Reader;
 
 static void
@@ -313,7 +339,18 @@ lookup_iid (GHashTable *table,
 
 /* Walks a message's fields; on a malformed field records why and returns
  * FALSE. Used as: while ((ok = next_field (...)) == BL_PB_FIELD) … */
-static BlPbStatus
+static G_GNUC_NO_INLINE void
+field_problem (Reader     *reader,
+               BlPbStatus  status,
+               const char *what)
+{
+  g_autofree char *problem =
+    g_strdup_printf (_("a %s is malformed: %s"), _(what), bl_pb_status_describe (status));
+
+  set_problem (reader, problem);
+}
+
+static inline BlPbStatus
 next_field (Reader     *reader,
             BlPbCursor *cursor,
             BlPbField  *field,
@@ -321,12 +358,8 @@ next_field (Reader     *reader,
 {
   BlPbStatus status = bl_pb_next (cursor, field);
 
-  if (status != BL_PB_FIELD && status != BL_PB_END)
-    {
-      g_autofree char *problem =
-        g_strdup_printf (_("a %s is malformed: %s"), _(what), bl_pb_status_describe (status));
-      set_problem (reader, problem);
-    }
+  if G_UNLIKELY (status != BL_PB_FIELD && status != BL_PB_END)
+    field_problem (reader, status, what);
 
   return status;
 }
@@ -1359,7 +1392,8 @@ object_index_lookup (ObjectIndex *index,
   return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
 }
 
-/* Resolves what a complete dump left open and analyses it. */
+/* Resolves what a complete dump left open; the analysis comes once the
+ * whole trace is read, when the slices' buffers are gone. */
 static void
 heap_dump_finish (Reader   *reader,
                   HeapDump *dump)
@@ -1460,7 +1494,6 @@ heap_dump_finish (Reader   *reader,
     }
   object_index_clear (&objects);
 
-  bl_heap_finish (heap);
   g_ptr_array_add (reader->heaps, g_steal_pointer (&dump->heap));
 
   if (undefined > 0 && reader->heap_warning == NULL)
@@ -1747,6 +1780,114 @@ read_compressed (Reader          *reader,
   return FIELDS_OK (status);
 }
 
+static inline gboolean
+packet_field_of_interest (guint32 number)
+{
+  switch (number)
+    {
+    case 6:
+    case 11:
+    case 12:
+    case 43:
+    case 44:
+    case 50:
+    case 56:
+    case 59:
+    case 60:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The messages of one packet, in file order: first the state its own
+ * events use, then the payload. */
+static gboolean
+read_packet_payload (Reader          *reader,
+                     Sequence        *seq,
+                     const BlPbField *fields,
+                     guint            n_fields,
+                     gboolean         has_ts,
+                     guint64          ts,
+                     gboolean         has_clock,
+                     guint32          clock_id,
+                     gboolean         allow_compressed)
+{
+  for (guint i = 0; i < n_fields; i++)
+    {
+      const BlPbField *fp = &fields[i];
+
+      if (fp->number == 12 && !read_interned_data (reader, seq, fp))
+        return FALSE;
+      if (fp->number == 59 && !read_defaults (reader, seq, fp))
+        return FALSE;
+      if (fp->number == 6 && !read_clock_snapshot (reader, seq, fp))
+        return FALSE;
+      if (fp->number == 44)
+        {
+          char *name = NULL;
+          gint64 pid = seq->pid, tid = seq->tid;
+          gint64 reference = 0, reference_thread = 0;
+          Track *thread;
+
+          if (!read_thread_descriptor_full (reader, fp, &pid, &tid, &name,
+                                            &reference, &reference_thread))
+            {
+              g_free (name);
+              return FALSE;
+            }
+          seq->has_thread = TRUE;
+          seq->pid = pid;
+          seq->tid = tid;
+          /* the reference the legacy delta timestamps count from */
+          seq->legacy_ts_valid = TRUE;
+          seq->legacy_ts = (guint64) reference * 1000;
+          seq->legacy_thread_ts = (guint64) reference_thread * 1000;
+          thread = get_track (reader, LEGACY_THREAD_KEY | ((guint64) pid << 32) | (guint32) tid);
+          thread->is_thread = TRUE;
+          thread->pid = pid;
+          thread->tid = tid;
+          if (name != NULL)
+            {
+              g_free (thread->thread_name);
+              thread->thread_name = name;
+            }
+        }
+      if (fp->number == 43)
+        {
+          g_autofree char *name = NULL;
+          gint64 pid = 0;
+
+          if (!read_process_descriptor (reader, fp, &pid, &name))
+            return FALSE;
+        }
+    }
+
+  if (has_ts)
+    {
+      guint32 clock = has_clock ? clock_id :
+                      seq->has_default_clock ? seq->default_clock : reader->trace_clock;
+
+      ts = to_trace_time (reader, seq, clock, ts);
+    }
+
+  for (guint i = 0; i < n_fields; i++)
+    {
+      const BlPbField *fp = &fields[i];
+
+      if (fp->number == 60 && !read_track_descriptor (reader, fp))
+        return FALSE;
+      if (fp->number == 11 && !read_track_event (reader, seq, fp, ts))
+        return FALSE;
+      if (fp->number == 56 && !read_heap_graph (reader, seq, fp))
+        return FALSE;
+      if (fp->number == 50 && allow_compressed && !read_compressed (reader, fp))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 read_packet (Reader       *reader,
              const guint8 *data,
@@ -1764,11 +1905,15 @@ read_packet (Reader       *reader,
   gboolean cleared = FALSE;
   gboolean dropped = FALSE;
   gboolean needs_state = FALSE;
+  BlPbField kept[8];
+  guint n_kept = 0;
   Sequence *seq;
 
   reader->n_packets++;
 
-  /* first pass: the fields the others depend on */
+  /* one pass over the packet's own fields: the scalars the others depend
+   * on, and where the messages of interest are (a packet holds a few; a
+   * packet with more is walked again for them) */
   bl_pb_cursor_init (&c, data, len);
   FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
     {
@@ -1798,6 +1943,12 @@ read_packet (Reader       *reader,
                 needs_state = TRUE;
             }
         }
+      else if (f.wire == BL_PB_BYTES && packet_field_of_interest (f.number))
+        {
+          if (n_kept < G_N_ELEMENTS (kept))
+            kept[n_kept] = f;
+          n_kept++;
+        }
     }
   if (!FIELDS_OK (status))
     return FALSE;
@@ -1825,83 +1976,23 @@ read_packet (Reader       *reader,
       return TRUE;
     }
 
-  /* second pass: state the packet's own events use */
-  bl_pb_cursor_init (&c, data, len);
-  FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
+  if (n_kept > G_N_ELEMENTS (kept))
     {
-      if (f.wire != BL_PB_BYTES)
-        continue;
-      if (f.number == 12 && !read_interned_data (reader, seq, &f))
-        return FALSE;
-      if (f.number == 59 && !read_defaults (reader, seq, &f))
-        return FALSE;
-      if (f.number == 6 && !read_clock_snapshot (reader, seq, &f))
-        return FALSE;
-      if (f.number == 44)
-        {
-          char *name = NULL;
-          gint64 pid = seq->pid, tid = seq->tid;
-          gint64 reference = 0, reference_thread = 0;
-          Track *thread;
+      /* too many to keep: walk the packet again for them */
+      g_autofree BlPbField *all = g_new (BlPbField, n_kept);
 
-          if (!read_thread_descriptor_full (reader, &f, &pid, &tid, &name,
-                                            &reference, &reference_thread))
-            {
-              g_free (name);
-              return FALSE;
-            }
-          seq->has_thread = TRUE;
-          seq->pid = pid;
-          seq->tid = tid;
-          /* the reference the legacy delta timestamps count from */
-          seq->legacy_ts_valid = TRUE;
-          seq->legacy_ts = (guint64) reference * 1000;
-          seq->legacy_thread_ts = (guint64) reference_thread * 1000;
-          thread = get_track (reader, LEGACY_THREAD_KEY | ((guint64) pid << 32) | (guint32) tid);
-          thread->is_thread = TRUE;
-          thread->pid = pid;
-          thread->tid = tid;
-          if (name != NULL)
-            {
-              g_free (thread->thread_name);
-              thread->thread_name = name;
-            }
-        }
-      if (f.number == 43)
-        {
-          g_autofree char *name = NULL;
-          gint64 pid = 0;
+      n_kept = 0;
+      bl_pb_cursor_init (&c, data, len);
+      while (bl_pb_next (&c, &f) == BL_PB_FIELD)
+        if (f.wire == BL_PB_BYTES && packet_field_of_interest (f.number))
+          all[n_kept++] = f;
 
-          if (!read_process_descriptor (reader, &f, &pid, &name))
-            return FALSE;
-        }
+      return read_packet_payload (reader, seq, all, n_kept, has_ts, ts,
+                                  has_clock, clock_id, allow_compressed);
     }
 
-  if (has_ts)
-    {
-      guint32 clock = has_clock ? clock_id :
-                      seq->has_default_clock ? seq->default_clock : reader->trace_clock;
-
-      ts = to_trace_time (reader, seq, clock, ts);
-    }
-
-  /* third pass: the payload */
-  bl_pb_cursor_init (&c, data, len);
-  FOR_FIELDS (reader, &c, &f, N_("trace packet"), status)
-    {
-      if (f.wire != BL_PB_BYTES)
-        continue;
-      if (f.number == 60 && !read_track_descriptor (reader, &f))
-        return FALSE;
-      if (f.number == 11 && !read_track_event (reader, seq, &f, ts))
-        return FALSE;
-      if (f.number == 56 && !read_heap_graph (reader, seq, &f))
-        return FALSE;
-      if (f.number == 50 && allow_compressed && !read_compressed (reader, &f))
-        return FALSE;
-    }
-
-  return TRUE;
+  return read_packet_payload (reader, seq, kept, n_kept, has_ts, ts,
+                              has_clock, clock_id, allow_compressed);
 }
 
 /* ---- building the profile ---- */
@@ -1984,6 +2075,128 @@ typedef struct
   guint64 start;
   guint64 children;
 } Open;
+
+static inline guint64
+child_key (guint32 parent,
+           guint32 name)
+{
+  return ((guint64) parent << 32) | name;
+}
+
+static inline gsize
+child_hash (guint64 key)
+{
+  key ^= key >> 29;
+  key *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  key ^= key >> 32;
+
+  return (gsize) key;
+}
+
+static ChildSlot *
+child_slot (ChildIndex *index,
+            guint64     key)
+{
+  gsize pos = child_hash (key) & index->mask;
+
+  while (index->slots[pos].key != G_MAXUINT64 && index->slots[pos].key != key)
+    pos = (pos + 1) & index->mask;
+
+  return &index->slots[pos];
+}
+
+static void
+child_index_put (ChildIndex *index,
+                 guint64     key,
+                 guint32     node)
+{
+  ChildSlot *slot;
+
+  if (index->slots == NULL || (index->used + 1) * 2 > index->mask)
+    {
+      ChildSlot *old = index->slots;
+      gsize old_size = old != NULL ? index->mask + 1 : 0;
+      gsize size = MAX (1024, old_size * 2);
+
+      index->slots = g_new (ChildSlot, size);
+      memset (index->slots, 0xff, size * sizeof (ChildSlot));
+      index->mask = size - 1;
+      for (gsize i = 0; i < old_size; i++)
+        if (old[i].key != G_MAXUINT64)
+          *child_slot (index, old[i].key) = old[i];
+      g_free (old);
+    }
+  slot = child_slot (index, key);
+  if (slot->key == G_MAXUINT64)
+    index->used++;
+  slot->key = key;
+  slot->node = node;
+}
+
+static void
+child_index_clear (ChildIndex *index)
+{
+  g_clear_pointer (&index->n_children, g_free);
+  g_clear_pointer (&index->slots, g_free);
+  index->cap = index->mask = index->used = 0;
+}
+
+/* The child of @parent called @name, created if new: what
+ * bl_profile_add_child() does, with the lookup above. */
+static guint32
+add_child (BlProfile  *profile,
+           ChildIndex *index,
+           guint32     parent,
+           guint32     name)
+{
+  guint32 count = parent < index->cap ? index->n_children[parent] : 0;
+  guint32 node;
+
+  if (count <= FEW_CHILDREN)
+    {
+      for (guint32 c = bl_profile_get_node (profile, parent)->first_child; c != BL_NODE_NONE;)
+        {
+          const BlNode *child = bl_profile_get_node (profile, c);
+
+          if (child->name == name)
+            return c;
+          c = child->next_sibling;
+        }
+    }
+  else
+    {
+      ChildSlot *slot = child_slot (index, child_key (parent, name));
+
+      if (slot->key != G_MAXUINT64)
+        return slot->node;
+    }
+
+  node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, 0, 0);
+  if (node >= index->cap)
+    {
+      gsize cap = MAX (MAX (index->cap * 2, 4096), (gsize) node + 1);
+
+      index->n_children = g_renew (guint8, index->n_children, cap);
+      memset (index->n_children + index->cap, 0, cap - index->cap);
+      index->cap = cap;
+    }
+  if (parent >= index->cap)
+    return node;   /* not reached: parents come before their children */
+  if (count == FEW_CHILDREN)
+    {
+      /* one child too many for the walk: index them all from now on */
+      for (guint32 c = bl_profile_get_node (profile, parent)->first_child; c != BL_NODE_NONE;
+           c = bl_profile_get_node (profile, c)->next_sibling)
+        child_index_put (index, child_key (parent, bl_profile_get_node (profile, c)->name), c);
+      index->n_children[parent] = FEW_CHILDREN + 1;
+    }
+  else if (count > FEW_CHILDREN)
+    child_index_put (index, child_key (parent, name), node);
+  else
+    index->n_children[parent] = (guint8) (count + 1);
+
+  return node;
+}
 
 static void
 close_slice (BlProfile *profile,
@@ -2075,7 +2288,7 @@ build_track (Reader          *reader,
                 unnamed = bl_profile_intern (profile, "(unnamed)");
               slice_name = unnamed;
             }
-          open.node = bl_profile_add_child (profile, parent, slice_name, 0, 0);
+          open.node = add_child (profile, &reader->children, parent, slice_name);
           open.span = bl_profile_add_span (profile, thread, open.node, ev->ts);
           open.start = ev->ts;
           open.children = 0;
@@ -2279,6 +2492,7 @@ window_varint (BlSource *src,
 
 static BlProfile *
 read_source (BlSource  *src,
+             gboolean   analyse,
              GError   **error)
 {
   Reader reader = { 0 };
@@ -2296,6 +2510,7 @@ read_source (BlSource  *src,
   reader.extra_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   reader.flow_refs = g_array_new (FALSE, FALSE, sizeof (FlowRef));
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
+  reader.analyse = analyse;
   reader.heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
   bl_profile_enable_metric (reader.profile, BL_METRIC_TIME_NS);
 
@@ -2467,6 +2682,10 @@ read_source (BlSource  *src,
       bl_profile_add_warning (reader.profile, warning);
     }
   build_profile (&reader);
+  child_index_clear (&reader.children);
+  if (reader.analyse)
+    for (guint i = 0; i < reader.heaps->len; i++)
+      bl_heap_finish (g_ptr_array_index (reader.heaps, i));
   if (reader.problem != NULL)
     {
       g_autofree char *reason =
@@ -2492,6 +2711,7 @@ out:
   g_ptr_array_unref (reader.heaps);
   g_free (reader.heap_warning);
   g_free (reader.problem);
+  child_index_clear (&reader.children);
 
   return profile;
 }
@@ -2557,6 +2777,30 @@ bl_perfetto_detect (const guint8 *head,
   return n > 0;
 }
 
+BlProfile *
+bl_perfetto_read_stream_full (GInputStream    *stream,
+                              guint64          total,
+                              gboolean         analyse,
+                              BlProgressFunc   progress,
+                              gpointer         progress_data,
+                              GCancellable    *cancellable,
+                              GError         **error)
+{
+  BlSource src;
+  BlProfile *profile = NULL;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  bl_source_init_stream (&src, stream, total, cancellable, progress, progress_data);
+  if (bl_source_fill (&src, 0, error))
+    profile = read_source (&src, analyse, error);
+  if (profile != NULL && progress != NULL)
+    progress (bl_source_offset (&src, src.len), total, progress_data);
+  bl_source_clear (&src);
+
+  return profile;
+}
+
 /**
  * bl_perfetto_read_stream:
  *
@@ -2570,19 +2814,8 @@ bl_perfetto_read_stream (GInputStream    *stream,
                          GCancellable    *cancellable,
                          GError         **error)
 {
-  BlSource src;
-  BlProfile *profile = NULL;
-
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
-
-  bl_source_init_stream (&src, stream, total, cancellable, progress, progress_data);
-  if (bl_source_fill (&src, 0, error))
-    profile = read_source (&src, error);
-  if (profile != NULL && progress != NULL)
-    progress (bl_source_offset (&src, src.len), total, progress_data);
-  bl_source_clear (&src);
-
-  return profile;
+  return bl_perfetto_read_stream_full (stream, total, TRUE, progress, progress_data,
+                                       cancellable, error);
 }
 
 /**
@@ -2599,7 +2832,7 @@ bl_perfetto_read_memory (const guint8  *data,
   BlProfile *profile;
 
   bl_source_init_memory (&src, data, len);
-  profile = read_source (&src, error);
+  profile = read_source (&src, TRUE, error);
   bl_source_clear (&src);
 
   return profile;

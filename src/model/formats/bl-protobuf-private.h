@@ -64,6 +64,14 @@ bl_pb_read_varint (const guint8 **pp,
   const guint8 *p = *pp;
   guint64 v = 0;
 
+  /* most varints of a trace are one byte */
+  if G_LIKELY (p < end && *p < 0x80)
+    {
+      *value = *p;
+      *pp = p + 1;
+      return TRUE;
+    }
+
   for (guint shift = 0; shift < 70; shift += 7)
     {
       guint8 b;

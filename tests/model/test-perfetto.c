@@ -913,6 +913,67 @@ test_legacy_timestamps (void)
   g_assert_nonnull (strstr (warning, "3 events have a time relative to a thread descriptor"));
 }
 
+/* one track event in a packet without a timestamp (and no legacy one) */
+static void
+untimed_event (BlPbWriter *w,
+               guint32     type,
+               const char *name)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, type);
+  bl_pbw_varint (w, 11, 10);
+  if (name != NULL)
+    bl_pbw_string (w, 23, name);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* events without any timestamp are dropped, as Perfetto's trace processor
+ * drops them (not placed at time 0), and counted in the warning */
+static void
+test_untimed_events (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  const char *warning;
+
+  bl_pftw_thread_track (w, 10, 1, 42, "main");
+  bl_pftw_counter_track (w, 20, "mem", 1, FALSE);
+  bl_pftw_event (w, 1, 1000, 1, 10, "outer");
+  untimed_event (w, 1, "lost");
+  untimed_event (w, 2, NULL);
+  untimed_event (w, 3, "blink");
+  bl_pftw_event (w, 1, 1500, 1, 10, "inner");
+  bl_pftw_event (w, 1, 1700, 2, 10, NULL);
+  bl_pftw_event (w, 1, 2000, 2, 10, NULL);
+  bl_pftw_counter (w, 1, 1800, 20, 7);
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 1);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, 4);
+  bl_pbw_varint (w, 11, 20);
+  bl_pbw_varint (w, 30, 9);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "main;outer 800\n"
+                 "main;outer;inner 200\n");
+  trace = bl_perfetto_get_trace (profile);
+  g_assert_cmpuint (trace->n_slices, ==, 2);
+  g_assert_cmpuint (trace->n_instants, ==, 0);
+  g_assert_cmpuint (trace->counters->len, ==, 1);
+  g_assert_cmpuint (((BlPerfettoCounter *) g_ptr_array_index (trace->counters, 0))->points->len,
+                    ==, 1);
+  warning = bl_profile_get_warning (profile);
+  g_assert_nonnull (warning);
+  g_assert_nonnull (strstr (warning, "4 track events have no timestamp"));
+}
+
 /* one heap object written by hand: references without field ids (named
  * by their position in the type's reference fields) */
 static void
@@ -1016,6 +1077,7 @@ main (int   argc,
   g_test_add_func ("/perfetto/detect", test_detect);
   g_test_add_func ("/perfetto/needs-incremental-state", test_needs_incremental_state);
   g_test_add_func ("/perfetto/legacy-timestamps", test_legacy_timestamps);
+  g_test_add_func ("/perfetto/untimed-events", test_untimed_events);
 
   return g_test_run ();
 }

@@ -196,6 +196,7 @@ typedef struct
   guint64      n_heap_graphs;
   guint64      n_skipped_packets;   /* need incremental state never set up */
   guint64      n_skipped_events;    /* legacy relative timestamps without a reference */
+  guint64      n_untimed_events;    /* no timestamp at all */
   GPtrArray   *heaps;        /* BlHeap, complete dumps */
   char        *heap_warning;
   guint64      n_annotations;
@@ -909,6 +910,7 @@ static gboolean
 read_track_event (Reader          *reader,
                   Sequence        *seq,
                   const BlPbField *data,
+                  gboolean         has_ts,
                   guint64          ts)
 {
   BlPbCursor c;
@@ -1070,6 +1072,13 @@ read_track_event (Reader          *reader,
   else if (absolute_us != 0)
     {
       ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, (guint64) (absolute_us * 1000));
+    }
+  else if (!has_ts)
+    {
+      /* no time at all: Perfetto's trace processor drops the event */
+      reader->n_untimed_events++;
+      g_array_set_size (reader->flow_refs, flow_first);
+      return TRUE;
     }
   if (has_thread_delta)
     {
@@ -1877,7 +1886,7 @@ read_packet_payload (Reader          *reader,
 
       if (fp->number == 60 && !read_track_descriptor (reader, fp))
         return FALSE;
-      if (fp->number == 11 && !read_track_event (reader, seq, fp, ts))
+      if (fp->number == 11 && !read_track_event (reader, seq, fp, has_ts, ts))
         return FALSE;
       if (fp->number == 56 && !read_heap_graph (reader, seq, fp))
         return FALSE;
@@ -2679,6 +2688,18 @@ read_source (BlSource  *src,
                                       "descriptor that did not come first; they are left out.",
                                       reader.n_skipped_events),
                          reader.n_skipped_events);
+      bl_profile_add_warning (reader.profile, warning);
+    }
+  if (reader.n_untimed_events > 0)
+    {
+      g_autofree char *warning =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%" PRIu64 " track event has no timestamp; it is left "
+                                      "out, as Perfetto leaves it out.",
+                                      "%" PRIu64 " track events have no timestamp; they are "
+                                      "left out, as Perfetto leaves them out.",
+                                      reader.n_untimed_events),
+                         reader.n_untimed_events);
       bl_profile_add_warning (reader.profile, warning);
     }
   build_profile (&reader);

@@ -150,6 +150,7 @@ typedef struct
 typedef struct
 {
   GHashTable *names;        /* iid → string id + 1 */
+  GArray     *name_array;   /* guint32 per small iid: string id, or NAME_IN_HASH */
   GHashTable *categories;
   GHashTable *annotation_names;
   GHashTable *clocks;       /* sequence-scoped clock id → Clock* */
@@ -228,6 +229,7 @@ sequence_free (gpointer data)
   Sequence *seq = data;
 
   g_hash_table_unref (seq->names);
+  g_array_unref (seq->name_array);
   g_hash_table_unref (seq->categories);
   g_hash_table_unref (seq->annotation_names);
   g_hash_table_unref (seq->clocks);
@@ -240,6 +242,7 @@ static void
 sequence_clear_state (Sequence *seq)
 {
   g_hash_table_remove_all (seq->names);
+  g_array_set_size (seq->name_array, 0);
   g_hash_table_remove_all (seq->categories);
   g_hash_table_remove_all (seq->annotation_names);
   g_hash_table_remove_all (seq->clocks);
@@ -269,6 +272,7 @@ get_sequence (Reader  *reader,
 
   seq = g_new0 (Sequence, 1);
   seq->names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  seq->name_array = g_array_new (FALSE, FALSE, sizeof (guint32));
   seq->categories = g_hash_table_new (g_direct_hash, g_direct_equal);
   seq->annotation_names = g_hash_table_new (g_direct_hash, g_direct_equal);
   seq->clocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
@@ -338,6 +342,47 @@ lookup_iid (GHashTable *table,
   return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
 }
 
+/* Event names by iid: iids count up from 1, so the interned names of a
+ * sequence are mostly in an array indexed by iid; it grows only while it
+ * stays as dense as the names it holds (a file cannot make it large
+ * with a few huge iids), the others are in the hash table only. */
+#define NAME_IN_HASH G_MAXUINT32
+
+static void
+intern_name (Sequence *seq,
+             guint64   iid,
+             guint32   id)
+{
+  GArray *array = seq->name_array;
+
+  g_hash_table_insert (seq->names, (gpointer) (guintptr) iid, GUINT_TO_POINTER (id + 1));
+  if (iid >= array->len && iid < 2 * (guint64) g_hash_table_size (seq->names) + 64)
+    {
+      guint old = array->len;
+
+      g_array_set_size (array, (guint) iid + 1);
+      for (guint i = old; i < array->len; i++)
+        g_array_index (array, guint32, i) = NAME_IN_HASH;
+    }
+  if (iid < array->len)
+    g_array_index (array, guint32, iid) = id;
+}
+
+static inline guint32
+lookup_name (Sequence *seq,
+             guint64   iid)
+{
+  if (iid < seq->name_array->len)
+    {
+      guint32 id = g_array_index (seq->name_array, guint32, iid);
+
+      if (id != NAME_IN_HASH)
+        return id;
+    }
+
+  return lookup_iid (seq->names, iid);
+}
+
 /* Walks a message's fields; on a malformed field records why and returns
  * FALSE. Used as: while ((ok = next_field (...)) == BL_PB_FIELD) … */
 static G_GNUC_NO_INLINE void
@@ -373,9 +418,10 @@ next_field (Reader     *reader,
 /* ---- interned data ---- */
 
 static gboolean
-read_interned_entry (Reader     *reader,
+read_interned_entry (Reader          *reader,
+                     Sequence        *seq,
                      const BlPbField *entry,
-                     GHashTable *table)
+                     GHashTable      *table)
 {
   BlPbCursor c;
   BlPbField f;
@@ -403,7 +449,10 @@ read_interned_entry (Reader     *reader,
       g_autofree char *valid = g_utf8_make_valid ((const char *) name, name_len);
       guint32 id = bl_profile_intern (reader->profile, valid);
 
-      g_hash_table_insert (table, (gpointer) (guintptr) iid, GUINT_TO_POINTER (id + 1));
+      if (table == seq->names)
+        intern_name (seq, iid, id);
+      else
+        g_hash_table_insert (table, (gpointer) (guintptr) iid, GUINT_TO_POINTER (id + 1));
     }
 
   return TRUE;
@@ -431,7 +480,7 @@ read_interned_data (Reader          *reader,
         table = seq->names;
       else if (f.number == 3)
         table = seq->annotation_names;
-      if (table != NULL && !read_interned_entry (reader, &f, table))
+      if (table != NULL && !read_interned_entry (reader, seq, &f, table))
         return FALSE;
     }
 
@@ -958,7 +1007,7 @@ read_track_event (Reader          *reader,
           break;
         case 10:
           if (f.wire == BL_PB_VARINT)
-            name = lookup_iid (seq->names, f.value);
+            name = lookup_name (seq, f.value);
           break;
         case 30:
           if (f.wire == BL_PB_VARINT)

@@ -1232,6 +1232,7 @@ struct _HeapDump
   BlHeap     *heap;
   GHashTable *types;        /* type id → RawType* */
   GHashTable *type_index;   /* type id → heap type + 1 */
+  GArray     *type_array;   /* guint32 per small type id: heap type + 1, 0 if none */
   GArray     *type_ids;     /* guint64: heap type → type id */
   GHashTable *field_names;  /* iid → char* */
   GArray     *n_refs;       /* guint32 per object */
@@ -1267,6 +1268,7 @@ heap_dump_new (void)
   dump->heap = bl_heap_new ();
   dump->types = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, raw_type_free);
   dump->type_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  dump->type_array = g_array_new (FALSE, TRUE, sizeof (guint32));
   dump->type_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   dump->field_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   dump->n_refs = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1291,6 +1293,7 @@ heap_dump_free (gpointer data)
   g_clear_pointer (&dump->heap, bl_heap_free);
   g_hash_table_unref (dump->types);
   g_hash_table_unref (dump->type_index);
+  g_array_unref (dump->type_array);
   g_array_unref (dump->type_ids);
   g_hash_table_unref (dump->field_names);
   g_clear_pointer (&dump->n_refs, g_array_unref);
@@ -1324,7 +1327,11 @@ heap_type_of (HeapDump *dump,
   if (type_id == dump->cached_type_id)
     return dump->cached_type;
 
-  t = g_hash_table_lookup (dump->type_index, (gpointer) (guintptr) type_id);
+  /* type ids are mostly small and dense: an array first */
+  if (type_id < dump->type_array->len && g_array_index (dump->type_array, guint32, type_id) != 0)
+    t = GUINT_TO_POINTER (g_array_index (dump->type_array, guint32, type_id));
+  else
+    t = g_hash_table_lookup (dump->type_index, (gpointer) (guintptr) type_id);
   if (t == NULL)
     {
       RawType *raw = g_hash_table_lookup (dump->types, (gpointer) (guintptr) type_id);
@@ -1333,6 +1340,12 @@ heap_type_of (HeapDump *dump,
 
       t = GUINT_TO_POINTER (bl_heap_add_type (dump->heap, raw != NULL ? raw->name : name) + 1);
       g_hash_table_insert (dump->type_index, (gpointer) (guintptr) type_id, t);
+      /* grown only while as dense as the types it holds */
+      if (type_id >= dump->type_array->len &&
+          type_id < 2 * (guint64) g_hash_table_size (dump->type_index) + 64)
+        g_array_set_size (dump->type_array, (guint) type_id + 1);
+      if (type_id < dump->type_array->len)
+        g_array_index (dump->type_array, guint32, type_id) = GPOINTER_TO_UINT (t);
       g_array_append_val (dump->type_ids, type_id);
     }
   dump->cached_type_id = type_id;

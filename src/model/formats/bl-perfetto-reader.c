@@ -1115,12 +1115,12 @@ read_track_event (Reader          *reader,
           g_array_set_size (reader->flow_refs, flow_first);
           return TRUE;
         }
-      seq->legacy_ts += (guint64) (delta_us * 1000);
+      seq->legacy_ts += (guint64) delta_us * 1000;
       ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, seq->legacy_ts);
     }
   else if (absolute_us != 0)
     {
-      ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, (guint64) (absolute_us * 1000));
+      ts = to_trace_time (reader, seq, BUILTIN_MONOTONIC, (guint64) absolute_us * 1000);
     }
   else if (!has_ts)
     {
@@ -1137,7 +1137,7 @@ read_track_event (Reader          *reader,
           g_array_set_size (reader->flow_refs, flow_first);
           return TRUE;
         }
-      seq->legacy_thread_ts += (guint64) (thread_delta_us * 1000);
+      seq->legacy_thread_ts += (guint64) thread_delta_us * 1000;
     }
 
   if (!has_track)

@@ -974,6 +974,131 @@ test_untimed_events (void)
   g_assert_nonnull (strstr (warning, "4 track events have no timestamp"));
 }
 
+/* one interned event name on sequence 9 (in a packet of its own) */
+static void
+intern_event_name (BlPbWriter *w,
+                   gboolean    clear,
+                   guint64     iid,
+                   const char *name)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 9);
+  if (clear)
+    bl_pbw_varint (w, 13, 1);
+  bl_pbw_begin (w, 12);
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, iid);
+  bl_pbw_string (w, 2, name);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+static void
+interned_event (BlPbWriter *w,
+                guint64     ts,
+                guint32     type,
+                guint64     iid)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, ts);
+  bl_pbw_varint (w, 10, 9);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, type);
+  bl_pbw_varint (w, 11, 3);
+  if (type == 1)
+    bl_pbw_varint (w, 10, iid);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* interned ids small and huge, sparse and dense, redefined and cleared:
+ * each event gets the name its iid has at that point */
+static void
+test_interning_sparse (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const guint64 iids[] = { 2, 1000000, G_GUINT64_CONSTANT (1) << 40, 70, 5 };
+
+  bl_pftw_thread_track (w, 3, 1, 2, "worker");
+  intern_event_name (w, TRUE, 2, "two");
+  intern_event_name (w, FALSE, 1000000, "far");
+  intern_event_name (w, FALSE, G_GUINT64_CONSTANT (1) << 40, "huge");
+  intern_event_name (w, FALSE, 70, "seventy");
+  for (guint i = 0; i < G_N_ELEMENTS (iids); i++)
+    interned_event (w, 1000 + i * 100, 1, iids[i]);   /* iid 5: never defined */
+  for (guint i = 0; i < G_N_ELEMENTS (iids); i++)
+    interned_event (w, 1500 + i * 100, 2, 0);
+
+  intern_event_name (w, FALSE, 2, "deux");
+  interned_event (w, 2000, 1, 2);
+  interned_event (w, 2100, 2, 0);
+
+  /* cleared: iid 2 means nothing any more, 1000000 a new name */
+  intern_event_name (w, TRUE, 1000000, "again");
+  interned_event (w, 3000, 1, 2);
+  interned_event (w, 3050, 2, 0);
+  interned_event (w, 3100, 1, 1000000);
+  interned_event (w, 3300, 2, 0);
+  profile = load_ok (w);
+
+  assert_folded (profile,
+                 "worker;(unnamed) 50\n"
+                 "worker;again 200\n"
+                 "worker;deux 100\n"
+                 "worker;two 200\n"
+                 "worker;two;far 200\n"
+                 "worker;two;far;huge 200\n"
+                 "worker;two;far;huge;seventy 200\n"
+                 "worker;two;far;huge;seventy;(unnamed) 100\n");
+}
+
+/* a node with many children (past the reader's short sibling walk) finds
+ * each of them again: one node per distinct stack, times summed */
+static void
+test_many_children (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  g_autoptr (GString) expected = g_string_new (NULL);
+  guint64 ts = 1000;
+
+  bl_pftw_thread_track (w, 10, 1, 42, "main");
+  for (guint round = 0; round < 3; round++)
+    for (guint i = 0; i < 12; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("c%02u", (i * 5) % 12);
+        g_autofree char *inner = g_strdup_printf ("d%02u", (i + round) % 10);
+
+        bl_pftw_event (w, 1, ts, 1, 10, name);
+        bl_pftw_event (w, 1, ts + 10, 1, 10, inner);
+        bl_pftw_event (w, 1, ts + 15, 2, 10, NULL);
+        bl_pftw_event (w, 1, ts + 20, 2, 10, NULL);
+        ts += 100;
+      }
+  profile = load_ok (w);
+
+  /* the 12 children of the root, and the d children of each */
+  for (guint c = 0; c < 12; c++)
+    {
+      guint i = (c * 5) % 12;   /* 5 is its own inverse mod 12 */
+
+      g_string_append_printf (expected, "main;c%02u 45\n", c);
+      for (guint d = 0; d < 10; d++)
+        {
+          guint n = 0;
+
+          for (guint round = 0; round < 3; round++)
+            n += (i + round) % 10 == d;
+          if (n > 0)
+            g_string_append_printf (expected, "main;c%02u;d%02u %u\n", c, d, 5 * n);
+        }
+    }
+  assert_folded (profile, expected->str);
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, 1 + 12 + 12 * 3);
+}
+
 /* one heap object written by hand: references without field ids (named
  * by their position in the type's reference fields) */
 static void
@@ -1065,6 +1190,8 @@ main (int   argc,
   g_test_add_func ("/perfetto/order-and-names", test_order_and_names);
   g_test_add_func ("/perfetto/open-slice", test_open_slice);
   g_test_add_func ("/perfetto/interning", test_interning);
+  g_test_add_func ("/perfetto/interning-sparse", test_interning_sparse);
+  g_test_add_func ("/perfetto/many-children", test_many_children);
   g_test_add_func ("/perfetto/incremental-clock", test_incremental_clock);
   g_test_add_func ("/perfetto/compressed", test_compressed);
   g_test_add_func ("/perfetto/counters", test_counters);

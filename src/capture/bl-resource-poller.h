@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "bl-device.h"
+#include "bl-session.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,14 @@ BlResourcePoller *bl_resource_poller_new          (BlDevice             *device,
 void              bl_resource_poller_set_interval (BlResourcePoller     *self,
                                                    guint                 interval_ms);
 guint             bl_resource_poller_get_n_polls  (BlResourcePoller     *self);
+/* When the first poll's answers arrived (g_get_monotonic_time()), or 0
+ * before. */
+gint64            bl_resource_poller_get_first_poll_time (BlResourcePoller *self);
+/* The session as the file holds it after the last poll, for a live view:
+ * call it from the "polled" signal (emitted after each poll, once the file
+ * holds it). NULL before the first poll. Costs one read of the session's
+ * text, made from the document in memory. (transfer full) */
+BlSession        *bl_resource_poller_dup_session  (BlResourcePoller     *self);
 
 void              bl_resource_poller_run_async    (BlResourcePoller     *self,
                                                    GCancellable         *cancellable,

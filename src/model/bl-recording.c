@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -501,9 +502,9 @@ parse_manifest (BlRecording  *self,
 
   if (len > MANIFEST_MAX)
     {
-      g_set_error (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_TOO_BIG,
-                   _("The recording's manifest is %" G_GSIZE_FORMAT " bytes long; a manifest "
-                     "is never more than 1 MiB."), len);
+      g_set_error_literal (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_TOO_BIG,
+                           _("The recording's manifest is larger than 1 MiB; Brightlens "
+                             "writes manifests of a few KiB."));
       return FALSE;
     }
 
@@ -534,7 +535,7 @@ parse_manifest (BlRecording  *self,
     {
       g_set_error (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_VERSION,
                    _("This recording was saved by a newer Brightlens (manifest version "
-                     "%" G_GINT64_FORMAT "); this version reads version %d."),
+                     "%" PRId64 "); this version reads version %d."),
                    version, BL_RECORDING_VERSION);
       return FALSE;
     }

@@ -622,6 +622,43 @@ bl_recording_detect (const guint8 *head,
          g_strstr_len ((const char *) head, MIN (len, 4096), "\"format\"") != NULL;
 }
 
+gboolean
+bl_recording_is_recording (GFile        *file,
+                           GCancellable *cancellable)
+{
+  g_autoptr(GFileInputStream) input = NULL;
+  g_autofree char *name = NULL;
+  guint8 head[4096];
+  gsize len = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  switch (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable))
+    {
+    case G_FILE_TYPE_DIRECTORY:
+      {
+        g_autoptr(GFile) manifest = g_file_get_child (file, BL_RECORDING_MANIFEST_NAME);
+
+        return g_file_query_file_type (manifest, G_FILE_QUERY_INFO_NONE, cancellable) ==
+               G_FILE_TYPE_REGULAR;
+      }
+    case G_FILE_TYPE_REGULAR:
+      break;
+    default:
+      return FALSE;
+    }
+
+  name = g_file_get_basename (file);
+  if (name == NULL || !g_str_has_suffix (name, ".json"))
+    return FALSE;
+  if (!(input = g_file_read (file, cancellable, NULL)) ||
+      !g_input_stream_read_all (G_INPUT_STREAM (input), head, sizeof head, &len, cancellable,
+                                NULL))
+    return FALSE;
+
+  return bl_recording_detect (head, len);
+}
+
 BlRecording *
 bl_recording_load_manifest_memory (const guint8  *data,
                                    gsize          len,

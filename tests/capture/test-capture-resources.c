@@ -290,6 +290,17 @@ on_polled (BlResourcePoller *poller,
   /* valid after every poll, holding every poll so far */
   session = read_back (f);
   assert_served (f, session, n);
+
+  /* the same, straight from the poller, for a live view */
+  {
+    g_autoptr(BlSession) live = bl_resource_poller_dup_session (poller);
+
+    g_assert_nonnull (live);
+    assert_served (f, live, n);
+    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), >, 0);
+    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), <=,
+                     g_get_monotonic_time ());
+  }
   f->checked = n;
 
   if (n == f->stop_after)

@@ -356,6 +356,32 @@ test_streams_and_offsets (Fixture       *f,
                                                  &offset));
   g_assert_cmpint (offset, ==, first_byte - 5000);
 
+  /* the loader (a double-click, `brightlens FOLDER`) gives the recording,
+   * for the folder and for its manifest */
+  {
+    g_autoptr(GFile) manifest = g_file_get_child (f->file, "recording.json");
+    g_autoptr(BlLoader) by_folder = bl_loader_new (f->file);
+    g_autoptr(BlLoader) by_manifest = bl_loader_new (manifest);
+    g_autoptr(GObject) loaded = bl_loader_load (by_folder, NULL, &error);
+    g_autoptr(GObject) loaded_manifest = bl_loader_load (by_manifest, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (BL_IS_RECORDING (loaded));
+    g_assert_true (BL_IS_RECORDING (loaded_manifest));
+    g_assert_nonnull (bl_recording_get_profile (BL_RECORDING (loaded)));
+    g_assert_true (bl_recording_is_recording (f->file, NULL));
+    g_assert_true (bl_recording_is_recording (manifest, NULL));
+  }
+  {
+    /* a stream file alone is still just that file */
+    g_autoptr(GFile) session = g_file_get_child (f->file, "session.json");
+    g_autoptr(GObject) loaded = bl_format_load_file (session, NULL, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (BL_IS_SESSION (loaded));
+    g_assert_false (bl_recording_is_recording (session, NULL));
+  }
+
   /* opening wrote nothing */
   assert_folder_holds (f, all);
   g_assert_cmpint (g_stat (profile_path, &st_after), ==, 0);

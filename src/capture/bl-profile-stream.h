@@ -31,6 +31,8 @@ BlProfileStream *bl_profile_stream_new          (BlDevice             *device,
                                                  GFile                *output);
 GFile           *bl_profile_stream_get_output   (BlProfileStream      *self);
 guint64          bl_profile_stream_get_bytes_written (BlProfileStream *self);
+/* When the stream's first byte arrived (g_get_monotonic_time()), or 0. */
+gint64           bl_profile_stream_get_first_byte_time (BlProfileStream *self);
 
 void             bl_profile_stream_run_async    (BlProfileStream      *self,
                                                  GCancellable         *cancellable,

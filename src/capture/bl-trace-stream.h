@@ -19,6 +19,8 @@ BlTraceStream *bl_trace_stream_new                (BlDevice             *device,
                                                    const char           *channel,
                                                    GFile                *output);
 guint64        bl_trace_stream_get_bytes_written  (BlTraceStream        *self);
+/* When the trace's first byte arrived (g_get_monotonic_time()), or 0. */
+gint64         bl_trace_stream_get_first_byte_time (BlTraceStream       *self);
 
 void           bl_trace_stream_run_async          (BlTraceStream        *self,
                                                    GCancellable         *cancellable,

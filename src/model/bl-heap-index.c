@@ -103,6 +103,11 @@ bl_heap_index_new (BlHeap       *heap,
 
   g_return_val_if_fail (heap != NULL, NULL);
 
+  /* the heap's analysis first (done once; at once if already done) */
+  set_progress (progress, 0);
+  if (!bl_heap_analyse (heap, cancellable))
+    return NULL;
+
   self = g_atomic_rc_box_new0 (BlHeapIndex);
   self->heap = heap;
   self->n = n = bl_heap_get_n_objects (heap);
@@ -414,11 +419,11 @@ bl_heap_compare_types (BlHeap *a,
     for (guint32 t = 0; t < bl_heap_get_n_types (heaps[side]); t++)
       {
         const char *name = bl_heap_get_type_name (heaps[side], t);
-        guint64 count, self_bytes, retained;
+        guint64 count, self_bytes;
         gpointer found = g_hash_table_lookup (by_name, name);
         BlHeapTypeDelta *row;
 
-        bl_heap_get_type_totals (heaps[side], t, &count, &self_bytes, &retained);
+        bl_heap_get_type_counts (heaps[side], t, &count, &self_bytes);
         if (found == NULL)
           {
             g_array_set_size (rows, rows->len + 1);
@@ -516,6 +521,10 @@ bl_heap_find_new_objects (BlHeap       *a,
   guint32 n_fresh = 0;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  /* the new objects are ranked by retained size */
+  if (!bl_heap_analyse (b, cancellable))
+    return NULL;
 
   n_a = bl_heap_get_n_objects (a);
   n_b = bl_heap_get_n_objects (b);

@@ -19,4 +19,11 @@ void         bl_heap_set_self_size    (BlHeap        *self,
                                        guint32        object,
                                        guint64        self_size);
 
+/* What the heap holds now, in bytes: arrays sized by the objects (and
+ * types, roots, cycles) in *@object_bytes, arrays sized by the references
+ * in *@reference_bytes (for benchmarks). */
+void         bl_heap_get_memory       (BlHeap        *self,
+                                       gsize         *object_bytes,
+                                       gsize         *reference_bytes);
+
 G_END_DECLS

@@ -55,6 +55,11 @@ struct _BlHeap
   guint64     id_offset;
 
   gboolean    finished;
+  /* the analysis (dominators, retained sizes, leaks, cycles) is done on
+   * first use, once: analysed is set (atomically) after its results are
+   * in place; analyse_lock serialises the threads that want it */
+  GMutex      analyse_lock;
+  gint        analysed;
   guint32     n;              /* objects */
   guint32    *first_edge;     /* n + 1 */
   guint32    *fields;         /* per edge */
@@ -89,6 +94,7 @@ bl_heap_new (void)
   self->edge_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cycles = g_array_new (FALSE, FALSE, sizeof (BlHeapCycle));
+  g_mutex_init (&self->analyse_lock);
   bl_heap_intern_field (self, "");
 
   return self;
@@ -130,6 +136,7 @@ bl_heap_free (BlHeap *self)
   g_free (self->type_count);
   g_free (self->type_self);
   g_free (self->type_retained);
+  g_mutex_clear (&self->analyse_lock);
   g_free (self);
 }
 
@@ -506,11 +513,122 @@ eval (Forest        *forest,
   return forest[v].label;
 }
 
+/* The forest of the semidominator pass alone: a vertex's link and the
+ * least semidominator from it up to (not including) that link. */
+typedef struct
+{
+  guint32 ancestor;
+  guint32 best;
+} SemiLink;
+
+/* The least semidominator on the forest path from @v up to its tree's
+ * top, with the vertices above @cur linked; halves the path on the way
+ * (each vertex visited links to its grandparent). A vertex not linked yet
+ * is its own answer. */
+static inline guint32
+eval_semi (SemiLink *link,
+           guint32   v,
+           guint32   cur)
+{
+  guint32 x = v, best;
+
+  if (v <= cur)
+    return v;
+
+  best = link[x].best;
+  for (;;)
+    {
+      guint32 a = link[x].ancestor, g;
+
+      if (a <= cur)
+        break;                    /* x is the top */
+      g = link[a].ancestor;
+      if (g <= cur)
+        {
+          best = MIN (best, link[a].best);    /* a is the top */
+          break;
+        }
+      if (link[a].best < link[x].best)
+        link[x].best = link[a].best;
+      link[x].ancestor = g;
+      best = MIN (best, link[x].best);
+      x = g;
+      best = MIN (best, link[x].best);
+    }
+
+  return best;
+}
+
+/* how many steps of a long walk between two looks at the cancellable */
+#define CHECK_EVERY (1u << 20)
+
 /* how many references or predecessors ahead their lookups are prefetched */
 #define PREFETCH_AHEAD 16
 
+/* Lengauer and Tarjan's backward pass over the vertices in reverse
+ * preorder: each vertex's semidominator from its predecessors, then the
+ * vertex linked to its parent (the forest's ancestors start as the
+ * depth-first tree's parents). With @bucket (heads, one per vertex) and
+ * @idom (the buckets' links), also the immediate dominators as relative
+ * ones (idom[w] == semi[w] or a vertex with the same idom, fixed after
+ * the pass in preorder); without, the semidominators only. */
 static void
-compute_dominators (BlHeap *self)
+backward_pass (Forest        *forest,
+               const guint32 *pred_first,
+               const guint32 *preds,
+               guint32       *semi,
+               guint32       *idom,
+               guint32       *bucket,
+               guint32       *path,
+               guint32        count)
+{
+  gint64 ahead = (gint64) pred_first[count] - 1;
+
+  for (guint32 p = 0; p < count; p++)
+    semi[p] = p;
+  if (bucket != NULL)
+    for (guint32 p = 0; p < count; p++)
+      bucket[p] = NONE;
+
+  for (guint32 w = count - 1; w >= 1; w--)
+    {
+      guint32 parent = forest[w].ancestor;
+
+      /* the forest entries of the predecessors a few steps on (the
+       * predecessors are used from the end of their array to its start) */
+      for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
+        __builtin_prefetch (&forest[preds[ahead]], 1);
+      for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
+        {
+          guint32 s;
+
+          eval (forest, preds[k], w, path, &s);
+          if (s < semi[w])
+            semi[w] = s;
+        }
+      /* link w to its parent: the vertices from w up are linked now */
+      forest[w].label = w;
+      forest[w].label_semi = semi[w];
+      if (bucket == NULL)
+        continue;
+      idom[w] = bucket[semi[w]];
+      bucket[semi[w]] = w;
+      for (guint32 v = bucket[parent]; v != NONE; )
+        {
+          guint32 next = idom[v];
+          guint32 s;
+          guint32 u = eval (forest, v, w - 1, path, &s);
+
+          idom[v] = s < semi[v] ? u : parent;
+          v = next;
+        }
+      bucket[parent] = NONE;
+    }
+}
+
+static gboolean
+compute_dominators (BlHeap       *self,
+                    GCancellable *cancellable)
 {
   guint32 N = self->n + 1;
   guint32 *dfnum = g_new (guint32, N);          /* node → preorder; then bucket heads */
@@ -518,12 +636,12 @@ compute_dominators (BlHeap *self)
   Forest *forest = g_new (Forest, N);           /* DFS parent and next edge first */
   guint32 *semi = g_new (guint32, N);           /* DFS stack first */
   guint32 *idom = g_new (guint32, N);           /* predecessor fill, then bucket links */
-  guint32 *pred_first;
-  guint32 *preds;
-  guint32 *path = g_new (guint32, N);
-  guint32 *bucket;
+  guint32 *pred_first = NULL;
+  guint32 *preds = NULL;
+  guint32 *path = NULL;
+  guint32 *parent;
+  guint64 walked = 0, walk_budget = 8 * (guint64) N + (1 << 20);
   guint32 count = 0, sp = 0, m;
-  gint64 ahead;
 
   memset (dfnum, 0xff, sizeof (guint32) * N);
 
@@ -559,6 +677,9 @@ compute_dominators (BlHeap *self)
       else
         sp--;
     }
+
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
 
   /* predecessors, in preorder numbers, of the reached vertices: the
    * references walked in object order (sequential reads, the preorder
@@ -599,53 +720,73 @@ compute_dominators (BlHeap *self)
         }
     }
 
-  /* dfnum is no longer needed: it holds the buckets' heads */
-  bucket = dfnum;
-  for (guint32 p = 0; p < count; p++)
-    {
-      semi[p] = p;
-      bucket[p] = NONE;
-    }
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
 
-  ahead = (gint64) pred_first[count] - 1;
-  for (guint32 w = count - 1; w >= 1; w--)
-    {
-      guint32 parent = forest[w].ancestor;
+  /* semi-NCA: the semidominators by Lengauer and Tarjan's backward pass,
+   * then each immediate dominator, in preorder, as the nearest common
+   * ancestor in the dominator tree so far of the vertex's parent and its
+   * semidominator (no buckets, half the forest lookups). The walks up the
+   * tree are bounded: a graph that makes them quadratic falls back to the
+   * buckets of the original algorithm. dfnum keeps each vertex's parent. */
+  path = g_new (guint32, N);
+  parent = dfnum;
+  for (guint32 w = 0; w < count; w++)
+    parent[w] = forest[w].ancestor;
+  {
+    /* 8 bytes a vertex where the forest had 12: more of it in the cache */
+    SemiLink *link = (SemiLink *) forest;
+    gint64 ahead = (gint64) pred_first[count] - 1;
 
-      /* the forest entries of the predecessors a few steps on (the
-       * predecessors are used from the end of their array to its start) */
-      for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
-        __builtin_prefetch (&forest[preds[ahead]], 1);
-      for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
-        {
-          guint32 s;
+    link[0].ancestor = 0;
+    link[0].best = 0;
+    for (guint32 w = 1; w < count; w++)
+      link[w].ancestor = parent[w];
+    semi[0] = 0;
+    for (guint32 w = count - 1; w >= 1; w--)
+      {
+        guint32 best = w;
 
-          eval (forest, preds[k], w, path, &s);
-          if (s < semi[w])
-            semi[w] = s;
-        }
-      idom[w] = bucket[semi[w]];
-      bucket[semi[w]] = w;
-      /* link w to its parent: the vertices from w up are linked now */
-      forest[w].label = w;
-      forest[w].label_semi = semi[w];
-      for (guint32 v = bucket[parent]; v != NONE; )
-        {
-          guint32 next = idom[v];
-          guint32 s;
-          guint32 u = eval (forest, v, w - 1, path, &s);
+        for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
+          __builtin_prefetch (&link[preds[ahead]], 1);
+        for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
+          {
+            guint32 s = eval_semi (link, preds[k], w);
 
-          idom[v] = s < semi[v] ? u : parent;
-          v = next;
-        }
-      bucket[parent] = NONE;
-    }
+            if (s < best)
+              best = s;
+          }
+        semi[w] = best;
+        link[w].best = best;
+      }
+  }
   idom[0] = 0;
-  for (guint32 w = 1; w < count; w++)
-    if (idom[w] != semi[w])
-      idom[w] = idom[idom[w]];
-  g_free (path);
-  g_free (preds);
+  for (guint32 w = 1; w < count && walked <= walk_budget; w++)
+    {
+      guint32 d = parent[w];
+
+      while (d > semi[w])
+        {
+          d = idom[d];
+          walked++;
+        }
+      idom[w] = d;
+    }
+  if (walked > walk_budget)
+    {
+      /* again with the buckets: the forest back to the depth-first tree */
+      for (guint32 w = 0; w < count; w++)
+        forest[w].ancestor = parent[w];
+      backward_pass (forest, pred_first, preds, semi, idom, parent, path, count);
+      idom[0] = 0;
+      for (guint32 w = 1; w < count; w++)
+        if (idom[w] != semi[w])
+          idom[w] = idom[idom[w]];
+    }
+  g_clear_pointer (&path, g_free);
+  g_clear_pointer (&preds, g_free);
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
 
   /* retained sizes: children before their dominator (reverse preorder) */
   self->retained = g_new0 (guint64, N);
@@ -714,6 +855,20 @@ compute_dominators (BlHeap *self)
   g_free (semi);
   g_free (idom);
   g_free (pred_first);
+
+  return TRUE;
+
+cancelled:
+  g_free (dfnum);
+  g_free (vertex);
+  g_free (forest);
+  g_free (semi);
+  g_free (idom);
+  g_free (pred_first);
+  g_free (preds);
+  g_free (path);
+
+  return FALSE;
 }
 
 /* ---- leaks ---- */
@@ -890,9 +1045,10 @@ compare_cycles (gconstpointer a,
  * step by step), so memory stays linear in the longest cycle; the steps
  * of all cycles together are bounded (a graph with a quadratic number of
  * them stops contributing cycles: cycles_skipped counts the rest). */
-static void
-compute_cycles (BlHeap *self,
-                guint8 *is_unreachable_field)
+static gboolean
+compute_cycles (BlHeap       *self,
+                guint8       *is_unreachable_field,
+                GCancellable *cancellable)
 {
   guint32 n = self->n;
   const guint32 *types = (const guint32 *) self->object_types->data;
@@ -911,12 +1067,13 @@ compute_cycles (BlHeap *self,
   guint32 global_field = NONE;
   guint64 last_key = G_MAXUINT64;
   guint32 last_rank = 0;
+  guint32 steps_done = 0;
   gboolean any = FALSE;
 
   for (guint32 v = 0; v < n && !any; v++)
     any = self->leaked[v];
   if (!any)
-    return;
+    return TRUE;
 
   for (guint32 f = 0; f < self->field_names->len; f++)
     if (field_is (g_ptr_array_index (self->field_names, f), "$m.global"))
@@ -975,6 +1132,8 @@ compute_cycles (BlHeap *self,
         {
           guint32 v = g_array_index (stack, guint32, stack->len - 1);
 
+          if (++steps_done % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
           if (edge_pos[v] < self->first_edge[v + 1])
             {
               guint32 e = edge_pos[v]++;
@@ -1089,12 +1248,63 @@ compute_cycles (BlHeap *self,
     }
 
   g_array_sort_with_data (self->cycles, compare_cycles, self);
+
+  return TRUE;
 }
 
+/* Drops what an analysis cut short had computed. */
+static void
+clear_analysis (BlHeap *self)
+{
+  for (guint i = 0; i < self->cycles->len; i++)
+    {
+      BlHeapCycle *cycle = &g_array_index (self->cycles, BlHeapCycle, i);
+
+      g_free (cycle->types);
+      g_free (cycle->fields);
+    }
+  g_array_set_size (self->cycles, 0);
+  g_clear_pointer (&self->idom, g_free);
+  g_clear_pointer (&self->retained, g_free);
+  g_clear_pointer (&self->leaked, g_free);
+  g_clear_pointer (&self->type_retained, g_free);
+  self->n_leaked = 0;
+  self->leaked_bytes = 0;
+  self->cycles_skipped = 0;
+}
+
+static gboolean
+analyse (BlHeap       *self,
+         GCancellable *cancellable)
+{
+  g_autofree guint8 *is_unreachable_field = NULL;
+
+  if (!compute_dominators (self, cancellable))
+    return FALSE;
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+
+  is_unreachable_field = g_new0 (guint8, self->field_names->len);
+  for (guint32 f = 0; f < self->field_names->len; f++)
+    is_unreachable_field[f] = field_is (g_ptr_array_index (self->field_names, f), "$unreachable");
+  compute_leaks (self, is_unreachable_field);
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+
+  return compute_cycles (self, is_unreachable_field, cancellable);
+}
+
+/**
+ * bl_heap_finish:
+ *
+ * Ends the building: the references become a CSR, the roots a bit set, and
+ * the per-type counts and self bytes are summed. The analysis (dominators,
+ * retained sizes, leaked objects, leak cycles) is left for
+ * bl_heap_analyse() or the first getter that needs it.
+ */
 void
 bl_heap_finish (BlHeap *self)
 {
-  g_autofree guint8 *is_unreachable_field = NULL;
   guint32 n_types;
 
   g_return_if_fail (!self->finished);
@@ -1108,13 +1318,6 @@ bl_heap_finish (BlHeap *self)
       self->root_bits[r / 8] |= (guint8) (1u << (r % 8));
     }
   build_csr (self);
-  compute_dominators (self);
-
-  is_unreachable_field = g_new0 (guint8, self->field_names->len);
-  for (guint32 f = 0; f < self->field_names->len; f++)
-    is_unreachable_field[f] = field_is (g_ptr_array_index (self->field_names, f), "$unreachable");
-  compute_leaks (self, is_unreachable_field);
-  compute_cycles (self, is_unreachable_field);
 
   n_types = self->type_names->len;
   self->type_count = g_new0 (guint64, MAX (n_types, 1));
@@ -1130,6 +1333,63 @@ bl_heap_finish (BlHeap *self)
     }
 
   self->finished = TRUE;
+}
+
+/**
+ * bl_heap_analyse:
+ * @cancellable: (nullable): cuts the analysis short
+ *
+ * Computes the dominators, retained sizes, leaked objects and leak cycles
+ * of a finished heap unless that was done already. Safe to call from any
+ * thread, also while another thread reads the heap: the first caller
+ * computes, the others wait for it. Cancelled, nothing is kept and the next
+ * call (or getter) starts again.
+ *
+ * Returns: %TRUE when the analysis is there, %FALSE when cancelled
+ */
+gboolean
+bl_heap_analyse (BlHeap       *self,
+                 GCancellable *cancellable)
+{
+  gboolean done;
+
+  g_return_val_if_fail (self != NULL && self->finished, FALSE);
+
+  if (g_atomic_int_get (&self->analysed))
+    return TRUE;
+
+  g_mutex_lock (&self->analyse_lock);
+  done = g_atomic_int_get (&self->analysed);
+  if (!done)
+    {
+      done = analyse (self, cancellable);
+      if (done)
+        g_atomic_int_set (&self->analysed, TRUE);
+      else
+        clear_analysis (self);
+    }
+  g_mutex_unlock (&self->analyse_lock);
+
+  return done;
+}
+
+/**
+ * bl_heap_is_analysed:
+ *
+ * Returns: whether the analysis is done (bl_heap_analyse() returns at once)
+ */
+gboolean
+bl_heap_is_analysed (BlHeap *self)
+{
+  return g_atomic_int_get (&self->analysed);
+}
+
+/* what a getter of the analysis calls first */
+static inline void
+ensure_analysed (BlHeap *self)
+{
+  if G_UNLIKELY (!g_atomic_int_get (&self->analysed))
+    bl_heap_analyse (self, NULL);
 }
 
 gboolean
@@ -1203,6 +1463,7 @@ bl_heap_is_reachable (BlHeap  *self,
                       guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, FALSE);
+  ensure_analysed (self);
 
   return self->idom[object + 1] != NONE;
 }
@@ -1214,6 +1475,7 @@ bl_heap_get_idom (BlHeap  *self,
   guint32 d;
 
   g_return_val_if_fail (self->finished && object < self->n, NONE);
+  ensure_analysed (self);
 
   d = self->idom[object + 1];
 
@@ -1225,6 +1487,7 @@ bl_heap_get_retained (BlHeap  *self,
                       guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, 0);
+  ensure_analysed (self);
 
   return self->retained[object + 1];
 }
@@ -1248,6 +1511,7 @@ bl_heap_is_leaked (BlHeap  *self,
                    guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, FALSE);
+  ensure_analysed (self);
 
   return self->leaked[object];
 }
@@ -1255,12 +1519,18 @@ bl_heap_is_leaked (BlHeap  *self,
 guint32
 bl_heap_get_n_leaked (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->n_leaked;
 }
 
 guint64
 bl_heap_get_leaked_bytes (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->leaked_bytes;
 }
 
@@ -1275,13 +1545,39 @@ bl_heap_get_type_totals (BlHeap  *self,
 
   *count = self->type_count[type];
   *self_bytes = self->type_self[type];
-  *retained_bytes = self->type_retained[type];
+  if (retained_bytes != NULL)
+    {
+      ensure_analysed (self);
+      *retained_bytes = self->type_retained[type];
+    }
+}
+
+/**
+ * bl_heap_get_type_counts:
+ *
+ * Per type, the objects and their self bytes: known from bl_heap_finish()
+ * on, without the analysis.
+ */
+void
+bl_heap_get_type_counts (BlHeap  *self,
+                         guint32  type,
+                         guint64 *count,
+                         guint64 *self_bytes)
+{
+  g_return_if_fail (self->finished && type < self->type_names->len);
+
+  *count = self->type_count[type];
+  *self_bytes = self->type_self[type];
 }
 
 const BlHeapCycle *
 bl_heap_get_cycles (BlHeap *self,
                     guint  *n_cycles)
 {
+  *n_cycles = 0;
+  g_return_val_if_fail (self->finished, NULL);
+  ensure_analysed (self);
+
   *n_cycles = self->cycles->len;
 
   return (const BlHeapCycle *) self->cycles->data;
@@ -1297,6 +1593,9 @@ bl_heap_get_cycles (BlHeap *self,
 guint64
 bl_heap_get_n_cycles_skipped (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->cycles_skipped;
 }
 
@@ -1367,6 +1666,7 @@ bl_heap_top_retained (BlHeap *self,
   guint len = 0;
 
   g_return_val_if_fail (self->finished, NULL);
+  ensure_analysed (self);
 
   /* a heap of the best @n so far with the one ranking last on top, then
    * sorted: N log n */
@@ -1396,4 +1696,49 @@ bl_heap_top_retained (BlHeap *self,
   *n_out = len;
 
   return (guint32 *) g_array_free (g_steal_pointer (&array), FALSE);
+}
+
+static gsize
+array_bytes (GArray *array)
+{
+  return array != NULL ? (gsize) g_array_get_element_size (array) * array->len : 0;
+}
+
+void
+bl_heap_get_memory (BlHeap *self,
+                    gsize  *object_bytes,
+                    gsize  *reference_bytes)
+{
+  gsize n = self->object_types->len, m, objects, references;
+  gsize n_types = self->type_names->len;
+
+  g_mutex_lock (&self->analyse_lock);
+
+  objects = array_bytes (self->object_types) + array_bytes (self->sizes32) +
+            array_bytes (self->big_sizes) + array_bytes (self->edge_start) +
+            array_bytes (self->roots) + array_bytes (self->id_array);
+  references = array_bytes (self->edge_field) + array_bytes (self->edge_to) +
+               array_bytes (self->edge_sources);
+  if (self->finished)
+    {
+      m = self->first_edge[self->n];
+      objects += sizeof (guint32) * (n + 1) + (n / 8 + 1) + 2 * sizeof (guint64) * n_types;
+      references += 2 * sizeof (guint32) * m;
+    }
+  if (self->idom != NULL)
+    objects += sizeof (guint32) * (n + 1);
+  if (self->retained != NULL)
+    objects += sizeof (guint64) * (n + 1);
+  if (self->leaked != NULL)
+    objects += MAX (n, 1);
+  if (self->type_retained != NULL)
+    objects += sizeof (guint64) * n_types;
+  for (guint i = 0; i < self->cycles->len; i++)
+    objects += sizeof (BlHeapCycle) +
+               2 * sizeof (guint32) * g_array_index (self->cycles, BlHeapCycle, i).n_steps;
+
+  g_mutex_unlock (&self->analyse_lock);
+
+  *object_bytes = objects;
+  *reference_bytes = references;
 }

@@ -413,7 +413,12 @@ build_worker (GTask        *task,
               GCancellable *cancellable)
 {
   BuildData *data = task_data;
-  BlHeapIndex *index = bl_heap_index_new (data->heap, cancellable, &data->progress);
+  BlHeapIndex *index = NULL;
+
+  /* the heap's analysis (done once per heap, left by the readers to its
+   * first use), then the view's index of it */
+  if (bl_heap_analyse (data->heap, cancellable))
+    index = bl_heap_index_new (data->heap, cancellable, &data->progress);
 
   if (index == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");

@@ -1,5 +1,6 @@
-/* bl-heap.c — heap graph analysis: reachability, dominators (Lengauer–Tarjan,
- * iterative), retained sizes, leaked objects and leak cycles
+/* bl-heap.c — heap graph analysis: reachability, dominators (semi-NCA over
+ * Lengauer–Tarjan's balanced forest, iterative), retained sizes, leaked
+ * objects and leak cycles, computed once on first use
  *
  * Node 0 of the analysis is a virtual root pointing at every root; object i
  * is node i + 1. References are kept as a CSR (per object, its fields and
@@ -450,7 +451,7 @@ node_successors (BlHeap         *self,
     }
 }
 
-/* ---- dominators: Lengauer–Tarjan with path compression, iterative ----
+/* ---- dominators: semi-NCA, Lengauer–Tarjan as the fallback, iterative ----
  *
  * Everything runs on preorder numbers (0 = the virtual root), so the hot
  * arrays are walked close together. A vertex is linked into the forest once
@@ -513,50 +514,92 @@ eval (Forest        *forest,
   return forest[v].label;
 }
 
-/* The forest of the semidominator pass alone: a vertex's link and the
- * least semidominator from it up to (not including) that link. */
+/* The forest of the semidominator pass: Lengauer and Tarjan's balanced
+ * version (linked by size, so its paths stay short even where the
+ * depth-first tree is one long chain, as heaps' often are). best stands for
+ * the semidominator of the vertex's label: only semidominators are asked
+ * of this forest, so they are kept instead of the labels. */
 typedef struct
 {
-  guint32 ancestor;
+  guint32 ancestor;   /* NONE: a root of the forest */
   guint32 best;
+  guint32 child;
+  guint32 size;
 } SemiLink;
 
-/* The least semidominator on the forest path from @v up to its tree's
- * top, with the vertices above @cur linked; halves the path on the way
- * (each vertex visited links to its grandparent). A vertex not linked yet
- * is its own answer. */
+/* The least semidominator on the forest path from @v, compressing it
+ * (@path has room for every vertex). */
 static inline guint32
 eval_semi (SemiLink *link,
            guint32   v,
-           guint32   cur)
+           guint32  *path)
 {
-  guint32 x = v, best;
+  guint32 x = v, n = 0, a;
 
-  if (v <= cur)
-    return v;
+  if (link[v].ancestor == NONE)
+    return link[v].best;
 
-  best = link[x].best;
-  for (;;)
+  while (link[link[x].ancestor].ancestor != NONE)
     {
-      guint32 a = link[x].ancestor, g;
-
-      if (a <= cur)
-        break;                    /* x is the top */
-      g = link[a].ancestor;
-      if (g <= cur)
-        {
-          best = MIN (best, link[a].best);    /* a is the top */
-          break;
-        }
-      if (link[a].best < link[x].best)
-        link[x].best = link[a].best;
-      link[x].ancestor = g;
-      best = MIN (best, link[x].best);
-      x = g;
-      best = MIN (best, link[x].best);
+      path[n++] = x;
+      x = link[x].ancestor;
     }
+  while (n > 0)
+    {
+      SemiLink *y = &link[path[--n]];
+      const SemiLink *z = &link[y->ancestor];
 
-  return best;
+      if (z->best < y->best)
+        y->best = z->best;
+      y->ancestor = z->ancestor;
+    }
+  a = link[v].ancestor;
+
+  return MIN (link[a].best, link[v].best);
+}
+
+/* Links the tree of @w under @v (its parent in the depth-first tree),
+ * keeping the forest balanced; @none is the sentinel vertex (size 0, best
+ * 0). */
+static inline void
+link_semi (SemiLink *link,
+           guint32   v,
+           guint32   w,
+           guint32   none)
+{
+  guint32 s = w;
+
+  while (link[w].best < link[link[s].child].best)
+    {
+      guint32 c = link[s].child;
+      guint32 cc = link[c].child;
+
+      if (link[s].size + link[cc].size >= 2 * link[c].size)
+        {
+          link[c].ancestor = s;
+          link[s].child = cc;
+        }
+      else
+        {
+          link[c].size = link[s].size;
+          link[s].ancestor = c;
+          s = c;
+        }
+    }
+  link[s].best = link[w].best;
+  link[v].size += link[w].size;
+  if (link[v].size < 2 * link[w].size)
+    {
+      guint32 t = s;
+
+      s = link[v].child;
+      link[v].child = t;
+    }
+  while (s != none)
+    {
+      link[s].ancestor = v;
+      s = link[s].child;
+    }
 }
 
 /* how many steps of a long walk between two looks at the cancellable */
@@ -633,7 +676,8 @@ compute_dominators (BlHeap       *self,
   guint32 N = self->n + 1;
   guint32 *dfnum = g_new (guint32, N);          /* node → preorder; then bucket heads */
   guint32 *vertex = g_new (guint32, N);         /* preorder → node */
-  Forest *forest = g_new (Forest, N);           /* DFS parent and next edge first */
+  /* DFS parent and next edge first, then the semidominators' forest */
+  Forest *forest = g_malloc (sizeof (SemiLink) * ((gsize) N + 1));
   guint32 *semi = g_new (guint32, N);           /* DFS stack first */
   guint32 *idom = g_new (guint32, N);           /* predecessor fill, then bucket links */
   guint32 *pred_first = NULL;
@@ -645,7 +689,11 @@ compute_dominators (BlHeap       *self,
 
   memset (dfnum, 0xff, sizeof (guint32) * N);
 
-  /* iterative depth-first search from the virtual root */
+  /* iterative depth-first search from the virtual root; it meets every
+   * reference of a reached object once, so it counts the predecessors of
+   * each vertex on the way (the order of a vertex's predecessors does not
+   * change the dominators) */
+  pred_first = g_new0 (guint32, (gsize) N + 1);
   dfnum[0] = 0;
   vertex[0] = 0;
   forest[0].ancestor = NONE;
@@ -673,6 +721,7 @@ compute_dominators (BlHeap       *self,
               forest[q].label = 0;
               semi[sp++] = q;
             }
+          pred_first[dfnum[w] + 1]++;
         }
       else
         sp--;
@@ -683,23 +732,8 @@ compute_dominators (BlHeap       *self,
 
   /* predecessors, in preorder numbers, of the reached vertices: the
    * references walked in object order (sequential reads, the preorder
-   * numbers of their targets fetched a few references ahead); the order of
-   * a vertex's predecessors does not change the dominators */
+   * numbers of their targets fetched a few references ahead) */
   m = self->first_edge[self->n];
-  pred_first = g_new0 (guint32, (gsize) count + 1);
-  for (guint32 k = 0; k < self->roots->len; k++)
-    pred_first[dfnum[g_array_index (self->roots, guint32, k) + 1] + 1]++;
-  for (guint32 v = 0; v < self->n; v++)
-    {
-      if (dfnum[v + 1] == NONE)
-        continue;
-      for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
-        {
-          if (e + PREFETCH_AHEAD < m)
-            __builtin_prefetch (&dfnum[self->targets[e + PREFETCH_AHEAD] + 1]);
-          pred_first[dfnum[self->targets[e] + 1] + 1]++;
-        }
-    }
   for (guint32 p = 0; p < count; p++)
     pred_first[p + 1] += pred_first[p];
   preds = g_new (guint32, MAX (pred_first[count], 1));
@@ -723,25 +757,24 @@ compute_dominators (BlHeap       *self,
   if (g_cancellable_is_cancelled (cancellable))
     goto cancelled;
 
-  /* semi-NCA: the semidominators by Lengauer and Tarjan's backward pass,
-   * then each immediate dominator, in preorder, as the nearest common
-   * ancestor in the dominator tree so far of the vertex's parent and its
-   * semidominator (no buckets, half the forest lookups). The walks up the
-   * tree are bounded: a graph that makes them quadratic falls back to the
-   * buckets of the original algorithm. dfnum keeps each vertex's parent. */
+  /* semi-NCA: the semidominators by Lengauer and Tarjan's backward pass
+   * over their balanced forest, then each immediate dominator, in
+   * preorder, as the nearest common ancestor in the dominator tree so far
+   * of the vertex's parent and its semidominator (no buckets, half the
+   * forest lookups). The walks up the tree are bounded: a graph that makes
+   * them quadratic falls back to the buckets of the original algorithm.
+   * dfnum keeps each vertex's parent; the forest takes the DFS's array. */
   path = g_new (guint32, N);
   parent = dfnum;
   for (guint32 w = 0; w < count; w++)
     parent[w] = forest[w].ancestor;
   {
-    /* 8 bytes a vertex where the forest had 12: more of it in the cache */
     SemiLink *link = (SemiLink *) forest;
     gint64 ahead = (gint64) pred_first[count] - 1;
 
-    link[0].ancestor = 0;
-    link[0].best = 0;
-    for (guint32 w = 1; w < count; w++)
-      link[w].ancestor = parent[w];
+    for (guint32 w = 0; w < count; w++)
+      link[w] = (SemiLink) { NONE, w, count, 1 };
+    link[count] = (SemiLink) { NONE, 0, count, 0 };
     semi[0] = 0;
     for (guint32 w = count - 1; w >= 1; w--)
       {
@@ -751,13 +784,16 @@ compute_dominators (BlHeap       *self,
           __builtin_prefetch (&link[preds[ahead]], 1);
         for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
           {
-            guint32 s = eval_semi (link, preds[k], w);
+            guint32 v = preds[k];
+            /* not processed yet: its semidominator is still itself */
+            guint32 s = v <= w ? v : eval_semi (link, v, path);
 
             if (s < best)
               best = s;
           }
         semi[w] = best;
         link[w].best = best;
+        link_semi (link, parent[w], w, count);
       }
   }
   idom[0] = 0;

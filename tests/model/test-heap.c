@@ -353,6 +353,69 @@ test_ten_million (void)
   g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), ==, 0);
 }
 
+/* ten million objects: leaked cycles of every length from 1 to 4,471 (a
+ * self reference, a pair, a triangle, …), each held by one $unreachable
+ * reference from the domain and entered at its first object, and a live
+ * chain from the domain for the rest: one group per length, shortest
+ * first; each cycle's first object dominates the rest of it; linear in
+ * time and memory */
+static void
+test_ten_million_cycles (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 domain_t = bl_heap_add_type (heap, "Domain");
+  guint32 t = bl_heap_add_type (heap, "roArray");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 domain = bl_heap_add_object (heap, domain_t, 100);
+  guint32 n_lengths = 0, n = 1, last_start = 0;
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+
+  /* lengths 1, 2, 3, … while they fit in ten million objects */
+  while (n + n_lengths + 1 <= 10000000)
+    {
+      n_lengths++;
+      n += n_lengths;
+    }
+  for (guint32 i = 1; i < 10000000; i++)
+    bl_heap_add_object (heap, t, 4);
+  for (guint32 len = 1, start = 1; len <= n_lengths; start += len, len++)
+    bl_heap_add_reference (heap, domain, un, start);
+  bl_heap_add_reference (heap, domain, f, n);
+  for (guint32 len = 1, start = 1; len <= n_lengths; start += len, len++)
+    {
+      for (guint32 k = 0; k < len; k++)
+        bl_heap_add_reference (heap, start + k, f, k + 1 < len ? start + k + 1 : start);
+      last_start = start;
+    }
+  for (guint32 i = n; i + 1 < 10000000; i++)
+    bl_heap_add_reference (heap, i, f, i + 1);
+  bl_heap_add_root (heap, domain);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (n_lengths, ==, 4471);
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 10000000);
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, n - 1);
+  g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, 4 * (guint64) (n - 1));
+  g_assert_cmpuint (bl_heap_get_retained (heap, domain), ==, 100 + 4 * (guint64) 9999999);
+  g_assert_cmpuint (bl_heap_get_retained (heap, n), ==, 4 * (guint64) (10000000 - n));
+  g_assert_false (bl_heap_is_leaked (heap, n));
+  g_assert_cmpuint (bl_heap_get_retained (heap, last_start), ==, 4 * (guint64) n_lengths);
+  g_assert_cmpuint (bl_heap_get_idom (heap, last_start), ==, domain);
+  g_assert_cmpuint (bl_heap_get_idom (heap, n - 1), ==, n - 2);
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, n_lengths);
+  for (guint i = 0; i < n_cycles; i++)
+    {
+      g_assert_cmpuint (cycles[i].n_steps, ==, i + 1);
+      g_assert_cmpuint (cycles[i].count, ==, 1);
+      g_assert_cmpuint (cycles[i].types[0], ==, t);
+      g_assert_cmpuint (cycles[i].fields[i], ==, f);
+    }
+  g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), ==, 0);
+}
+
 /* every object of a leaked chain also points back at its start: the
  * depth-first walk meets a back edge at each depth, and the cycles' steps
  * add up quadratically; they are bounded, the rest counted as skipped */
@@ -653,6 +716,7 @@ main (int   argc,
   g_test_add_func ("/heap/leaks-and-cycles", test_leaks_and_cycles);
   g_test_add_func ("/heap/long-cycle", test_long_cycle);
   g_test_add_func ("/heap/ten-million", test_ten_million);
+  g_test_add_func ("/heap/ten-million-cycles", test_ten_million_cycles);
   g_test_add_func ("/heap/quadratic-cycles", test_quadratic_cycles);
   g_test_add_func ("/heap/random-graphs", test_random_graphs);
   g_test_add_func ("/heap/deep-common-ancestors", test_deep_common_ancestors);

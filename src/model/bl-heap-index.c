@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bl-heap-index.h"
+#include "bl-heap-private.h"
 
 #define NONE BL_HEAP_NONE
 #define CHECK_EVERY 65536
@@ -33,12 +34,19 @@ struct _BlHeapIndex
   guint32  *types;
 };
 
+/* the heap's analysis takes the first ANALYSIS_SHARE per mille of the
+ * progress when it is still to do */
+#define ANALYSIS_SHARE 700
+
+/* @permille of the index built, shown after @from per mille of the
+ * analysis */
 static void
 set_progress (int *progress,
+              int  from,
               int  permille)
 {
   if (progress != NULL)
-    g_atomic_int_set (progress, permille);
+    g_atomic_int_set (progress, from + (1000 - from) * permille / 1000);
 }
 
 static int
@@ -100,18 +108,19 @@ bl_heap_index_new (BlHeap       *heap,
   g_autofree guint32 *fill = NULL;
   BlHeapIndex *self;
   guint32 n, n_edges = 0, n_children = 0;
+  int from;
 
   g_return_val_if_fail (heap != NULL, NULL);
 
   /* the heap's analysis first (done once; at once if already done) */
-  set_progress (progress, 0);
-  if (!bl_heap_analyse (heap, cancellable))
+  from = bl_heap_is_analysed (heap) ? 0 : ANALYSIS_SHARE;
+  if (!bl_heap_analyse_with_progress (heap, cancellable, progress, 0, from))
     return NULL;
 
   self = g_atomic_rc_box_new0 (BlHeapIndex);
   self->heap = heap;
   self->n = n = bl_heap_get_n_objects (heap);
-  set_progress (progress, 0);
+  set_progress (progress, from, 0);
 
   /* dominator children: count per parent, then fill in object order */
   self->first_child = g_new0 (guint32, (gsize) n + 2);
@@ -144,7 +153,7 @@ bl_heap_index_new (BlHeap       *heap,
       self->children[fill[idom == NONE ? 0 : (gsize) idom + 1]++] = o;
     }
   g_clear_pointer (&fill, g_free);
-  set_progress (progress, 250);
+  set_progress (progress, from, 250);
 
   for (gsize p = 0; p <= n; p++)
     {
@@ -159,7 +168,7 @@ bl_heap_index_new (BlHeap       *heap,
         goto cancelled;
     }
   g_clear_pointer (&retained, g_free);
-  set_progress (progress, 500);
+  set_progress (progress, from, 500);
 
   /* retainers: the references turned around, in object order */
   self->first_retainer = g_new0 (guint32, (gsize) n + 1);
@@ -179,7 +188,7 @@ bl_heap_index_new (BlHeap       *heap,
     }
   for (guint32 i = 0; i < n; i++)
     self->first_retainer[i + 1] += self->first_retainer[i];
-  set_progress (progress, 700);
+  set_progress (progress, from, 700);
 
   self->retainer_from = g_new (guint32, MAX (n_edges, 1));
   self->retainer_field = g_new (guint32, MAX (n_edges, 1));
@@ -200,7 +209,7 @@ bl_heap_index_new (BlHeap       *heap,
       if (o % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         goto cancelled;
     }
-  set_progress (progress, 950);
+  set_progress (progress, from, 950);
 
   /* the types that have objects, largest retained first */
   self->types = g_new (guint32, MAX (bl_heap_get_n_types (heap), 1));
@@ -213,7 +222,7 @@ bl_heap_index_new (BlHeap       *heap,
         self->types[self->n_types++] = t;
     }
   g_qsort_with_data (self->types, self->n_types, sizeof (guint32), compare_types, heap);
-  set_progress (progress, 1000);
+  set_progress (progress, from, 1000);
 
   return self;
 

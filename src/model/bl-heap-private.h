@@ -19,6 +19,14 @@ void         bl_heap_set_self_size    (BlHeap        *self,
                                        guint32        object,
                                        guint64        self_size);
 
+/* bl_heap_analyse() that also sets *@progress (atomically, when not NULL)
+ * from @from to @to per mille as its steps end. */
+gboolean     bl_heap_analyse_with_progress (BlHeap       *self,
+                                            GCancellable *cancellable,
+                                            int          *progress,
+                                            int           from,
+                                            int           to);
+
 /* What the heap holds now, in bytes: arrays sized by the objects (and
  * types, roots, cycles) in *@object_bytes, arrays sized by the references
  * in *@reference_bytes (for benchmarks). */

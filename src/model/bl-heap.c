@@ -61,6 +61,10 @@ struct _BlHeap
    * in place; analyse_lock serialises the threads that want it */
   GMutex      analyse_lock;
   gint        analysed;
+  /* while analysing: where to tell how far it got, and the range */
+  int        *progress;
+  int         progress_from;
+  int         progress_to;
   guint32     n;              /* objects */
   guint32    *first_edge;     /* n + 1 */
   guint32    *fields;         /* per edge */
@@ -602,6 +606,17 @@ link_semi (SemiLink *link,
     }
 }
 
+/* Tells how far the analysis got: @permille of it. */
+static void
+report (BlHeap *self,
+        int     permille)
+{
+  if (self->progress != NULL)
+    g_atomic_int_set (self->progress,
+                      self->progress_from +
+                      (self->progress_to - self->progress_from) * permille / 1000);
+}
+
 /* how many steps of a long walk between two looks at the cancellable */
 #define CHECK_EVERY (1u << 20)
 
@@ -727,6 +742,7 @@ compute_dominators (BlHeap       *self,
         sp--;
     }
 
+  report (self, 350);
   if (g_cancellable_is_cancelled (cancellable))
     goto cancelled;
 
@@ -754,6 +770,7 @@ compute_dominators (BlHeap       *self,
         }
     }
 
+  report (self, 600);
   if (g_cancellable_is_cancelled (cancellable))
     goto cancelled;
 
@@ -821,6 +838,7 @@ compute_dominators (BlHeap       *self,
     }
   g_clear_pointer (&path, g_free);
   g_clear_pointer (&preds, g_free);
+  report (self, 800);
   if (g_cancellable_is_cancelled (cancellable))
     goto cancelled;
 
@@ -1323,11 +1341,16 @@ analyse (BlHeap       *self,
   is_unreachable_field = g_new0 (guint8, self->field_names->len);
   for (guint32 f = 0; f < self->field_names->len; f++)
     is_unreachable_field[f] = field_is (g_ptr_array_index (self->field_names, f), "$unreachable");
+  report (self, 900);
   compute_leaks (self, is_unreachable_field);
+  report (self, 950);
   if (g_cancellable_is_cancelled (cancellable))
     return FALSE;
+  if (!compute_cycles (self, is_unreachable_field, cancellable))
+    return FALSE;
+  report (self, 1000);
 
-  return compute_cycles (self, is_unreachable_field, cancellable);
+  return TRUE;
 }
 
 /**
@@ -1387,26 +1410,52 @@ gboolean
 bl_heap_analyse (BlHeap       *self,
                  GCancellable *cancellable)
 {
+  return bl_heap_analyse_with_progress (self, cancellable, NULL, 0, 1000);
+}
+
+/**
+ * bl_heap_analyse_with_progress:
+ * @progress: (nullable): set atomically from @from to @to per mille as the
+ *   analysis goes (to @to at once when it was done already)
+ *
+ * bl_heap_analyse() telling how far it got.
+ */
+gboolean
+bl_heap_analyse_with_progress (BlHeap       *self,
+                               GCancellable *cancellable,
+                               int          *progress,
+                               int           from,
+                               int           to)
+{
   gboolean done;
 
   g_return_val_if_fail (self != NULL && self->finished, FALSE);
 
-  if (g_atomic_int_get (&self->analysed))
-    return TRUE;
-
-  g_mutex_lock (&self->analyse_lock);
-  done = g_atomic_int_get (&self->analysed);
-  if (!done)
+  if (!g_atomic_int_get (&self->analysed))
     {
-      done = analyse (self, cancellable);
-      if (done)
-        g_atomic_int_set (&self->analysed, TRUE);
-      else
-        clear_analysis (self);
+      g_mutex_lock (&self->analyse_lock);
+      done = g_atomic_int_get (&self->analysed);
+      if (!done)
+        {
+          self->progress = progress;
+          self->progress_from = from;
+          self->progress_to = to;
+          report (self, 0);
+          done = analyse (self, cancellable);
+          self->progress = NULL;
+          if (done)
+            g_atomic_int_set (&self->analysed, TRUE);
+          else
+            clear_analysis (self);
+        }
+      g_mutex_unlock (&self->analyse_lock);
+      if (!done)
+        return FALSE;
     }
-  g_mutex_unlock (&self->analyse_lock);
+  if (progress != NULL)
+    g_atomic_int_set (progress, to);
 
-  return done;
+  return TRUE;
 }
 
 /**

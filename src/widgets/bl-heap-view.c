@@ -413,12 +413,10 @@ build_worker (GTask        *task,
               GCancellable *cancellable)
 {
   BuildData *data = task_data;
-  BlHeapIndex *index = NULL;
-
   /* the heap's analysis (done once per heap, left by the readers to its
-   * first use), then the view's index of it */
-  if (bl_heap_analyse (data->heap, cancellable))
-    index = bl_heap_index_new (data->heap, cancellable, &data->progress);
+   * first use: bl_heap_analyse), then the view's index of it, the progress
+   * bar going through both */
+  BlHeapIndex *index = bl_heap_index_new (data->heap, cancellable, &data->progress);
 
   if (index == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");

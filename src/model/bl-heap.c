@@ -735,6 +735,12 @@ compute_dominators (BlHeap       *self,
               forest[q].ancestor = p;
               forest[q].label = 0;
               semi[sp++] = q;
+              /* its references come next: their targets' preorder
+               * numbers fetched now */
+              if (w > 0)
+                for (guint32 e = self->first_edge[w - 1];
+                     e < self->first_edge[w] && e < self->first_edge[w - 1] + 8; e++)
+                  __builtin_prefetch (&dfnum[self->targets[e] + 1]);
             }
           pred_first[dfnum[w] + 1]++;
         }

@@ -34,6 +34,9 @@ struct _BlHeapIndex
   guint32  *types;
 };
 
+/* how many references ahead their targets' entries are prefetched */
+#define PREFETCH_AHEAD 16
+
 /* the heap's analysis takes the first ANALYSIS_SHARE per mille of the
  * progress when it is still to do */
 #define ANALYSIS_SHARE 700
@@ -107,7 +110,8 @@ bl_heap_index_new (BlHeap       *heap,
   g_autofree guint64 *retained = NULL;
   g_autofree guint32 *fill = NULL;
   BlHeapIndex *self;
-  guint32 n, n_edges = 0, n_children = 0;
+  guint32 n, n_edges = 0, n_children = 0, n_refs;
+  const guint32 *first_edge, *edge_fields, *edge_targets;
   int from;
 
   g_return_val_if_fail (heap != NULL, NULL);
@@ -170,22 +174,20 @@ bl_heap_index_new (BlHeap       *heap,
   g_clear_pointer (&retained, g_free);
   set_progress (progress, from, 500);
 
-  /* retainers: the references turned around, in object order */
+  /* retainers: the references turned around, in object order (walked as
+   * one CSR, the counts of the targets a few references on prefetched) */
+  bl_heap_get_csr (heap, &first_edge, &edge_fields, &edge_targets);
+  n_refs = first_edge[n];
   self->first_retainer = g_new0 (guint32, (gsize) n + 1);
-  for (guint32 o = 0; o < n; o++)
+  for (guint32 e = 0; e < n_refs; e++)
     {
-      const guint32 *fields, *targets;
-      guint32 m = bl_heap_get_n_references (heap, o, &fields, &targets);
-
-      for (guint32 e = 0; e < m; e++)
-        if (targets[e] < n)
-          {
-            self->first_retainer[targets[e] + 1]++;
-            n_edges++;
-          }
-      if (o % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+      if (e + PREFETCH_AHEAD < n_refs)
+        __builtin_prefetch (&self->first_retainer[edge_targets[e + PREFETCH_AHEAD] + 1], 1);
+      self->first_retainer[edge_targets[e] + 1]++;
+      if (e % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         goto cancelled;
     }
+  n_edges = n_refs;
   for (guint32 i = 0; i < n; i++)
     self->first_retainer[i + 1] += self->first_retainer[i];
   set_progress (progress, from, 700);
@@ -195,17 +197,16 @@ bl_heap_index_new (BlHeap       *heap,
   fill = g_memdup2 (self->first_retainer, sizeof (guint32) * MAX (n, 1));
   for (guint32 o = 0; o < n; o++)
     {
-      const guint32 *fields, *targets;
-      guint32 m = bl_heap_get_n_references (heap, o, &fields, &targets);
+      for (guint32 e = first_edge[o]; e < first_edge[o + 1]; e++)
+        {
+          guint32 at;
 
-      for (guint32 e = 0; e < m; e++)
-        if (targets[e] < n)
-          {
-            guint32 at = fill[targets[e]]++;
-
-            self->retainer_from[at] = o;
-            self->retainer_field[at] = fields[e];
-          }
+          if (e + PREFETCH_AHEAD < n_refs)
+            __builtin_prefetch (&fill[edge_targets[e + PREFETCH_AHEAD]], 1);
+          at = fill[edge_targets[e]]++;
+          self->retainer_from[at] = o;
+          self->retainer_field[at] = edge_fields[e];
+        }
       if (o % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         goto cancelled;
     }

@@ -27,6 +27,13 @@ gboolean     bl_heap_analyse_with_progress (BlHeap       *self,
                                             int           from,
                                             int           to);
 
+/* The references of a finished heap as one CSR: object o's run from
+ * (*first_edge)[o] to (*first_edge)[o + 1] in *fields and *targets. */
+void         bl_heap_get_csr          (BlHeap          *self,
+                                       const guint32  **first_edge,
+                                       const guint32  **fields,
+                                       const guint32  **targets);
+
 /* What the heap holds now, in bytes: arrays sized by the objects (and
  * types, roots, cycles) in *@object_bytes, arrays sized by the references
  * in *@reference_bytes (for benchmarks). */

@@ -1833,3 +1833,16 @@ bl_heap_get_memory (BlHeap *self,
   *object_bytes = objects;
   *reference_bytes = references;
 }
+
+void
+bl_heap_get_csr (BlHeap         *self,
+                 const guint32 **first_edge,
+                 const guint32 **fields,
+                 const guint32 **targets)
+{
+  g_return_if_fail (self->finished);
+
+  *first_edge = self->first_edge;
+  *fields = self->fields;
+  *targets = self->targets;
+}

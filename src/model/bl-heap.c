@@ -578,7 +578,7 @@ link_semi (SemiLink *link,
       guint32 c = link[s].child;
       guint32 cc = link[c].child;
 
-      if (link[s].size + link[cc].size >= 2 * link[c].size)
+      if ((guint64) link[s].size + link[cc].size >= 2 * (guint64) link[c].size)
         {
           link[c].ancestor = s;
           link[s].child = cc;
@@ -592,7 +592,7 @@ link_semi (SemiLink *link,
     }
   link[s].best = link[w].best;
   link[v].size += link[w].size;
-  if (link[v].size < 2 * link[w].size)
+  if (link[v].size < 2 * (guint64) link[w].size)
     {
       guint32 t = s;
 

@@ -740,7 +740,10 @@ compute_dominators (BlHeap       *self,
               if (w > 0)
                 for (guint32 e = self->first_edge[w - 1];
                      e < self->first_edge[w] && e < self->first_edge[w - 1] + 8; e++)
-                  __builtin_prefetch (&dfnum[self->targets[e] + 1]);
+                  {
+                    __builtin_prefetch (&dfnum[self->targets[e] + 1]);
+                    __builtin_prefetch (&self->first_edge[self->targets[e]]);
+                  }
             }
           pred_first[dfnum[w] + 1]++;
         }
@@ -943,76 +946,101 @@ field_is (const char *name,
   return g_str_equal (space != NULL ? space + 1 : name, wanted);
 }
 
+#define BIT_GET(bits, i) (((bits)[(i) / 64] >> ((i) % 64)) & 1)
+#define BIT_SET(bits, i) ((bits)[(i) / 64] |= G_GUINT64_CONSTANT (1) << ((i) % 64))
+
 /* Marks what the roots reach without $unreachable references (live), then
- * what the $unreachable targets reach that is not live (leaked). */
+ * what the $unreachable targets reach that is not live (leaked). The live
+ * marks and which references are $unreachable are bits, so they stay in
+ * the cache. */
 static void
 compute_leaks (BlHeap  *self,
                guint8  *is_unreachable_field)
 {
   guint32 n = self->n;
-  g_autofree guint8 *live = NULL;
-  g_autoptr (GArray) stack = NULL;
+  guint32 m = self->first_edge[n];
+  g_autofree guint64 *live = NULL;
+  g_autofree guint64 *cut = NULL;       /* per reference: $unreachable */
+  g_autofree guint32 *stack = NULL;
+  guint32 sp = 0;
   gboolean any = FALSE;
 
   self->leaked = g_new0 (guint8, MAX (n, 1));
 
   /* no $unreachable reference, no leak */
-  for (guint32 f = 0; f < self->field_names->len; f++)
-    any |= is_unreachable_field[f];
+  cut = g_new0 (guint64, m / 64 + 1);
+  for (guint32 e = 0; e < m; e++)
+    if (is_unreachable_field[self->fields[e]])
+      {
+        BIT_SET (cut, e);
+        any = TRUE;
+      }
   if (!any)
     return;
 
-  live = g_new0 (guint8, MAX (n, 1));
-  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  live = g_new0 (guint64, n / 64 + 1);
+  stack = g_new (guint32, MAX (n, 1));     /* each object is pushed once */
 
   for (guint i = 0; i < self->roots->len; i++)
     {
       guint32 r = g_array_index (self->roots, guint32, i);
 
-      if (!live[r])
+      if (!BIT_GET (live, r))
         {
-          live[r] = 1;
-          g_array_append_val (stack, r);
+          BIT_SET (live, r);
+          stack[sp++] = r;
         }
     }
-  while (stack->len > 0)
+  /* breadth first (the stack array as a queue: each object enters it
+   * once), so the objects coming are known well ahead: where their
+   * references start is fetched 16 places ahead, the references 8 */
+  for (guint32 head = 0; head < sp; head++)
     {
-      guint32 v = g_array_index (stack, guint32, stack->len - 1);
+      guint32 v = stack[head];
 
-      g_array_set_size (stack, stack->len - 1);
+      if (head + 16 < sp)
+        __builtin_prefetch (&self->first_edge[stack[head + 16]]);
+      if (head + 8 < sp)
+        __builtin_prefetch (&self->targets[self->first_edge[stack[head + 8]]]);
       for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
         {
           guint32 w = self->targets[e];
 
-          if (is_unreachable_field[self->fields[e]] || live[w])
+          if (BIT_GET (cut, e) || BIT_GET (live, w))
             continue;
-          live[w] = 1;
-          g_array_append_val (stack, w);
+          BIT_SET (live, w);
+          stack[sp++] = w;
         }
     }
+  sp = 0;
 
-  for (guint32 v = 0; v < n; v++)
+  for (guint32 v = 0, head = 0; v < n; v++)
     for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
       {
         guint32 w = self->targets[e];
 
-        if (!is_unreachable_field[self->fields[e]] || live[w] || self->leaked[w])
+        if (!BIT_GET (cut, e) || BIT_GET (live, w) || self->leaked[w])
           continue;
         self->leaked[w] = 1;
-        g_array_append_val (stack, w);
-        while (stack->len > 0)
+        stack[sp++] = w;
+        /* breadth first again, the queue going on from the previous
+         * targets' (each object enters it once) */
+        for (; head < sp; head++)
           {
-            guint32 x = g_array_index (stack, guint32, stack->len - 1);
+            guint32 x = stack[head];
 
-            g_array_set_size (stack, stack->len - 1);
+            if (head + 16 < sp)
+              __builtin_prefetch (&self->first_edge[stack[head + 16]]);
+            if (head + 8 < sp)
+              __builtin_prefetch (&self->targets[self->first_edge[stack[head + 8]]]);
             for (guint32 f = self->first_edge[x]; f < self->first_edge[x + 1]; f++)
               {
                 guint32 y = self->targets[f];
 
-                if (live[y] || self->leaked[y])
+                if (BIT_GET (live, y) || self->leaked[y])
                   continue;
                 self->leaked[y] = 1;
-                g_array_append_val (stack, y);
+                stack[sp++] = y;
               }
           }
       }

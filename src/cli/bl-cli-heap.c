@@ -336,6 +336,11 @@ bl_cli_heap (int    argc,
                             bl_profile_get_heap (heaps_b, bl_profile_get_n_heaps (heaps_b) - 1), json);
     }
 
+  /* dominators, retained sizes, leaks and cycles: the readers leave them
+   * to the first use */
+  for (guint i = 0; i < bl_profile_get_n_heaps (heaps_a); i++)
+    bl_heap_analyse (bl_profile_get_heap (heaps_a, i), NULL);
+
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();

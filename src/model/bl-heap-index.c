@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bl-heap-index.h"
+#include "bl-heap-private.h"
 
 #define NONE BL_HEAP_NONE
 #define CHECK_EVERY 65536
@@ -33,12 +34,22 @@ struct _BlHeapIndex
   guint32  *types;
 };
 
+/* how many references ahead their targets' entries are prefetched */
+#define PREFETCH_AHEAD 16
+
+/* the heap's analysis takes the first ANALYSIS_SHARE per mille of the
+ * progress when it is still to do */
+#define ANALYSIS_SHARE 700
+
+/* @permille of the index built, shown after @from per mille of the
+ * analysis */
 static void
 set_progress (int *progress,
+              int  from,
               int  permille)
 {
   if (progress != NULL)
-    g_atomic_int_set (progress, permille);
+    g_atomic_int_set (progress, from + (1000 - from) * permille / 1000);
 }
 
 static int
@@ -99,14 +110,21 @@ bl_heap_index_new (BlHeap       *heap,
   g_autofree guint64 *retained = NULL;
   g_autofree guint32 *fill = NULL;
   BlHeapIndex *self;
-  guint32 n, n_edges = 0, n_children = 0;
+  guint32 n, n_edges = 0, n_children = 0, n_refs;
+  const guint32 *first_edge, *edge_fields, *edge_targets;
+  int from;
 
   g_return_val_if_fail (heap != NULL, NULL);
+
+  /* the heap's analysis first (done once; at once if already done) */
+  from = bl_heap_is_analysed (heap) ? 0 : ANALYSIS_SHARE;
+  if (!bl_heap_analyse_with_progress (heap, cancellable, progress, 0, from))
+    return NULL;
 
   self = g_atomic_rc_box_new0 (BlHeapIndex);
   self->heap = heap;
   self->n = n = bl_heap_get_n_objects (heap);
-  set_progress (progress, 0);
+  set_progress (progress, from, 0);
 
   /* dominator children: count per parent, then fill in object order */
   self->first_child = g_new0 (guint32, (gsize) n + 2);
@@ -139,7 +157,7 @@ bl_heap_index_new (BlHeap       *heap,
       self->children[fill[idom == NONE ? 0 : (gsize) idom + 1]++] = o;
     }
   g_clear_pointer (&fill, g_free);
-  set_progress (progress, 250);
+  set_progress (progress, from, 250);
 
   for (gsize p = 0; p <= n; p++)
     {
@@ -154,48 +172,45 @@ bl_heap_index_new (BlHeap       *heap,
         goto cancelled;
     }
   g_clear_pointer (&retained, g_free);
-  set_progress (progress, 500);
+  set_progress (progress, from, 500);
 
-  /* retainers: the references turned around, in object order */
+  /* retainers: the references turned around, in object order (walked as
+   * one CSR, the counts of the targets a few references on prefetched) */
+  bl_heap_get_csr (heap, &first_edge, &edge_fields, &edge_targets);
+  n_refs = first_edge[n];
   self->first_retainer = g_new0 (guint32, (gsize) n + 1);
-  for (guint32 o = 0; o < n; o++)
+  for (guint32 e = 0; e < n_refs; e++)
     {
-      const guint32 *fields, *targets;
-      guint32 m = bl_heap_get_n_references (heap, o, &fields, &targets);
-
-      for (guint32 e = 0; e < m; e++)
-        if (targets[e] < n)
-          {
-            self->first_retainer[targets[e] + 1]++;
-            n_edges++;
-          }
-      if (o % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+      if (e + PREFETCH_AHEAD < n_refs)
+        __builtin_prefetch (&self->first_retainer[edge_targets[e + PREFETCH_AHEAD] + 1], 1);
+      self->first_retainer[edge_targets[e] + 1]++;
+      if (e % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         goto cancelled;
     }
+  n_edges = n_refs;
   for (guint32 i = 0; i < n; i++)
     self->first_retainer[i + 1] += self->first_retainer[i];
-  set_progress (progress, 700);
+  set_progress (progress, from, 700);
 
   self->retainer_from = g_new (guint32, MAX (n_edges, 1));
   self->retainer_field = g_new (guint32, MAX (n_edges, 1));
   fill = g_memdup2 (self->first_retainer, sizeof (guint32) * MAX (n, 1));
   for (guint32 o = 0; o < n; o++)
     {
-      const guint32 *fields, *targets;
-      guint32 m = bl_heap_get_n_references (heap, o, &fields, &targets);
+      for (guint32 e = first_edge[o]; e < first_edge[o + 1]; e++)
+        {
+          guint32 at;
 
-      for (guint32 e = 0; e < m; e++)
-        if (targets[e] < n)
-          {
-            guint32 at = fill[targets[e]]++;
-
-            self->retainer_from[at] = o;
-            self->retainer_field[at] = fields[e];
-          }
+          if (e + PREFETCH_AHEAD < n_refs)
+            __builtin_prefetch (&fill[edge_targets[e + PREFETCH_AHEAD]], 1);
+          at = fill[edge_targets[e]]++;
+          self->retainer_from[at] = o;
+          self->retainer_field[at] = edge_fields[e];
+        }
       if (o % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         goto cancelled;
     }
-  set_progress (progress, 950);
+  set_progress (progress, from, 950);
 
   /* the types that have objects, largest retained first */
   self->types = g_new (guint32, MAX (bl_heap_get_n_types (heap), 1));
@@ -208,7 +223,7 @@ bl_heap_index_new (BlHeap       *heap,
         self->types[self->n_types++] = t;
     }
   g_qsort_with_data (self->types, self->n_types, sizeof (guint32), compare_types, heap);
-  set_progress (progress, 1000);
+  set_progress (progress, from, 1000);
 
   return self;
 
@@ -414,11 +429,11 @@ bl_heap_compare_types (BlHeap *a,
     for (guint32 t = 0; t < bl_heap_get_n_types (heaps[side]); t++)
       {
         const char *name = bl_heap_get_type_name (heaps[side], t);
-        guint64 count, self_bytes, retained;
+        guint64 count, self_bytes;
         gpointer found = g_hash_table_lookup (by_name, name);
         BlHeapTypeDelta *row;
 
-        bl_heap_get_type_totals (heaps[side], t, &count, &self_bytes, &retained);
+        bl_heap_get_type_counts (heaps[side], t, &count, &self_bytes);
         if (found == NULL)
           {
             g_array_set_size (rows, rows->len + 1);
@@ -516,6 +531,10 @@ bl_heap_find_new_objects (BlHeap       *a,
   guint32 n_fresh = 0;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  /* the new objects are ranked by retained size */
+  if (!bl_heap_analyse (b, cancellable))
+    return NULL;
 
   n_a = bl_heap_get_n_objects (a);
   n_b = bl_heap_get_n_objects (b);

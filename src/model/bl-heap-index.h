@@ -23,8 +23,9 @@ typedef struct
   guint32 field;
 } BlHeapStep;
 
-/* Building reads the whole heap once (linear, plus sorting each object's
- * dominator children): run it in a worker. @progress, when not %NULL, is
+/* Building analyses the heap (bl_heap_analyse(), unless done already) and
+ * reads it once (linear, plus sorting each object's dominator children):
+ * run it in a worker. @progress, when not %NULL, is
  * set (atomically) to the per mille done. Returns %NULL when cancelled.
  * The heap must outlive the index. */
 BlHeapIndex     *bl_heap_index_new              (BlHeap        *heap,

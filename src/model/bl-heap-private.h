@@ -19,4 +19,26 @@ void         bl_heap_set_self_size    (BlHeap        *self,
                                        guint32        object,
                                        guint64        self_size);
 
+/* bl_heap_analyse() that also sets *@progress (atomically, when not NULL)
+ * from @from to @to per mille as its steps end. */
+gboolean     bl_heap_analyse_with_progress (BlHeap       *self,
+                                            GCancellable *cancellable,
+                                            int          *progress,
+                                            int           from,
+                                            int           to);
+
+/* The references of a finished heap as one CSR: object o's run from
+ * (*first_edge)[o] to (*first_edge)[o + 1] in *fields and *targets. */
+void         bl_heap_get_csr          (BlHeap          *self,
+                                       const guint32  **first_edge,
+                                       const guint32  **fields,
+                                       const guint32  **targets);
+
+/* What the heap holds now, in bytes: arrays sized by the objects (and
+ * types, roots, cycles) in *@object_bytes, arrays sized by the references
+ * in *@reference_bytes (for benchmarks). */
+void         bl_heap_get_memory       (BlHeap        *self,
+                                       gsize         *object_bytes,
+                                       gsize         *reference_bytes);
+
 G_END_DECLS

@@ -1,5 +1,6 @@
-/* bl-heap.c — heap graph analysis: reachability, dominators (Lengauer–Tarjan,
- * iterative), retained sizes, leaked objects and leak cycles
+/* bl-heap.c — heap graph analysis: reachability, dominators (semi-NCA over
+ * Lengauer–Tarjan's balanced forest, iterative), retained sizes, leaked
+ * objects and leak cycles, computed once on first use
  *
  * Node 0 of the analysis is a virtual root pointing at every root; object i
  * is node i + 1. References are kept as a CSR (per object, its fields and
@@ -55,6 +56,15 @@ struct _BlHeap
   guint64     id_offset;
 
   gboolean    finished;
+  /* the analysis (dominators, retained sizes, leaks, cycles) is done on
+   * first use, once: analysed is set (atomically) after its results are
+   * in place; analyse_lock serialises the threads that want it */
+  GMutex      analyse_lock;
+  gint        analysed;
+  /* while analysing: where to tell how far it got, and the range */
+  int        *progress;
+  int         progress_from;
+  int         progress_to;
   guint32     n;              /* objects */
   guint32    *first_edge;     /* n + 1 */
   guint32    *fields;         /* per edge */
@@ -89,6 +99,7 @@ bl_heap_new (void)
   self->edge_start = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cycles = g_array_new (FALSE, FALSE, sizeof (BlHeapCycle));
+  g_mutex_init (&self->analyse_lock);
   bl_heap_intern_field (self, "");
 
   return self;
@@ -130,6 +141,7 @@ bl_heap_free (BlHeap *self)
   g_free (self->type_count);
   g_free (self->type_self);
   g_free (self->type_retained);
+  g_mutex_clear (&self->analyse_lock);
   g_free (self);
 }
 
@@ -443,7 +455,7 @@ node_successors (BlHeap         *self,
     }
 }
 
-/* ---- dominators: Lengauer–Tarjan with path compression, iterative ----
+/* ---- dominators: semi-NCA, Lengauer–Tarjan as the fallback, iterative ----
  *
  * Everything runs on preorder numbers (0 = the virtual root), so the hot
  * arrays are walked close together. A vertex is linked into the forest once
@@ -506,28 +518,197 @@ eval (Forest        *forest,
   return forest[v].label;
 }
 
+/* The forest of the semidominator pass: Lengauer and Tarjan's balanced
+ * version (linked by size, so its paths stay short even where the
+ * depth-first tree is one long chain, as heaps' often are). best stands for
+ * the semidominator of the vertex's label: only semidominators are asked
+ * of this forest, so they are kept instead of the labels. */
+typedef struct
+{
+  guint32 ancestor;   /* NONE: a root of the forest */
+  guint32 best;
+  guint32 child;
+  guint32 size;
+} SemiLink;
+
+/* The least semidominator on the forest path from @v, compressing it
+ * (@path has room for every vertex). */
+static inline guint32
+eval_semi (SemiLink *link,
+           guint32   v,
+           guint32  *path)
+{
+  guint32 x = v, n = 0, a;
+
+  if (link[v].ancestor == NONE)
+    return link[v].best;
+
+  while (link[link[x].ancestor].ancestor != NONE)
+    {
+      path[n++] = x;
+      x = link[x].ancestor;
+    }
+  while (n > 0)
+    {
+      SemiLink *y = &link[path[--n]];
+      const SemiLink *z = &link[y->ancestor];
+
+      if (z->best < y->best)
+        y->best = z->best;
+      y->ancestor = z->ancestor;
+    }
+  a = link[v].ancestor;
+
+  return MIN (link[a].best, link[v].best);
+}
+
+/* Links the tree of @w under @v (its parent in the depth-first tree),
+ * keeping the forest balanced; @none is the sentinel vertex (size 0, best
+ * 0). */
+static inline void
+link_semi (SemiLink *link,
+           guint32   v,
+           guint32   w,
+           guint32   none)
+{
+  guint32 s = w;
+
+  while (link[w].best < link[link[s].child].best)
+    {
+      guint32 c = link[s].child;
+      guint32 cc = link[c].child;
+
+      if ((guint64) link[s].size + link[cc].size >= 2 * (guint64) link[c].size)
+        {
+          link[c].ancestor = s;
+          link[s].child = cc;
+        }
+      else
+        {
+          link[c].size = link[s].size;
+          link[s].ancestor = c;
+          s = c;
+        }
+    }
+  link[s].best = link[w].best;
+  link[v].size += link[w].size;
+  if (link[v].size < 2 * (guint64) link[w].size)
+    {
+      guint32 t = s;
+
+      s = link[v].child;
+      link[v].child = t;
+    }
+  while (s != none)
+    {
+      link[s].ancestor = v;
+      s = link[s].child;
+    }
+}
+
+/* Tells how far the analysis got: @permille of it. */
+static void
+report (BlHeap *self,
+        int     permille)
+{
+  if (self->progress != NULL)
+    g_atomic_int_set (self->progress,
+                      self->progress_from +
+                      (self->progress_to - self->progress_from) * permille / 1000);
+}
+
+/* how many steps of a long walk between two looks at the cancellable */
+#define CHECK_EVERY (1u << 20)
+
 /* how many references or predecessors ahead their lookups are prefetched */
 #define PREFETCH_AHEAD 16
 
+/* Lengauer and Tarjan's backward pass over the vertices in reverse
+ * preorder: each vertex's semidominator from its predecessors, then the
+ * vertex linked to its parent (the forest's ancestors start as the
+ * depth-first tree's parents). With @bucket (heads, one per vertex) and
+ * @idom (the buckets' links), also the immediate dominators as relative
+ * ones (idom[w] == semi[w] or a vertex with the same idom, fixed after
+ * the pass in preorder); without, the semidominators only. */
 static void
-compute_dominators (BlHeap *self)
+backward_pass (Forest        *forest,
+               const guint32 *pred_first,
+               const guint32 *preds,
+               guint32       *semi,
+               guint32       *idom,
+               guint32       *bucket,
+               guint32       *path,
+               guint32        count)
+{
+  gint64 ahead = (gint64) pred_first[count] - 1;
+
+  for (guint32 p = 0; p < count; p++)
+    semi[p] = p;
+  if (bucket != NULL)
+    for (guint32 p = 0; p < count; p++)
+      bucket[p] = NONE;
+
+  for (guint32 w = count - 1; w >= 1; w--)
+    {
+      guint32 parent = forest[w].ancestor;
+
+      /* the forest entries of the predecessors a few steps on (the
+       * predecessors are used from the end of their array to its start) */
+      for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
+        __builtin_prefetch (&forest[preds[ahead]], 1);
+      for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
+        {
+          guint32 s;
+
+          eval (forest, preds[k], w, path, &s);
+          if (s < semi[w])
+            semi[w] = s;
+        }
+      /* link w to its parent: the vertices from w up are linked now */
+      forest[w].label = w;
+      forest[w].label_semi = semi[w];
+      if (bucket == NULL)
+        continue;
+      idom[w] = bucket[semi[w]];
+      bucket[semi[w]] = w;
+      for (guint32 v = bucket[parent]; v != NONE; )
+        {
+          guint32 next = idom[v];
+          guint32 s;
+          guint32 u = eval (forest, v, w - 1, path, &s);
+
+          idom[v] = s < semi[v] ? u : parent;
+          v = next;
+        }
+      bucket[parent] = NONE;
+    }
+}
+
+static gboolean
+compute_dominators (BlHeap       *self,
+                    GCancellable *cancellable)
 {
   guint32 N = self->n + 1;
   guint32 *dfnum = g_new (guint32, N);          /* node → preorder; then bucket heads */
   guint32 *vertex = g_new (guint32, N);         /* preorder → node */
-  Forest *forest = g_new (Forest, N);           /* DFS parent and next edge first */
+  /* DFS parent and next edge first, then the semidominators' forest */
+  Forest *forest = g_malloc (sizeof (SemiLink) * ((gsize) N + 1));
   guint32 *semi = g_new (guint32, N);           /* DFS stack first */
   guint32 *idom = g_new (guint32, N);           /* predecessor fill, then bucket links */
-  guint32 *pred_first;
-  guint32 *preds;
-  guint32 *path = g_new (guint32, N);
-  guint32 *bucket;
+  guint32 *pred_first = NULL;
+  guint32 *preds = NULL;
+  guint32 *path = NULL;
+  guint32 *parent;
+  guint64 walked = 0, walk_budget = 8 * (guint64) N + (1 << 20);
   guint32 count = 0, sp = 0, m;
-  gint64 ahead;
 
   memset (dfnum, 0xff, sizeof (guint32) * N);
 
-  /* iterative depth-first search from the virtual root */
+  /* iterative depth-first search from the virtual root; it meets every
+   * reference of a reached object once, so it counts the predecessors of
+   * each vertex on the way (the order of a vertex's predecessors does not
+   * change the dominators) */
+  pred_first = g_new0 (guint32, (gsize) N + 1);
   dfnum[0] = 0;
   vertex[0] = 0;
   forest[0].ancestor = NONE;
@@ -554,31 +735,30 @@ compute_dominators (BlHeap *self)
               forest[q].ancestor = p;
               forest[q].label = 0;
               semi[sp++] = q;
+              /* its references come next: their targets' preorder
+               * numbers fetched now */
+              if (w > 0)
+                for (guint32 e = self->first_edge[w - 1];
+                     e < self->first_edge[w] && e < self->first_edge[w - 1] + 8; e++)
+                  {
+                    __builtin_prefetch (&dfnum[self->targets[e] + 1]);
+                    __builtin_prefetch (&self->first_edge[self->targets[e]]);
+                  }
             }
+          pred_first[dfnum[w] + 1]++;
         }
       else
         sp--;
     }
 
+  report (self, 350);
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
+
   /* predecessors, in preorder numbers, of the reached vertices: the
    * references walked in object order (sequential reads, the preorder
-   * numbers of their targets fetched a few references ahead); the order of
-   * a vertex's predecessors does not change the dominators */
+   * numbers of their targets fetched a few references ahead) */
   m = self->first_edge[self->n];
-  pred_first = g_new0 (guint32, (gsize) count + 1);
-  for (guint32 k = 0; k < self->roots->len; k++)
-    pred_first[dfnum[g_array_index (self->roots, guint32, k) + 1] + 1]++;
-  for (guint32 v = 0; v < self->n; v++)
-    {
-      if (dfnum[v + 1] == NONE)
-        continue;
-      for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
-        {
-          if (e + PREFETCH_AHEAD < m)
-            __builtin_prefetch (&dfnum[self->targets[e + PREFETCH_AHEAD] + 1]);
-          pred_first[dfnum[self->targets[e] + 1] + 1]++;
-        }
-    }
   for (guint32 p = 0; p < count; p++)
     pred_first[p + 1] += pred_first[p];
   preds = g_new (guint32, MAX (pred_first[count], 1));
@@ -599,53 +779,77 @@ compute_dominators (BlHeap *self)
         }
     }
 
-  /* dfnum is no longer needed: it holds the buckets' heads */
-  bucket = dfnum;
-  for (guint32 p = 0; p < count; p++)
-    {
-      semi[p] = p;
-      bucket[p] = NONE;
-    }
+  report (self, 600);
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
 
-  ahead = (gint64) pred_first[count] - 1;
-  for (guint32 w = count - 1; w >= 1; w--)
-    {
-      guint32 parent = forest[w].ancestor;
+  /* semi-NCA: the semidominators by Lengauer and Tarjan's backward pass
+   * over their balanced forest, then each immediate dominator, in
+   * preorder, as the nearest common ancestor in the dominator tree so far
+   * of the vertex's parent and its semidominator (no buckets, half the
+   * forest lookups). The walks up the tree are bounded: a graph that makes
+   * them quadratic falls back to the buckets of the original algorithm.
+   * dfnum keeps each vertex's parent; the forest takes the DFS's array. */
+  path = g_new (guint32, N);
+  parent = dfnum;
+  for (guint32 w = 0; w < count; w++)
+    parent[w] = forest[w].ancestor;
+  {
+    SemiLink *link = (SemiLink *) forest;
+    gint64 ahead = (gint64) pred_first[count] - 1;
 
-      /* the forest entries of the predecessors a few steps on (the
-       * predecessors are used from the end of their array to its start) */
-      for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
-        __builtin_prefetch (&forest[preds[ahead]], 1);
-      for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
-        {
-          guint32 s;
+    for (guint32 w = 0; w < count; w++)
+      link[w] = (SemiLink) { NONE, w, count, 1 };
+    link[count] = (SemiLink) { NONE, 0, count, 0 };
+    semi[0] = 0;
+    for (guint32 w = count - 1; w >= 1; w--)
+      {
+        guint32 best = w;
 
-          eval (forest, preds[k], w, path, &s);
-          if (s < semi[w])
-            semi[w] = s;
-        }
-      idom[w] = bucket[semi[w]];
-      bucket[semi[w]] = w;
-      /* link w to its parent: the vertices from w up are linked now */
-      forest[w].label = w;
-      forest[w].label_semi = semi[w];
-      for (guint32 v = bucket[parent]; v != NONE; )
-        {
-          guint32 next = idom[v];
-          guint32 s;
-          guint32 u = eval (forest, v, w - 1, path, &s);
+        for (; ahead >= 0 && ahead + PREFETCH_AHEAD >= pred_first[w]; ahead--)
+          __builtin_prefetch (&link[preds[ahead]], 1);
+        for (guint32 k = pred_first[w]; k < pred_first[w + 1]; k++)
+          {
+            guint32 v = preds[k];
+            /* not processed yet: its semidominator is still itself */
+            guint32 s = v <= w ? v : eval_semi (link, v, path);
 
-          idom[v] = s < semi[v] ? u : parent;
-          v = next;
-        }
-      bucket[parent] = NONE;
-    }
+            if (s < best)
+              best = s;
+          }
+        semi[w] = best;
+        link[w].best = best;
+        link_semi (link, parent[w], w, count);
+      }
+  }
   idom[0] = 0;
-  for (guint32 w = 1; w < count; w++)
-    if (idom[w] != semi[w])
-      idom[w] = idom[idom[w]];
-  g_free (path);
-  g_free (preds);
+  for (guint32 w = 1; w < count && walked <= walk_budget; w++)
+    {
+      guint32 d = parent[w];
+
+      while (d > semi[w])
+        {
+          d = idom[d];
+          walked++;
+        }
+      idom[w] = d;
+    }
+  if (walked > walk_budget)
+    {
+      /* again with the buckets: the forest back to the depth-first tree */
+      for (guint32 w = 0; w < count; w++)
+        forest[w].ancestor = parent[w];
+      backward_pass (forest, pred_first, preds, semi, idom, parent, path, count);
+      idom[0] = 0;
+      for (guint32 w = 1; w < count; w++)
+        if (idom[w] != semi[w])
+          idom[w] = idom[idom[w]];
+    }
+  g_clear_pointer (&path, g_free);
+  g_clear_pointer (&preds, g_free);
+  report (self, 800);
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
 
   /* retained sizes: children before their dominator (reverse preorder) */
   self->retained = g_new0 (guint64, N);
@@ -714,6 +918,20 @@ compute_dominators (BlHeap *self)
   g_free (semi);
   g_free (idom);
   g_free (pred_first);
+
+  return TRUE;
+
+cancelled:
+  g_free (dfnum);
+  g_free (vertex);
+  g_free (forest);
+  g_free (semi);
+  g_free (idom);
+  g_free (pred_first);
+  g_free (preds);
+  g_free (path);
+
+  return FALSE;
 }
 
 /* ---- leaks ---- */
@@ -728,76 +946,101 @@ field_is (const char *name,
   return g_str_equal (space != NULL ? space + 1 : name, wanted);
 }
 
+#define BIT_GET(bits, i) (((bits)[(i) / 64] >> ((i) % 64)) & 1)
+#define BIT_SET(bits, i) ((bits)[(i) / 64] |= G_GUINT64_CONSTANT (1) << ((i) % 64))
+
 /* Marks what the roots reach without $unreachable references (live), then
- * what the $unreachable targets reach that is not live (leaked). */
+ * what the $unreachable targets reach that is not live (leaked). The live
+ * marks and which references are $unreachable are bits, so they stay in
+ * the cache. */
 static void
 compute_leaks (BlHeap  *self,
                guint8  *is_unreachable_field)
 {
   guint32 n = self->n;
-  g_autofree guint8 *live = NULL;
-  g_autoptr (GArray) stack = NULL;
+  guint32 m = self->first_edge[n];
+  g_autofree guint64 *live = NULL;
+  g_autofree guint64 *cut = NULL;       /* per reference: $unreachable */
+  g_autofree guint32 *stack = NULL;
+  guint32 sp = 0;
   gboolean any = FALSE;
 
   self->leaked = g_new0 (guint8, MAX (n, 1));
 
   /* no $unreachable reference, no leak */
-  for (guint32 f = 0; f < self->field_names->len; f++)
-    any |= is_unreachable_field[f];
+  cut = g_new0 (guint64, m / 64 + 1);
+  for (guint32 e = 0; e < m; e++)
+    if (is_unreachable_field[self->fields[e]])
+      {
+        BIT_SET (cut, e);
+        any = TRUE;
+      }
   if (!any)
     return;
 
-  live = g_new0 (guint8, MAX (n, 1));
-  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  live = g_new0 (guint64, n / 64 + 1);
+  stack = g_new (guint32, MAX (n, 1));     /* each object is pushed once */
 
   for (guint i = 0; i < self->roots->len; i++)
     {
       guint32 r = g_array_index (self->roots, guint32, i);
 
-      if (!live[r])
+      if (!BIT_GET (live, r))
         {
-          live[r] = 1;
-          g_array_append_val (stack, r);
+          BIT_SET (live, r);
+          stack[sp++] = r;
         }
     }
-  while (stack->len > 0)
+  /* breadth first (the stack array as a queue: each object enters it
+   * once), so the objects coming are known well ahead: where their
+   * references start is fetched 16 places ahead, the references 8 */
+  for (guint32 head = 0; head < sp; head++)
     {
-      guint32 v = g_array_index (stack, guint32, stack->len - 1);
+      guint32 v = stack[head];
 
-      g_array_set_size (stack, stack->len - 1);
+      if (head + 16 < sp)
+        __builtin_prefetch (&self->first_edge[stack[head + 16]]);
+      if (head + 8 < sp)
+        __builtin_prefetch (&self->targets[self->first_edge[stack[head + 8]]]);
       for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
         {
           guint32 w = self->targets[e];
 
-          if (is_unreachable_field[self->fields[e]] || live[w])
+          if (BIT_GET (cut, e) || BIT_GET (live, w))
             continue;
-          live[w] = 1;
-          g_array_append_val (stack, w);
+          BIT_SET (live, w);
+          stack[sp++] = w;
         }
     }
+  sp = 0;
 
-  for (guint32 v = 0; v < n; v++)
+  for (guint32 v = 0, head = 0; v < n; v++)
     for (guint32 e = self->first_edge[v]; e < self->first_edge[v + 1]; e++)
       {
         guint32 w = self->targets[e];
 
-        if (!is_unreachable_field[self->fields[e]] || live[w] || self->leaked[w])
+        if (!BIT_GET (cut, e) || BIT_GET (live, w) || self->leaked[w])
           continue;
         self->leaked[w] = 1;
-        g_array_append_val (stack, w);
-        while (stack->len > 0)
+        stack[sp++] = w;
+        /* breadth first again, the queue going on from the previous
+         * targets' (each object enters it once) */
+        for (; head < sp; head++)
           {
-            guint32 x = g_array_index (stack, guint32, stack->len - 1);
+            guint32 x = stack[head];
 
-            g_array_set_size (stack, stack->len - 1);
+            if (head + 16 < sp)
+              __builtin_prefetch (&self->first_edge[stack[head + 16]]);
+            if (head + 8 < sp)
+              __builtin_prefetch (&self->targets[self->first_edge[stack[head + 8]]]);
             for (guint32 f = self->first_edge[x]; f < self->first_edge[x + 1]; f++)
               {
                 guint32 y = self->targets[f];
 
-                if (live[y] || self->leaked[y])
+                if (BIT_GET (live, y) || self->leaked[y])
                   continue;
                 self->leaked[y] = 1;
-                g_array_append_val (stack, y);
+                stack[sp++] = y;
               }
           }
       }
@@ -890,9 +1133,10 @@ compare_cycles (gconstpointer a,
  * step by step), so memory stays linear in the longest cycle; the steps
  * of all cycles together are bounded (a graph with a quadratic number of
  * them stops contributing cycles: cycles_skipped counts the rest). */
-static void
-compute_cycles (BlHeap *self,
-                guint8 *is_unreachable_field)
+static gboolean
+compute_cycles (BlHeap       *self,
+                guint8       *is_unreachable_field,
+                GCancellable *cancellable)
 {
   guint32 n = self->n;
   const guint32 *types = (const guint32 *) self->object_types->data;
@@ -911,12 +1155,13 @@ compute_cycles (BlHeap *self,
   guint32 global_field = NONE;
   guint64 last_key = G_MAXUINT64;
   guint32 last_rank = 0;
+  guint32 steps_done = 0;
   gboolean any = FALSE;
 
   for (guint32 v = 0; v < n && !any; v++)
     any = self->leaked[v];
   if (!any)
-    return;
+    return TRUE;
 
   for (guint32 f = 0; f < self->field_names->len; f++)
     if (field_is (g_ptr_array_index (self->field_names, f), "$m.global"))
@@ -975,6 +1220,8 @@ compute_cycles (BlHeap *self,
         {
           guint32 v = g_array_index (stack, guint32, stack->len - 1);
 
+          if (++steps_done % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
           if (edge_pos[v] < self->first_edge[v + 1])
             {
               guint32 e = edge_pos[v]++;
@@ -1089,12 +1336,68 @@ compute_cycles (BlHeap *self,
     }
 
   g_array_sort_with_data (self->cycles, compare_cycles, self);
+
+  return TRUE;
 }
 
+/* Drops what an analysis cut short had computed. */
+static void
+clear_analysis (BlHeap *self)
+{
+  for (guint i = 0; i < self->cycles->len; i++)
+    {
+      BlHeapCycle *cycle = &g_array_index (self->cycles, BlHeapCycle, i);
+
+      g_free (cycle->types);
+      g_free (cycle->fields);
+    }
+  g_array_set_size (self->cycles, 0);
+  g_clear_pointer (&self->idom, g_free);
+  g_clear_pointer (&self->retained, g_free);
+  g_clear_pointer (&self->leaked, g_free);
+  g_clear_pointer (&self->type_retained, g_free);
+  self->n_leaked = 0;
+  self->leaked_bytes = 0;
+  self->cycles_skipped = 0;
+}
+
+static gboolean
+analyse (BlHeap       *self,
+         GCancellable *cancellable)
+{
+  g_autofree guint8 *is_unreachable_field = NULL;
+
+  if (!compute_dominators (self, cancellable))
+    return FALSE;
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+
+  is_unreachable_field = g_new0 (guint8, self->field_names->len);
+  for (guint32 f = 0; f < self->field_names->len; f++)
+    is_unreachable_field[f] = field_is (g_ptr_array_index (self->field_names, f), "$unreachable");
+  report (self, 900);
+  compute_leaks (self, is_unreachable_field);
+  report (self, 950);
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  if (!compute_cycles (self, is_unreachable_field, cancellable))
+    return FALSE;
+  report (self, 1000);
+
+  return TRUE;
+}
+
+/**
+ * bl_heap_finish:
+ *
+ * Ends the building: the references become a CSR, the roots a bit set, and
+ * the per-type counts and self bytes are summed. The analysis (dominators,
+ * retained sizes, leaked objects, leak cycles) is left for
+ * bl_heap_analyse() or the first getter that needs it.
+ */
 void
 bl_heap_finish (BlHeap *self)
 {
-  g_autofree guint8 *is_unreachable_field = NULL;
   guint32 n_types;
 
   g_return_if_fail (!self->finished);
@@ -1108,13 +1411,6 @@ bl_heap_finish (BlHeap *self)
       self->root_bits[r / 8] |= (guint8) (1u << (r % 8));
     }
   build_csr (self);
-  compute_dominators (self);
-
-  is_unreachable_field = g_new0 (guint8, self->field_names->len);
-  for (guint32 f = 0; f < self->field_names->len; f++)
-    is_unreachable_field[f] = field_is (g_ptr_array_index (self->field_names, f), "$unreachable");
-  compute_leaks (self, is_unreachable_field);
-  compute_cycles (self, is_unreachable_field);
 
   n_types = self->type_names->len;
   self->type_count = g_new0 (guint64, MAX (n_types, 1));
@@ -1130,6 +1426,89 @@ bl_heap_finish (BlHeap *self)
     }
 
   self->finished = TRUE;
+}
+
+/**
+ * bl_heap_analyse:
+ * @cancellable: (nullable): cuts the analysis short
+ *
+ * Computes the dominators, retained sizes, leaked objects and leak cycles
+ * of a finished heap unless that was done already. Safe to call from any
+ * thread, also while another thread reads the heap: the first caller
+ * computes, the others wait for it. Cancelled, nothing is kept and the next
+ * call (or getter) starts again.
+ *
+ * Returns: %TRUE when the analysis is there, %FALSE when cancelled
+ */
+gboolean
+bl_heap_analyse (BlHeap       *self,
+                 GCancellable *cancellable)
+{
+  return bl_heap_analyse_with_progress (self, cancellable, NULL, 0, 1000);
+}
+
+/**
+ * bl_heap_analyse_with_progress:
+ * @progress: (nullable): set atomically from @from to @to per mille as the
+ *   analysis goes (to @to at once when it was done already)
+ *
+ * bl_heap_analyse() telling how far it got.
+ */
+gboolean
+bl_heap_analyse_with_progress (BlHeap       *self,
+                               GCancellable *cancellable,
+                               int          *progress,
+                               int           from,
+                               int           to)
+{
+  gboolean done;
+
+  g_return_val_if_fail (self != NULL && self->finished, FALSE);
+
+  if (!g_atomic_int_get (&self->analysed))
+    {
+      g_mutex_lock (&self->analyse_lock);
+      done = g_atomic_int_get (&self->analysed);
+      if (!done)
+        {
+          self->progress = progress;
+          self->progress_from = from;
+          self->progress_to = to;
+          report (self, 0);
+          done = analyse (self, cancellable);
+          self->progress = NULL;
+          if (done)
+            g_atomic_int_set (&self->analysed, TRUE);
+          else
+            clear_analysis (self);
+        }
+      g_mutex_unlock (&self->analyse_lock);
+      if (!done)
+        return FALSE;
+    }
+  if (progress != NULL)
+    g_atomic_int_set (progress, to);
+
+  return TRUE;
+}
+
+/**
+ * bl_heap_is_analysed:
+ *
+ * Returns: whether the analysis is done (bl_heap_analyse() returns at once)
+ */
+gboolean
+bl_heap_is_analysed (BlHeap *self)
+{
+  return g_atomic_int_get (&self->analysed);
+}
+
+/* what a getter of the analysis calls first */
+static inline void
+ensure_analysed (BlHeap *self)
+{
+  if G_UNLIKELY (!g_atomic_int_get (&self->analysed))
+    bl_heap_analyse (self, NULL);
 }
 
 gboolean
@@ -1203,6 +1582,7 @@ bl_heap_is_reachable (BlHeap  *self,
                       guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, FALSE);
+  ensure_analysed (self);
 
   return self->idom[object + 1] != NONE;
 }
@@ -1214,6 +1594,7 @@ bl_heap_get_idom (BlHeap  *self,
   guint32 d;
 
   g_return_val_if_fail (self->finished && object < self->n, NONE);
+  ensure_analysed (self);
 
   d = self->idom[object + 1];
 
@@ -1225,6 +1606,7 @@ bl_heap_get_retained (BlHeap  *self,
                       guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, 0);
+  ensure_analysed (self);
 
   return self->retained[object + 1];
 }
@@ -1248,6 +1630,7 @@ bl_heap_is_leaked (BlHeap  *self,
                    guint32  object)
 {
   g_return_val_if_fail (self->finished && object < self->n, FALSE);
+  ensure_analysed (self);
 
   return self->leaked[object];
 }
@@ -1255,12 +1638,18 @@ bl_heap_is_leaked (BlHeap  *self,
 guint32
 bl_heap_get_n_leaked (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->n_leaked;
 }
 
 guint64
 bl_heap_get_leaked_bytes (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->leaked_bytes;
 }
 
@@ -1275,13 +1664,39 @@ bl_heap_get_type_totals (BlHeap  *self,
 
   *count = self->type_count[type];
   *self_bytes = self->type_self[type];
-  *retained_bytes = self->type_retained[type];
+  if (retained_bytes != NULL)
+    {
+      ensure_analysed (self);
+      *retained_bytes = self->type_retained[type];
+    }
+}
+
+/**
+ * bl_heap_get_type_counts:
+ *
+ * Per type, the objects and their self bytes: known from bl_heap_finish()
+ * on, without the analysis.
+ */
+void
+bl_heap_get_type_counts (BlHeap  *self,
+                         guint32  type,
+                         guint64 *count,
+                         guint64 *self_bytes)
+{
+  g_return_if_fail (self->finished && type < self->type_names->len);
+
+  *count = self->type_count[type];
+  *self_bytes = self->type_self[type];
 }
 
 const BlHeapCycle *
 bl_heap_get_cycles (BlHeap *self,
                     guint  *n_cycles)
 {
+  *n_cycles = 0;
+  g_return_val_if_fail (self->finished, NULL);
+  ensure_analysed (self);
+
   *n_cycles = self->cycles->len;
 
   return (const BlHeapCycle *) self->cycles->data;
@@ -1297,6 +1712,9 @@ bl_heap_get_cycles (BlHeap *self,
 guint64
 bl_heap_get_n_cycles_skipped (BlHeap *self)
 {
+  g_return_val_if_fail (self->finished, 0);
+  ensure_analysed (self);
+
   return self->cycles_skipped;
 }
 
@@ -1367,6 +1785,7 @@ bl_heap_top_retained (BlHeap *self,
   guint len = 0;
 
   g_return_val_if_fail (self->finished, NULL);
+  ensure_analysed (self);
 
   /* a heap of the best @n so far with the one ranking last on top, then
    * sorted: N log n */
@@ -1396,4 +1815,62 @@ bl_heap_top_retained (BlHeap *self,
   *n_out = len;
 
   return (guint32 *) g_array_free (g_steal_pointer (&array), FALSE);
+}
+
+static gsize
+array_bytes (GArray *array)
+{
+  return array != NULL ? (gsize) g_array_get_element_size (array) * array->len : 0;
+}
+
+void
+bl_heap_get_memory (BlHeap *self,
+                    gsize  *object_bytes,
+                    gsize  *reference_bytes)
+{
+  gsize n = self->object_types->len, m, objects, references;
+  gsize n_types = self->type_names->len;
+
+  g_mutex_lock (&self->analyse_lock);
+
+  objects = array_bytes (self->object_types) + array_bytes (self->sizes32) +
+            array_bytes (self->big_sizes) + array_bytes (self->edge_start) +
+            array_bytes (self->roots) + array_bytes (self->id_array);
+  references = array_bytes (self->edge_field) + array_bytes (self->edge_to) +
+               array_bytes (self->edge_sources);
+  if (self->finished)
+    {
+      m = self->first_edge[self->n];
+      objects += sizeof (guint32) * (n + 1) + (n / 8 + 1) + 2 * sizeof (guint64) * n_types;
+      references += 2 * sizeof (guint32) * m;
+    }
+  if (self->idom != NULL)
+    objects += sizeof (guint32) * (n + 1);
+  if (self->retained != NULL)
+    objects += sizeof (guint64) * (n + 1);
+  if (self->leaked != NULL)
+    objects += MAX (n, 1);
+  if (self->type_retained != NULL)
+    objects += sizeof (guint64) * n_types;
+  for (guint i = 0; i < self->cycles->len; i++)
+    objects += sizeof (BlHeapCycle) +
+               2 * sizeof (guint32) * g_array_index (self->cycles, BlHeapCycle, i).n_steps;
+
+  g_mutex_unlock (&self->analyse_lock);
+
+  *object_bytes = objects;
+  *reference_bytes = references;
+}
+
+void
+bl_heap_get_csr (BlHeap         *self,
+                 const guint32 **first_edge,
+                 const guint32 **fields,
+                 const guint32 **targets)
+{
+  g_return_if_fail (self->finished);
+
+  *first_edge = self->first_edge;
+  *fields = self->fields;
+  *targets = self->targets;
 }

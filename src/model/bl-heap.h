@@ -7,7 +7,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -53,6 +53,14 @@ guint64      bl_heap_get_object_id    (BlHeap        *self,
                                        guint32        object);
 void         bl_heap_finish           (BlHeap        *self);
 
+/* The analysis (dominators, retained sizes, leaked objects, leak cycles)
+ * is computed once, on first use by a getter below that needs it, or by
+ * bl_heap_analyse() (from any thread; FALSE when cancelled, nothing kept).
+ * Counts, types, sizes, references and roots need no analysis. */
+gboolean     bl_heap_analyse          (BlHeap        *self,
+                                       GCancellable  *cancellable);
+gboolean     bl_heap_is_analysed      (BlHeap        *self);
+
 /* Reading (after bl_heap_finish()) */
 guint32      bl_heap_get_n_objects    (BlHeap        *self);
 guint32      bl_heap_get_n_types      (BlHeap        *self);
@@ -85,12 +93,18 @@ gboolean     bl_heap_is_leaked        (BlHeap        *self,
 guint32      bl_heap_get_n_leaked     (BlHeap        *self);
 guint64      bl_heap_get_leaked_bytes (BlHeap        *self);
 /* Per type: objects, self bytes, retained bytes (of the type's objects not
- * dominated by another object of the same type). */
+ * dominated by another object of the same type; @retained_bytes may be
+ * NULL, then the analysis is not needed). */
 void         bl_heap_get_type_totals  (BlHeap        *self,
                                        guint32        type,
                                        guint64       *count,
                                        guint64       *self_bytes,
                                        guint64       *retained_bytes);
+/* Per type: objects and self bytes, without the analysis. */
+void         bl_heap_get_type_counts  (BlHeap        *self,
+                                       guint32        type,
+                                       guint64       *count,
+                                       guint64       *self_bytes);
 /* The leak cycles, largest count first. */
 const BlHeapCycle *bl_heap_get_cycles (BlHeap        *self,
                                        guint         *n_cycles);

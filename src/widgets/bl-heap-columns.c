@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "bl-metric.h"
@@ -124,9 +126,18 @@ bl_heap_column_dup_text (BlHeapColumn  column,
         {
           guint32 field = bl_heap_item_get_field (item);
 
-          /* Translators: the first object of a retainer path, held by the roots */
           if (field == BL_HEAP_NONE)
-            return g_strdup (_("(root set)"));
+            {
+              /* the first object of the path is a root: say which kind, as
+               * the heap names its type ("(synthetic)" shown bare) */
+              gsize len = strlen (object_type);
+              g_autofree char *kind = len > 2 && object_type[0] == '(' && object_type[len - 1] == ')'
+                                      ? g_strndup (object_type + 1, len - 2) : g_strdup (object_type);
+
+              /* Translators: the first object of a retainer path, a root of
+               * the heap; %s is its type, as in "(root: Domain)" */
+              return g_strdup_printf (_("(root: %s)"), kind);
+            }
           return g_strdup_printf (".%s", bl_heap_get_field_name (heap, field));
         }
       return g_strdup ("");

@@ -413,6 +413,9 @@ build_worker (GTask        *task,
               GCancellable *cancellable)
 {
   BuildData *data = task_data;
+  /* the heap's analysis (done once per heap, left by the readers to its
+   * first use: bl_heap_analyse), then the view's index of it, the progress
+   * bar going through both */
   BlHeapIndex *index = bl_heap_index_new (data->heap, cancellable, &data->progress);
 
   if (index == NULL)

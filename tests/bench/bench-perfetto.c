@@ -323,6 +323,7 @@ main (int    argc,
     t0 = g_get_monotonic_time ();
     c0 = cpu_seconds ();
     bl_heap_finish (heap);
+    bl_heap_analyse (heap, NULL);
     c_heap = cpu_seconds () - c0;
     t_heap = (g_get_monotonic_time () - t0) / 1e6;
     printf ("heap analysis of %u objects, %u references (dominators, retained, leaks): "

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bl-heap-index.h"
+#include "bl-heap-private.h"
 
 /* root R → A (a), R → B (b), A → C (c), B → C (c), C → D (d), A → E (e);
  * X unreachable; sizes make the order of R's children B, A */
@@ -223,6 +224,34 @@ test_cancelled (void)
   g_cancellable_cancel (cancellable);
   g_assert_null (bl_heap_index_new (heap, cancellable, NULL));
   g_assert_null (bl_heap_find_new_objects (heap, heap, cancellable));
+  /* cancelled before the analysis ended: none kept */
+  g_assert_false (bl_heap_is_analysed (heap));
+}
+
+/* the index of a heap not analysed yet analyses it first, the progress
+ * going through both to 1000 per mille; the analysis alone reports within
+ * the range it is given, at once when it was done already */
+static void
+test_progress (void)
+{
+  guint32 o[7];
+  g_autoptr (BlHeap) heap = make_heap (o);
+  g_autoptr (BlHeap) other = make_heap (o);
+  g_autoptr (BlHeapIndex) index = NULL;
+  int progress = -1;
+
+  g_assert_false (bl_heap_is_analysed (heap));
+  index = bl_heap_index_new (heap, NULL, &progress);
+  g_assert_nonnull (index);
+  g_assert_true (bl_heap_is_analysed (heap));
+  g_assert_cmpint (progress, ==, 1000);
+
+  progress = -1;
+  g_assert_true (bl_heap_analyse_with_progress (other, NULL, &progress, 100, 600));
+  g_assert_cmpint (progress, ==, 600);
+  progress = -1;
+  g_assert_true (bl_heap_analyse_with_progress (other, NULL, &progress, 0, 300));
+  g_assert_cmpint (progress, ==, 300);
 }
 
 /* A: 3 Str (30 bytes), 1 Map (10); B: 1 Str (10), 3 Map (30), 2 List (12);
@@ -394,6 +423,7 @@ main (int   argc,
   g_test_add_func ("/heap-index/retainer-path-real-root", test_retainer_path_real_root);
   g_test_add_func ("/heap-index/types", test_types);
   g_test_add_func ("/heap-index/cancelled", test_cancelled);
+  g_test_add_func ("/heap-index/progress", test_progress);
   g_test_add_func ("/heap-index/compare-types", test_compare_types);
   g_test_add_func ("/heap-index/compare-ties", test_compare_ties);
   g_test_add_func ("/heap-index/new-objects", test_new_objects);

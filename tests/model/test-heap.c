@@ -353,6 +353,69 @@ test_ten_million (void)
   g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), ==, 0);
 }
 
+/* ten million objects: leaked cycles of every length from 1 to 4,471 (a
+ * self reference, a pair, a triangle, …), each held by one $unreachable
+ * reference from the domain and entered at its first object, and a live
+ * chain from the domain for the rest: one group per length, shortest
+ * first; each cycle's first object dominates the rest of it; linear in
+ * time and memory */
+static void
+test_ten_million_cycles (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 domain_t = bl_heap_add_type (heap, "Domain");
+  guint32 t = bl_heap_add_type (heap, "roArray");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  guint32 domain = bl_heap_add_object (heap, domain_t, 100);
+  guint32 n_lengths = 0, n = 1, last_start = 0;
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+
+  /* lengths 1, 2, 3, … while they fit in ten million objects */
+  while (n + n_lengths + 1 <= 10000000)
+    {
+      n_lengths++;
+      n += n_lengths;
+    }
+  for (guint32 i = 1; i < 10000000; i++)
+    bl_heap_add_object (heap, t, 4);
+  for (guint32 len = 1, start = 1; len <= n_lengths; start += len, len++)
+    bl_heap_add_reference (heap, domain, un, start);
+  bl_heap_add_reference (heap, domain, f, n);
+  for (guint32 len = 1, start = 1; len <= n_lengths; start += len, len++)
+    {
+      for (guint32 k = 0; k < len; k++)
+        bl_heap_add_reference (heap, start + k, f, k + 1 < len ? start + k + 1 : start);
+      last_start = start;
+    }
+  for (guint32 i = n; i + 1 < 10000000; i++)
+    bl_heap_add_reference (heap, i, f, i + 1);
+  bl_heap_add_root (heap, domain);
+  bl_heap_finish (heap);
+
+  g_assert_cmpuint (n_lengths, ==, 4471);
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 10000000);
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, n - 1);
+  g_assert_cmpuint (bl_heap_get_leaked_bytes (heap), ==, 4 * (guint64) (n - 1));
+  g_assert_cmpuint (bl_heap_get_retained (heap, domain), ==, 100 + 4 * (guint64) 9999999);
+  g_assert_cmpuint (bl_heap_get_retained (heap, n), ==, 4 * (guint64) (10000000 - n));
+  g_assert_false (bl_heap_is_leaked (heap, n));
+  g_assert_cmpuint (bl_heap_get_retained (heap, last_start), ==, 4 * (guint64) n_lengths);
+  g_assert_cmpuint (bl_heap_get_idom (heap, last_start), ==, domain);
+  g_assert_cmpuint (bl_heap_get_idom (heap, n - 1), ==, n - 2);
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, n_lengths);
+  for (guint i = 0; i < n_cycles; i++)
+    {
+      g_assert_cmpuint (cycles[i].n_steps, ==, i + 1);
+      g_assert_cmpuint (cycles[i].count, ==, 1);
+      g_assert_cmpuint (cycles[i].types[0], ==, t);
+      g_assert_cmpuint (cycles[i].fields[i], ==, f);
+    }
+  g_assert_cmpuint (bl_heap_get_n_cycles_skipped (heap), ==, 0);
+}
+
 /* every object of a leaked chain also points back at its start: the
  * depth-first walk meets a back edge at each depth, and the cycles' steps
  * add up quadratically; they are bounded, the rest counted as skipped */
@@ -396,6 +459,248 @@ test_quadratic_cycles (void)
   g_assert_cmpuint (found + bl_heap_get_n_cycles_skipped (heap), ==, n - 1);
 }
 
+/* ---- dominators against their definition ---- */
+
+/* Whether @w is reachable from the roots without passing @removed
+ * (NONE: nothing removed); the reference the tests compare with. */
+static gboolean
+reaches_without (guint32        n,
+                 const guint32 *first,
+                 const guint32 *targets,
+                 const guint32 *roots,
+                 guint32        n_roots,
+                 guint32        removed,
+                 guint32        w)
+{
+  g_autofree guint8 *seen = g_new0 (guint8, n);
+  g_autofree guint32 *stack = g_new (guint32, n);
+  guint32 sp = 0;
+
+  for (guint32 i = 0; i < n_roots; i++)
+    if (roots[i] != removed && !seen[roots[i]])
+      {
+        seen[roots[i]] = 1;
+        stack[sp++] = roots[i];
+      }
+  while (sp > 0)
+    {
+      guint32 v = stack[--sp];
+
+      for (guint32 e = first[v]; e < first[v + 1]; e++)
+        if (targets[e] != removed && !seen[targets[e]])
+          {
+            seen[targets[e]] = 1;
+            stack[sp++] = targets[e];
+          }
+    }
+
+  return seen[w];
+}
+
+/* 400 random graphs (self loops, repeated references, several roots,
+ * unreachable parts, from 1 to 60 objects): reachability, immediate
+ * dominators and retained sizes as their definitions give them (d
+ * dominates w when w cannot be reached without d; the immediate one is
+ * the strict dominator every other strict dominator dominates) */
+static void
+test_random_graphs (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20261125);
+
+  for (guint g = 0; g < 400; g++)
+    {
+      g_autoptr (BlHeap) heap = bl_heap_new ();
+      guint32 t = bl_heap_add_type (heap, "Node");
+      guint32 f = bl_heap_intern_field (heap, "next");
+      guint32 n = g_rand_int_range (rand, 1, 61);
+      guint32 per = g_rand_int_range (rand, 0, 4);
+      g_autofree guint32 *first = g_new0 (guint32, n + 1);
+      g_autoptr (GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint32));
+      guint32 roots[4];
+      guint32 n_roots = g_rand_int_range (rand, 1, 5);
+      g_autofree guint8 *dom = g_new0 (guint8, (gsize) n * n);   /* dom[d * n + w] */
+      g_autofree guint8 *reach = g_new0 (guint8, n);
+
+      for (guint32 v = 0; v < n; v++)
+        bl_heap_add_object (heap, t, 1 + g_rand_int_range (rand, 0, 100));
+      for (guint32 v = 0; v < n; v++)
+        {
+          guint32 k = g_rand_int_range (rand, 0, 2 * per + 1);
+
+          for (guint32 i = 0; i < k; i++)
+            {
+              /* mostly forward, some back: long chains and cycles */
+              guint32 step = g_rand_int_range (rand, 0, 4);
+              guint32 w = g_rand_int_range (rand, 0, 4) == 0 ? (guint32) g_rand_int_range (rand, 0, n)
+                          : MIN (n - 1, v + step);
+
+              bl_heap_add_reference (heap, v, f, w);
+              g_array_append_val (targets, w);
+            }
+          first[v + 1] = targets->len;
+        }
+      for (guint32 i = 0; i < n_roots; i++)
+        {
+          roots[i] = g_rand_int_range (rand, 0, n);
+          bl_heap_add_root (heap, roots[i]);
+        }
+      bl_heap_finish (heap);
+
+      for (guint32 w = 0; w < n; w++)
+        reach[w] = reaches_without (n, first, (guint32 *) targets->data, roots, n_roots,
+                                    G_MAXUINT32, w);
+      for (guint32 d = 0; d < n; d++)
+        for (guint32 w = 0; w < n; w++)
+          dom[d * n + w] = reach[w] && reach[d] &&
+                           (d == w || !reaches_without (n, first, (guint32 *) targets->data,
+                                                        roots, n_roots, d, w));
+
+      for (guint32 w = 0; w < n; w++)
+        {
+          guint32 idom = BL_HEAP_NONE;
+          guint64 retained = 0;
+
+          g_assert_cmpint (bl_heap_is_reachable (heap, w), ==, reach[w]);
+          for (guint32 d = 0; d < n; d++)
+            {
+              gboolean closest = TRUE;
+
+              if (d == w || !dom[d * n + w])
+                continue;
+              for (guint32 o = 0; o < n && closest; o++)
+                if (o != w && o != d && dom[o * n + w] && !dom[o * n + d])
+                  closest = FALSE;
+              if (closest)
+                idom = d;
+            }
+          for (guint32 v = 0; v < n; v++)
+            if (dom[w * n + v])
+              retained += bl_heap_get_self_size (heap, v);
+          g_assert_cmpuint (bl_heap_get_idom (heap, w), ==, idom);
+          g_assert_cmpuint (bl_heap_get_retained (heap, w), ==, retained);
+        }
+    }
+}
+
+/* A chain C0 → … → Cm-1 whose last link references k objects that C0
+ * references too: each of those has C0 as its immediate dominator, and the
+ * nearest-common-ancestor walks of semi-NCA would climb the whole chain for
+ * each (m × k steps); bounded, the buckets of Lengauer–Tarjan take over */
+static void
+test_deep_common_ancestors (void)
+{
+  g_autoptr (BlHeap) heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Link");
+  guint32 leaf_t = bl_heap_add_type (heap, "Leaf");
+  guint32 f = bl_heap_intern_field (heap, "next");
+  const guint32 m = 1000000, k = 1000000;
+  guint64 count, self_bytes, retained;
+
+  for (guint32 i = 0; i < m; i++)
+    bl_heap_add_object (heap, t, 2);
+  for (guint32 j = 0; j < k; j++)
+    bl_heap_add_object (heap, leaf_t, 3);
+  for (guint32 i = 0; i + 1 < m; i++)
+    bl_heap_add_reference (heap, i, f, i + 1);
+  for (guint32 j = 0; j < k; j++)
+    bl_heap_add_reference (heap, m - 1, f, m + j);
+  for (guint32 j = 0; j < k; j++)
+    bl_heap_add_reference (heap, 0, f, m + j);
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+  g_assert_false (bl_heap_is_analysed (heap));
+
+  g_assert_cmpuint (bl_heap_get_idom (heap, m), ==, 0);
+  g_assert_cmpuint (bl_heap_get_idom (heap, m + k - 1), ==, 0);
+  g_assert_cmpuint (bl_heap_get_idom (heap, m - 1), ==, m - 2);
+  g_assert_cmpuint (bl_heap_get_retained (heap, 0), ==, 2 * (guint64) m + 3 * (guint64) k);
+  g_assert_cmpuint (bl_heap_get_retained (heap, 1), ==, 2 * (guint64) (m - 1));
+  g_assert_cmpuint (bl_heap_get_retained (heap, m - 1), ==, 2);
+  bl_heap_get_type_totals (heap, leaf_t, &count, &self_bytes, &retained);
+  g_assert_cmpuint (retained, ==, 3 * (guint64) k);
+}
+
+/* ---- the analysis on demand ---- */
+
+static gpointer
+analyse_thread (gpointer data)
+{
+  return GINT_TO_POINTER (bl_heap_analyse (data, NULL));
+}
+
+static BlHeap *
+make_ring_heap (guint32 n)
+{
+  BlHeap *heap = bl_heap_new ();
+  guint32 t = bl_heap_add_type (heap, "Node");
+  guint32 u = bl_heap_add_type (heap, "Other");
+  guint32 un = bl_heap_intern_field (heap, "$unreachable");
+  guint32 f = bl_heap_intern_field (heap, "next");
+
+  bl_heap_add_object (heap, u, 5);
+  for (guint32 i = 1; i < n; i++)
+    bl_heap_add_object (heap, t, 2);
+  bl_heap_add_reference (heap, 0, un, 1);
+  for (guint32 i = 1; i < n; i++)
+    bl_heap_add_reference (heap, i, f, i + 1 < n ? i + 1 : 1);
+  bl_heap_add_root (heap, 0);
+  bl_heap_finish (heap);
+
+  return heap;
+}
+
+/* bl_heap_finish leaves the analysis out; counts need none; a cancelled
+ * analysis keeps nothing and the next one runs in full; an analysis in a
+ * worker while this thread reads counts, then the getters wait for it */
+static void
+test_lazy (void)
+{
+  g_autoptr (BlHeap) heap = make_ring_heap (1000);
+  g_autoptr (BlHeap) big = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  guint64 count, self_bytes;
+  GThread *thread;
+  const BlHeapCycle *cycles;
+  guint n_cycles;
+
+  g_assert_false (bl_heap_is_analysed (heap));
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 1000);
+  g_assert_cmpuint (bl_heap_get_total_bytes (heap), ==, 5 + 2 * 999);
+  bl_heap_get_type_counts (heap, 0, &count, &self_bytes);
+  g_assert_cmpuint (count, ==, 999);
+  g_assert_cmpuint (self_bytes, ==, 2 * 999);
+  bl_heap_get_type_totals (heap, 1, &count, &self_bytes, NULL);
+  g_assert_cmpuint (count, ==, 1);
+  g_assert_true (bl_heap_is_root (heap, 0));
+  g_assert_false (bl_heap_is_analysed (heap));
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (bl_heap_analyse (heap, cancellable));
+  g_assert_false (bl_heap_is_analysed (heap));
+
+  /* a getter does it */
+  g_assert_cmpuint (bl_heap_get_n_leaked (heap), ==, 999);
+  g_assert_true (bl_heap_is_analysed (heap));
+  g_assert_true (bl_heap_analyse (heap, cancellable));   /* done: at once */
+  cycles = bl_heap_get_cycles (heap, &n_cycles);
+  g_assert_cmpuint (n_cycles, ==, 1);
+  g_assert_cmpuint (cycles[0].n_steps, ==, 999);
+
+  /* a worker analyses while this thread reads counts, then asks too */
+  big = make_ring_heap (2000000);
+  thread = g_thread_new ("analyse", analyse_thread, big);
+  for (guint i = 0; i < 1000; i++)
+    {
+      bl_heap_get_type_counts (big, 0, &count, &self_bytes);
+      g_assert_cmpuint (count, ==, 1999999);
+      g_assert_cmpuint (bl_heap_get_n_objects (big), ==, 2000000);
+    }
+  g_assert_cmpuint (bl_heap_get_retained (big, 0), ==, 5 + 2 * (guint64) 1999999);
+  g_assert_true (bl_heap_is_analysed (big));
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (thread)));
+  g_assert_cmpuint (bl_heap_get_n_leaked (big), ==, 1999999);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,7 +716,11 @@ main (int   argc,
   g_test_add_func ("/heap/leaks-and-cycles", test_leaks_and_cycles);
   g_test_add_func ("/heap/long-cycle", test_long_cycle);
   g_test_add_func ("/heap/ten-million", test_ten_million);
+  g_test_add_func ("/heap/ten-million-cycles", test_ten_million_cycles);
   g_test_add_func ("/heap/quadratic-cycles", test_quadratic_cycles);
+  g_test_add_func ("/heap/random-graphs", test_random_graphs);
+  g_test_add_func ("/heap/deep-common-ancestors", test_deep_common_ancestors);
+  g_test_add_func ("/heap/lazy", test_lazy);
 
   return g_test_run ();
 }

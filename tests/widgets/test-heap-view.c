@@ -368,7 +368,7 @@ test_retainer_path (void)
   GListModel *tree = bl_heap_view_get_tree_model (view);
   g_autofree char *shown = NULL;
   const char *objects[] = { "Domain", "Node (leaked)", "Node (leaked)" };
-  const char *fields[] = { "(root set)", ".$unreachable", ".next" };
+  const char *fields[] = { "(root: Domain)", ".$unreachable", ".next" };
   const char *ids[] = { "4096", "4100", "4101" };
 
   /* the top level is the root; nothing is open yet */
@@ -618,7 +618,7 @@ test_long_path (void)
   last_id = cell (path, n - 1, BL_HEAP_COLUMN_ID);
   g_assert_cmpstr (last_id, ==, "299999");
   shown = labels_shown (view);
-  g_assert_nonnull (strstr (shown, "|(root set)|"));
+  g_assert_nonnull (strstr (shown, "|(root: Link)|"));
   g_assert_nonnull (strstr (shown, "Retainers of Link #299999"));
   /* one snapshot: no snapshot or comparison choice */
   g_assert_null (strstr (shown, "No Comparison"));
@@ -708,7 +708,7 @@ test_long_level (void)
   {
     g_autofree char *field = cell (bl_heap_view_get_path_model (view), 0, BL_HEAP_COLUMN_FIELD);
 
-    g_assert_cmpstr (field, ==, "(root set)");
+    g_assert_cmpstr (field, ==, "(root: Leaf)");
   }
 
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
@@ -894,6 +894,46 @@ test_window (void)
   settle ();
 }
 
+/* the first step of a retainer path says which root holds it: its type,
+ * a parenthesised one (a heap snapshot's "(synthetic)" root) bare */
+static void
+test_root_kind (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  BlHeap *heap = bl_heap_new ();
+  guint32 synthetic = bl_heap_add_type (heap, "(synthetic)");
+  guint32 window = bl_heap_add_type (heap, "Window");
+  guint32 f = bl_heap_intern_field (heap, "document");
+  guint32 root = bl_heap_add_object (heap, synthetic, 0);
+  guint32 object = bl_heap_add_object (heap, window, 40);
+  BlHeapView *view;
+  GListModel *path;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *shown = NULL;
+
+  bl_heap_add_reference (heap, root, f, object);
+  bl_heap_add_root (heap, root);
+  bl_heap_finish (heap);
+  bl_profile_add_heap (profile, heap, NULL);
+  bl_profile_finish (profile);
+
+  view = present_view (profile, 1200, 800);
+  bl_heap_view_set_page (view, "dominators");
+  bl_heap_view_select_object (view, object);
+  settle ();
+  path = bl_heap_view_get_path_model (view);
+  g_assert_cmpuint (g_list_model_get_n_items (path), ==, 2);
+  first = cell (path, 0, BL_HEAP_COLUMN_FIELD);
+  g_assert_cmpstr (first, ==, "(root: synthetic)");
+  second = cell (path, 1, BL_HEAP_COLUMN_FIELD);
+  g_assert_cmpstr (second, ==, ".document");
+  shown = labels_shown (view);
+  g_assert_nonnull (strstr (shown, "|(root: synthetic)|"));
+
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -920,6 +960,7 @@ main (int   argc,
   g_test_add_func ("/widgets/heap-view/compare-snapshots", test_compare_snapshots);
   g_test_add_func ("/widgets/heap-view/long-path", test_long_path);
   g_test_add_func ("/widgets/heap-view/long-level", test_long_level);
+  g_test_add_func ("/widgets/heap-view/root-kind", test_root_kind);
   g_test_add_func ("/widgets/heap-view/fits-800x600", test_fits_800x600);
   g_test_add_func ("/widgets/heap-view/window", test_window);
 

@@ -20,6 +20,7 @@
 #include "bl-call-tree-view.h"
 #include "bl-lazy-children.h"
 #include "bl-profile-node.h"
+#include "bl-value-cell.h"
 
 typedef enum
 {
@@ -271,30 +272,9 @@ value_setup (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              gpointer                  user_data)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *value = gtk_label_new (NULL);
-  GtkWidget *pct = gtk_label_new (NULL);
-  GtkWidget *heat = gtk_level_bar_new ();
-
-  /* a heat bar: the share as a length, styled in style.css */
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_LOW);
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_HIGH);
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_FULL);
-  gtk_widget_set_size_request (heat, 40, -1);
-  gtk_widget_set_valign (heat, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (heat, "bl-heat");
-  gtk_accessible_update_state (GTK_ACCESSIBLE (heat), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
-
-  gtk_label_set_xalign (GTK_LABEL (value), 1);
-  gtk_widget_set_hexpand (value, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (pct), 1);
-  gtk_label_set_width_chars (GTK_LABEL (pct), 6);
-  gtk_widget_add_css_class (pct, "dim-label");
-  gtk_widget_add_css_class (box, "numeric");
-  gtk_box_append (GTK_BOX (box), value);
-  gtk_box_append (GTK_BOX (box), heat);
-  gtk_box_append (GTK_BOX (box), pct);
-  gtk_list_item_set_child (list_item, box);
+  /* one widget: the value, a heat bar (the share as a length) and the
+   * share; a box of labels and a level bar made seven per cell */
+  gtk_list_item_set_child (list_item, bl_value_cell_new ());
 }
 
 static void
@@ -306,23 +286,17 @@ value_bind (GtkSignalListItemFactory *factory,
   BlMetricId metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
   ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
   BlProfileNode *node = item_of (gtk_list_item_get_item (list_item));
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *value = gtk_widget_get_first_child (box);
-  GtkWidget *heat = gtk_widget_get_next_sibling (value);
-  GtkWidget *pct = gtk_widget_get_last_child (box);
   guint64 v = column_value (node, metric, kind);
   g_autofree char *text = bl_profile_format_value (self->profile, metric, v);
   double share = self->denominators[metric] > 0 ? (double) v / self->denominators[metric] : 0;
   char pct_text[32];
 
-  gtk_label_set_text (GTK_LABEL (value), text);
   if (self->denominators[metric] > 0)
     g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * share);
   else
     pct_text[0] = '\0';
-  gtk_label_set_text (GTK_LABEL (pct), pct_text);
-  gtk_level_bar_set_value (GTK_LEVEL_BAR (heat), CLAMP (share, 0.0, 1.0));
-  gtk_widget_set_visible (heat, self->denominators[metric] > 0);
+  bl_value_cell_set (BL_VALUE_CELL (gtk_list_item_get_child (list_item)), text, pct_text,
+                     self->denominators[metric] > 0 ? share : -1);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -188,6 +188,45 @@ row_context_pressed_cb (BlCallTreeView  *self,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
+/* the name, the file and the line of a row's node */
+static char *
+node_description (BlProfile *profile,
+                  guint32    node)
+{
+  const char *name = bl_profile_get_node_name (profile, node);
+  const char *file = bl_profile_get_node_file (profile, node);
+  const BlNode *n = bl_profile_get_node (profile, node);
+
+  if (file == NULL || file[0] == '\0')
+    return g_strdup (name);
+  if (n->line > 0)
+    return g_strdup_printf ("%s\n%s:%u", name, file, n->line);
+
+  return g_strdup_printf ("%s\n%s", name, file);
+}
+
+/* The tooltip is made when it is asked for: setting one on each bound row
+ * asked the X server where the pointer was, for every row of every table */
+static gboolean
+name_query_tooltip_cb (GtkWidget      *label,
+                       int             x,
+                       int             y,
+                       gboolean        keyboard,
+                       GtkTooltip     *tooltip,
+                       BlCallTreeView *self)
+{
+  guint node = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "bl-node"));
+  g_autofree char *text = NULL;
+
+  if (node == 0 || self->profile == NULL || node - 1 >= bl_profile_get_n_nodes (self->profile))
+    return FALSE;
+
+  text = node_description (self->profile, node - 1);
+  gtk_tooltip_set_text (tooltip, text);
+
+  return TRUE;
+}
+
 static void
 name_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -199,6 +238,8 @@ name_setup (GtkSignalListItemFactory *factory,
                                      GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 12);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 40);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect_object (label, "query-tooltip", G_CALLBACK (name_query_tooltip_cb), self, 0);
 
   {
     GtkGesture *context = gtk_gesture_click_new ();
@@ -230,7 +271,7 @@ name_bind (GtkSignalListItemFactory *factory,
   BlProfileNode *node = item_of (object);
   GtkWidget *label = child;
   const char *file;
-  g_autofree char *tooltip = NULL;
+  g_autofree char *description = NULL;
 
   if (GTK_IS_TREE_EXPANDER (child))
     {
@@ -241,8 +282,6 @@ name_bind (GtkSignalListItemFactory *factory,
   file = bl_profile_node_get_file (node);
   if (file != NULL && file[0] != '\0')
     {
-      const BlNode *n = bl_profile_get_node (bl_profile_node_get_profile (node),
-                                             bl_profile_node_get_node (node));
       const char *base = strrchr (file, '/');
       g_autofree char *markup = NULL;
 
@@ -251,18 +290,15 @@ name_bind (GtkSignalListItemFactory *factory,
                                         bl_profile_node_get_name (node),
                                         base != NULL ? base + 1 : file);
       gtk_inscription_set_markup (GTK_INSCRIPTION (label), markup);
-
-      if (n->line > 0)
-        tooltip = g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, n->line);
-      else
-        tooltip = g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
     }
   else
-    {
-      gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
-      tooltip = g_strdup (bl_profile_node_get_name (node));
-    }
-  gtk_widget_set_tooltip_text (label, tooltip);
+    gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
+
+  /* what the tooltip says, for assistive technologies */
+  description = node_description (bl_profile_node_get_profile (node),
+                                  bl_profile_node_get_node (node));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
   g_object_set_data (G_OBJECT (label), "bl-node",
                      GUINT_TO_POINTER (bl_profile_node_get_node (node) + 1));
 }

@@ -30,7 +30,7 @@ struct _BlValueCell
   char        *value;
   char        *percent;
   double       share;      /* < 0: no bar */
-  int          pct_min;    /* six characters, in pixels */
+  int          pct_min;    /* six characters, in pixels; -1: not known yet */
   GdkRGBA      fg;
   GdkRGBA      heat;
 };
@@ -51,12 +51,39 @@ make_layout (BlValueCell *self)
   return layout;
 }
 
+/* Six characters of the widget's font, in pixels. Font metrics cost a
+ * font lookup: the last font's width is kept (every cell of a table has
+ * the same font). Main thread only, as widgets are. */
+static int
+six_chars_width (BlValueCell *self)
+{
+  static PangoFontDescription *last_font;
+  static int last_width;
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+  PangoFontMetrics *metrics;
+  int char_width, digit_width;
+
+  if (last_font != NULL && font != NULL && pango_font_description_equal (last_font, font))
+    return last_width;
+
+  metrics = pango_context_get_metrics (context, font, NULL);
+  char_width = pango_font_metrics_get_approximate_char_width (metrics);
+  digit_width = pango_font_metrics_get_approximate_digit_width (metrics);
+  pango_font_metrics_unref (metrics);
+
+  g_clear_pointer (&last_font, pango_font_description_free);
+  if (font != NULL)
+    last_font = pango_font_description_copy (font);
+  last_width = PANGO_PIXELS_CEIL (MAX (char_width, digit_width) * PCT_CHARS);
+
+  return last_width;
+}
+
 static void
 update_style (BlValueCell *self)
 {
   GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
-  PangoFontMetrics *metrics;
-  int char_width, digit_width;
 
   gtk_style_context_get_color (context, &self->fg);
   if (!gtk_style_context_lookup_color (context, "bl_flame_heat_hot", &self->heat))
@@ -65,13 +92,7 @@ update_style (BlValueCell *self)
   /* the font may have changed: the layouts follow the widget's context */
   pango_layout_context_changed (self->value_layout);
   pango_layout_context_changed (self->pct_layout);
-
-  metrics = pango_context_get_metrics (gtk_widget_get_pango_context (GTK_WIDGET (self)),
-                                       NULL, NULL);
-  char_width = pango_font_metrics_get_approximate_char_width (metrics);
-  digit_width = pango_font_metrics_get_approximate_digit_width (metrics);
-  self->pct_min = PANGO_PIXELS_CEIL (MAX (char_width, digit_width) * PCT_CHARS);
-  pango_font_metrics_unref (metrics);
+  self->pct_min = -1;
 }
 
 static gboolean
@@ -86,6 +107,8 @@ pct_width (BlValueCell *self)
   int w;
 
   pango_layout_get_pixel_size (self->pct_layout, &w, NULL);
+  if (self->pct_min < 0)
+    self->pct_min = six_chars_width (self);
 
   return MAX (w, self->pct_min);
 }

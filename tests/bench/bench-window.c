@@ -657,6 +657,14 @@ bench_file (Bench      *bench,
   malloc_trim (0);  /* the bare load's profile, freed above */
 #endif
   rss_before = rss_kib ();
+#ifdef __GLIBC__
+  {
+    struct mallinfo2 info = mallinfo2 ();
+
+    g_print ("  (before opening, malloc: %.1f MB in use, %.1f MB free in its arenas)\n",
+             (info.uordblks + info.hblkhd) / 1048576.0, info.fordblks / 1048576.0);
+  }
+#endif
 
   /* open → first frame of the flame graph */
   begin_interaction (bench);

@@ -772,6 +772,9 @@ typedef struct
   BlCallTreeMode  mode;
   guint           thread;
   guint32         function;
+  gboolean        presort;      /* by the sort column's values, largest first */
+  BlMetricId      sort_metric;
+  ColumnKind      sort_kind;
 } RootsRequest;
 
 static void
@@ -821,6 +824,18 @@ compute_roots (BlProfile      *profile,
     }
 }
 
+static int
+compare_presort (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const RootsRequest *req = user_data;
+  guint64 va = column_value (*(BlProfileNode * const *) a, req->sort_metric, req->sort_kind);
+  guint64 vb = column_value (*(BlProfileNode * const *) b, req->sort_metric, req->sort_kind);
+
+  return va > vb ? -1 : va < vb ? 1 : 0;
+}
+
 static void
 roots_worker (GTask        *task,
               gpointer      source_object,
@@ -828,10 +843,23 @@ roots_worker (GTask        *task,
               GCancellable *cancellable)
 {
   RootsRequest *req = task_data;
+  GListModel *roots = compute_roots (req->profile, req->mode, req->thread, req->function);
+  guint n = g_list_model_get_n_items (roots);
 
-  g_task_return_pointer (task,
-                         compute_roots (req->profile, req->mode, req->thread, req->function),
-                         g_object_unref);
+  /* In the order the table will show them: GtkSortListModel sorts again
+   * on the main thread, and its merge sort finds one run in rows already
+   * in order (a few thousand comparisons instead of n log n). */
+  if (req->presort && n > 1 && G_IS_LIST_STORE (roots))
+    {
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (roots, i));
+      g_qsort_with_data (items->pdata, n, sizeof (gpointer), compare_presort, req);
+      g_list_store_splice (G_LIST_STORE (roots), 0, n, items->pdata, n);
+    }
+
+  g_task_return_pointer (task, roots, g_object_unref);
 }
 
 /* With "only matches" on, a row shows when its node (a call) or its
@@ -987,6 +1015,14 @@ rebuild_model (BlCallTreeView *self)
   req->mode = self->mode;
   req->thread = self->thread;
   req->function = self->function;
+  if (self->sort_column != NULL && is_value_column (self->sort_column))
+    {
+      req->presort = TRUE;
+      req->sort_metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->sort_column),
+                                                             "bl-metric"));
+      req->sort_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->sort_column),
+                                                           "bl-kind"));
+    }
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, roots_ready, g_object_ref (self));

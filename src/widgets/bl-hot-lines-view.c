@@ -17,6 +17,7 @@
 
 #include "bl-hot-lines-view.h"
 #include "bl-line-item.h"
+#include "bl-line-list.h"
 #include "bl-lines.h"
 
 struct _BlHotLinesView
@@ -32,7 +33,7 @@ struct _BlHotLinesView
   GtkStack           *stack;
   AdwStatusPage      *empty_page;
   GtkColumnView      *column_view;
-  GListStore         *store;
+  BlLineList         *store;     /* the ranked lines, items made when bound */
   GtkSingleSelection *selection;
 };
 
@@ -77,8 +78,7 @@ bl_hot_lines_view_map (GtkWidget *widget)
 static void
 rebuild (BlHotLinesView *self)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autofree guint32 *ranked = NULL;
+  guint32 *ranked = NULL;
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
   BlMetricId metrics[4];
   guint n_ranked = 0, n_metrics = 0;
@@ -97,10 +97,8 @@ rebuild (BlHotLinesView *self)
   if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
     ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
 
-  for (guint i = 0; i < n_ranked; i++)
-    g_ptr_array_add (items, bl_line_item_new (self->profile, ranked[i]));
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       items->pdata, items->len);
+  /* no object per line: the list makes the items that are bound */
+  bl_line_list_set (self->store, self->profile, ranked, n_ranked);
 
   if (self->metric != BL_METRIC_INVALID)
     {
@@ -211,7 +209,7 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   gtk_box_append (GTK_BOX (title_row), GTK_WIDGET (self->count_label));
   gtk_widget_set_parent (title_row, GTK_WIDGET (self));
 
-  self->store = g_list_store_new (BL_TYPE_LINE_ITEM);
+  self->store = bl_line_list_new ();
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);

@@ -18,6 +18,7 @@
 #include "bl-model.h"
 #include "bl-profile-node.h"
 #include "bl-line-item.h"
+#include "bl-line-list.h"
 #include "bl-lines.h"
 #include "bl-stacks-writer.h"
 #include "bl-value-cell.h"
@@ -414,6 +415,70 @@ test_hidden_hot_lines (void)
   g_object_unref (view);
 }
 
+/* The hot lines are not one object per line: a shown list makes the items
+ * it binds, and the same position gives the same item */
+static void
+test_hot_lines_lazy (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree guint32 *ranked = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GListModel *model;
+  guint n_ranked = 0, made;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  for (guint offset = 0; offset < 5000; offset++)
+    bl_bsprof_writer_cpu (w, 1, offset, 1 + offset % 97, 1 + offset % 89);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 400);
+  bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, view));
+  iterate_for (200);
+
+  ranked = bl_lines_rank (profile, BL_METRIC_CPU, 0, &n_ranked);
+  g_assert_cmpuint (n_ranked, >=, 4000);
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_true (BL_IS_LINE_LIST (model));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_ranked);
+  made = bl_line_list_get_n_made (BL_LINE_LIST (model));
+  g_assert_cmpuint (made, >, 0);
+  g_assert_cmpuint (made, <, n_ranked / 4);
+
+  /* the last rows are the ranked ones too, made when asked for */
+  for (guint i = n_ranked - 3; i < n_ranked; i++)
+    {
+      g_autoptr(BlLineItem) a = g_list_model_get_item (model, i);
+      g_autoptr(BlLineItem) b = g_list_model_get_item (model, i);
+
+      g_assert_true (a == b);
+      g_assert_cmpuint (bl_line_item_get_line_index (a), ==, ranked[i]);
+    }
+  g_assert_cmpuint (bl_line_list_get_n_made (BL_LINE_LIST (model)), ==, made + 3);
+  g_assert_null (g_list_model_get_item (model, n_ranked));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A metric switch sorts the table by the new metric's total (the columns
  * stay; only the sort changes) */
 static void
@@ -712,6 +777,7 @@ main (int   argc,
   g_test_add_func ("/widgets/window/metric-sorts", test_metric_sorts);
   g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
+  g_test_add_func ("/widgets/window/hot-lines-lazy", test_hot_lines_lazy);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);
   g_test_add_func ("/widgets/window/value-cell", test_value_cell);
   g_test_add_func ("/widgets/window/table-value-cells", test_table_value_cells);

@@ -72,6 +72,12 @@ bl_lines_compare (BlProfile  *profile,
 
 typedef struct
 {
+  guint64 value;
+  guint32 index;
+} RankEntry;
+
+typedef struct
+{
   BlProfile  *profile;
   BlMetricId  metric;
 } RankContext;
@@ -81,10 +87,16 @@ rank_compare (gconstpointer a,
               gconstpointer b,
               gpointer      user_data)
 {
-  RankContext *ctx = user_data;
+  const RankEntry *ea = a;
+  const RankEntry *eb = b;
+  const RankContext *ctx = user_data;
 
-  return bl_lines_compare (ctx->profile, ctx->metric,
-                           *(const guint32 *) a, *(const guint32 *) b);
+  /* the value is read once per record, not twice per comparison; ties
+   * (rarer) take the full order */
+  if (ea->value != eb->value)
+    return ea->value > eb->value ? -1 : 1;
+
+  return bl_lines_compare (ctx->profile, ctx->metric, ea->index, eb->index);
 }
 
 /**
@@ -92,7 +104,8 @@ rank_compare (gconstpointer a,
  * @limit: the most records to return, 0 for all
  * @n_ranked: (out): how many were returned
  *
- * Ranks the line records whose value for @metric is not zero.
+ * Ranks the line records whose value for @metric is not zero. Reads the
+ * profile only: it may run in a worker thread.
  *
  * Returns: (transfer full) (array length=n_ranked): line record indexes,
  *   hottest first; free with g_free()
@@ -105,23 +118,33 @@ bl_lines_rank (BlProfile  *profile,
 {
   RankContext ctx = { profile, metric };
   guint n_lines, n = 0;
+  RankEntry *entries;
   guint32 *ranked;
 
   g_return_val_if_fail (BL_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (n_ranked != NULL, NULL);
 
   n_lines = bl_profile_get_n_lines (profile);
-  ranked = g_new (guint32, MAX (n_lines, 1));
+  entries = g_new (RankEntry, MAX (n_lines, 1));
 
   if (metric >= 0 && metric < BL_N_METRICS && bl_profile_has_metric (profile, metric))
     for (guint32 i = 0; i < n_lines; i++)
-      if (bl_profile_get_line_value (profile, metric, i) != 0)
-        ranked[n++] = i;
+      {
+        guint64 v = bl_profile_get_line_value (profile, metric, i);
 
-  g_qsort_with_data (ranked, n, sizeof (guint32), rank_compare, &ctx);
+        if (v != 0)
+          entries[n++] = (RankEntry) { v, i };
+      }
+
+  g_qsort_with_data (entries, n, sizeof (RankEntry), rank_compare, &ctx);
 
   if (limit != 0 && limit < n)
     n = limit;
+
+  ranked = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    ranked[i] = entries[i].index;
+  g_free (entries);
 
   *n_ranked = n;
 

@@ -70,33 +70,74 @@ bl_lines_compare (BlProfile  *profile,
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
+/* A record's place in the ranking as integers: the value (larger first),
+ * then the file's place among the file names, the line, the record. */
 typedef struct
 {
   guint64 value;
+  guint64 place;     /* file's rank << 32 | line */
   guint32 index;
 } RankEntry;
 
-typedef struct
-{
-  BlProfile  *profile;
-  BlMetricId  metric;
-} RankContext;
-
 static int
 rank_compare (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
+              gconstpointer b)
 {
   const RankEntry *ea = a;
   const RankEntry *eb = b;
-  const RankContext *ctx = user_data;
 
-  /* the value is read once per record, not twice per comparison; ties
-   * (rarer) take the full order */
   if (ea->value != eb->value)
     return ea->value > eb->value ? -1 : 1;
+  if (ea->place != eb->place)
+    return ea->place < eb->place ? -1 : 1;
 
-  return bl_lines_compare (ctx->profile, ctx->metric, ea->index, eb->index);
+  return ea->index < eb->index ? -1 : ea->index > eb->index ? 1 : 0;
+}
+
+static int
+compare_file_names (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  BlProfile *profile = user_data;
+  guint32 fa = *(const guint32 *) a;
+  guint32 fb = *(const guint32 *) b;
+  int cmp = strcmp (bl_profile_get_string (profile, fa), bl_profile_get_string (profile, fb));
+
+  if (cmp != 0)
+    return cmp;
+
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/* file string → its place in bl_lines_compare()'s order of files (by name,
+ * then by string index); strings that name no line's file get none */
+static guint32 *
+rank_files (BlProfile *profile)
+{
+  guint n_strings = bl_profile_get_n_strings (profile);
+  guint n_lines = bl_profile_get_n_lines (profile);
+  guint32 *place = g_new0 (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) files = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint8 *seen = g_new0 (guint8, MAX (n_strings, 1));
+
+  for (guint32 i = 0; i < n_lines; i++)
+    {
+      guint32 file = bl_profile_get_line (profile, i)->file;
+
+      if (file < n_strings && !seen[file])
+        {
+          seen[file] = TRUE;
+          g_array_append_val (files, file);
+        }
+    }
+  g_free (seen);
+
+  g_array_sort_with_data (files, compare_file_names, profile);
+  for (guint k = 0; k < files->len; k++)
+    place[g_array_index (files, guint32, k)] = k;
+
+  return place;
 }
 
 /**
@@ -104,8 +145,9 @@ rank_compare (gconstpointer a,
  * @limit: the most records to return, 0 for all
  * @n_ranked: (out): how many were returned
  *
- * Ranks the line records whose value for @metric is not zero. Reads the
- * profile only: it may run in a worker thread.
+ * Ranks the line records whose value for @metric is not zero, in
+ * bl_lines_compare()'s order. Reads the profile only: it may run in a
+ * worker thread.
  *
  * Returns: (transfer full) (array length=n_ranked): line record indexes,
  *   hottest first; free with g_free()
@@ -116,7 +158,6 @@ bl_lines_rank (BlProfile  *profile,
                guint       limit,
                guint      *n_ranked)
 {
-  RankContext ctx = { profile, metric };
   guint n_lines, n = 0;
   RankEntry *entries;
   guint32 *ranked;
@@ -128,15 +169,29 @@ bl_lines_rank (BlProfile  *profile,
   entries = g_new (RankEntry, MAX (n_lines, 1));
 
   if (metric >= 0 && metric < BL_N_METRICS && bl_profile_has_metric (profile, metric))
-    for (guint32 i = 0; i < n_lines; i++)
-      {
-        guint64 v = bl_profile_get_line_value (profile, metric, i);
+    {
+      g_autofree guint32 *file_place = rank_files (profile);
+      guint n_strings = bl_profile_get_n_strings (profile);
 
-        if (v != 0)
-          entries[n++] = (RankEntry) { v, i };
-      }
+      for (guint32 i = 0; i < n_lines; i++)
+        {
+          guint64 v = bl_profile_get_line_value (profile, metric, i);
+          const BlLine *line;
 
-  g_qsort_with_data (entries, n, sizeof (RankEntry), rank_compare, &ctx);
+          if (v == 0)
+            continue;
+          line = bl_profile_get_line (profile, i);
+          entries[n++] = (RankEntry) {
+            v,
+            ((guint64) (line->file < n_strings ? file_place[line->file] : G_MAXUINT32) << 32) |
+              line->line,
+            i
+          };
+        }
+    }
+
+  /* every key differs (the record breaks ties): any sort gives one order */
+  qsort (entries, n, sizeof (RankEntry), rank_compare);
 
   if (limit != 0 && limit < n)
     n = limit;

@@ -87,19 +87,18 @@ rebuild (BlHotLinesView *self)
   self->filling = TRUE;
   self->stale = FALSE;
 
+  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
+    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
+
+  /* the columns change while there are no rows: each column added to
+   * bound rows bound a cell in every one of them */
+  bl_line_list_set (self->store, NULL, NULL, 0);
   while (g_list_model_get_n_items (columns) > 0)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 0);
 
       gtk_column_view_remove_column (self->column_view, column);
     }
-
-  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
-    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
-
-  /* no object per line: the list makes the items that are bound */
-  bl_line_list_set (self->store, self->profile, ranked, n_ranked);
-
   if (self->metric != BL_METRIC_INVALID)
     {
       metrics[n_metrics++] = self->metric;
@@ -108,6 +107,9 @@ rebuild (BlHotLinesView *self)
         metrics[n_metrics++] = BL_METRIC_CPU;
     }
   bl_line_item_add_columns (self->column_view, FALSE, metrics, n_metrics);
+
+  /* no object per line: the list makes the items that are bound */
+  bl_line_list_set (self->store, self->profile, ranked, n_ranked);
 
   count = g_strdup_printf (ngettext ("%u line", "%u lines", n_ranked), n_ranked);
   gtk_label_set_text (self->count_label, count);

@@ -48,6 +48,7 @@
 
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
+#include "bl-hot-lines-view.h"
 #include "bl-loader.h"
 #include "bl-model.h"
 #include "bl-window.h"
@@ -461,13 +462,24 @@ graph_ready (gpointer data)
          bl_flame_layout_get_thread (layout) == bl_flame_graph_get_thread (t->graph);
 }
 
+static GtkWidget *find_widget (GtkWidget  *root,
+                               GType       type,
+                               const char *child_name);
+
+/* a table has its rows, or the Lines page its ranked lines (both are made
+ * in a worker while a spinner shows) */
 static gboolean
 table_ready (gpointer data)
 {
   Target *t = data;
   GtkWidget *child = gtk_stack_get_visible_child (t->tables);
+  GtkWidget *hot_lines;
 
-  return !BL_IS_CALL_TREE_VIEW (child) || !bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (child));
+  if (BL_IS_CALL_TREE_VIEW (child))
+    return !bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (child));
+  hot_lines = find_widget (child, BL_TYPE_HOT_LINES_VIEW, NULL);
+
+  return hot_lines == NULL || !bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (hot_lines));
 }
 
 static gboolean

@@ -479,6 +479,101 @@ test_hot_lines_lazy (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+find_widget_of_type (GtkWidget *widget,
+                     GType      type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      if ((found = find_widget_of_type (c, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !bl_hot_lines_view_get_loading (data);
+}
+
+/* A shown view ranks its lines in a worker: a placeholder first, then
+ * the rows; a metric change while it is shown does the same */
+static void
+test_hot_lines_spinner (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GtkStack *stack;
+  GListModel *model;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  for (guint offset = 0; offset < 2000; offset++)
+    bl_bsprof_writer_cpu (w, 1, offset, 1 + offset % 97, 1 + offset % 89);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, view));
+  stack = GTK_STACK (find_widget_of_type (view, GTK_TYPE_STACK));
+  g_assert_nonnull (stack);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      /* shown: the profile (then another metric) starts a ranking */
+      if (k == 0)
+        {
+          bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+          bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+        }
+      else
+        bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_WALL);
+      g_assert_true (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
+
+      g_assert_true (iterate_until (not_loading, view));
+      iterate_for (50);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "lines");
+      model = G_LIST_MODEL (gtk_single_selection_get_model (
+        GTK_SINGLE_SELECTION (gtk_column_view_get_model (
+          GTK_COLUMN_VIEW (find_widget_of_type (view, GTK_TYPE_COLUMN_VIEW))))));
+      g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1900);
+      g_assert_cmpuint (bl_line_list_get_n_made (BL_LINE_LIST (model)), >, 0);
+    }
+
+  /* asking for the rows while a ranking runs ranks them at once */
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  g_assert_true (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_false (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+  g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1900);
+  iterate_for (100);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A metric switch sorts the table by the new metric's total (the columns
  * stay; only the sort changes) */
 static void
@@ -778,6 +873,7 @@ main (int   argc,
   g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
   g_test_add_func ("/widgets/window/hot-lines-lazy", test_hot_lines_lazy);
+  g_test_add_func ("/widgets/window/hot-lines-spinner", test_hot_lines_spinner);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);
   g_test_add_func ("/widgets/window/value-cell", test_value_cell);
   g_test_add_func ("/widgets/window/table-value-cells", test_table_value_cells);

@@ -17,6 +17,7 @@
 #include "bl-lazy-children.h"
 #include "bl-model.h"
 #include "bl-profile-node.h"
+#include "bl-profile-page.h"
 #include "bl-line-item.h"
 #include "bl-line-list.h"
 #include "bl-lines.h"
@@ -574,6 +575,57 @@ test_hot_lines_spinner (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+has_css_class_below (GtkWidget  *widget,
+                     const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (has_css_class_below (c, css_class))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* While the size of what is read is not known (before the reader says,
+ * or a stream), the progress bar says so without pulsing: a pulse animates
+ * every frame, and each frame of the window costs the reading worker CPU */
+static void
+test_progress_no_pulse (void)
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-progress-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "progress.bsprof", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window = gtk_window_new ();
+  BlProfilePage *page;
+  GtkProgressBar *bar;
+
+  g_content_type_set_mime_dirs (mime_dirs);
+  g_assert_true (bl_stacks_save_bsprof (stacks, path, &error));
+  g_assert_no_error (error);
+  file = g_file_new_for_path (path);
+
+  page = bl_profile_page_new (file);
+  bl_profile_page_load (page);
+  bar = GTK_PROGRESS_BAR (find_widget_of_type (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR));
+  g_assert_nonnull (bar);
+  /* the first update comes before the worker knows the size */
+  g_assert_cmpstr (gtk_progress_bar_get_text (bar), ==, "Reading…");
+  g_assert_false (has_css_class_below (GTK_WIDGET (bar), "pulse"));
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (page_ready, page));
+  g_assert_false (has_css_class_below (GTK_WIDGET (bar), "pulse"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A metric switch sorts the table by the new metric's total (the columns
  * stay; only the sort changes) */
 static void
@@ -874,6 +926,7 @@ main (int   argc,
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
   g_test_add_func ("/widgets/window/hot-lines-lazy", test_hot_lines_lazy);
   g_test_add_func ("/widgets/window/hot-lines-spinner", test_hot_lines_spinner);
+  g_test_add_func ("/widgets/window/progress-no-pulse", test_progress_no_pulse);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);
   g_test_add_func ("/widgets/window/value-cell", test_value_cell);
   g_test_add_func ("/widgets/window/table-value-cells", test_table_value_cells);

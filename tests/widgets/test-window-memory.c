@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
@@ -839,6 +840,18 @@ collect_value_cells (GtkWidget *widget,
     }
 }
 
+static void
+collect_inscriptions (GtkWidget *widget,
+                      GPtrArray *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_INSCRIPTION (c))
+        g_ptr_array_add (out, c);
+      collect_inscriptions (c, out);
+    }
+}
+
 /* The table's value columns are drawn by value cells that show each row's
  * value and its share of the whole */
 static void
@@ -906,6 +919,35 @@ test_table_value_cells (void)
     }
   g_assert_true (seen_busy);
   g_assert_true (seen_idle);
+
+  /* the name cell: the function, then its file dimmed */
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    gboolean seen = FALSE;
+
+    collect_inscriptions (table, names);
+    for (guint i = 0; i < names->len; i++)
+      {
+        GtkInscription *name = g_ptr_array_index (names, i);
+        PangoAttrList *attrs;
+        g_autoptr(GSList) list = NULL;
+        PangoAttribute *dim;
+
+        if (g_strcmp0 (gtk_inscription_get_text (name), "busy  main.brs") != 0)
+          continue;
+        attrs = gtk_inscription_get_attributes (name);
+        g_assert_nonnull (attrs);
+        list = pango_attr_list_get_attributes (attrs);
+        g_assert_cmpuint (g_slist_length (list), ==, 1);
+        dim = list->data;
+        g_assert_cmpint (dim->klass->type, ==, PANGO_ATTR_FOREGROUND_ALPHA);
+        g_assert_cmpuint (dim->start_index, ==, strlen ("busy  "));
+        g_assert_cmpuint (((PangoAttrInt *) dim)->value, <, 65535 * 6 / 10);
+        g_slist_free_full (g_steal_pointer (&list), (GDestroyNotify) pango_attribute_destroy);
+        seen = TRUE;
+      }
+    g_assert_true (seen);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -1,10 +1,12 @@
 /* bl-profile-page.c
  *
  * A tab. It loads its file with BlLoader in a worker; the progress bar is
- * refreshed from a timer twice a second, and only when the percentage shown
- * changed: every frame of the window costs (with software GL, a few hundred
- * milliseconds of CPU that the worker would have used), so the progress UI
- * must not redraw continuously. Cancel stops the worker. A failure shows the reader's
+ * refreshed from a timer twice a second, and only when what it shows
+ * changed (the percentage, or the bytes read when the size is not known;
+ * never a pulse, whose animation runs every frame): every frame of the
+ * window costs (with software GL, tens to hundreds of milliseconds of CPU
+ * that the worker would have used), so the progress UI must not redraw
+ * continuously. Cancel stops the worker. A failure shows the reader's
  * message, which says what went wrong and where; a profile shows a
  * BlProfileView, a session a BlSessionView.
  *
@@ -126,9 +128,21 @@ update_progress (gpointer data)
     }
   else
     {
-      text = g_strdup (_("Reading…"));
-      gtk_progress_bar_pulse (self->progress_bar);
+      /* a size not known (a pipe, a stream): how much was read, still.
+       * No pulse: its animation redrew the window sixty times a second,
+       * each frame tens of milliseconds of CPU with software GL, taken
+       * from the worker that reads. */
+      if (done > 0)
+        {
+          done_text = bl_format_bytes (done);
+          /* Translators: loading progress of a file whose size is not known, "12.0 MB read" */
+          text = g_strdup_printf (_("%s read"), done_text);
+        }
+      else
+        text = g_strdup (_("Reading…"));
     }
+  if (g_strcmp0 (text, gtk_progress_bar_get_text (self->progress_bar)) == 0)
+    return G_SOURCE_CONTINUE;
   gtk_progress_bar_set_text (self->progress_bar, text);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
 

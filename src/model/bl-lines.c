@@ -70,21 +70,74 @@ bl_lines_compare (BlProfile  *profile,
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
+/* A record's place in the ranking as integers: the value (larger first),
+ * then the file's place among the file names, the line, the record. */
 typedef struct
 {
-  BlProfile  *profile;
-  BlMetricId  metric;
-} RankContext;
+  guint64 value;
+  guint64 place;     /* file's rank << 32 | line */
+  guint32 index;
+} RankEntry;
 
 static int
 rank_compare (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
+              gconstpointer b)
 {
-  RankContext *ctx = user_data;
+  const RankEntry *ea = a;
+  const RankEntry *eb = b;
 
-  return bl_lines_compare (ctx->profile, ctx->metric,
-                           *(const guint32 *) a, *(const guint32 *) b);
+  if (ea->value != eb->value)
+    return ea->value > eb->value ? -1 : 1;
+  if (ea->place != eb->place)
+    return ea->place < eb->place ? -1 : 1;
+
+  return ea->index < eb->index ? -1 : ea->index > eb->index ? 1 : 0;
+}
+
+static int
+compare_file_names (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  BlProfile *profile = user_data;
+  guint32 fa = *(const guint32 *) a;
+  guint32 fb = *(const guint32 *) b;
+  int cmp = strcmp (bl_profile_get_string (profile, fa), bl_profile_get_string (profile, fb));
+
+  if (cmp != 0)
+    return cmp;
+
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/* file string → its place in bl_lines_compare()'s order of files (by name,
+ * then by string index); strings that name no line's file get none */
+static guint32 *
+rank_files (BlProfile *profile)
+{
+  guint n_strings = bl_profile_get_n_strings (profile);
+  guint n_lines = bl_profile_get_n_lines (profile);
+  guint32 *place = g_new0 (guint32, MAX (n_strings, 1));
+  g_autoptr(GArray) files = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint8 *seen = g_new0 (guint8, MAX (n_strings, 1));
+
+  for (guint32 i = 0; i < n_lines; i++)
+    {
+      guint32 file = bl_profile_get_line (profile, i)->file;
+
+      if (file < n_strings && !seen[file])
+        {
+          seen[file] = TRUE;
+          g_array_append_val (files, file);
+        }
+    }
+  g_free (seen);
+
+  g_array_sort_with_data (files, compare_file_names, profile);
+  for (guint k = 0; k < files->len; k++)
+    place[g_array_index (files, guint32, k)] = k;
+
+  return place;
 }
 
 /**
@@ -92,7 +145,9 @@ rank_compare (gconstpointer a,
  * @limit: the most records to return, 0 for all
  * @n_ranked: (out): how many were returned
  *
- * Ranks the line records whose value for @metric is not zero.
+ * Ranks the line records whose value for @metric is not zero, in
+ * bl_lines_compare()'s order. Reads the profile only: it may run in a
+ * worker thread.
  *
  * Returns: (transfer full) (array length=n_ranked): line record indexes,
  *   hottest first; free with g_free()
@@ -103,25 +158,48 @@ bl_lines_rank (BlProfile  *profile,
                guint       limit,
                guint      *n_ranked)
 {
-  RankContext ctx = { profile, metric };
   guint n_lines, n = 0;
+  RankEntry *entries;
   guint32 *ranked;
 
   g_return_val_if_fail (BL_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (n_ranked != NULL, NULL);
 
   n_lines = bl_profile_get_n_lines (profile);
-  ranked = g_new (guint32, MAX (n_lines, 1));
+  entries = g_new (RankEntry, MAX (n_lines, 1));
 
   if (metric >= 0 && metric < BL_N_METRICS && bl_profile_has_metric (profile, metric))
-    for (guint32 i = 0; i < n_lines; i++)
-      if (bl_profile_get_line_value (profile, metric, i) != 0)
-        ranked[n++] = i;
+    {
+      g_autofree guint32 *file_place = rank_files (profile);
+      guint n_strings = bl_profile_get_n_strings (profile);
 
-  g_qsort_with_data (ranked, n, sizeof (guint32), rank_compare, &ctx);
+      for (guint32 i = 0; i < n_lines; i++)
+        {
+          guint64 v = bl_profile_get_line_value (profile, metric, i);
+          const BlLine *line;
+
+          if (v == 0)
+            continue;
+          line = bl_profile_get_line (profile, i);
+          entries[n++] = (RankEntry) {
+            v,
+            ((guint64) (line->file < n_strings ? file_place[line->file] : G_MAXUINT32) << 32) |
+              line->line,
+            i
+          };
+        }
+    }
+
+  /* every key differs (the record breaks ties): any sort gives one order */
+  qsort (entries, n, sizeof (RankEntry), rank_compare);
 
   if (limit != 0 && limit < n)
     n = limit;
+
+  ranked = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    ranked[i] = entries[i].index;
+  g_free (entries);
 
   *n_ranked = n;
 

@@ -20,6 +20,7 @@
 #include "bl-call-tree-view.h"
 #include "bl-lazy-children.h"
 #include "bl-profile-node.h"
+#include "bl-value-cell.h"
 
 typedef enum
 {
@@ -187,6 +188,45 @@ row_context_pressed_cb (BlCallTreeView  *self,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
+/* the name, the file and the line of a row's node */
+static char *
+node_description (BlProfile *profile,
+                  guint32    node)
+{
+  const char *name = bl_profile_get_node_name (profile, node);
+  const char *file = bl_profile_get_node_file (profile, node);
+  const BlNode *n = bl_profile_get_node (profile, node);
+
+  if (file == NULL || file[0] == '\0')
+    return g_strdup (name);
+  if (n->line > 0)
+    return g_strdup_printf ("%s\n%s:%u", name, file, n->line);
+
+  return g_strdup_printf ("%s\n%s", name, file);
+}
+
+/* The tooltip is made when it is asked for: setting one on each bound row
+ * asked the X server where the pointer was, for every row of every table */
+static gboolean
+name_query_tooltip_cb (GtkWidget      *label,
+                       int             x,
+                       int             y,
+                       gboolean        keyboard,
+                       GtkTooltip     *tooltip,
+                       BlCallTreeView *self)
+{
+  guint node = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "bl-node"));
+  g_autofree char *text = NULL;
+
+  if (node == 0 || self->profile == NULL || node - 1 >= bl_profile_get_n_nodes (self->profile))
+    return FALSE;
+
+  text = node_description (self->profile, node - 1);
+  gtk_tooltip_set_text (tooltip, text);
+
+  return TRUE;
+}
+
 static void
 name_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -198,6 +238,8 @@ name_setup (GtkSignalListItemFactory *factory,
                                      GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 12);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 40);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect_object (label, "query-tooltip", G_CALLBACK (name_query_tooltip_cb), self, 0);
 
   {
     GtkGesture *context = gtk_gesture_click_new ();
@@ -229,7 +271,7 @@ name_bind (GtkSignalListItemFactory *factory,
   BlProfileNode *node = item_of (object);
   GtkWidget *label = child;
   const char *file;
-  g_autofree char *tooltip = NULL;
+  g_autofree char *description = NULL;
 
   if (GTK_IS_TREE_EXPANDER (child))
     {
@@ -240,8 +282,6 @@ name_bind (GtkSignalListItemFactory *factory,
   file = bl_profile_node_get_file (node);
   if (file != NULL && file[0] != '\0')
     {
-      const BlNode *n = bl_profile_get_node (bl_profile_node_get_profile (node),
-                                             bl_profile_node_get_node (node));
       const char *base = strrchr (file, '/');
       g_autofree char *markup = NULL;
 
@@ -250,18 +290,15 @@ name_bind (GtkSignalListItemFactory *factory,
                                         bl_profile_node_get_name (node),
                                         base != NULL ? base + 1 : file);
       gtk_inscription_set_markup (GTK_INSCRIPTION (label), markup);
-
-      if (n->line > 0)
-        tooltip = g_strdup_printf ("%s\n%s:%u", bl_profile_node_get_name (node), file, n->line);
-      else
-        tooltip = g_strdup_printf ("%s\n%s", bl_profile_node_get_name (node), file);
     }
   else
-    {
-      gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
-      tooltip = g_strdup (bl_profile_node_get_name (node));
-    }
-  gtk_widget_set_tooltip_text (label, tooltip);
+    gtk_inscription_set_text (GTK_INSCRIPTION (label), bl_profile_node_get_name (node));
+
+  /* what the tooltip says, for assistive technologies */
+  description = node_description (bl_profile_node_get_profile (node),
+                                  bl_profile_node_get_node (node));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
   g_object_set_data (G_OBJECT (label), "bl-node",
                      GUINT_TO_POINTER (bl_profile_node_get_node (node) + 1));
 }
@@ -271,30 +308,9 @@ value_setup (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              gpointer                  user_data)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *value = gtk_label_new (NULL);
-  GtkWidget *pct = gtk_label_new (NULL);
-  GtkWidget *heat = gtk_level_bar_new ();
-
-  /* a heat bar: the share as a length, styled in style.css */
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_LOW);
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_HIGH);
-  gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (heat), GTK_LEVEL_BAR_OFFSET_FULL);
-  gtk_widget_set_size_request (heat, 40, -1);
-  gtk_widget_set_valign (heat, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (heat, "bl-heat");
-  gtk_accessible_update_state (GTK_ACCESSIBLE (heat), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
-
-  gtk_label_set_xalign (GTK_LABEL (value), 1);
-  gtk_widget_set_hexpand (value, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (pct), 1);
-  gtk_label_set_width_chars (GTK_LABEL (pct), 6);
-  gtk_widget_add_css_class (pct, "dim-label");
-  gtk_widget_add_css_class (box, "numeric");
-  gtk_box_append (GTK_BOX (box), value);
-  gtk_box_append (GTK_BOX (box), heat);
-  gtk_box_append (GTK_BOX (box), pct);
-  gtk_list_item_set_child (list_item, box);
+  /* one widget: the value, a heat bar (the share as a length) and the
+   * share; a box of labels and a level bar made seven per cell */
+  gtk_list_item_set_child (list_item, bl_value_cell_new ());
 }
 
 static void
@@ -306,23 +322,17 @@ value_bind (GtkSignalListItemFactory *factory,
   BlMetricId metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-metric"));
   ColumnKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "bl-kind"));
   BlProfileNode *node = item_of (gtk_list_item_get_item (list_item));
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *value = gtk_widget_get_first_child (box);
-  GtkWidget *heat = gtk_widget_get_next_sibling (value);
-  GtkWidget *pct = gtk_widget_get_last_child (box);
   guint64 v = column_value (node, metric, kind);
   g_autofree char *text = bl_profile_format_value (self->profile, metric, v);
   double share = self->denominators[metric] > 0 ? (double) v / self->denominators[metric] : 0;
   char pct_text[32];
 
-  gtk_label_set_text (GTK_LABEL (value), text);
   if (self->denominators[metric] > 0)
     g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * share);
   else
     pct_text[0] = '\0';
-  gtk_label_set_text (GTK_LABEL (pct), pct_text);
-  gtk_level_bar_set_value (GTK_LEVEL_BAR (heat), CLAMP (share, 0.0, 1.0));
-  gtk_widget_set_visible (heat, self->denominators[metric] > 0);
+  bl_value_cell_set (BL_VALUE_CELL (gtk_list_item_get_child (list_item)), text, pct_text,
+                     self->denominators[metric] > 0 ? share : -1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -762,6 +772,9 @@ typedef struct
   BlCallTreeMode  mode;
   guint           thread;
   guint32         function;
+  gboolean        presort;      /* by the sort column's values, largest first */
+  BlMetricId      sort_metric;
+  ColumnKind      sort_kind;
 } RootsRequest;
 
 static void
@@ -811,6 +824,18 @@ compute_roots (BlProfile      *profile,
     }
 }
 
+static int
+compare_presort (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const RootsRequest *req = user_data;
+  guint64 va = column_value (*(BlProfileNode * const *) a, req->sort_metric, req->sort_kind);
+  guint64 vb = column_value (*(BlProfileNode * const *) b, req->sort_metric, req->sort_kind);
+
+  return va > vb ? -1 : va < vb ? 1 : 0;
+}
+
 static void
 roots_worker (GTask        *task,
               gpointer      source_object,
@@ -818,10 +843,23 @@ roots_worker (GTask        *task,
               GCancellable *cancellable)
 {
   RootsRequest *req = task_data;
+  GListModel *roots = compute_roots (req->profile, req->mode, req->thread, req->function);
+  guint n = g_list_model_get_n_items (roots);
 
-  g_task_return_pointer (task,
-                         compute_roots (req->profile, req->mode, req->thread, req->function),
-                         g_object_unref);
+  /* In the order the table will show them: GtkSortListModel sorts again
+   * on the main thread, and its merge sort finds one run in rows already
+   * in order (a few thousand comparisons instead of n log n). */
+  if (req->presort && n > 1 && G_IS_LIST_STORE (roots))
+    {
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (roots, i));
+      g_qsort_with_data (items->pdata, n, sizeof (gpointer), compare_presort, req);
+      g_list_store_splice (G_LIST_STORE (roots), 0, n, items->pdata, n);
+    }
+
+  g_task_return_pointer (task, roots, g_object_unref);
 }
 
 /* With "only matches" on, a row shows when its node (a call) or its
@@ -977,6 +1015,14 @@ rebuild_model (BlCallTreeView *self)
   req->mode = self->mode;
   req->thread = self->thread;
   req->function = self->function;
+  if (self->sort_column != NULL && is_value_column (self->sort_column))
+    {
+      req->presort = TRUE;
+      req->sort_metric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->sort_column),
+                                                             "bl-metric"));
+      req->sort_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->sort_column),
+                                                           "bl-kind"));
+    }
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, roots_ready, g_object_ref (self));

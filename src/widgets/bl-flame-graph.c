@@ -93,7 +93,8 @@ struct _BlFlameGraph
   guint8         *string_match;
   guint8         *rect_match;
   guint32        *match_prefix;  /* matches among rects [0, i), for slivers */
-  guint32        *match_order;   /* matching rect indexes, left to right */
+  guint32        *match_order;   /* matching rect indexes, left to right; made at
+                                  * the first step (NULL until then) */
   guint           n_matches;
   double          match_fraction;
 
@@ -711,6 +712,28 @@ compare_rects_by_x (gconstpointer a,
   return ra->depth < rb->depth ? -1 : ra->depth > rb->depth ? 1 : 0;
 }
 
+/* The order Enter steps through, made at the first step: sorting every
+ * match of a short search string (half a million frames) took most of a
+ * keystroke's time */
+static void
+ensure_match_order (BlFlameGraph *self)
+{
+  const BlFlameRect *rects;
+  guint n_rects;
+
+  if (self->match_order != NULL || self->layout == NULL || self->rect_match == NULL)
+    return;
+
+  rects = bl_flame_layout_get_rects (self->layout);
+  n_rects = bl_flame_layout_get_n_rects (self->layout);
+  self->match_order = g_new (guint32, MAX (self->n_matches, 1));
+  for (guint i = 0, k = 0; i < n_rects; i++)
+    if (self->rect_match[i])
+      self->match_order[k++] = i;
+  g_qsort_with_data (self->match_order, self->n_matches, sizeof (guint32),
+                     compare_rects_by_x, (gpointer) rects);
+}
+
 static void
 update_matches (BlFlameGraph *self)
 {
@@ -759,12 +782,6 @@ update_matches (BlFlameGraph *self)
       for (guint i = 0; i < n_rects; i++)
         self->match_prefix[i + 1] = self->match_prefix[i] + self->rect_match[i];
       self->n_matches = self->match_prefix[n_rects];
-      self->match_order = g_new (guint32, MAX (self->n_matches, 1));
-      for (guint i = 0, k = 0; i < n_rects; i++)
-        if (self->rect_match[i])
-          self->match_order[k++] = i;
-      g_qsort_with_data (self->match_order, self->n_matches, sizeof (guint32),
-                         compare_rects_by_x, (gpointer) rects);
 
       if (bl_flame_layout_get_total (self->layout) > 0)
         fraction = (double) matched / (double) bl_flame_layout_get_total (self->layout);
@@ -2383,6 +2400,7 @@ bl_flame_graph_step_match (BlFlameGraph *self,
   if (self->layout == NULL || self->n_matches == 0)
     return G_MAXUINT;
 
+  ensure_match_order (self);
   rects = bl_flame_layout_get_rects (self->layout);
   if (self->selected_node != BL_NODE_NONE)
     ri = bl_flame_layout_lookup_node (self->layout, self->selected_node);

@@ -17,6 +17,7 @@
 
 #include "bl-hot-lines-view.h"
 #include "bl-line-item.h"
+#include "bl-line-list.h"
 #include "bl-lines.h"
 
 struct _BlHotLinesView
@@ -27,12 +28,14 @@ struct _BlHotLinesView
   BlMetricId          metric;
   gboolean            filling;
   gboolean            stale;     /* rows to rank when next shown or asked for */
+  gboolean            loading;   /* a worker is ranking them */
+  GCancellable       *cancellable;
 
   GtkLabel           *count_label;
   GtkStack           *stack;
   AdwStatusPage      *empty_page;
   GtkColumnView      *column_view;
-  GListStore         *store;
+  BlLineList         *store;     /* the ranked lines, items made when bound */
   GtkSingleSelection *selection;
 };
 
@@ -45,63 +48,172 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void rebuild (BlHotLinesView *self);
+enum {
+  PROP_0,
+  PROP_LOADING,
+  N_PROPS
+};
 
-/* Ranking every line of a big profile and making a row for each costs the
- * main thread a second: a hidden view (the Lines page behind the tables)
- * does it when it is shown, or when its rows are asked for. */
+static void apply_ranking (BlHotLinesView *self,
+                           guint32        *ranked,
+                           guint           n_ranked);
+
+static void
+set_loading (BlHotLinesView *self,
+             gboolean        loading)
+{
+  if (self->loading == loading)
+    return;
+
+  self->loading = loading;
+  g_object_notify (G_OBJECT (self), "loading");
+}
+
+static void
+cancel_ranking (BlHotLinesView *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+}
+
+typedef struct
+{
+  BlProfile  *profile;
+  BlMetricId  metric;
+  guint32    *ranked;
+  guint       n_ranked;
+} Ranking;
+
+static void
+ranking_free (gpointer data)
+{
+  Ranking *r = data;
+
+  g_clear_object (&r->profile);
+  g_free (r->ranked);
+  g_free (r);
+}
+
+static void
+rank_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Ranking *r = task_data;
+
+  if (r->profile != NULL && r->metric != BL_METRIC_INVALID)
+    r->ranked = bl_lines_rank (r->profile, r->metric, 0, &r->n_ranked);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+rank_ready (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(BlHotLinesView) self = user_data;
+  Ranking *r = g_task_get_task_data (G_TASK (result));
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return;   /* cancelled: a newer ranking is on its way, or none is wanted */
+
+  g_clear_object (&self->cancellable);
+  apply_ranking (self, g_steal_pointer (&r->ranked), r->n_ranked);
+  set_loading (self, FALSE);
+}
+
+/* Ranking every line of a big profile takes the main thread a noticeable
+ * time: a shown view ranks in a worker and says so meanwhile; a
+ * hidden one (the Lines page behind the tables) waits until it is shown. */
+static void
+start_ranking (BlHotLinesView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Ranking *r = g_new0 (Ranking, 1);
+
+  cancel_ranking (self);
+  self->stale = FALSE;
+  r->profile = self->profile ? g_object_ref (self->profile) : NULL;
+  r->metric = self->metric;
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->cancellable, rank_ready, g_object_ref (self));
+  g_task_set_source_tag (task, start_ranking);
+  g_task_set_task_data (task, r, ranking_free);
+  g_task_set_check_cancellable (task, TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  set_loading (self, TRUE);
+  g_task_run_in_thread (task, rank_worker);
+}
+
+/* ranks on the calling thread, for those who ask for the rows now */
+static void
+rank_now (BlHotLinesView *self)
+{
+  guint32 *ranked = NULL;
+  guint n_ranked = 0;
+
+  cancel_ranking (self);
+  self->stale = FALSE;
+  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
+    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
+  apply_ranking (self, ranked, n_ranked);
+  set_loading (self, FALSE);
+}
+
 static void
 queue_rebuild (BlHotLinesView *self)
 {
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    rebuild (self);
+    start_ranking (self);
   else
-    self->stale = TRUE;
+    {
+      cancel_ranking (self);
+      set_loading (self, FALSE);
+      self->stale = TRUE;
+    }
 }
 
 static void
 ensure_rows (BlHotLinesView *self)
 {
-  if (self->stale)
-    rebuild (self);
+  if (self->stale || self->loading)
+    rank_now (self);
 }
 
 static void
 bl_hot_lines_view_map (GtkWidget *widget)
 {
-  ensure_rows (BL_HOT_LINES_VIEW (widget));
+  BlHotLinesView *self = BL_HOT_LINES_VIEW (widget);
 
   GTK_WIDGET_CLASS (bl_hot_lines_view_parent_class)->map (widget);
+
+  if (self->stale)
+    start_ranking (self);
 }
 
 static void
-rebuild (BlHotLinesView *self)
+apply_ranking (BlHotLinesView *self,
+               guint32        *ranked,
+               guint           n_ranked)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autofree guint32 *ranked = NULL;
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
   BlMetricId metrics[4];
-  guint n_ranked = 0, n_metrics = 0;
+  guint n_metrics = 0;
   g_autofree char *count = NULL;
 
   self->filling = TRUE;
-  self->stale = FALSE;
 
+  /* the columns change while there are no rows: each column added to
+   * bound rows bound a cell in every one of them */
+  bl_line_list_set (self->store, NULL, NULL, 0);
   while (g_list_model_get_n_items (columns) > 0)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 0);
 
       gtk_column_view_remove_column (self->column_view, column);
     }
-
-  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
-    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
-
-  for (guint i = 0; i < n_ranked; i++)
-    g_ptr_array_add (items, bl_line_item_new (self->profile, ranked[i]));
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       items->pdata, items->len);
-
   if (self->metric != BL_METRIC_INVALID)
     {
       metrics[n_metrics++] = self->metric;
@@ -110,6 +222,9 @@ rebuild (BlHotLinesView *self)
         metrics[n_metrics++] = BL_METRIC_CPU;
     }
   bl_line_item_add_columns (self->column_view, FALSE, metrics, n_metrics);
+
+  /* no object per line: the list makes the items that are bound */
+  bl_line_list_set (self->store, self->profile, ranked, n_ranked);
 
   count = g_strdup_printf (ngettext ("%u line", "%u lines", n_ranked), n_ranked);
   gtk_label_set_text (self->count_label, count);
@@ -157,6 +272,7 @@ bl_hot_lines_view_dispose (GObject *object)
   BlHotLinesView *self = (BlHotLinesView *) object;
   GtkWidget *child;
 
+  cancel_ranking (self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
@@ -167,12 +283,31 @@ bl_hot_lines_view_dispose (GObject *object)
 }
 
 static void
+bl_hot_lines_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  BlHotLinesView *self = BL_HOT_LINES_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 bl_hot_lines_view_class_init (BlHotLinesViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bl_hot_lines_view_dispose;
+  object_class->get_property = bl_hot_lines_view_get_property;
   widget_class->map = bl_hot_lines_view_map;
 
   /**
@@ -182,6 +317,16 @@ bl_hot_lines_view_class_init (BlHotLinesViewClass *klass)
   signals[LINE_SELECTED] = g_signal_new ("line-selected", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  /**
+   * BlHotLinesView:loading:
+   *
+   * The lines are being ranked in a worker; the view says so.
+   */
+  g_object_class_install_property (object_class, PROP_LOADING,
+                                   g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                                                         G_PARAM_READABLE |
+                                                         G_PARAM_STATIC_STRINGS));
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hotlines");
@@ -211,7 +356,7 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   gtk_box_append (GTK_BOX (title_row), GTK_WIDGET (self->count_label));
   gtk_widget_set_parent (title_row, GTK_WIDGET (self));
 
-  self->store = g_list_store_new (BL_TYPE_LINE_ITEM);
+  self->store = bl_line_list_new ();
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -233,9 +378,17 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
   gtk_stack_add_named (self->stack, scroller, "lines");
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->empty_page), "empty");
+  {
+    /* still: an animation would redraw the window while the worker runs */
+    GtkWidget *placeholder = gtk_label_new (_("Ranking lines…"));
+
+    gtk_widget_add_css_class (placeholder, "dim-label");
+    gtk_widget_set_valign (placeholder, GTK_ALIGN_CENTER);
+    gtk_stack_add_named (self->stack, placeholder, "loading");
+  }
   gtk_widget_set_parent (GTK_WIDGET (self->stack), GTK_WIDGET (self));
 
-  rebuild (self);
+  apply_ranking (self, NULL, 0);
 }
 
 GtkWidget *
@@ -298,4 +451,17 @@ bl_hot_lines_view_select (BlHotLinesView *self,
 
   ensure_rows (self);
   gtk_single_selection_set_selected (self->selection, position);
+}
+
+/**
+ * bl_hot_lines_view_get_loading:
+ *
+ * Returns: whether the lines are being ranked (the view says so)
+ */
+gboolean
+bl_hot_lines_view_get_loading (BlHotLinesView *self)
+{
+  g_return_val_if_fail (BL_IS_HOT_LINES_VIEW (self), FALSE);
+
+  return self->loading;
 }

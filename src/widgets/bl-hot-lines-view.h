@@ -24,5 +24,6 @@ void        bl_hot_lines_view_set_metric    (BlHotLinesView *self,
 GListModel *bl_hot_lines_view_get_model     (BlHotLinesView *self);
 void        bl_hot_lines_view_select        (BlHotLinesView *self,
                                              guint           position);
+gboolean    bl_hot_lines_view_get_loading   (BlHotLinesView *self);
 
 G_END_DECLS

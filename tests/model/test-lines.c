@@ -360,6 +360,64 @@ test_sample (void)
     }
 }
 
+static int
+compare_records (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  return bl_lines_compare (user_data, BL_METRIC_CPU, *(const guint32 *) a, *(const guint32 *) b);
+}
+
+/* the ranking is bl_lines_compare()'s order, on many records with many
+ * ties (values read once per record, ties broken by file and line) */
+static void
+test_rank_order (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree guint32 *ranked = NULL;
+  g_autofree guint32 *expected = NULL;
+  BlBsprofWriter *w;
+  guint n = 0, n_expected = 0;
+
+  w = new_writer ();
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/a.brs");
+  bl_bsprof_writer_string (w, 3, "pkg:/source/b.brs");
+  bl_bsprof_writer_string (w, 4, "main");
+  bl_bsprof_writer_string (w, 5, "other");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 4);
+  bl_bsprof_writer_path (w, 2, 1, 7, 3, 1, 5);
+  for (guint i = 0; i < 3000; i++)
+    bl_bsprof_writer_cpu (w, 1 + i % 2, i / 2, 1 + (i * 7919u) % 23, 1);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  ranked = bl_lines_rank (profile, BL_METRIC_CPU, 0, &n);
+  expected = g_new (guint32, bl_profile_get_n_lines (profile) + 1);
+  for (guint32 i = 0; i < bl_profile_get_n_lines (profile); i++)
+    if (bl_profile_get_line_value (profile, BL_METRIC_CPU, i) != 0)
+      expected[n_expected++] = i;
+  g_qsort_with_data (expected, n_expected, sizeof (guint32), compare_records, profile);
+
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (n, ==, n_expected);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (ranked[i], ==, expected[i]);
+
+  /* a limit keeps the hottest */
+  g_clear_pointer (&ranked, g_free);
+  ranked = bl_lines_rank (profile, BL_METRIC_CPU, 10, &n);
+  g_assert_cmpuint (n, ==, 10);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (ranked[i], ==, expected[i]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -369,6 +427,7 @@ main (int    argc,
   g_test_add_func ("/model/lines/arithmetic", test_arithmetic);
   g_test_add_func ("/model/lines/merge", test_merge);
   g_test_add_func ("/model/lines/rank", test_rank);
+  g_test_add_func ("/model/lines/rank-order", test_rank_order);
   g_test_add_func ("/model/lines/sets", test_sets);
   g_test_add_func ("/model/lines/sample", test_sample);
 

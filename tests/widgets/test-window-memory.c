@@ -1,5 +1,6 @@
 /* test-window-memory.c — what a tab holds goes when the tab is closed, and
- * the tables' lazily made rows are the rows the model makes
+ * the tables' lazily made rows are the rows the model makes, drawn by
+ * value cells of one widget each
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
@@ -16,9 +18,12 @@
 #include "bl-lazy-children.h"
 #include "bl-model.h"
 #include "bl-profile-node.h"
+#include "bl-profile-page.h"
 #include "bl-line-item.h"
+#include "bl-line-list.h"
 #include "bl-lines.h"
 #include "bl-stacks-writer.h"
+#include "bl-value-cell.h"
 #include "bl-window.h"
 
 static const char *stacks[] = {
@@ -412,6 +417,216 @@ test_hidden_hot_lines (void)
   g_object_unref (view);
 }
 
+/* The hot lines are not one object per line: a shown list makes the items
+ * it binds, and the same position gives the same item */
+static void
+test_hot_lines_lazy (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autofree guint32 *ranked = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GListModel *model;
+  guint n_ranked = 0, made;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  for (guint offset = 0; offset < 5000; offset++)
+    bl_bsprof_writer_cpu (w, 1, offset, 1 + offset % 97, 1 + offset % 89);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 400);
+  bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, view));
+  iterate_for (200);
+
+  ranked = bl_lines_rank (profile, BL_METRIC_CPU, 0, &n_ranked);
+  g_assert_cmpuint (n_ranked, >=, 4000);
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_true (BL_IS_LINE_LIST (model));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_ranked);
+  made = bl_line_list_get_n_made (BL_LINE_LIST (model));
+  g_assert_cmpuint (made, >, 0);
+  g_assert_cmpuint (made, <, n_ranked / 4);
+
+  /* the last rows are the ranked ones too, made when asked for */
+  for (guint i = n_ranked - 3; i < n_ranked; i++)
+    {
+      g_autoptr(BlLineItem) a = g_list_model_get_item (model, i);
+      g_autoptr(BlLineItem) b = g_list_model_get_item (model, i);
+
+      g_assert_true (a == b);
+      g_assert_cmpuint (bl_line_item_get_line_index (a), ==, ranked[i]);
+    }
+  g_assert_cmpuint (bl_line_list_get_n_made (BL_LINE_LIST (model)), ==, made + 3);
+  g_assert_null (g_list_model_get_item (model, n_ranked));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWidget *
+find_widget_of_type (GtkWidget *widget,
+                     GType      type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      if ((found = find_widget_of_type (c, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !bl_hot_lines_view_get_loading (data);
+}
+
+/* A shown view ranks its lines in a worker: a placeholder first, then
+ * the rows; a metric change while it is shown does the same */
+static void
+test_hot_lines_spinner (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = bl_hot_lines_view_new ();
+  GtkStack *stack;
+  GListModel *model;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "busy");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 10, 3);
+  for (guint offset = 0; offset < 2000; offset++)
+    bl_bsprof_writer_cpu (w, 1, offset, 1 + offset % 97, 1 + offset % 89);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, view));
+  stack = GTK_STACK (find_widget_of_type (view, GTK_TYPE_STACK));
+  g_assert_nonnull (stack);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      /* shown: the profile (then another metric) starts a ranking */
+      if (k == 0)
+        {
+          bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+          bl_hot_lines_view_set_profile (BL_HOT_LINES_VIEW (view), profile);
+        }
+      else
+        bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_WALL);
+      g_assert_true (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
+
+      g_assert_true (iterate_until (not_loading, view));
+      iterate_for (50);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "lines");
+      model = G_LIST_MODEL (gtk_single_selection_get_model (
+        GTK_SINGLE_SELECTION (gtk_column_view_get_model (
+          GTK_COLUMN_VIEW (find_widget_of_type (view, GTK_TYPE_COLUMN_VIEW))))));
+      g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1900);
+      g_assert_cmpuint (bl_line_list_get_n_made (BL_LINE_LIST (model)), >, 0);
+    }
+
+  /* asking for the rows while a ranking runs ranks them at once */
+  bl_hot_lines_view_set_metric (BL_HOT_LINES_VIEW (view), BL_METRIC_CPU);
+  g_assert_true (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+  model = bl_hot_lines_view_get_model (BL_HOT_LINES_VIEW (view));
+  g_assert_false (bl_hot_lines_view_get_loading (BL_HOT_LINES_VIEW (view)));
+  g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1900);
+  iterate_for (100);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+has_css_class_below (GtkWidget  *widget,
+                     const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (has_css_class_below (c, css_class))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* While the size of what is read is not known (before the reader says,
+ * or a stream), the progress bar says so without pulsing: a pulse animates
+ * every frame, and each frame of the window costs the reading worker CPU */
+static void
+test_progress_no_pulse (void)
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-progress-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "progress.bsprof", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window = gtk_window_new ();
+  BlProfilePage *page;
+  GtkProgressBar *bar;
+
+  g_content_type_set_mime_dirs (mime_dirs);
+  g_assert_true (bl_stacks_save_bsprof (stacks, path, &error));
+  g_assert_no_error (error);
+  file = g_file_new_for_path (path);
+
+  page = bl_profile_page_new (file);
+  bl_profile_page_load (page);
+  bar = GTK_PROGRESS_BAR (find_widget_of_type (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR));
+  g_assert_nonnull (bar);
+  /* the first update comes before the worker knows the size */
+  g_assert_cmpstr (gtk_progress_bar_get_text (bar), ==, "Reading…");
+  g_assert_false (has_css_class_below (GTK_WIDGET (bar), "pulse"));
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (page_ready, page));
+  g_assert_false (has_css_class_below (GTK_WIDGET (bar), "pulse"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A metric switch sorts the table by the new metric's total (the columns
  * stay; only the sort changes) */
 static void
@@ -501,6 +716,242 @@ test_metric_sorts (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* pixels of the heat colour (light or dark palette) in the row @y */
+static guint
+count_heat_pixels (const guint8 *pixels,
+                   int           width,
+                   int           y)
+{
+  guint n = 0;
+
+  for (int x = 0; x < width; x++)
+    {
+      const guint8 *p = pixels + ((gsize) y * width + x) * 4;
+      guint8 r, g, b;
+
+      /* GDK_MEMORY_DEFAULT: premultiplied B G R A on little-endian */
+      b = p[0];
+      g = p[1];
+      r = p[2];
+      if (r > 150 && g < 90 && b < 90)
+        n++;
+    }
+
+  return n;
+}
+
+static guint8 *
+render_pixels (GtkWidget *widget,
+               int       *width,
+               int       *height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  guint8 *pixels;
+
+  gtk_widget_queue_draw (widget);
+  iterate_for (50);
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  pixels = g_malloc ((gsize) *width * *height * 4);
+  gdk_texture_download (texture, pixels, (gsize) *width * 4);
+
+  return pixels;
+}
+
+/* One widget draws a value, its heat bar and its share: the bar's length
+ * is the share of its 40 pixels, no share means no bar and no room for it */
+static void
+test_value_cell (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *cell = bl_value_cell_new ();
+  static const double shares[] = { 0.5, 1.0, 0.0, 0.25 };
+  int with_bar, without_bar, min;
+
+  gtk_widget_set_halign (cell, GTK_ALIGN_START);
+  gtk_widget_set_valign (cell, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), cell);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 100);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, cell));
+
+  for (guint k = 0; k < G_N_ELEMENTS (shares); k++)
+    {
+      g_autofree char *pct = g_strdup_printf ("%.1f%%", 100 * shares[k]);
+      g_autofree guint8 *pixels = NULL;
+      int w, h;
+      guint red;
+
+      bl_value_cell_set (BL_VALUE_CELL (cell), "1.50 s", pct, shares[k]);
+      iterate_for (50);
+      g_assert_cmpstr (bl_value_cell_get_value (BL_VALUE_CELL (cell)), ==, "1.50 s");
+      g_assert_cmpstr (bl_value_cell_get_percent (BL_VALUE_CELL (cell)), ==, pct);
+      g_assert_cmpfloat_with_epsilon (bl_value_cell_get_share (BL_VALUE_CELL (cell)), shares[k],
+                                      1e-9);
+      pixels = render_pixels (cell, &w, &h);
+      g_assert_cmpint (h, >=, 6);
+      red = count_heat_pixels (pixels, w, h / 2);
+      g_assert_cmpint ((int) red, >=, (int) (shares[k] * BL_VALUE_CELL_BAR_WIDTH) - 1);
+      g_assert_cmpint ((int) red, <=, (int) (shares[k] * BL_VALUE_CELL_BAR_WIDTH) + 1);
+    }
+
+  gtk_widget_measure (cell, GTK_ORIENTATION_HORIZONTAL, -1, &min, &with_bar, NULL, NULL);
+  g_assert_cmpint (min, ==, with_bar);
+  bl_value_cell_set (BL_VALUE_CELL (cell), "1.50 s", "25.0%", -1);
+  iterate_for (50);
+  gtk_widget_measure (cell, GTK_ORIENTATION_HORIZONTAL, -1, &min, &without_bar, NULL, NULL);
+  g_assert_cmpint (with_bar - without_bar, ==,
+                   BL_VALUE_CELL_BAR_WIDTH + BL_VALUE_CELL_SPACING);
+  {
+    g_autofree guint8 *pixels = NULL;
+    int w, h;
+
+    pixels = render_pixels (cell, &w, &h);
+    g_assert_cmpuint (count_heat_pixels (pixels, w, h / 2), ==, 0);
+  }
+  /* a longer value is wider by what it adds, the share's room stays */
+  bl_value_cell_set (BL_VALUE_CELL (cell), "1,234,567.50 s", "25.0%", -1);
+  iterate_for (50);
+  gtk_widget_measure (cell, GTK_ORIENTATION_HORIZONTAL, -1, &min, &with_bar, NULL, NULL);
+  g_assert_cmpint (with_bar, >, without_bar);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+collect_value_cells (GtkWidget *widget,
+                     GPtrArray *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (BL_IS_VALUE_CELL (c))
+        g_ptr_array_add (out, c);
+      collect_value_cells (c, out);
+    }
+}
+
+static void
+collect_inscriptions (GtkWidget *widget,
+                      GPtrArray *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_INSCRIPTION (c))
+        g_ptr_array_add (out, c);
+      collect_inscriptions (c, out);
+    }
+}
+
+/* The table's value columns are drawn by value cells that show each row's
+ * value and its share of the whole */
+static void
+test_table_value_cells (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_FUNCTIONS);
+  g_autofree char *busy = NULL;
+  gboolean seen_busy = FALSE, seen_idle = FALSE;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "main");
+  bl_bsprof_writer_string (w, 4, "busy");
+  bl_bsprof_writer_string (w, 5, "idle");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 10, 4);
+  bl_bsprof_writer_path (w, 3, 1, 4, 2, 20, 5);
+  bl_bsprof_writer_cpu (w, 2, 0, 900, 1000);
+  bl_bsprof_writer_cpu (w, 3, 0, 100, 5000);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = BL_PROFILE (bl_format_load_bytes (bytes, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), table);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, table));
+
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, G_MAXUINT);
+  bl_call_tree_view_set_metric (BL_CALL_TREE_VIEW (table), BL_METRIC_CPU);
+  while (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)))
+    iterate_for (10);
+  iterate_for (100);
+
+  busy = bl_profile_format_value (profile, BL_METRIC_CPU, 900);
+  collect_value_cells (table, cells);
+  g_assert_cmpuint (cells->len, >, 0);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      BlValueCell *cell = g_ptr_array_index (cells, i);
+
+      if (!gtk_widget_get_mapped (GTK_WIDGET (cell)))
+        continue;
+      if (g_strcmp0 (bl_value_cell_get_percent (cell), "90.0%") == 0)
+        {
+          /* busy's CPU, 900 of 1000 */
+          g_assert_cmpstr (bl_value_cell_get_value (cell), ==, busy);
+          g_assert_cmpfloat_with_epsilon (bl_value_cell_get_share (cell), 0.9, 1e-9);
+          seen_busy = TRUE;
+        }
+      else if (g_strcmp0 (bl_value_cell_get_percent (cell), "10.0%") == 0)
+        seen_idle = TRUE;
+    }
+  g_assert_true (seen_busy);
+  g_assert_true (seen_idle);
+
+  /* the name cell: the function, then its file dimmed */
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    gboolean seen = FALSE;
+
+    collect_inscriptions (table, names);
+    for (guint i = 0; i < names->len; i++)
+      {
+        GtkInscription *name = g_ptr_array_index (names, i);
+        PangoAttrList *attrs;
+        g_autoptr(GSList) list = NULL;
+        PangoAttribute *dim;
+
+        if (g_strcmp0 (gtk_inscription_get_text (name), "busy  main.brs") != 0)
+          continue;
+        attrs = gtk_inscription_get_attributes (name);
+        g_assert_nonnull (attrs);
+        list = pango_attr_list_get_attributes (attrs);
+        g_assert_cmpuint (g_slist_length (list), ==, 1);
+        dim = list->data;
+        g_assert_cmpint (dim->klass->type, ==, PANGO_ATTR_FOREGROUND_ALPHA);
+        g_assert_cmpuint (dim->start_index, ==, strlen ("busy  "));
+        g_assert_cmpuint (((PangoAttrInt *) dim)->value, <, 65535 * 6 / 10);
+        g_slist_free_full (g_steal_pointer (&list), (GDestroyNotify) pango_attribute_destroy);
+        seen = TRUE;
+      }
+    g_assert_true (seen);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -515,7 +966,12 @@ main (int   argc,
   g_test_add_func ("/widgets/window/metric-sorts", test_metric_sorts);
   g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
+  g_test_add_func ("/widgets/window/hot-lines-lazy", test_hot_lines_lazy);
+  g_test_add_func ("/widgets/window/hot-lines-spinner", test_hot_lines_spinner);
+  g_test_add_func ("/widgets/window/progress-no-pulse", test_progress_no_pulse);
   g_test_add_func ("/widgets/window/close-frees", test_close_frees);
+  g_test_add_func ("/widgets/window/value-cell", test_value_cell);
+  g_test_add_func ("/widgets/window/table-value-cells", test_table_value_cells);
 
   return g_test_run ();
 }

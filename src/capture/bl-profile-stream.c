@@ -50,6 +50,7 @@ struct _BlProfileStream
   GCancellable  *stop;       /* bl_profile_stream_stop() */
   gboolean       running;
   guint64        bytes_written;
+  gint64         first_byte_us;  /* g_get_monotonic_time(), 0: none yet */
   GArray        *marks;      /* Mark */
 };
 
@@ -167,6 +168,14 @@ bl_profile_stream_get_bytes_written (BlProfileStream *self)
   return self->bytes_written;
 }
 
+gint64
+bl_profile_stream_get_first_byte_time (BlProfileStream *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE_STREAM (self), 0);
+
+  return self->first_byte_us;
+}
+
 /* ---- the stream ------------------------------------------------------- */
 
 typedef struct
@@ -272,6 +281,8 @@ write_done (GObject      *source,
       return;
     }
 
+  if (self->first_byte_us == 0 && written > 0)
+    self->first_byte_us = g_get_monotonic_time ();
   self->bytes_written += written;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BYTES_WRITTEN]);
   read_next (task);
@@ -457,6 +468,7 @@ bl_profile_stream_run_async (BlProfileStream     *self,
 
   self->running = TRUE;
   self->bytes_written = 0;
+  self->first_byte_us = 0;
   g_clear_object (&self->stop);
   self->stop = g_cancellable_new ();
   if (cancellable != NULL)

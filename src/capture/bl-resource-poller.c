@@ -25,6 +25,7 @@
 #include "bl-capture-error.h"
 #include "bl-ecp-xml.h"
 #include "bl-resource-poller.h"
+#include "bl-rrm-reader.h"
 
 struct _BlResourcePoller
 {
@@ -46,6 +47,9 @@ struct _BlResourcePoller
   gboolean      fps_supported;
   gboolean      beacons_supported;
   guint         n_polls;
+  gint64        first_poll_us;  /* g_get_monotonic_time(), 0: none yet */
+  GBytes       *writing;   /* the document being written */
+  GBytes       *saved;     /* the document the file holds */
 
   GTask        *task;      /* the run in progress */
   GCancellable *stop;
@@ -78,6 +82,8 @@ bl_resource_poller_finalize (GObject *object)
   g_clear_object (&self->device);
   g_clear_object (&self->output);
   g_clear_pointer (&self->root, json_node_unref);
+  g_clear_pointer (&self->writing, g_bytes_unref);
+  g_clear_pointer (&self->saved, g_bytes_unref);
 
   G_OBJECT_CLASS (bl_resource_poller_parent_class)->finalize (object);
 }
@@ -134,6 +140,33 @@ bl_resource_poller_get_n_polls (BlResourcePoller *self)
   g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), 0);
 
   return self->n_polls;
+}
+
+gint64
+bl_resource_poller_get_first_poll_time (BlResourcePoller *self)
+{
+  g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), 0);
+
+  return self->first_poll_us;
+}
+
+BlSession *
+bl_resource_poller_dup_session (BlResourcePoller *self)
+{
+  g_autoptr(GError) error = NULL;
+  BlSession *session;
+
+  g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), NULL);
+
+  if (self->saved == NULL)
+    return NULL;
+
+  session = bl_rrm_read_memory (g_bytes_get_data (self->saved, NULL),
+                                g_bytes_get_size (self->saved), &error);
+  if (session == NULL)
+    g_debug ("the session written so far does not read back: %s", error->message);
+
+  return session;
 }
 
 /* ---- the session document --------------------------------------------- */
@@ -333,6 +366,8 @@ written (GObject      *source,
       return;
     }
 
+  g_clear_pointer (&self->saved, g_bytes_unref);
+  self->saved = g_steal_pointer (&self->writing);
   self->n_polls++;
   g_signal_emit (self, signals[POLLED], 0);
 
@@ -363,6 +398,8 @@ save (BlResourcePoller *self)
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, &len);
   contents = g_bytes_new_take (text, len);
+  g_clear_pointer (&self->writing, g_bytes_unref);
+  self->writing = g_bytes_ref (contents);
   g_file_replace_contents_bytes_async (self->output, contents, NULL, FALSE,
                                        G_FILE_CREATE_REPLACE_DESTINATION, NULL, written,
                                        g_object_ref (self));
@@ -833,6 +870,8 @@ polled (GObject      *source,
     }
 
   self->poll_time_ms = g_get_real_time () / 1000;
+  if (self->first_poll_us == 0)
+    self->first_poll_us = g_get_monotonic_time ();
   add_chanperf (self, answer, self->poll_time_ms);
 
   if (!self->fps_supported)
@@ -963,6 +1002,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   g_clear_object (&self->stop);
   self->stop = g_cancellable_new ();
   self->n_polls = 0;
+  self->first_poll_us = 0;
   self->fps_supported = TRUE;
   self->beacons_supported = TRUE;
   self->rendezvous_supported = TRUE;

@@ -56,6 +56,7 @@ struct _BlTraceStream
   guint                    quiet_id;
   guint64                  bytes_written;
   guint64                  bytes_received;
+  gint64                   first_byte_us;  /* g_get_monotonic_time(), 0: none yet */
 };
 
 G_DEFINE_FINAL_TYPE (BlTraceStream, bl_trace_stream, G_TYPE_OBJECT)
@@ -120,6 +121,14 @@ bl_trace_stream_get_bytes_written (BlTraceStream *self)
   g_return_val_if_fail (BL_IS_TRACE_STREAM (self), 0);
 
   return self->bytes_written;
+}
+
+gint64
+bl_trace_stream_get_first_byte_time (BlTraceStream *self)
+{
+  g_return_val_if_fail (BL_IS_TRACE_STREAM (self), 0);
+
+  return self->first_byte_us;
 }
 
 /* ---- ending ----------------------------------------------------------- */
@@ -247,6 +256,8 @@ on_message (SoupWebsocketConnection *socket,
     return;
 
   self->last_message_us = g_get_monotonic_time ();
+  if (self->first_byte_us == 0 && g_bytes_get_size (message) > 0)
+    self->first_byte_us = g_get_monotonic_time ();
   self->bytes_received += g_bytes_get_size (message);
   g_queue_push_tail (&self->pending, g_bytes_ref (message));
   if (!self->writing)
@@ -460,6 +471,7 @@ bl_trace_stream_run_async (BlTraceStream       *self,
   self->stopping = FALSE;
   self->bytes_written = 0;
   self->bytes_received = 0;
+  self->first_byte_us = 0;
   g_clear_object (&self->io);
   self->io = g_cancellable_new ();
   g_cancellable_connect (self->io, G_CALLBACK (io_cancelled), self, NULL);

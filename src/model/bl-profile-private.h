@@ -17,5 +17,12 @@ guint32             _bl_profile_append_child     (BlProfile     *self,
                                                   guint32        line);
 void                _bl_profile_index_children   (BlProfile     *self,
                                                   guint32        parent);
+/* A deep copy of a profile still being built (strings, nodes, threads,
+ * lines, metric values, info, warnings), itself unfinished, for a reader
+ * that hands out snapshots while it goes on (the .bsprof follower). Time
+ * and memory in the size of the tree, not of the input. Profiles with
+ * extras (histogram, time order, frames, heaps) are not copied whole:
+ * the copy has none. */
+BlProfile          *_bl_profile_copy_unfinished  (BlProfile     *self);
 
 G_END_DECLS

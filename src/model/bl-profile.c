@@ -287,6 +287,71 @@ bl_profile_intern_len (BlProfile  *self,
   return id;
 }
 
+static void
+index_hash_copy (BlIndexHash       *dest,
+                 const BlIndexHash *src)
+{
+  g_free (dest->slots);
+  dest->slots = g_memdup2 (src->slots, (src->mask + 1) * sizeof (BlSlot));
+  dest->mask = src->mask;
+  dest->used = src->used;
+}
+
+static guint64 *
+copy_metric_array (const guint64 *array,
+                   gsize          cap)
+{
+  return array != NULL ? g_memdup2 (array, MAX (cap, 1) * sizeof (guint64)) : NULL;
+}
+
+BlProfile *
+_bl_profile_copy_unfinished (BlProfile *self)
+{
+  BlProfile *copy;
+  BlProfileInfo *info;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (!self->finished, NULL);
+
+  copy = bl_profile_new (self->info.format);
+  info = &copy->info;
+  *info = self->info;
+  info->target = g_strdup (self->info.target);
+  info->supplemental = g_strdup (self->info.supplemental);
+  info->version = g_strdup (self->info.version);
+  info->vendor = g_strdup (self->info.vendor);
+  info->model = g_strdup (self->info.model);
+  info->firmware = g_strdup (self->info.firmware);
+  copy->incomplete_reason = g_strdup (self->incomplete_reason);
+  g_string_append_len (copy->warning, self->warning->str, self->warning->len);
+
+  /* the same ids, in the same order */
+  for (guint i = 1; i < self->strings->len; i++)
+    bl_profile_intern (copy, g_ptr_array_index (self->strings, i));
+
+  copy->nodes = g_memdup2 (self->nodes, MAX (self->nodes_cap, 1) * sizeof (BlNode));
+  copy->n_nodes = self->n_nodes;
+  copy->nodes_cap = self->nodes_cap;
+  index_hash_copy (&copy->node_hash, &self->node_hash);
+  g_array_append_vals (copy->threads, self->threads->data, self->threads->len);
+
+  copy->lines = self->lines != NULL
+                  ? g_memdup2 (self->lines, self->lines_cap * sizeof (BlLine)) : NULL;
+  copy->n_lines = self->n_lines;
+  copy->lines_cap = self->lines_cap;
+  index_hash_copy (&copy->line_hash, &self->line_hash);
+
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      copy->has_metric[m] = self->has_metric[m];
+      copy->decimals[m] = self->decimals[m];
+      copy->self[m] = copy_metric_array (self->self[m], self->nodes_cap);
+      copy->line_values[m] = copy_metric_array (self->line_values[m], self->lines_cap);
+    }
+
+  return copy;
+}
+
 guint32
 bl_profile_intern (BlProfile  *self,
                    const char *str)

@@ -20,7 +20,9 @@
 #endif
 
 #include "bl-big-array-private.h"
+#include "bl-bsprof-private.h"
 #include "bl-bsprof-reader.h"
+#include "bl-profile-private.h"
 #include "bl-source-private.h"
 #include "bl-u32-map-private.h"
 
@@ -1901,13 +1903,26 @@ mem_values (guint64        alloc_bytes,
   values[5] = live_count;
 }
 
-/* Hands the accumulated sums to the profile. */
+/* Hands the accumulated sums to @profile (the decoder's own, or a copy
+ * of it for a snapshot). With @keep the decoder can go on afterwards:
+ * the live tables stay and the live sums are put back as they were. */
 static void
-decoder_flush (Decoder *dec)
+decoder_flush (Decoder   *dec,
+               BlProfile *profile,
+               gboolean   keep)
 {
-  BlProfile *profile = dec->profile;
   gsize n_lines = MIN (dec->line_cap, bl_profile_get_n_lines (profile));
   guint64 values[G_N_ELEMENTS (mem_metrics)];
+  g_autofree LiveAcc *saved_pe_live = NULL;
+  g_autofree LiveAcc *saved_line_live = NULL;
+  gsize saved_pe_cap = dec->pe_live_cap;
+  gsize saved_line_cap = dec->line_live_cap;
+
+  if (keep && dec->memory)
+    {
+      saved_pe_live = g_memdup2 (dec->pe_live, saved_pe_cap * sizeof (LiveAcc));
+      saved_line_live = g_memdup2 (dec->line_live, saved_line_cap * sizeof (LiveAcc));
+    }
 
   /* what the tables still hold was never freed */
   if (dec->memory)
@@ -1927,9 +1942,12 @@ decoder_flush (Decoder *dec)
 
       /* gone before the profile's metric columns are made, which would
        * otherwise come on top of them */
-      live_table_clear (&dec->table);
-      bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
-      dec->wide.slots = NULL;
+      if (!keep)
+        {
+          live_table_clear (&dec->table);
+          bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
+          dec->wide.slots = NULL;
+        }
     }
 
   for (gsize i = 0; i < dec->n_pe; i++)
@@ -1966,6 +1984,98 @@ decoder_flush (Decoder *dec)
         if (values[m] != 0)
           bl_profile_add_line_value (profile, i, mem_metrics[m], values[m]);
     }
+
+  if (keep && dec->memory)
+    {
+      if (saved_pe_cap > 0)
+        memcpy (dec->pe_live, saved_pe_live, saved_pe_cap * sizeof (LiveAcc));
+      if (dec->pe_live_cap > saved_pe_cap)
+        memset (dec->pe_live + saved_pe_cap, 0,
+                (dec->pe_live_cap - saved_pe_cap) * sizeof (LiveAcc));
+      if (saved_line_cap > 0)
+        memcpy (dec->line_live, saved_line_live, saved_line_cap * sizeof (LiveAcc));
+      if (dec->line_live_cap > saved_line_cap)
+        memset (dec->line_live + saved_line_cap, 0,
+                (dec->line_live_cap - saved_line_cap) * sizeof (LiveAcc));
+    }
+}
+
+static void
+decoder_init (Decoder   *dec,
+              BlProfile *profile,
+              BlSource  *src)
+{
+  memset (dec, 0, sizeof *dec);
+  dec->profile = profile;
+  dec->src = src;
+  bl_u32_map_init (&dec->strings);
+  bl_u32_map_init (&dec->modules);
+  bl_u32_map_init (&dec->elements);
+  dec->pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
+
+  dec->line_mask = 1023;
+  dec->line_slots = bl_big_array_grow (NULL, 0, (dec->line_mask + 1) * sizeof (LineSlot));
+}
+
+/* The reasons and warnings of a profile whose data ends early or runs on;
+ * the same for a whole read and a follower's snapshot. */
+static void
+set_incomplete_in_body (BlProfile *profile,
+                        guint64    at,
+                        guint64    entries)
+{
+  g_autofree char *reason =
+    g_strdup_printf (_("The profile is incomplete: the data ends at byte %"
+                       PRIu64 " inside an entry, without the "
+                       "end-of-entries marker; the %" PRIu64
+                       " complete entries before it are shown."),
+                     at, entries);
+
+  bl_profile_set_incomplete (profile, reason);
+}
+
+static void
+set_incomplete_in_footer (BlProfile *profile,
+                          guint64    at)
+{
+  g_autofree char *reason =
+    g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
+                       PRIu64 " before the footer with the end time."),
+                     at);
+
+  bl_profile_set_incomplete (profile, reason);
+}
+
+static void
+add_trailing_warning (BlProfile *profile,
+                      guint64    extra,
+                      guint64    at)
+{
+  g_autofree char *warning =
+    g_strdup_printf (_("%" PRIu64 " bytes after the footer at byte %"
+                       PRIu64 " were ignored."),
+                     extra, at);
+
+  bl_profile_add_warning (profile, warning);
+}
+
+static void
+add_unmatched_warning (BlProfile *profile)
+{
+  guint64 n = bl_profile_get_info (profile)->unmatched_frees;
+  g_autofree char *warning = NULL;
+
+  if (n == 0)
+    return;
+
+  warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "%" PRIu64 " free of an address that was "
+                                          "never allocated was ignored.",
+                                          "%" PRIu64 " frees of addresses that were "
+                                          "never allocated were ignored.",
+                                          n),
+                             n);
+  bl_profile_add_warning (profile, warning);
 }
 
 static BlProfile *
@@ -1980,15 +2090,7 @@ decode (BlSource       *src,
   gboolean ok = FALSE;
   gboolean cleared = FALSE;
 
-  dec.profile = profile;
-  dec.src = src;
-  bl_u32_map_init (&dec.strings);
-  bl_u32_map_init (&dec.modules);
-  bl_u32_map_init (&dec.elements);
-  dec.pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
-
-  dec.line_mask = 1023;
-  dec.line_slots = bl_big_array_grow (NULL, 0, (dec.line_mask + 1) * sizeof (LineSlot));
+  decoder_init (&dec, profile, src);
 
   /* header */
   while ((r = parse_header (&dec, &header_size, error)) == PARSE_MORE)
@@ -2066,14 +2168,7 @@ decode (BlSource       *src,
       /* PARSE_MORE */
       if (src->eof)
         {
-          g_autofree char *reason =
-            g_strdup_printf (_("The profile is incomplete: the data ends at byte %"
-                               PRIu64 " inside an entry, without the "
-                               "end-of-entries marker; the %" PRIu64
-                               " complete entries before it are shown."),
-                             bl_source_offset (src, start), dec.entries);
-
-          bl_profile_set_incomplete (profile, reason);
+          set_incomplete_in_body (profile, bl_source_offset (src, start), dec.entries);
           src->pos = start;
           goto done;
         }
@@ -2104,12 +2199,7 @@ decode (BlSource       *src,
         }
       if (src->eof)
         {
-          g_autofree char *reason =
-            g_strdup_printf (_("The profile is incomplete: the file ends at byte %"
-                               PRIu64 " before the footer with the end time."),
-                             bl_source_offset (src, src->pos));
-
-          bl_profile_set_incomplete (profile, reason);
+          set_incomplete_in_footer (profile, bl_source_offset (src, src->pos));
           goto done;
         }
       if (!bl_source_fill (src, src->pos, error))
@@ -2126,34 +2216,17 @@ decode (BlSource       *src,
     {
       guint64 at = bl_source_offset (src, src->pos);
       guint64 extra = src->total > at ? src->total - at : src->len - src->pos;
-      g_autofree char *warning =
-        g_strdup_printf (_("%" PRIu64 " bytes after the footer at byte %"
-                           PRIu64 " were ignored."),
-                         extra, at);
 
-      bl_profile_add_warning (profile, warning);
+      add_trailing_warning (profile, extra, at);
     }
 
 done:
-  decoder_flush (&dec);
+  decoder_flush (&dec, profile, FALSE);
   /* the decoder's tables go before the profile computes its totals */
   decoder_clear (&dec);
   cleared = TRUE;
 
-  if (bl_profile_get_info (profile)->unmatched_frees > 0)
-    {
-      g_autofree char *warning =
-        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                      "%" PRIu64 " free of an address that was "
-                                      "never allocated was ignored.",
-                                      "%" PRIu64 " frees of addresses that were "
-                                      "never allocated were ignored.",
-                                      bl_profile_get_info (profile)->unmatched_frees),
-                         bl_profile_get_info (profile)->unmatched_frees);
-
-      bl_profile_add_warning (profile, warning);
-    }
-
+  add_unmatched_warning (profile);
   bl_profile_finish (profile);
   ok = TRUE;
 
@@ -2223,4 +2296,192 @@ bl_bsprof_read_memory (const guint8  *data,
   bl_source_clear (&src);
 
   return profile;
+}
+
+/* ---- piece by piece (the follower) ---------------------------------------
+ *
+ * The same decoder, kept between calls: each call decodes the whole
+ * entries in the window and stops where bl_bsprof_read_memory() would
+ * wait for more. A snapshot flushes the sums into a copy of the profile
+ * being built and leaves the decoder as it was. */
+
+typedef enum
+{
+  PHASE_HEADER,
+  PHASE_SKIP_HEADER,
+  PHASE_BODY,
+  PHASE_FOOTER,
+  PHASE_DONE,
+} Phase;
+
+struct _BlBsprofDecoder
+{
+  Decoder    dec;
+  BlProfile *profile;      /* being built, never finished */
+  Phase      phase;
+  guint64    header_size;
+  guint64    stop_at;      /* where decoding waits: the entry or footer start */
+  guint64    footer_end;   /* the offset after the footer, once read */
+};
+
+BlBsprofDecoder *
+_bl_bsprof_decoder_new (void)
+{
+  BlBsprofDecoder *decoder = g_new0 (BlBsprofDecoder, 1);
+
+  decoder->profile = bl_profile_new ("bsprof");
+  decoder_init (&decoder->dec, decoder->profile, NULL);
+
+  return decoder;
+}
+
+void
+_bl_bsprof_decoder_free (BlBsprofDecoder *decoder)
+{
+  if (decoder == NULL)
+    return;
+
+  decoder_clear (&decoder->dec);
+  g_clear_object (&decoder->profile);
+  g_free (decoder);
+}
+
+gboolean
+_bl_bsprof_decoder_run (BlBsprofDecoder  *decoder,
+                        BlSource         *src,
+                        GError          **error)
+{
+  Decoder *dec = &decoder->dec;
+  ParseResult r;
+
+  g_assert (!src->eof);
+
+  dec->src = src;
+
+  if (decoder->phase == PHASE_HEADER)
+    {
+      /* the header is parsed from the stream's first byte */
+      g_assert (src->base == 0);
+      src->pos = 0;
+      r = parse_header (dec, &decoder->header_size, error);
+      if (r == PARSE_MORE)
+        {
+          src->pos = 0;
+          return TRUE;
+        }
+      if (r == PARSE_ERROR)
+        return FALSE;
+      decoder->phase = PHASE_SKIP_HEADER;
+    }
+
+  if (decoder->phase == PHASE_SKIP_HEADER)
+    {
+      if (bl_source_offset (src, src->len) < decoder->header_size)
+        {
+          src->pos = src->len;
+          return TRUE;
+        }
+      src->pos = decoder->header_size - src->base;
+      bl_profile_enable_metric (decoder->profile, BL_METRIC_CPU);
+      bl_profile_enable_metric (decoder->profile, BL_METRIC_WALL);
+      bl_profile_enable_metric (decoder->profile, BL_METRIC_CALLS);
+      decoder->phase = PHASE_BODY;
+    }
+
+  while (decoder->phase == PHASE_BODY)
+    {
+      gsize start;
+
+      if (src->len - src->pos > HOT_ENTRY_MAX)
+        {
+          gsize limit = MIN (src->len - HOT_ENTRY_MAX, bl_source_tick_pos (src));
+
+          src->pos = decode_hot (dec, src->data + src->pos, src->data + limit) - src->data;
+          if G_UNLIKELY (!bl_source_tick (src, error))
+            return FALSE;
+        }
+
+      start = src->pos;
+      r = parse_entry (dec, error);
+      if (r == PARSE_OK)
+        {
+          dec->entries++;
+          if G_UNLIKELY (!bl_source_tick (src, error))
+            return FALSE;
+          continue;
+        }
+      if (r == PARSE_ERROR)
+        return FALSE;
+      if (r == PARSE_MORE)
+        {
+          src->pos = start;
+          decoder->stop_at = bl_source_offset (src, start);
+          return TRUE;
+        }
+      decoder->phase = PHASE_FOOTER;
+    }
+
+  if (decoder->phase == PHASE_FOOTER)
+    {
+      const guint8 *p = src->data + src->pos;
+      guint64 end_ms;
+      int res = read_varint (p, src->data + src->len, &end_ms, &p);
+
+      decoder->stop_at = bl_source_offset (src, src->pos);
+      if (res == 0)
+        return TRUE;
+      if (res < 0)
+        {
+          set_error (error, BL_BSPROF_ERROR_BAD_VARINT,
+                     _("Corrupt profile: the footer at byte %" PRIu64
+                       " holds a number longer than 10 bytes."),
+                     bl_source_offset (src, src->pos));
+          return FALSE;
+        }
+      bl_profile_get_info_mutable (decoder->profile)->end_ms = end_ms;
+      src->pos = p - src->data;
+      decoder->footer_end = bl_source_offset (src, src->pos);
+      decoder->phase = PHASE_DONE;
+    }
+
+  /* PHASE_DONE: what follows the footer is only counted */
+  src->pos = src->len;
+
+  return TRUE;
+}
+
+BlProfile *
+_bl_bsprof_decoder_snapshot (BlBsprofDecoder *decoder,
+                             guint64          n_bytes)
+{
+  BlProfile *profile;
+
+  if (decoder->phase == PHASE_HEADER || decoder->phase == PHASE_SKIP_HEADER)
+    return NULL;
+
+  profile = _bl_profile_copy_unfinished (decoder->profile);
+  if (decoder->phase == PHASE_BODY)
+    set_incomplete_in_body (profile, decoder->stop_at, decoder->dec.entries);
+  else if (decoder->phase == PHASE_FOOTER)
+    set_incomplete_in_footer (profile, decoder->stop_at);
+  else if (n_bytes > decoder->footer_end)
+    add_trailing_warning (profile, n_bytes - decoder->footer_end, decoder->footer_end);
+
+  decoder_flush (&decoder->dec, profile, TRUE);
+  add_unmatched_warning (profile);
+  bl_profile_finish (profile);
+
+  return profile;
+}
+
+gboolean
+_bl_bsprof_decoder_is_complete (BlBsprofDecoder *decoder)
+{
+  return decoder->phase == PHASE_DONE;
+}
+
+guint64
+_bl_bsprof_decoder_get_entries (BlBsprofDecoder *decoder)
+{
+  return decoder->dec.entries;
 }

@@ -9,6 +9,10 @@
  * Then what to capture, the polling interval and the folder. "record" is
  * emitted when the user presses Record; the window reads the choices.
  *
+ * The network callbacks borrow the dialog: dispose cancels every request,
+ * and a cancelled callback touches nothing of it (so the dialog goes with
+ * its window, not after).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -181,6 +185,7 @@ static void
 connect_failed (BlRecordDialog *self,
                 GError         *error)
 {
+  /* the dialog may be gone: nothing of it is touched */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -244,7 +249,7 @@ probe_cb (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(BlRecordDialog) self = user_data;
+  BlRecordDialog *self = user_data;
   g_autoptr(GSocketConnection) connection = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -263,7 +268,7 @@ active_app_cb (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr(BlRecordDialog) self = user_data;
+  BlRecordDialog *self = user_data;
   g_autoptr(GSocketClient) client = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -278,8 +283,7 @@ active_app_cb (GObject      *source,
   g_socket_client_set_timeout (client, PROBE_TIMEOUT_S);
   g_socket_client_connect_to_host_async (client, bl_device_get_host (self->device),
                                          (guint16) bl_record_dialog_get_profiler_port (self),
-                                         self->connect_cancellable, probe_cb,
-                                         g_object_ref (self));
+                                         self->connect_cancellable, probe_cb, self);
 }
 
 static void
@@ -287,7 +291,7 @@ info_cb (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(BlRecordDialog) self = user_data;
+  BlRecordDialog *self = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!bl_device_query_info_finish (BL_DEVICE (source), result, &error)
@@ -298,7 +302,7 @@ info_cb (GObject      *source,
     }
 
   bl_device_query_active_app_async (self->device, self->connect_cancellable, active_app_cb,
-                                    g_object_ref (self));
+                                    self);
 }
 
 static void
@@ -387,7 +391,7 @@ discover_cb (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(BlRecordDialog) self = user_data;
+  BlRecordDialog *self = user_data;
   g_autoptr(GPtrArray) devices = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -560,7 +564,7 @@ bl_record_dialog_search (BlRecordDialog *self)
   self->search_cancellable = g_cancellable_new ();
   set_searching (self, TRUE);
   bl_device_discover_async (self->discovery_target, SEARCH_TIMEOUT_MS, self->search_cancellable,
-                            discover_cb, g_object_ref (self));
+                            discover_cb, self);
 }
 
 /* The devices the last search found (0 while it runs). */
@@ -627,8 +631,7 @@ bl_record_dialog_connect (BlRecordDialog *self,
   self->device = bl_device_new (host, port);
   set_busy (self, TRUE);
   show_status (self, "network-wired-symbolic", _("Connecting…"), host);
-  bl_device_query_info_async (self->device, self->connect_cancellable, info_cb,
-                              g_object_ref (self));
+  bl_device_query_info_async (self->device, self->connect_cancellable, info_cb, self);
 }
 
 /* Whether a device is being reached. */

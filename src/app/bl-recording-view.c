@@ -81,7 +81,6 @@ struct _BlRecordingView
   gboolean              device_lost;
   char                 *lost_message;
   GString              *notes;            /* streams that ended early */
-  gint64                start_monotonic;
   guint                 tick_id;
   guint                 n_ticks;
   gboolean              snapshot_busy;
@@ -390,6 +389,15 @@ add_mark (BlRecordingView     *self,
   Mark mark = { time_us, kind, g_strdup (text != NULL ? text : "") };
 
   g_array_append_val (self->marks, mark);
+  /* a mark made now: the axis reaches it before the next tick */
+  if (self->state == BL_RECORDING_VIEW_RECORDING || self->state == BL_RECORDING_VIEW_STOPPING)
+    {
+      self->extent_us = MAX (self->extent_us,
+                             bl_recording_writer_monotonic_to_axis (self->writer,
+                                                                    g_get_monotonic_time ()));
+      self->extent_us = MAX (self->extent_us, time_us);
+      apply_axis (self);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self->marks_area));
 }
 
@@ -480,7 +488,9 @@ show_session (BlRecordingView *self,
               BlSession       *session)
 {
   g_set_object (&self->session, session);
+  self->syncing = TRUE;
   bl_timeline_set_session (self->timeline, session);
+  self->syncing = FALSE;
   gtk_widget_set_visible (self->timeline_scroller, session != NULL);
 }
 
@@ -491,9 +501,11 @@ show_trace (BlRecordingView *self,
 {
   self->trace_offset_us = offset_us;
   g_set_object (&self->trace, trace);
-  /* the extent is set again below, for this trace's clock */
+  /* the extent is set again by apply_axis(), for this trace's clock */
+  self->syncing = TRUE;
   bl_trace_timeline_set_extent (self->trace_timeline, 0, 0);
   bl_trace_timeline_set_profile (self->trace_timeline, trace);
+  self->syncing = FALSE;
   gtk_widget_set_visible (self->trace_scroller,
                           trace != NULL && bl_trace_timeline_get_n_lanes (self->trace_timeline) > 0);
   trace_adjustment_set (self);
@@ -647,7 +659,7 @@ tick (gpointer user_data)
   BlRecordingView *self = user_data;
 
   self->n_ticks++;
-  self->extent_us = g_get_monotonic_time () - self->start_monotonic;
+  self->extent_us = bl_recording_writer_monotonic_to_axis (self->writer, g_get_monotonic_time ());
 
   if (self->profile_stream != NULL)
     {
@@ -757,7 +769,7 @@ finish (BlRecordingView *self)
   if (self->disposed)
     return;
 
-  self->extent_us = g_get_monotonic_time () - self->start_monotonic;
+  self->extent_us = bl_recording_writer_monotonic_to_axis (self->writer, g_get_monotonic_time ());
   update_header (self);
   task = g_task_new (self, NULL, recording_loaded, NULL);
   g_task_set_source_tag (task, finish);
@@ -1133,7 +1145,6 @@ bl_recording_view_start (BlRecordingView          *self,
       return FALSE;
     }
   self->start_unix_us = bl_recording_writer_get_start_unix_us (self->writer);
-  self->start_monotonic = g_get_monotonic_time ();
   self->extent_us = MIN_EXTENT_US;
 
   g_free (self->title);

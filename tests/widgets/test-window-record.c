@@ -35,10 +35,10 @@
 #include "bl-window-record.h"
 
 static char *tmp_root;
+static BlApplication *app;   /* one for the run: its D-Bus path is taken once */
 
 typedef struct
 {
-  BlApplication *app;
   BlWindow      *window;
   BlFakeRoku    *roku;
   GBytes        *profile;
@@ -102,12 +102,7 @@ fixture_setup (Fixture       *f,
   base = g_build_filename (tmp_root, "recordings", NULL);
   f->base = g_file_new_for_path (base);
 
-  f->app = bl_application_new ();
-  g_application_set_flags (G_APPLICATION (f->app),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (f->app), NULL, &error);
-  g_assert_no_error (error);
-  f->window = bl_window_new (GTK_APPLICATION (f->app));
+  f->window = bl_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 720);
   gtk_window_present (GTK_WINDOW (f->window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (f->window)))
@@ -120,7 +115,6 @@ fixture_teardown (Fixture       *f,
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
   flush ();
-  g_clear_object (&f->app);
   bl_fake_roku_free (f->roku);
   g_bytes_unref (f->profile);
   g_bytes_unref (f->trace);
@@ -368,6 +362,10 @@ test_record (Fixture       *f,
   /* drawn inside the charts */
   flush ();
   g_assert_true (bl_recording_view_get_mark (view, 2, NULL, NULL, &x));
+  g_test_message ("mark at %.1f; view %d, timeline %d, lanes %d", x,
+                  gtk_widget_get_width (GTK_WIDGET (view)),
+                  gtk_widget_get_width (GTK_WIDGET (bl_recording_view_get_timeline (view))),
+                  gtk_widget_get_width (GTK_WIDGET (bl_recording_view_get_trace_timeline (view))));
   g_assert_cmpfloat (x, >, 0);
   g_assert_cmpfloat (x, <=, gtk_widget_get_width (GTK_WIDGET (view)));
 
@@ -410,6 +408,7 @@ test_record (Fixture       *f,
 
     while (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADING)
       g_main_context_iteration (NULL, TRUE);
+    g_test_message ("%s", bl_profile_page_get_error_message (page));
     g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
     document = bl_profile_page_get_document (page);
     g_assert_true (BL_IS_RECORDING (document));
@@ -562,6 +561,11 @@ main (int   argc,
     g_error ("No display: widget tests need one (run them under xvfb-run)");
   adw_init ();
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  app = bl_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
 
 #define ADD(name, mode, func) \
   g_test_add ("/widgets/window-record/" name, Fixture, GINT_TO_POINTER (mode), \
@@ -578,6 +582,7 @@ main (int   argc,
 #undef ADD
 
   status = g_test_run ();
+  g_clear_object (&app);
 
   {
     g_autoptr(GFile) root = g_file_new_for_path (tmp_root);

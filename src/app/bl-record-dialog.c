@@ -563,6 +563,14 @@ bl_record_dialog_search (BlRecordDialog *self)
   g_clear_object (&self->search_cancellable);
   self->search_cancellable = g_cancellable_new ();
   set_searching (self, TRUE);
+  clear_devices (self);
+  {
+    GtkWidget *row = adw_action_row_new ();
+
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Searching…"));
+    gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+    gtk_list_box_append (self->devices_list, row);
+  }
   bl_device_discover_async (self->discovery_target, SEARCH_TIMEOUT_MS, self->search_cancellable,
                             discover_cb, self);
 }
@@ -626,6 +634,9 @@ bl_record_dialog_connect (BlRecordDialog *self,
           gtk_spin_button_set_value (self->ecp_port_spin, port);
         }
     }
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->address_row)), address) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->address_row), address);
 
   self->connect_cancellable = g_cancellable_new ();
   self->device = bl_device_new (host, port);

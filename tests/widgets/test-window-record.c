@@ -23,9 +23,10 @@
 
 #include "bl-alert.h"
 #include "bl-application.h"
-#include "bl-bsprof-shapes.h"
+#include "bl-bsprof-writer.h"
 #include "bl-capture-error.h"
 #include "bl-fake-roku.h"
+#include "bl-flame-layout.h"
 #include "bl-model.h"
 #include "bl-perfetto-writer.h"
 #include "bl-record-dialog.h"
@@ -47,13 +48,47 @@ typedef struct
   GFile         *base;
 } Fixture;
 
+/* A small app whose measurements run all along the stream (as a real
+ * profiler's do): main → 24 functions, each with children, then @n CPU
+ * measurements spread over the paths. */
 static GBytes *
-make_profile (guint64 target_bytes)
+make_profile (guint n)
 {
-  BlBsprofWriter *w = bl_bsprof_write_shape (BL_BSPROF_SHAPE_TODAY, target_bytes, 17, NULL);
-  GBytes *bytes = bl_bsprof_writer_finish (w);
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  GBytes *bytes;
+  guint32 pe = 2;
 
+  bl_bsprof_header_init (&h);
+  h.target = "Fake App";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "Main");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  for (guint i = 0; i < 24; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("function%u", i);
+
+      bl_bsprof_writer_string (w, 10 + i, name);
+    }
+  for (guint i = 0; i < 24; i++)
+    {
+      bl_bsprof_writer_path (w, pe, 1, i, 2, 10 + i, 10 + i);
+      bl_bsprof_writer_path (w, pe + 1, pe, 1, 2, 100 + i, 10 + (i + 1) % 24);
+      pe += 2;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      bl_bsprof_writer_cpu (w, 2 + (i * 7) % (pe - 2), 0, 10 + i % 90, 20 + i % 90);
+      if (i % 10 == 0)
+        bl_bsprof_writer_calls (w, 2 + (i * 3) % (pe - 2), 1);
+    }
+  bl_bsprof_writer_end (w, 5000);
+  bytes = bl_bsprof_writer_finish (w);
   bl_bsprof_writer_free (w);
+
   return bytes;
 }
 
@@ -93,8 +128,12 @@ fixture_setup (Fixture       *f,
   f->roku = bl_fake_roku_new (GPOINTER_TO_INT (data), &error);
   g_assert_no_error (error);
   /* about five seconds of profile, a trace in a second, a heap graph on request */
-  f->profile = make_profile (200 * 1024);
-  bl_fake_roku_set_profile (f->roku, f->profile, 1024, 25);
+  f->profile = make_profile (60000);
+  g_assert_cmpuint (g_bytes_get_size (f->profile), >, 200000);
+  if (g_getenv ("DEBUG_REC"))
+    g_file_set_contents ("/tmp/record-window/test.bsprof", g_bytes_get_data (f->profile, NULL),
+                         g_bytes_get_size (f->profile), NULL);
+  bl_fake_roku_set_profile (f->roku, f->profile, 4096, 100);
   f->trace = make_trace (3000);
   f->heap = make_trace (7);
   bl_fake_roku_set_trace (f->roku, f->trace, f->heap, 997, 20, FALSE);
@@ -330,6 +369,22 @@ test_record (Fixture       *f,
     g_main_context_iteration (NULL, TRUE);
   live_nodes = bl_profile_get_n_nodes (live);
   g_assert_cmpuint (bl_fake_roku_get_bytes_sent (f->roku), <, g_bytes_get_size (f->profile));
+
+  /* its frames get widths once the measurements arrive */
+  while (bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view)) == NULL
+         || bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view))) == 0)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (g_getenv ("DEBUG_REC"))
+        g_printerr ("layout %p sent %zu profile %u nodes\n", bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view)),
+                    bl_fake_roku_get_bytes_sent (f->roku),
+                    bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (view))));
+    }
+  /* … and are drawn: the root's bar at the bottom once laid out */
+  while (bl_flame_graph_get_node_at (bl_recording_view_get_flame_graph (view), 10,
+                                     gtk_widget_get_height (GTK_WIDGET (bl_recording_view_get_flame_graph (view))) - 4)
+         == BL_NODE_NONE)
+    g_main_context_iteration (NULL, TRUE);
 
   /* the charts get samples, the trace its lanes */
   while (n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (view))) < 2)

@@ -270,3 +270,200 @@ bl_ecp_xml_parse_list (const char  *str,
 
   return p.items;
 }
+
+/* ---- trees --------------------------------------------------------------- */
+
+typedef struct
+{
+  const char   *root;
+  BlEcpElement *top;
+  GPtrArray    *stack;     /* open elements, innermost last (not owned) */
+  GString      *text;
+  guint         n_elements;
+} TreeParse;
+
+void
+bl_ecp_element_free (BlEcpElement *element)
+{
+  if (element == NULL)
+    return;
+
+  g_free (element->name);
+  g_free (element->text);
+  g_strfreev (element->attributes);
+  g_ptr_array_unref (element->children);
+  g_free (element);
+}
+
+static void
+tree_start (GMarkupParseContext  *context,
+            const char           *name,
+            const char          **attr_names,
+            const char          **attr_values,
+            gpointer              user_data,
+            GError              **error)
+{
+  TreeParse *t = user_data;
+  BlEcpElement *element;
+  guint n = g_strv_length ((char **) attr_names);
+
+  if (t->stack->len == 0 && t->top != NULL)
+    return;   /* GMarkup refuses a second root anyway */
+  if (t->stack->len == 0 && t->root != NULL && !g_str_equal (name, t->root))
+    {
+      g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                   _("The device answered with <%s> where <%s> was expected."),
+                   name, t->root);
+      return;
+    }
+  if (++t->n_elements > BL_ECP_XML_MAX_ELEMENTS)
+    {
+      g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                   _("The device's <%s> answer has more than %u elements."),
+                   t->top != NULL ? t->top->name : name, BL_ECP_XML_MAX_ELEMENTS);
+      return;
+    }
+
+  element = g_new0 (BlEcpElement, 1);
+  element->name = g_strdup (name);
+  element->children = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_ecp_element_free);
+  element->attributes = g_new0 (char *, 2 * n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      element->attributes[2 * i] = g_strdup (attr_names[i]);
+      element->attributes[2 * i + 1] = g_strdup (attr_values[i]);
+    }
+
+  if (t->stack->len == 0)
+    t->top = element;
+  else
+    g_ptr_array_add (((BlEcpElement *) g_ptr_array_index (t->stack, t->stack->len - 1))->children,
+                     element);
+  g_ptr_array_add (t->stack, element);
+  g_string_truncate (t->text, 0);
+}
+
+static void
+tree_end (GMarkupParseContext  *context,
+          const char           *name,
+          gpointer              user_data,
+          GError              **error)
+{
+  TreeParse *t = user_data;
+  BlEcpElement *element;
+
+  if (t->stack->len == 0)
+    return;
+  element = g_ptr_array_index (t->stack, t->stack->len - 1);
+  /* the text directly inside, when it has no children */
+  element->text = element->children->len == 0
+                    ? g_strstrip (g_strdup (t->text->str)) : g_strdup ("");
+  g_ptr_array_remove_index (t->stack, t->stack->len - 1);
+  g_string_truncate (t->text, 0);
+}
+
+static void
+tree_text (GMarkupParseContext  *context,
+           const char           *str,
+           gsize                 len,
+           gpointer              user_data,
+           GError              **error)
+{
+  TreeParse *t = user_data;
+
+  /* only a leaf's text is kept; a bound on what one leaf may hold */
+  if (t->text->len < 1024 * 1024)
+    g_string_append_len (t->text, str, MIN (len, 1024 * 1024));
+}
+
+static const GMarkupParser tree_parser = {
+  tree_start, tree_end, tree_text, NULL, NULL,
+};
+
+BlEcpElement *
+bl_ecp_xml_parse_tree (const char  *str,
+                       gsize        len,
+                       const char  *root,
+                       GError     **error)
+{
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) local_error = NULL;
+  TreeParse t = { root, NULL, g_ptr_array_new (), g_string_new (NULL), 0 };
+
+  /* skip the <?xml …?> declaration GMarkup does not want */
+  while (len > 0 && g_ascii_isspace (*str))
+    str++, len--;
+  if (len >= 5 && strncmp (str, "<?xml", 5) == 0)
+    {
+      const char *end = g_strstr_len (str, len, "?>");
+
+      if (end != NULL)
+        {
+          len -= (end + 2) - str;
+          str = end + 2;
+        }
+    }
+
+  context = g_markup_parse_context_new (&tree_parser, G_MARKUP_TREAT_CDATA_AS_TEXT, &t, NULL);
+  if (!g_markup_parse_context_parse (context, str, len, &local_error)
+      || !g_markup_parse_context_end_parse (context, &local_error)
+      || t.top == NULL)
+    {
+      if (local_error != NULL && local_error->domain == BL_CAPTURE_ERROR)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                     _("The device's answer is not the <%s> document expected (%s)."),
+                     root != NULL ? root : "answer",
+                     local_error != NULL ? local_error->message : _("empty"));
+      g_clear_pointer (&t.top, bl_ecp_element_free);
+    }
+
+  g_ptr_array_unref (t.stack);
+  g_string_free (t.text, TRUE);
+
+  return t.top;
+}
+
+BlEcpElement *
+bl_ecp_element_get_child (const BlEcpElement *element,
+                          const char         *name)
+{
+  g_return_val_if_fail (element != NULL, NULL);
+
+  for (guint i = 0; i < element->children->len; i++)
+    {
+      BlEcpElement *child = g_ptr_array_index (element->children, i);
+
+      if (g_str_equal (child->name, name))
+        return child;
+    }
+
+  return NULL;
+}
+
+const char *
+bl_ecp_element_get_text (const BlEcpElement *element,
+                         const char         *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  const BlEcpElement *at = element;
+
+  for (guint i = 0; at != NULL && parts[i] != NULL; i++)
+    at = bl_ecp_element_get_child (at, parts[i]);
+
+  return at != NULL ? at->text : NULL;
+}
+
+const char *
+bl_ecp_element_get_attribute (const BlEcpElement *element,
+                              const char         *name)
+{
+  g_return_val_if_fail (element != NULL, NULL);
+
+  for (guint i = 0; element->attributes[i] != NULL; i += 2)
+    if (g_str_equal (element->attributes[i], name))
+      return element->attributes[i + 1];
+
+  return NULL;
+}

@@ -20,4 +20,37 @@ GPtrArray  *bl_ecp_xml_parse_list (const char  *text,
                                    const char  *container,
                                    GError     **error);
 
+/* An answer as a tree, for the ones whose elements nest and repeat at
+ * every level (sgnodes, registry, app-object-counts). */
+typedef struct _BlEcpElement BlEcpElement;
+
+struct _BlEcpElement
+{
+  char       *name;
+  char       *text;        /* stripped, "" if none */
+  char      **attributes;  /* name, value, name, value, …, NULL */
+  GPtrArray  *children;    /* BlEcpElement, never NULL */
+};
+
+/* At most this many elements in one answer: more is an error. */
+#define BL_ECP_XML_MAX_ELEMENTS 1000000
+
+/* The whole answer, whose root element must be @root (any when NULL). */
+BlEcpElement *bl_ecp_xml_parse_tree         (const char          *text,
+                                             gsize                len,
+                                             const char          *root,
+                                             GError             **error);
+void          bl_ecp_element_free           (BlEcpElement        *element);
+/* The first child called @name, or NULL. */
+BlEcpElement *bl_ecp_element_get_child      (const BlEcpElement  *element,
+                                             const char          *name);
+/* The text of the first element down @path ("a/b"), or NULL. */
+const char   *bl_ecp_element_get_text       (const BlEcpElement  *element,
+                                             const char          *path);
+/* The value of attribute @name, or NULL. */
+const char   *bl_ecp_element_get_attribute  (const BlEcpElement  *element,
+                                             const char          *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlEcpElement, bl_ecp_element_free)
+
 G_END_DECLS

@@ -6,6 +6,12 @@
  * the format, /work/shared/specs/rrm-session-format.txt), so Roku's own
  * monitor and Brightlens open it. Fields of the answer the format does not
  * name (the memory limit, the CPU sample's duration) are kept in the point.
+ * Then, each while the device answers it: graphics-frame-rate, fwbeacons,
+ * sgrendezvous (both drained), r2d2-bitmaps, sgnodes/all (node counts by
+ * type), app-object-counts/APP (BrightScript objects by type) and
+ * registry/APP (sections and keys, space used); doc/capture-protocol.md
+ * says which layouts are confirmed. A query the device refuses or answers
+ * with something else is dropped for the rest of the run.
  *
  * The session file is rewritten whole after every poll through a temporary
  * file renamed over it, so at any moment it is a complete, valid session.
@@ -42,7 +48,13 @@ struct _BlResourcePoller
   JsonArray    *beacons;   /* owned by root */
   JsonArray    *rendezvous; /* owned by root */
   JsonArray    *graphics;  /* owned by root */
+  JsonArray    *nodes;     /* owned by root */
+  JsonArray    *objects;   /* owned by root */
+  JsonArray    *registry;  /* owned by root */
   gboolean      graphics_supported;
+  gboolean      nodes_supported;
+  gboolean      objects_supported;
+  gboolean      registry_supported;
   gboolean      rendezvous_supported;
   gboolean      fps_supported;
   gboolean      beacons_supported;
@@ -230,6 +242,12 @@ build_root (BlResourcePoller *self)
   json_object_set_array_member (live, "sgrendezvous", self->rendezvous);
   self->graphics = json_array_new ();
   json_object_set_array_member (live, "channel_graphics_memory_usage", self->graphics);
+  self->nodes = json_array_new ();
+  json_object_set_array_member (live, "channel_graph_metrics", self->nodes);
+  self->objects = json_array_new ();
+  json_object_set_array_member (live, "bs_objects", self->objects);
+  self->registry = json_array_new ();
+  json_object_set_array_member (live, "registry_usage", self->registry);
 
   json_object_set_object_member (session, "static", statics);
   json_object_set_object_member (session, "live", live);
@@ -310,6 +328,7 @@ static void save (BlResourcePoller *self);
 static void query_beacons (BlResourcePoller *self);
 static void query_rendezvous (BlResourcePoller *self);
 static void query_graphics (BlResourcePoller *self);
+static void query_nodes (BlResourcePoller *self);
 
 static void
 finish_run (BlResourcePoller *self,
@@ -434,6 +453,55 @@ poll_failed (BlResourcePoller *self,
     finish_run (self, error);
 }
 
+/* What the optional queries (all but chanperf) share: the answer to one,
+ * or NULL. NULL with *@go_on FALSE: the run has ended, or the device is
+ * gone (the poll is saved and the run ends); return at once. NULL with
+ * *@go_on TRUE: the device does not answer this query as expected (an
+ * HTTP error, a refusal): it is not supported, the poll goes on without
+ * it. */
+static GBytes *
+take_answer (BlResourcePoller *self,
+             GAsyncResult     *result,
+             const char       *what,
+             gboolean         *go_on)
+{
+  GError *error = NULL;
+  GBytes *bytes;
+
+  *go_on = FALSE;
+  if (self->task == NULL)
+    return NULL;
+
+  bytes = bl_device_get_finish (self->device, result, &error);
+  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
+    {
+      poll_failed (self, error, TRUE);
+      return NULL;
+    }
+  if (bytes == NULL)
+    {
+      g_debug ("%s: %s", what, error->message);
+      g_error_free (error);
+    }
+  *go_on = TRUE;
+
+  return bytes;
+}
+
+/* Whether a tree answer says OK (or nothing). */
+static gboolean
+answer_ok (const BlEcpElement *answer,
+           const char         *what)
+{
+  const char *status = bl_ecp_element_get_text (answer, "status");
+
+  if (status == NULL || g_ascii_strcasecmp (status, "OK") == 0)
+    return TRUE;
+  g_debug ("%s: %s (%s)", what, status, bl_ecp_element_get_text (answer, "error"));
+
+  return FALSE;
+}
+
 /* a bitmap's field, from a child element or an attribute */
 static const char *
 bitmap_field (GHashTable *item,
@@ -493,16 +561,11 @@ polled_graphics (GObject      *source,
   gsize len;
   gint64 texture = 0, texture_max = 0, system_used = 0;
   gboolean has_texture = FALSE, has_texture_max = FALSE, has_system = FALSE;
+  gboolean go_on;
 
-  if (self->task == NULL)
+  bytes = take_answer (self, result, "r2d2-bitmaps", &go_on);
+  if (!go_on)
     return;
-
-  bytes = bl_device_get_finish (self->device, result, &error);
-  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
-    {
-      poll_failed (self, error, TRUE);
-      return;
-    }
   /* the ECP page's sample has <rographics> right under the root, devices
    * and other clients one or more under <graphics-instances> */
   if (bytes != NULL)
@@ -528,7 +591,7 @@ polled_graphics (GObject      *source,
       g_debug ("r2d2-bitmaps: %s", error != NULL ? error->message : status);
       g_clear_error (&error);
       self->graphics_supported = FALSE;
-      save (self);
+      query_nodes (self);
       return;
     }
 
@@ -584,7 +647,7 @@ polled_graphics (GObject      *source,
   json_object_set_array_member (point, "bitmaps", bitmaps);
   json_array_add_object_element (self->graphics, point);
 
-  save (self);
+  query_nodes (self);
 }
 
 static void
@@ -594,13 +657,330 @@ query_graphics (BlResourcePoller *self)
 
   if (!self->graphics_supported)
     {
-      save (self);
+      query_nodes (self);
       return;
     }
   path = g_strdup_printf ("/query/r2d2-bitmaps/%s",
                           bl_device_get_app_id (self->device) != NULL
                             ? bl_device_get_app_id (self->device) : "dev");
   bl_device_get_async (self->device, path, self->stop, polled_graphics, g_object_ref (self));
+}
+
+/* A non-negative integer from a device's text, or -1. */
+static gint64
+parse_count (const char *text)
+{
+  char *end = NULL;
+  gint64 value;
+
+  if (text == NULL || text[0] == '\0')
+    return -1;
+  value = g_ascii_strtoll (text, &end, 10);
+
+  return end == text || *end != '\0' || value < 0 ? -1 : value;
+}
+
+static void
+set_count (JsonObject *object,
+           const char *name,
+           gint64      value)
+{
+  if (value >= 0)
+    json_object_set_int_member (object, name, value);
+  else
+    json_object_set_null_member (object, name);
+}
+
+/* Counts the SceneGraph nodes below @element by type (the element's name).
+ * Sections that wrap nodes (<All_Nodes>, <Root_Nodes>) and the answer's own
+ * fields are not nodes. */
+static void
+count_nodes (const BlEcpElement *element,
+             GHashTable         *counts,
+             guint64            *total)
+{
+  static const char *const envelope[] = { "status", "error", "timestamp", "error-message" };
+
+  for (guint i = 0; i < element->children->len; i++)
+    {
+      const BlEcpElement *child = g_ptr_array_index (element->children, i);
+      gboolean is_node = !g_str_has_suffix (child->name, "_Nodes");
+
+      for (guint e = 0; e < G_N_ELEMENTS (envelope) && is_node; e++)
+        is_node = !g_str_equal (child->name, envelope[e]);
+      if (is_node)
+        {
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, child->name));
+
+          g_hash_table_insert (counts, child->name, GUINT_TO_POINTER (n + 1));
+          (*total)++;
+        }
+      /* nodes nest in their parents */
+      if (is_node || g_str_has_suffix (child->name, "_Nodes"))
+        count_nodes (child, counts, total);
+    }
+}
+
+static gint
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void query_objects (BlResourcePoller *self);
+
+static void
+polled_nodes (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlEcpElement) answer = NULL;
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) error = NULL;
+  g_autofree const char **names = NULL;
+  JsonObject *point;
+  JsonArray *types;
+  guint64 total = 0;
+  guint n_names;
+  gboolean go_on;
+
+  bytes = take_answer (self, result, "sgnodes", &go_on);
+  if (!go_on)
+    return;
+  if (bytes != NULL)
+    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                    NULL, &error);
+  if (answer == NULL || !answer_ok (answer, "sgnodes"))
+    {
+      if (error != NULL)
+        g_debug ("sgnodes: %s", error->message);
+      self->nodes_supported = FALSE;
+      query_objects (self);
+      return;
+    }
+
+  count_nodes (answer, counts, &total);
+  names = (const char **) g_hash_table_get_keys_as_array (counts, &n_names);
+  qsort (names, n_names, sizeof *names, compare_names);
+
+  /* the node types and how many of each; the answer has no sizes */
+  point = json_object_new ();
+  types = json_array_new ();
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  json_object_set_int_member (point, "total_nodes", (gint64) MIN (total, G_MAXINT64));
+  json_object_set_null_member (point, "total_memory");
+  for (guint i = 0; i < n_names; i++)
+    {
+      JsonObject *type = json_object_new ();
+
+      json_object_set_string_member (type, "name", names[i]);
+      json_object_set_int_member (type, "count",
+                                  GPOINTER_TO_UINT (g_hash_table_lookup (counts, names[i])));
+      json_object_set_null_member (type, "memory");
+      json_array_add_object_element (types, type);
+    }
+  json_object_set_array_member (point, "nodes", types);
+  json_array_add_object_element (self->nodes, point);
+
+  query_objects (self);
+}
+
+static void
+query_nodes (BlResourcePoller *self)
+{
+  if (!self->nodes_supported)
+    {
+      query_objects (self);
+      return;
+    }
+  bl_device_get_async (self->device, "/query/sgnodes/all", self->stop, polled_nodes,
+                       g_object_ref (self));
+}
+
+static void query_registry (BlResourcePoller *self);
+
+static void
+polled_objects (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlEcpElement) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  BlEcpElement *totals, *list;
+  JsonObject *point, *group;
+  JsonArray *groups, *objects;
+  const char *id, *title;
+  gboolean go_on;
+
+  bytes = take_answer (self, result, "app-object-counts", &go_on);
+  if (!go_on)
+    return;
+  if (bytes != NULL)
+    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                    "app-object-counts", &error);
+  totals = answer != NULL ? bl_ecp_element_get_child (answer, "objects") : NULL;
+  if (answer == NULL || !answer_ok (answer, "app-object-counts") || totals == NULL)
+    {
+      if (error != NULL)
+        g_debug ("app-object-counts: %s", error->message);
+      self->objects_supported = FALSE;
+      query_registry (self);
+      return;
+    }
+
+  /* one group, the app, with its objects by type (SceneGraph nodes by
+   * their subtype, "roSGNode:Font") */
+  point = json_object_new ();
+  groups = json_array_new ();
+  group = json_object_new ();
+  objects = json_array_new ();
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  id = bl_ecp_element_get_text (answer, "channel-id");
+  title = bl_ecp_element_get_text (answer, "channel-title");
+  json_object_set_string_member (group, "name", title != NULL ? title : "");
+  json_object_set_string_member (group, "id", id != NULL ? id : "");
+  set_count (group, "objects_count",
+             parse_count (bl_ecp_element_get_text (totals, "objects-count")));
+  set_count (group, "objects_memory",
+             parse_count (bl_ecp_element_get_text (totals, "objects-num-bytes-physical")));
+  set_count (group, "objects_memory_logical",
+             parse_count (bl_ecp_element_get_text (totals, "objects-num-bytes-logical")));
+  list = bl_ecp_element_get_child (totals, "objects");
+  for (guint i = 0; list != NULL && i < list->children->len; i++)
+    {
+      const BlEcpElement *item = g_ptr_array_index (list->children, i);
+      const char *type = bl_ecp_element_get_text (item, "type");
+      const char *subtype = bl_ecp_element_get_text (item, "subtype");
+      g_autofree char *name = NULL;
+      JsonObject *object;
+
+      if (!g_str_equal (item->name, "object"))
+        continue;
+      name = subtype != NULL && subtype[0] != '\0'
+               ? g_strdup_printf ("%s:%s", type != NULL ? type : "", subtype)
+               : g_strdup (type != NULL ? type : "");
+      object = json_object_new ();
+      json_object_set_string_member (object, "name", name);
+      set_count (object, "count", parse_count (bl_ecp_element_get_text (item, "count")));
+      set_count (object, "memory",
+                 parse_count (bl_ecp_element_get_text (item, "num-bytes-physical")));
+      set_count (object, "memory_logical",
+                 parse_count (bl_ecp_element_get_text (item, "num-bytes-logical")));
+      json_array_add_object_element (objects, object);
+    }
+  json_object_set_array_member (group, "objects", objects);
+  json_array_add_object_element (groups, group);
+  json_object_set_array_member (point, "groups", groups);
+  json_array_add_object_element (self->objects, point);
+
+  query_registry (self);
+}
+
+static void
+query_objects (BlResourcePoller *self)
+{
+  g_autofree char *path = NULL;
+
+  if (!self->objects_supported)
+    {
+      query_registry (self);
+      return;
+    }
+  path = g_strdup_printf ("/query/app-object-counts/%s",
+                          bl_device_get_app_id (self->device) != NULL
+                            ? bl_device_get_app_id (self->device) : "dev");
+  bl_device_get_async (self->device, path, self->stop, polled_objects, g_object_ref (self));
+}
+
+static void
+polled_registry (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(BlResourcePoller) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlEcpElement) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  BlEcpElement *registry, *sections;
+  JsonObject *point;
+  JsonArray *list;
+  gint64 available;
+  gboolean go_on;
+
+  bytes = take_answer (self, result, "registry", &go_on);
+  if (!go_on)
+    return;
+  if (bytes != NULL)
+    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                    NULL, &error);
+  registry = answer != NULL ? bl_ecp_element_get_child (answer, "registry") : NULL;
+  if (answer == NULL || !answer_ok (answer, "registry") || registry == NULL)
+    {
+      if (error != NULL)
+        g_debug ("registry: %s", error->message);
+      self->registry_supported = FALSE;
+      save (self);
+      return;
+    }
+
+  /* what the app's registry uses of the 32 KB Roku gives each app */
+  point = json_object_new ();
+  list = json_array_new ();
+  available = parse_count (bl_ecp_element_get_text (registry, "space-available"));
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  set_count (point, "used", available >= 0 && available <= BL_RESOURCE_POLLER_REGISTRY_SIZE
+                              ? BL_RESOURCE_POLLER_REGISTRY_SIZE - available : -1);
+  set_count (point, "space_available", available);
+  sections = bl_ecp_element_get_child (registry, "sections");
+  for (guint i = 0; sections != NULL && i < sections->children->len; i++)
+    {
+      const BlEcpElement *section = g_ptr_array_index (sections->children, i);
+      const BlEcpElement *items = bl_ecp_element_get_child (section, "items");
+      const char *name = bl_ecp_element_get_text (section, "name");
+      JsonObject *entry;
+      JsonArray *keys;
+
+      if (!g_str_equal (section->name, "section"))
+        continue;
+      entry = json_object_new ();
+      keys = json_array_new ();
+      json_object_set_string_member (entry, "name", name != NULL ? name : "");
+      for (guint k = 0; items != NULL && k < items->children->len; k++)
+        {
+          const BlEcpElement *item = g_ptr_array_index (items->children, k);
+          const char *key = bl_ecp_element_get_text (item, "key");
+
+          if (g_str_equal (item->name, "item") && key != NULL)
+            json_array_add_string_element (keys, key);
+        }
+      json_object_set_array_member (entry, "items", keys);
+      json_array_add_object_element (list, entry);
+    }
+  json_object_set_array_member (point, "sections", list);
+  json_array_add_object_element (self->registry, point);
+
+  save (self);
+}
+
+static void
+query_registry (BlResourcePoller *self)
+{
+  g_autofree char *path = NULL;
+
+  if (!self->registry_supported)
+    {
+      save (self);
+      return;
+    }
+  path = g_strdup_printf ("/query/registry/%s",
+                          bl_device_get_app_id (self->device) != NULL
+                            ? bl_device_get_app_id (self->device) : "dev");
+  bl_device_get_async (self->device, path, self->stop, polled_registry, g_object_ref (self));
 }
 
 /* an integer field of @map as a JSON member (null when absent or not one) */
@@ -636,16 +1016,11 @@ polled_rendezvous (GObject      *source,
   gint64 total_time = 0;
   const char *data;
   gsize len;
+  gboolean go_on;
 
-  if (self->task == NULL)
+  bytes = take_answer (self, result, "sgrendezvous", &go_on);
+  if (!go_on)
     return;
-
-  bytes = bl_device_get_finish (self->device, result, &error);
-  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
-    {
-      poll_failed (self, error, TRUE);
-      return;
-    }
   if (bytes != NULL)
     {
       data = g_bytes_get_data (bytes, &len);
@@ -721,22 +1096,17 @@ polled_beacons (GObject      *source,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GPtrArray) items = NULL;
   GError *error = NULL;
+  gboolean go_on;
 
-  if (self->task == NULL)
+  bytes = take_answer (self, result, "fwbeacons", &go_on);
+  if (!go_on)
     return;
-
-  bytes = bl_device_get_finish (self->device, result, &error);
-  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
-    {
-      poll_failed (self, error, TRUE);
-      return;
-    }
   if (bytes != NULL)
     items = bl_ecp_xml_parse_list (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                    NULL, NULL, &error);
   if (items == NULL)
     {
-      g_debug ("fwbeacons: %s", error->message);
+      g_debug ("fwbeacons: %s", error != NULL ? error->message : "refused");
       g_clear_error (&error);
       self->beacons_supported = FALSE;
     }
@@ -794,16 +1164,11 @@ polled_fps (GObject      *source,
   g_autoptr(GHashTable) answer = NULL;
   GError *error = NULL;
   const char *status;
+  gboolean go_on;
 
-  if (self->task == NULL)
+  bytes = take_answer (self, result, "graphics-frame-rate", &go_on);
+  if (!go_on)
     return;
-
-  bytes = bl_device_get_finish (self->device, result, &error);
-  if (bytes == NULL && !g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
-    {
-      poll_failed (self, error, TRUE);
-      return;
-    }
   if (bytes != NULL)
     answer = bl_ecp_xml_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                "graphics-frame-rate", &error);
@@ -1007,6 +1372,9 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   self->beacons_supported = TRUE;
   self->rendezvous_supported = TRUE;
   self->graphics_supported = TRUE;
+  self->nodes_supported = TRUE;
+  self->objects_supported = TRUE;
+  self->registry_supported = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);

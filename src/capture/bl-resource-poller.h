@@ -13,6 +13,9 @@
 G_BEGIN_DECLS
 
 #define BL_RESOURCE_POLLER_DEFAULT_INTERVAL_MS 1000
+/* The registry space Roku gives each app, in bytes: registry_usage's
+ * "used" is this less the device's space-available. */
+#define BL_RESOURCE_POLLER_REGISTRY_SIZE 32768
 
 #define BL_TYPE_RESOURCE_POLLER (bl_resource_poller_get_type ())
 

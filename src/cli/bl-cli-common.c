@@ -80,9 +80,10 @@ find_input (const struct stat *st)
  *
  * Returns: (transfer full) (nullable): the profile or session
  */
-GObject *
-bl_cli_load (const char *path,
-             int        *exit_status)
+static GObject *
+load (const char *path,
+      int        *exit_status,
+      gboolean    allow_recording)
 {
   g_autoptr(GError) error = NULL;
   GObject *result;
@@ -131,9 +132,34 @@ bl_cli_load (const char *path,
     fprintf (stderr, _("brightlens-cli: warning: %s: %s\n"),
              path, bl_profile_get_warning (BL_PROFILE (result)));
 
+  /* only `info` summarises a whole recording; the rest take one of its files */
+  if (BL_IS_RECORDING (result) && !allow_recording)
+    {
+      fprintf (stderr, _("brightlens-cli: %s is a recording; give one of its files "
+                         "(profile.bsprof, session.json or trace.perfetto-trace).\n"), path);
+      g_object_unref (result);
+      *exit_status = BL_CLI_INVALID_INPUT;
+      return NULL;
+    }
+
   *exit_status = BL_CLI_OK;
 
   return result;
+}
+
+GObject *
+bl_cli_load (const char *path,
+             int        *exit_status)
+{
+  return load (path, exit_status, FALSE);
+}
+
+/* bl_cli_load(), and a recording's folder or manifest gives a BlRecording. */
+GObject *
+bl_cli_load_any (const char *path,
+                 int        *exit_status)
+{
+  return load (path, exit_status, TRUE);
 }
 
 /* An output file being written: a temporary file in the destination's

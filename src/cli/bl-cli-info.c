@@ -12,8 +12,8 @@
 
 #include "bl-cli.h"
 
-static JsonNode *
-profile_to_json (BlProfile *profile)
+JsonNode *
+bl_cli_profile_to_json (BlProfile *profile)
 {
   const BlProfileInfo *info = bl_profile_get_info (profile);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -194,7 +194,7 @@ bl_cli_info (int    argc,
   if (argc != 2)
     return bl_cli_usage_error (context, _("info takes exactly one FILE."));
 
-  if (!(loaded = bl_cli_load (argv[1], &status)))
+  if (!(loaded = bl_cli_load_any (argv[1], &status)))
     return status;
 
   if (!bl_cli_redirect_stdout (output, &error))
@@ -207,7 +207,7 @@ bl_cli_info (int    argc,
     {
       if (json)
         {
-          g_autoptr(JsonNode) node = profile_to_json (BL_PROFILE (loaded));
+          g_autoptr(JsonNode) node = bl_cli_profile_to_json (BL_PROFILE (loaded));
 
           bl_cli_print_json (node);
         }
@@ -216,6 +216,8 @@ bl_cli_info (int    argc,
     }
   else if (BL_IS_SESSION (loaded))
     return bl_cli_finish_stdout (bl_cli_session_info (BL_SESSION (loaded), argv[1], json));
+  else if (BL_IS_RECORDING (loaded))
+    return bl_cli_finish_stdout (bl_cli_recording_info (BL_RECORDING (loaded), argv[1], json));
 
   return bl_cli_finish_stdout (BL_CLI_OK);
 }

@@ -6,7 +6,9 @@
  * (trace.perfetto-trace), until --duration runs out, Ctrl+C, or the device
  * goes away. Without --profile, --resources or --trace everything the
  * device offers is recorded: a stream it does not offer is noted and left
- * out. Every file is valid whenever the command ends.
+ * out. Every file is valid whenever the command ends. DIR/recording.json
+ * (bl-recording-writer.h) is written at the start and rewritten as the
+ * streams start and at the end, with how the recording ended.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,11 +28,16 @@
 #include "bl-cli.h"
 #include "bl-device.h"
 #include "bl-profile-stream.h"
+#include "bl-recording-writer.h"
 #include "bl-resource-poller.h"
 #include "bl-trace-stream.h"
 
 typedef struct
 {
+  BlRecordingWriter *writer;
+  BlRecordingEnd    end;        /* how it is ending, once stopping */
+  char             *end_message;
+  guint             watch_id;   /* looks for the streams' first bytes */
   BlDevice         *device;
   BlProfileStream  *profile;
   BlResourcePoller *poller;
@@ -62,6 +69,42 @@ wait_for (GAsyncResult **slot)
   return *slot;
 }
 
+/* The manifest could not be written: the streams go on (their files are
+ * what matters), the user is told once. */
+static void
+manifest_failed (Record *r,
+                 GError *error)
+{
+  static gboolean told;
+
+  if (!told)
+    fprintf (stderr, _("brightlens-cli: warning: %s\n"), error->message);
+  told = TRUE;
+}
+
+/* Notes in the manifest when each stream's first byte arrived. */
+static gboolean
+watch_first_bytes (gpointer user_data)
+{
+  Record *r = user_data;
+  gint64 times[BL_RECORDING_N_STREAMS] = {
+    r->profile != NULL ? bl_profile_stream_get_first_byte_time (r->profile) : 0,
+    r->poller != NULL ? bl_resource_poller_get_first_poll_time (r->poller) : 0,
+    r->trace != NULL ? bl_trace_stream_get_first_byte_time (r->trace) : 0,
+  };
+
+  for (guint s = 0; s < BL_RECORDING_N_STREAMS; s++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (times[s] != 0 &&
+          !bl_recording_writer_stream_started (r->writer, s, times[s], &error))
+        manifest_failed (r, error);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 stop_all (Record *r)
 {
@@ -86,15 +129,31 @@ on_signal (gpointer user_data)
 static gboolean
 on_duration (gpointer user_data)
 {
-  stop_all (user_data);
+  Record *r = user_data;
+
+  if (!r->stopping)
+    r->end = BL_RECORDING_END_DURATION;
+  stop_all (r);
   return G_SOURCE_REMOVE;
+}
+
+static BlRecordingStream
+stream_of (Record  *r,
+           GObject *source)
+{
+  if (source == (GObject *) r->profile)
+    return BL_RECORDING_STREAM_PROFILE;
+  if (source == (GObject *) r->poller)
+    return BL_RECORDING_STREAM_SESSION;
+  return BL_RECORDING_STREAM_TRACE;
 }
 
 /* One stream ended: a stream the device does not offer is only a note when
  * everything offered is recorded; a device gone ends the others too. */
 static void
-ended (Record *r,
-       GError *error)
+ended (Record            *r,
+       BlRecordingStream  stream,
+       GError            *error)
 {
   r->running--;
   if (error == NULL)
@@ -105,10 +164,18 @@ ended (Record *r,
           || g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE)))
     {
       fprintf (stderr, _("brightlens-cli: note: %s\n"), error->message);
+      bl_recording_writer_set_stream (r->writer, stream, FALSE, error->message);
       return;
     }
 
   fprintf (stderr, "brightlens-cli: %s\n", error->message);
+  if (!r->failed)
+    {
+      r->end = g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED)
+                 ? BL_RECORDING_END_DEVICE_LOST : BL_RECORDING_END_STOPPED;
+      g_free (r->end_message);
+      r->end_message = g_strdup (error->message);
+    }
   r->failed = TRUE;
   stop_all (r);
 }
@@ -121,7 +188,7 @@ profile_done (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   bl_profile_stream_run_finish (BL_PROFILE_STREAM (source), result, &error);
-  ended (user_data, error);
+  ended (user_data, stream_of (user_data, source), error);
 }
 
 static void
@@ -132,7 +199,7 @@ poller_done (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   bl_resource_poller_run_finish (BL_RESOURCE_POLLER (source), result, &error);
-  ended (user_data, error);
+  ended (user_data, stream_of (user_data, source), error);
 }
 
 static void
@@ -143,7 +210,7 @@ trace_done (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   bl_trace_stream_run_finish (BL_TRACE_STREAM (source), result, &error);
-  ended (user_data, error);
+  ended (user_data, stream_of (user_data, source), error);
 }
 
 static void
@@ -160,6 +227,9 @@ print_file (GFile *file)
 static void
 record_clear (Record *r)
 {
+  g_clear_handle_id (&r->watch_id, g_source_remove);
+  g_clear_object (&r->writer);
+  g_clear_pointer (&r->end_message, g_free);
   g_clear_object (&r->profile);
   g_clear_object (&r->poller);
   g_clear_object (&r->trace);
@@ -266,6 +336,29 @@ bl_cli_record (int    argc,
       return BL_CLI_INVALID_INPUT;
     }
 
+  /* the manifest, from the start */
+  {
+    g_autoptr(GFile) folder = g_file_new_for_path (output);
+
+    r.writer = bl_recording_writer_new (folder);
+    bl_recording_writer_set_device (r.writer, bl_device_get_display_name (r.device),
+                                    bl_device_get_model (r.device),
+                                    bl_device_get_software_version (r.device),
+                                    bl_device_get_serial (r.device));
+    bl_recording_writer_set_app (r.writer, bl_device_get_app_id (r.device),
+                                 bl_device_get_app_name (r.device),
+                                 bl_device_get_app_version (r.device));
+    bl_recording_writer_set_stream (r.writer, BL_RECORDING_STREAM_PROFILE, profile, NULL);
+    bl_recording_writer_set_stream (r.writer, BL_RECORDING_STREAM_SESSION, resources, NULL);
+    bl_recording_writer_set_stream (r.writer, BL_RECORDING_STREAM_TRACE, trace, NULL);
+    r.end = BL_RECORDING_END_STOPPED;
+    if (!bl_recording_writer_start (r.writer, &error))
+      {
+        fprintf (stderr, "brightlens-cli: %s\n", error->message);
+        return BL_CLI_INVALID_INPUT;
+      }
+  }
+
   path = g_build_filename (output, "profile.bsprof", NULL);
   r.profile_file = g_file_new_for_path (path);
   g_free (path);
@@ -296,6 +389,7 @@ bl_cli_record (int    argc,
       bl_trace_stream_run_async (r.trace, NULL, trace_done, &r);
     }
 
+  r.watch_id = g_timeout_add (100, watch_first_bytes, &r);
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &r);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &r);
   if (duration > 0)
@@ -309,12 +403,42 @@ bl_cli_record (int    argc,
   if (duration_id != 0 && !r.stopping)
     g_source_remove (duration_id);
 
+  /* the manifest's last state: first bytes, the console's marks, the end */
+  watch_first_bytes (&r);
+  for (guint i = 0; r.profile != NULL && i < bl_profile_stream_get_n_marks (r.profile); i++)
+    {
+      static const BlRecordingMarkKind kinds[] = {
+        [BL_PROFILE_COMMAND_PAUSE] = BL_RECORDING_MARK_PAUSE,
+        [BL_PROFILE_COMMAND_RESUME] = BL_RECORDING_MARK_RESUME,
+        [BL_PROFILE_COMMAND_STATUS] = BL_RECORDING_MARK_STATUS,
+      };
+      g_autoptr(GError) mark_error = NULL;
+      BlProfileCommand command;
+      const char *reply;
+      gint64 time_us;
+
+      bl_profile_stream_get_mark (r.profile, i, &time_us, &command, &reply);
+      if (!bl_recording_writer_add_mark (r.writer, kinds[command],
+                                         bl_recording_writer_real_to_axis (r.writer, time_us),
+                                         reply, &mark_error))
+        manifest_failed (&r, mark_error);
+    }
+  g_clear_error (&error);
+  if (!bl_recording_writer_finish (r.writer, r.end, r.end_message, &error))
+    manifest_failed (&r, error);
+
   if (profile)
     print_file (r.profile_file);
   if (resources)
     print_file (r.session_file);
   if (trace)
     print_file (r.trace_file);
+  {
+    g_autoptr(GFile) manifest = g_file_get_child (bl_recording_writer_get_folder (r.writer),
+                                                  BL_RECORDING_MANIFEST_NAME);
+
+    print_file (manifest);
+  }
 
   return r.failed ? BL_CLI_INVALID_INPUT : BL_CLI_OK;
 }

@@ -132,6 +132,12 @@ int            bl_cli_usage_error  (GOptionContext *context,
                                     const char     *message);
 GObject       *bl_cli_load         (const char     *path,
                                     int            *exit_status);
+GObject       *bl_cli_load_any     (const char     *path,
+                                    int            *exit_status);
+JsonNode      *bl_cli_profile_to_json (BlProfile   *profile);
+int            bl_cli_recording_info (BlRecording  *recording,
+                                    const char     *path,
+                                    gboolean        json);
 GOutputStream *bl_cli_open_output  (const char     *path,
                                     GError        **error);
 gboolean       bl_cli_close_output (GOutputStream  *out,

@@ -8,6 +8,8 @@
 #include "bl-diff.h"
 #include "bl-metric.h"
 #include "bl-profile.h"
+#include "bl-recording.h"
+#include "bl-recording-writer.h"
 #include "bl-session.h"
 #include "bl-json-reader.h"
 #include "bl-transform.h"

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -501,9 +502,9 @@ parse_manifest (BlRecording  *self,
 
   if (len > MANIFEST_MAX)
     {
-      g_set_error (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_TOO_BIG,
-                   _("The recording's manifest is %" G_GSIZE_FORMAT " bytes long; a manifest "
-                     "is never more than 1 MiB."), len);
+      g_set_error_literal (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_TOO_BIG,
+                           _("The recording's manifest is larger than 1 MiB; Brightlens "
+                             "writes manifests of a few KiB."));
       return FALSE;
     }
 
@@ -534,7 +535,7 @@ parse_manifest (BlRecording  *self,
     {
       g_set_error (error, BL_RECORDING_ERROR, BL_RECORDING_ERROR_VERSION,
                    _("This recording was saved by a newer Brightlens (manifest version "
-                     "%" G_GINT64_FORMAT "); this version reads version %d."),
+                     "%" PRId64 "); this version reads version %d."),
                    version, BL_RECORDING_VERSION);
       return FALSE;
     }
@@ -619,6 +620,43 @@ bl_recording_detect (const guint8 *head,
 
   return g_strstr_len ((const char *) head, MIN (len, 4096), needle) != NULL &&
          g_strstr_len ((const char *) head, MIN (len, 4096), "\"format\"") != NULL;
+}
+
+gboolean
+bl_recording_is_recording (GFile        *file,
+                           GCancellable *cancellable)
+{
+  g_autoptr(GFileInputStream) input = NULL;
+  g_autofree char *name = NULL;
+  guint8 head[4096];
+  gsize len = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  switch (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable))
+    {
+    case G_FILE_TYPE_DIRECTORY:
+      {
+        g_autoptr(GFile) manifest = g_file_get_child (file, BL_RECORDING_MANIFEST_NAME);
+
+        return g_file_query_file_type (manifest, G_FILE_QUERY_INFO_NONE, cancellable) ==
+               G_FILE_TYPE_REGULAR;
+      }
+    case G_FILE_TYPE_REGULAR:
+      break;
+    default:
+      return FALSE;
+    }
+
+  name = g_file_get_basename (file);
+  if (name == NULL || !g_str_has_suffix (name, ".json"))
+    return FALSE;
+  if (!(input = g_file_read (file, cancellable, NULL)) ||
+      !g_input_stream_read_all (G_INPUT_STREAM (input), head, sizeof head, &len, cancellable,
+                                NULL))
+    return FALSE;
+
+  return bl_recording_detect (head, len);
 }
 
 BlRecording *

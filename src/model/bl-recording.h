@@ -148,6 +148,12 @@ GQuark              bl_recording_error_quark    (void);
 gboolean            bl_recording_detect         (const guint8       *head,
                                                  gsize               len);
 
+/* Whether @file is a recording: a folder holding recording.json, or a
+ * .json file that bl_recording_detect() recognises. Reads at most the
+ * first 4 KiB of @file. */
+gboolean            bl_recording_is_recording   (GFile              *file,
+                                                 GCancellable       *cancellable);
+
 /* Loads the recording in the folder @file, or whose manifest @file is:
  * reads the manifest, then each stream file it lists (a missing or broken
  * file is not an error: see bl_recording_get_stream_error()). Blocks: call

@@ -172,11 +172,17 @@ test_whole (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BlProfile) profile = NULL;
+  gint64 before = g_get_monotonic_time ();
 
+  g_assert_cmpint (bl_profile_stream_get_first_byte_time (f->stream), ==, 0);
   g_assert_true (run (f, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (bl_profile_stream_get_bytes_written (f->stream), ==,
                     g_bytes_get_size (f->served));
+  /* when the first byte came, for the recording's time axis */
+  g_assert_cmpint (bl_profile_stream_get_first_byte_time (f->stream), >=, before);
+  g_assert_cmpint (bl_profile_stream_get_first_byte_time (f->stream), <=,
+                   g_get_monotonic_time ());
   assert_saved_prefix (f, g_bytes_get_size (f->served));
   profile = load_saved (f);
   g_assert_false (bl_profile_is_incomplete (profile));

@@ -173,6 +173,95 @@ assert_served (Fixture   *f,
       }
   }
 
+  /* the SceneGraph nodes by type, the BrightScript objects, the registry */
+  {
+    const BlSample *nodes, *objects, *objects_memory, *registry;
+    guint n_nodes, n_objects, n_objects_memory, n_registry;
+
+    nodes = bl_session_get_series (session, BL_SERIES_NODES_TOTAL, &n_nodes);
+    objects = bl_session_get_series (session, BL_SERIES_BS_OBJECTS_COUNT, &n_objects);
+    objects_memory = bl_session_get_series (session, BL_SERIES_BS_OBJECTS_MEMORY,
+                                            &n_objects_memory);
+    registry = bl_session_get_series (session, BL_SERIES_REGISTRY_USED, &n_registry);
+    g_assert_cmpuint (n_nodes, ==, n);
+    g_assert_cmpuint (n_objects, ==, n);
+    g_assert_cmpuint (n_objects_memory, ==, n);
+    g_assert_cmpuint (n_registry, ==, n);
+    g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_NODES), ==, n);
+    g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BS_OBJECTS), ==, n);
+    g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_REGISTRY), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        const BlNodeType *types;
+        const BlBsGroup *groups;
+        const BlRegistrySection *sections;
+        guint n_types, n_groups, n_sections, j = 0, total = 0;
+        gint64 count_sum = 0, memory_sum = 0;
+
+        /* nodes: only the types present, by name */
+        types = bl_session_get_node_types (session, i, &n_types);
+        for (guint t = 0; t < BL_FAKE_ROKU_N_NODE_TYPES; t++)
+          {
+            guint count = bl_fake_roku_node_count (i, t);
+
+            total += count;
+            if (count == 0)
+              continue;
+            g_assert_cmpuint (j, <, n_types);
+            g_assert_cmpstr (types[j].name, ==, bl_fake_roku_node_types[t]);
+            g_assert_cmpint (types[j].count, ==, count);
+            g_assert_cmpint (types[j].memory, ==, -1);
+            j++;
+          }
+        g_assert_cmpuint (n_types, ==, j);
+        g_assert_true (nodes[i].present);
+        g_assert_cmpfloat (nodes[i].value, ==, (double) total);
+
+        /* objects: one group, the app */
+        groups = bl_session_get_bs_groups (session, i, &n_groups);
+        g_assert_cmpuint (n_groups, ==, 1);
+        g_assert_cmpstr (groups[0].name, ==, "Fake App");
+        g_assert_cmpstr (groups[0].id, ==, "dev");
+        g_assert_cmpuint (groups[0].n_objects, ==, BL_FAKE_ROKU_N_OBJECT_TYPES);
+        for (guint o = 0; o < BL_FAKE_ROKU_N_OBJECT_TYPES; o++)
+          {
+            const char *name;
+            gint64 memory;
+            guint count = bl_fake_roku_object (i, o, &name, &memory);
+
+            g_assert_cmpstr (groups[0].objects[o].name, ==, name);
+            g_assert_cmpint (groups[0].objects[o].count, ==, count);
+            g_assert_cmpint (groups[0].objects[o].memory, ==, memory);
+            count_sum += count;
+            memory_sum += memory;
+          }
+        g_assert_cmpint (groups[0].count, ==, count_sum);
+        g_assert_cmpint (groups[0].memory, ==, memory_sum);
+        g_assert_cmpfloat (objects[i].value, ==, (double) count_sum);
+        g_assert_cmpfloat (objects_memory[i].value, ==, (double) memory_sum);
+
+        /* registry: what it uses of 32 KB, and the keys by section */
+        g_assert_cmpfloat (registry[i].value, ==,
+                           (double) (32768 - bl_fake_roku_registry_space (i)));
+        sections = bl_session_get_registry_sections (session, i, &n_sections);
+        g_assert_cmpuint (n_sections, ==, 2);
+        g_assert_cmpstr (sections[0].name, ==, "auth");
+        g_assert_cmpuint (sections[0].n_keys, ==, 2);
+        g_assert_cmpstr (sections[0].keys[0], ==, "token");
+        g_assert_cmpstr (sections[0].keys[1], ==, "user");
+        g_assert_cmpstr (sections[1].name, ==, "settings");
+        g_assert_cmpuint (sections[1].n_keys, ==, bl_fake_roku_registry_n_keys (i, 1));
+        for (guint k = 0; k < sections[1].n_keys; k++)
+          {
+            g_autofree char *key = g_strdup_printf ("k%u", k);
+
+            g_assert_cmpstr (sections[1].keys[k], ==, key);
+          }
+        g_assert_cmpint (nodes[i].timestamp_ms, ==, used[i].timestamp_ms);
+        g_assert_cmpint (registry[i].timestamp_ms, ==, used[i].timestamp_ms);
+      }
+  }
+
   for (guint i = 0; i < n; i++)
     {
       g_assert_true (used[i].present);
@@ -201,6 +290,17 @@ on_polled (BlResourcePoller *poller,
   /* valid after every poll, holding every poll so far */
   session = read_back (f);
   assert_served (f, session, n);
+
+  /* the same, straight from the poller, for a live view */
+  {
+    g_autoptr(BlSession) live = bl_resource_poller_dup_session (poller);
+
+    g_assert_nonnull (live);
+    assert_served (f, live, n);
+    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), >, 0);
+    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), <=,
+                     g_get_monotonic_time ());
+  }
   f->checked = n;
 
   if (n == f->stop_after)
@@ -278,6 +378,9 @@ test_series (Fixture       *f,
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/sgrendezvous/track/dev"), ==, 1);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/sgrendezvous"), ==, 5);
   g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/r2d2-bitmaps/dev"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/sgnodes/all"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/app-object-counts/dev"), ==, 5);
+  g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, "/query/registry/dev"), ==, 5);
 
   session = read_back (f);
   assert_served (f, session, 5);

@@ -135,6 +135,8 @@ test_whole (Fixture       *f,
   g_assert_no_error (error);
   file = assert_saved_sent (f);
   g_assert_true (g_bytes_equal (file, f->trace));
+  g_assert_cmpint (bl_trace_stream_get_first_byte_time (f->stream), >, 0);
+  g_assert_cmpint (bl_trace_stream_get_first_byte_time (f->stream), <=, g_get_monotonic_time ());
 
   /* the saved trace opens */
   loaded = bl_format_load_file (f->output, NULL, NULL, NULL, &error);

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
 
@@ -160,7 +161,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   static const char *const names[] = { "profile.bsprof", "session.json",
-                                       "trace.perfetto-trace" };
+                                       "trace.perfetto-trace", "recording.json" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -201,6 +202,44 @@ exists (Fixture    *f,
   g_autofree char *path = g_build_filename (f->dir, "out", name, NULL);
 
   return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* The recording's manifest, read back. */
+static BlRecording *
+load_recording (Fixture *f)
+{
+  g_autofree char *path = g_build_filename (f->dir, "out", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  BlRecording *recording = bl_recording_load (folder, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (recording);
+  g_assert_cmpstr (bl_recording_get_info (recording)->device_name, ==, "Fake Roku");
+  g_assert_cmpstr (bl_recording_get_info (recording)->app_id, ==, "dev");
+  g_assert_cmpint (bl_recording_get_info (recording)->start_unix_us, >, 0);
+
+  return recording;
+}
+
+/* brightlens-cli info ARGS… */
+static void
+run_info (Run               *run,
+          const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (argv, (gpointer) BRIGHTLENS_CLI);
+  g_ptr_array_add (argv, (gpointer) "info");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &run->out,
+                &run->err, &run->status, &error);
+  g_assert_no_error (error);
+  g_test_message ("stdout: %s\nstderr: %s", run->out, run->err);
+  g_assert_true (g_spawn_check_wait_status (run->status, NULL));
 }
 
 /* the session read back holds the values served at each poll */
@@ -256,6 +295,86 @@ test_everything (Fixture       *f,
   g_assert_true (g_bytes_equal (saved_trace, trace));
   g_assert_cmpuint (assert_session (f), >=, 3);
   g_assert_nonnull (strstr (run.out, "profile.bsprof: "));
+  g_assert_nonnull (strstr (run.out, "recording.json: "));
+
+  /* the manifest: the three streams, each begun, and the duration ran out */
+  {
+    g_autoptr(BlRecording) recording = load_recording (f);
+    g_autofree char *manifest = g_build_filename (out, "recording.json", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_auto(Run) info = { 0 };
+    g_auto(Run) info_json = { 0 };
+    g_auto(Run) info_manifest = { 0 };
+    g_auto(Run) export = { 0 };
+    const char *info_args[] = { out, NULL };
+    const char *json_args[] = { out, "--json", NULL };
+    const char *manifest_args[] = { manifest, NULL };
+    JsonObject *root, *streams;
+    gint64 offset;
+
+    g_assert_cmpint (bl_recording_get_info (recording)->end, ==, BL_RECORDING_END_DURATION);
+    g_assert_cmpint (bl_recording_get_info (recording)->duration_us, >=, 900000);
+    for (guint s = 0; s < BL_RECORDING_N_STREAMS; s++)
+      {
+        g_assert_true (bl_recording_has_stream (recording, s));
+        g_assert_null (bl_recording_get_stream_error (recording, s));
+        g_assert_cmpint (bl_recording_get_stream_first_byte (recording, s), >=, 0);
+        g_assert_cmpint (bl_recording_get_stream_first_byte (recording, s), <,
+                         bl_recording_get_info (recording)->duration_us);
+      }
+    g_assert_true (g_bytes_equal (saved_profile, profile));
+    g_assert_cmpuint (bl_profile_get_grand_total (bl_recording_get_profile (recording),
+                                                  BL_METRIC_CPU), >, 0);
+    /* the first poll lies on the axis where its timestamp says */
+    g_assert_true (bl_recording_get_stream_offset (recording, BL_RECORDING_STREAM_SESSION,
+                                                   &offset));
+    {
+      guint n;
+      const BlSample *used = bl_session_get_series (bl_recording_get_session (recording),
+                                                    BL_SERIES_MEMORY_USED, &n);
+      gint64 on_axis = used[0].timestamp_ms * 1000 + offset;
+      gint64 first = bl_recording_get_stream_first_byte (recording,
+                                                         BL_RECORDING_STREAM_SESSION);
+
+      g_assert_cmpint (on_axis, >=, 0);
+      g_assert_cmpint (ABS (on_axis - first), <, 200000);
+    }
+
+    run_info (&info, info_args);
+    g_assert_cmpint (info.status, ==, 0);
+    g_assert_nonnull (strstr (info.out, "Device:       Fake Roku ("));
+    g_assert_nonnull (strstr (info.out, "Ended:        the chosen duration ran out\n"));
+    g_assert_nonnull (strstr (info.out, "Profile:      profile.bsprof, "));
+    g_assert_nonnull (strstr (info.out, "Resources:    session.json, "));
+    g_assert_nonnull (strstr (info.out, "Trace:        trace.perfetto-trace, "));
+    run_info (&info_manifest, manifest_args);
+    g_assert_cmpstr (info_manifest.out, ==, info.out);
+
+    run_info (&info_json, json_args);
+    g_assert_true (json_parser_load_from_data (parser, info_json.out, -1, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpstr (json_object_get_string_member (root, "state"), ==, "duration");
+    streams = json_object_get_object_member (root, "streams");
+    g_assert_cmpint (json_object_get_int_member (
+                       json_object_get_object_member (streams, "profile"), "bytes"), ==,
+                     (gint64) g_bytes_get_size (profile));
+    g_assert_cmpint (json_object_get_int_member (
+                       json_object_get_object_member (
+                         json_object_get_object_member (streams, "session"), "contents"),
+                       "polls"), >=, 3);
+
+    /* other commands take one of its files */
+    {
+      const char *argv[] = { BRIGHTLENS_CLI, "export", out, "--format", "folded", NULL };
+      g_autoptr(GError) error = NULL;
+
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &export.out,
+                    &export.err, &export.status, &error);
+      g_assert_no_error (error);
+      g_assert_false (g_spawn_check_wait_status (export.status, NULL));
+      g_assert_nonnull (strstr (export.err, "is a recording; give one of its files"));
+    }
+  }
 }
 
 static gboolean
@@ -296,6 +415,16 @@ test_interrupt (Fixture       *f,
   g_assert_true (g_bytes_equal (saved, expected));
   assert_session (f);
   g_assert_false (exists (f, "trace.perfetto-trace"));
+
+  /* Ctrl+C: stopped, without the trace */
+  {
+    g_autoptr(BlRecording) recording = load_recording (f);
+
+    g_assert_cmpint (bl_recording_get_info (recording)->end, ==, BL_RECORDING_END_STOPPED);
+    g_assert_false (bl_recording_has_stream (recording, BL_RECORDING_STREAM_TRACE));
+    g_assert_true (bl_recording_has_stream (recording, BL_RECORDING_STREAM_PROFILE));
+    g_assert_true (bl_profile_is_incomplete (bl_recording_get_profile (recording)));
+  }
 }
 
 static void
@@ -379,6 +508,15 @@ test_not_offered (Fixture       *f,
   g_assert_nonnull (strstr (run.err, "brightlens-cli: note: Fake Roku does not stream a profile on port "));
   g_assert_false (exists (f, "profile.bsprof"));
   assert_session (f);
+  {
+    g_autoptr(BlRecording) recording = load_recording (f);
+
+    g_assert_false (bl_recording_has_stream (recording, BL_RECORDING_STREAM_PROFILE));
+    g_assert_nonnull (strstr (bl_recording_get_stream_error (recording,
+                                                             BL_RECORDING_STREAM_PROFILE),
+                              "does not stream a profile"));
+    g_assert_cmpint (bl_recording_get_info (recording)->end, ==, BL_RECORDING_END_DURATION);
+  }
 
   /* asked for, it fails */
   run_cli (&asked, args_profile, NULL, NULL);
@@ -421,6 +559,16 @@ test_vanish (Fixture       *f,
   loaded = bl_format_load_file (file, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (bl_profile_is_incomplete (BL_PROFILE (loaded)));
+
+  /* the device went away: said in the manifest, in the same sentence */
+  {
+    g_autoptr(BlRecording) recording = load_recording (f);
+    const BlRecordingInfo *info = bl_recording_get_info (recording);
+
+    g_assert_cmpint (info->end, ==, BL_RECORDING_END_DEVICE_LOST);
+    g_assert_nonnull (info->end_message);
+    g_assert_nonnull (strstr (run.err, info->end_message));
+  }
 }
 
 int

@@ -35,7 +35,18 @@ static const char *media_types[] = {
   "application/x-brightlens-cpuprofile+json",
   "application/x-brightlens-heapprofile+json",
   "application/x-heapsnapshot+json",
+  "application/x-brightlens-recording+json",
 };
+
+static void
+write_recording (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  const char *manifest = "{\n  \"format\" : \"brightlens-recording\",\n  \"version\" : 1\n}\n";
+
+  g_file_set_contents (path, manifest, -1, &error);
+  g_assert_no_error (error);
+}
 
 static char *
 run (const char * const *argv)
@@ -429,6 +440,16 @@ install_into_temporary_prefix (void)
     write_folded (p);
   }
   {
+    const char *names[] = { "recording.json", "manifest-copy.json" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = sample_path (names[i]);
+
+        write_recording (p);
+      }
+  }
+  {
     const char *names[] = { "CPU.20261124.101500.4242.0.001.cpuprofile", "cpu-from-device",
                             "Heap.20261124.101500.4242.0.002.heapprofile", "heap-from-device" };
 
@@ -532,6 +553,9 @@ test_other_formats_resolve (void)
     { "node.heapsnapshot", "application/x-heapsnapshot+json" },
     /* without extension: by its first bytes, {"snapshot":{"meta": */
     { "snapshot-from-node", "application/x-heapsnapshot+json" },
+    /* a recording's manifest, by its name or by its "format" */
+    { "recording.json", "application/x-brightlens-recording+json" },
+    { "manifest-copy.json", "application/x-brightlens-recording+json" },
     /* JSON in general stays JSON: our types are recognised by content only */
     { "config.json", "application/json" },
   };

@@ -191,6 +191,150 @@ bl_fake_roku_bitmap (guint    n,
   *name = g_strdup_printf ("pkg:/images/img%u.png", i);
 }
 
+/* The SceneGraph nodes at the @n-th sgnodes/all read: one MainScene holding
+ * n % 3 + 1 Rectangles of two Labels each, and a Poster at the top every
+ * other read. */
+const char *const bl_fake_roku_node_types[BL_FAKE_ROKU_N_NODE_TYPES] = {
+  "Label", "MainScene", "Poster", "Rectangle",
+};
+
+guint
+bl_fake_roku_node_count (guint n,
+                         guint type)
+{
+  switch (type)
+    {
+    case 0:
+      return 2 * (n % 3 + 1);
+    case 1:
+      return 1;
+    case 2:
+      return n % 2;
+    default:
+      return n % 3 + 1;
+    }
+}
+
+/* The @i-th object type of the @n-th app-object-counts read: its count,
+ * with its name and memory. */
+guint
+bl_fake_roku_object (guint         n,
+                     guint         i,
+                     const char  **name,
+                     gint64       *memory)
+{
+  static const char *const names[] = { "roArray", "roSGNode:Label", "roString" };
+  guint count = i == 0 ? 100 + n : i == 1 ? 2 * (n % 3 + 1) : 500 + 3 * n;
+
+  *name = names[i];
+  *memory = (gint64) count * (i == 2 ? 40 : 96);
+  return count;
+}
+
+gint64
+bl_fake_roku_registry_space (guint n)
+{
+  return 32768 - 100 * ((gint64) n + 1);
+}
+
+guint
+bl_fake_roku_registry_n_keys (guint n,
+                              guint section)
+{
+  return section == 0 ? 2 : n % 3 + 1;
+}
+
+static char *
+sgnodes (guint n)
+{
+  GString *xml = g_string_new ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                               "<sgnodes>\n<All_Nodes>\n"
+                               "<MainScene children=\"1\" extends=\"Scene\" focused=\"true\""
+                               " _sn=\"2\" osref=\"4\" bscref=\"2\">\n");
+
+  for (guint r = 0; r < n % 3 + 1; r++)
+    g_string_append_printf (xml, "  <Rectangle extends=\"Group\" _sn=\"%u\">\n"
+                            "    <Label extends=\"Group\" text=\"a &lt;b&gt;\" />\n"
+                            "    <Label extends=\"Group\" />\n"
+                            "  </Rectangle>\n", 10 + r);
+  g_string_append (xml, "</MainScene>\n");
+  if (n % 2 == 1)
+    g_string_append (xml, "<Poster extends=\"Group\" uri=\"pkg:/images/a.png\" />\n");
+  g_string_append_printf (xml, "</All_Nodes>\n<timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                          "<status>OK</status>\n</sgnodes>\n", g_get_real_time () / 1000);
+
+  return g_string_free (xml, FALSE);
+}
+
+static char *
+app_object_counts (guint n)
+{
+  GString *objects = g_string_new (NULL);
+  gint64 total_count = 0, total_memory = 0;
+
+  for (guint i = 0; i < BL_FAKE_ROKU_N_OBJECT_TYPES; i++)
+    {
+      const char *name;
+      gint64 memory;
+      guint count = bl_fake_roku_object (n, i, &name, &memory);
+      g_auto(GStrv) parts = g_strsplit (name, ":", 2);
+
+      g_string_append_printf (objects, "    <object><type>%s</type>", parts[0]);
+      if (parts[1] != NULL)
+        g_string_append_printf (objects, "<subtype>%s</subtype>", parts[1]);
+      g_string_append_printf (objects, "<count>%u</count>"
+                              "<num-bytes-physical>%" G_GINT64_FORMAT "</num-bytes-physical>"
+                              "<num-bytes-logical>%" G_GINT64_FORMAT "</num-bytes-logical>"
+                              "</object>\n", count, memory, memory / 2);
+      total_count += count;
+      total_memory += memory;
+    }
+
+  return g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                          "<app-object-counts>\n"
+                          "<timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                          "<channel-id>dev</channel-id>\n"
+                          "<channel-title>Fake App</channel-title>\n"
+                          "<channel-version>1.2.3</channel-version>\n"
+                          "<objects>\n"
+                          "  <objects-count>%" G_GINT64_FORMAT "</objects-count>\n"
+                          "  <objects-num-bytes-physical>%" G_GINT64_FORMAT
+                          "</objects-num-bytes-physical>\n"
+                          "  <objects-num-bytes-logical>%" G_GINT64_FORMAT
+                          "</objects-num-bytes-logical>\n"
+                          "  <objects>\n%s  </objects>\n"
+                          "</objects>\n"
+                          "<status>OK</status>\n"
+                          "</app-object-counts>\n",
+                          g_get_real_time () / 1000, total_count, total_memory,
+                          total_memory / 2, objects->str);
+}
+
+static char *
+registry (guint n)
+{
+  GString *xml = g_string_new (NULL);
+
+  g_string_append_printf (xml,
+                          "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                          "<registry-info>\n<timestamp>%" G_GINT64_FORMAT "</timestamp>\n"
+                          "<registry>\n<dev-id>0123abcd</dev-id>\n<plugins>dev</plugins>\n"
+                          "<space-available>%" G_GINT64_FORMAT "</space-available>\n"
+                          "<sections>\n"
+                          "<section><name>auth</name><items>"
+                          "<item><key>token</key><value>abc</value></item>"
+                          "<item><key>user</key><value>me &amp; you</value></item>"
+                          "</items></section>\n"
+                          "<section><name>settings</name><items>",
+                          g_get_real_time () / 1000, bl_fake_roku_registry_space (n));
+  for (guint k = 0; k < bl_fake_roku_registry_n_keys (n, 1); k++)
+    g_string_append_printf (xml, "<item><key>k%u</key><value>%u</value></item>", k, n);
+  g_string_append (xml, "</items></section>\n</sections>\n</registry>\n"
+                   "<status>OK</status>\n</registry-info>\n");
+
+  return g_string_free (xml, FALSE);
+}
+
 static guint
 count_query (BlFakeRoku *self,
              const char *path)
@@ -318,6 +462,12 @@ ecp_handler (SoupServer        *server,
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", active_app (self));
   else if (g_str_equal (path, "/query/chanperf") || g_str_equal (path, "/query/chanperf/dev"))
     reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", chanperf (n));
+  else if (g_str_equal (path, "/query/sgnodes/all"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", sgnodes (n));
+  else if (g_str_equal (path, "/query/app-object-counts/dev"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", app_object_counts (n));
+  else if (g_str_equal (path, "/query/registry/dev"))
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"", registry (n));
   else if (g_str_equal (path, "/query/graphics-frame-rate"))
     {
       char fps[G_ASCII_DTOSTR_BUF_SIZE];

@@ -86,6 +86,23 @@ void        bl_fake_roku_bitmap            (guint           n,
                                             char          **name);
 /* … and at its @n-th graphics-frame-rate answer */
 double      bl_fake_roku_fps               (guint           n);
+/* the SceneGraph nodes of the @n-th sgnodes/all read: how many of each
+ * type in BL_FAKE_ROKU_NODE_TYPES (sorted by name) */
+#define BL_FAKE_ROKU_N_NODE_TYPES 4
+extern const char *const bl_fake_roku_node_types[BL_FAKE_ROKU_N_NODE_TYPES];
+guint       bl_fake_roku_node_count        (guint           n,
+                                            guint           type);
+/* the BrightScript objects of the @n-th app-object-counts read */
+#define BL_FAKE_ROKU_N_OBJECT_TYPES 3
+guint       bl_fake_roku_object            (guint           n,
+                                            guint           i,
+                                            const char    **name,
+                                            gint64         *memory);
+/* the registry at the @n-th registry read: space-available, and the keys
+ * of its sections ("auth": token and user; "settings": n % 3 + 1 keys) */
+gint64      bl_fake_roku_registry_space    (guint           n);
+guint       bl_fake_roku_registry_n_keys   (guint           n,
+                                            guint           section);
 
 #define BL_FAKE_ROKU_NAME   "Fake Roku"
 #define BL_FAKE_ROKU_MODEL  "3930X"

@@ -3,7 +3,8 @@
  *
  * The first byte picks the reader (device-info, active-app, chanperf,
  * perfetto-enable, graphics-frame-rate, a list such as fwbeacons, or an
- * SSDP reply); the rest is its input.
+ * SSDP reply); the rest is its input. Every input but the SSDP ones is also
+ * read as a tree (sgnodes, app-object-counts, registry), and walked.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +19,26 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data,
                             size_t        size);
+
+static guint
+walk (const BlEcpElement *element,
+      guint               depth)
+{
+  guint n = 1;
+
+  g_assert (element->name != NULL && element->text != NULL);
+  g_assert (g_utf8_validate (element->text, -1, NULL));
+  for (guint i = 0; element->attributes[i] != NULL; i += 2)
+    {
+      g_assert (element->attributes[i + 1] != NULL);
+      g_assert (bl_ecp_element_get_attribute (element, element->attributes[i]) != NULL);
+    }
+  (void) bl_ecp_element_get_text (element, "a/b");
+  for (guint i = 0; i < element->children->len; i++)
+    n += walk (g_ptr_array_index (element->children, i), depth + 1);
+
+  return n;
+}
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data,
@@ -36,6 +57,18 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   which = data[0] % (G_N_ELEMENTS (roots) + 2);
   text = (const char *) data + 1;
   len = size - 1;
+
+  if (which <= G_N_ELEMENTS (roots))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlEcpElement) tree = bl_ecp_xml_parse_tree (text, len,
+                                                            which == 0 ? "sgnodes" : NULL,
+                                                            &error);
+
+      g_assert ((tree == NULL) == (error != NULL));
+      if (tree != NULL)
+        g_assert (walk (tree, 0) <= BL_ECP_XML_MAX_ELEMENTS);
+    }
 
   if (which < G_N_ELEMENTS (roots))
     {

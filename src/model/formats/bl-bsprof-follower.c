@@ -11,7 +11,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
 #include <string.h>
 
 #include "bl-bsprof-follower.h"

@@ -21,6 +21,7 @@
 #include "bl-json-reader.h"
 #include "bl-mpatrol-reader.h"
 #include "bl-perfetto-reader.h"
+#include "bl-recording.h"
 #include "bl-speedscope-reader.h"
 #include "bl-rrm-reader.h"
 #include "bl-xz-decompressor.h"
@@ -848,9 +849,12 @@ failed:
 /**
  * bl_format_load_file:
  *
- * Opens @file read-only and loads it (see bl_format_load_stream()).
+ * Opens @file read-only and loads it (see bl_format_load_stream()). A
+ * recording's folder or manifest (bl_recording_is_recording()) gives a
+ * #BlRecording.
  *
- * Returns: (transfer full): a #BlProfile or a #BlSession, or %NULL with @error set
+ * Returns: (transfer full): a #BlProfile, a #BlSession or a #BlRecording, or
+ *   %NULL with @error set
  */
 GObject *
 bl_format_load_file (GFile          *file,
@@ -864,6 +868,10 @@ bl_format_load_file (GFile          *file,
   guint64 total = 0;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  /* a recording: its folder or its manifest */
+  if (bl_recording_is_recording (file, cancellable))
+    return (GObject *) bl_recording_load (file, cancellable, error);
 
   if (!(stream = g_file_read (file, cancellable, error)))
     return NULL;

@@ -992,6 +992,12 @@ bl_recording_view_dispose (GObject *object)
   g_clear_object (&self->recording);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_RECORDING_VIEW);
+  {
+    GtkWidget *child;
+
+    while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+      gtk_widget_unparent (child);
+  }
 
   G_OBJECT_CLASS (bl_recording_view_parent_class)->dispose (object);
 }

@@ -238,6 +238,26 @@ wait_saved (BlRecordingView *view)
   g_assert_cmpint (bl_recording_view_get_state (view), ==, BL_RECORDING_VIEW_SAVED);
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static guint
 n_memory_samples (BlSession *session)
 {
@@ -467,6 +487,24 @@ test_record (Fixture       *f,
     g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
     document = bl_profile_page_get_document (page);
     g_assert_true (BL_IS_RECORDING (document));
+  }
+  /* … and so does its folder (as `brightlens DIR` and a drop open it), in the same view */
+  {
+    BlProfilePage *page = bl_window_open_file (f->window, folder);
+    GtkWidget *shown;
+
+    while (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADING)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+    shown = find_widget (GTK_WIDGET (page), BL_TYPE_RECORDING_VIEW);
+    g_assert_nonnull (shown);
+    g_assert_cmpint (bl_recording_view_get_state (BL_RECORDING_VIEW (shown)), ==,
+                     BL_RECORDING_VIEW_SAVED);
+    g_assert_cmpuint (bl_recording_view_get_n_marks (BL_RECORDING_VIEW (shown)), ==, 3);
+    g_assert_cmpuint (bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (BL_RECORDING_VIEW (shown)))),
+                      ==, bl_profile_get_n_nodes (bl_recording_get_profile (recording)));
+    g_assert_cmpuint (n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (BL_RECORDING_VIEW (shown)))),
+                      ==, n_memory_samples (bl_recording_get_session (recording)));
   }
 
   remove_tree (folder);

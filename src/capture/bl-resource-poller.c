@@ -588,7 +588,8 @@ polled_graphics (GObject      *source,
   status = answer != NULL ? g_hash_table_lookup (answer, "status") : NULL;
   if (items == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
     {
-      g_debug ("r2d2-bitmaps: %s", error != NULL ? error->message : status);
+      g_debug ("r2d2-bitmaps: %s",
+               error != NULL ? error->message : status != NULL ? status : "refused");
       g_clear_error (&error);
       self->graphics_supported = FALSE;
       query_nodes (self);
@@ -1176,7 +1177,8 @@ polled_fps (GObject      *source,
   if (answer == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
     {
       /* older firmware: no frame rate, the rest of the session goes on */
-      g_debug ("graphics-frame-rate: %s", error != NULL ? error->message : status);
+      g_debug ("graphics-frame-rate: %s",
+               error != NULL ? error->message : status != NULL ? status : "refused");
       g_clear_error (&error);
       self->fps_supported = FALSE;
     }

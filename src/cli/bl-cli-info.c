@@ -185,7 +185,7 @@ bl_cli_info (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("FILE — summarise a profile or session"));
+  context = g_option_context_new (_("FILE — summarise a profile, session or recording"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
 

@@ -18,6 +18,7 @@
 #include "bl-fake-roku.h"
 #include "bl-model.h"
 #include "bl-profile-stream.h"
+#include "formats/bl-bsprof-follower.h"
 
 typedef struct
 {
@@ -408,6 +409,71 @@ test_console_absent (Fixture       *f,
   g_assert_cmpuint (bl_profile_stream_get_n_marks (stream), ==, 0);
 }
 
+typedef struct
+{
+  BlBsprofFollower *follower;
+  guint             n_writes;
+  guint             n_snapshots;
+  guint64           last_cpu;
+} Follow;
+
+/* What a live view does as the file grows: read the new bytes, and now
+ * and then make a snapshot; the totals only grow. */
+static void
+on_bytes_written (BlProfileStream *stream,
+                  GParamSpec      *pspec,
+                  Follow          *follow)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) snapshot = NULL;
+
+  g_assert_true (bl_bsprof_follower_feed_file (follow->follower,
+                                               bl_profile_stream_get_output (stream), NULL,
+                                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_bsprof_follower_get_n_bytes (follow->follower), ==,
+                    bl_profile_stream_get_bytes_written (stream));
+  if (follow->n_writes++ % 16 != 0)
+    return;
+  snapshot = bl_bsprof_follower_snapshot (follow->follower);
+  if (snapshot == NULL)
+    return;
+  g_assert_cmpuint (bl_profile_get_grand_total (snapshot, BL_METRIC_CPU), >=, follow->last_cpu);
+  follow->last_cpu = bl_profile_get_grand_total (snapshot, BL_METRIC_CPU);
+  follow->n_snapshots++;
+}
+
+static void
+test_follow (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlProfile) expected = NULL;
+  g_autoptr(BlProfile) last = NULL;
+  Follow follow = { bl_bsprof_follower_new (), 0, 0, 0 };
+  BlMetricId metrics[BL_N_METRICS];
+  guint n;
+
+  g_signal_connect (f->stream, "notify::bytes-written", G_CALLBACK (on_bytes_written), &follow);
+  g_assert_true (run (f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (follow.n_snapshots, >, 5);
+
+  /* at the end, the same as reading the whole file */
+  expected = bl_bsprof_read_memory (g_bytes_get_data (f->served, NULL),
+                                    g_bytes_get_size (f->served), &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_bsprof_follower_is_complete (follow.follower));
+  last = bl_bsprof_follower_snapshot (follow.follower);
+  g_assert_false (bl_profile_is_incomplete (last));
+  n = bl_profile_list_metrics (expected, metrics);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (bl_profile_get_grand_total (last, metrics[i]), ==,
+                      bl_profile_get_grand_total (expected, metrics[i]));
+  g_assert_cmpuint (bl_profile_get_n_nodes (last), ==, bl_profile_get_n_nodes (expected));
+  g_object_unref (follow.follower);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -419,6 +485,7 @@ main (int   argc,
               fixture_setup, func, fixture_teardown)
 
   ADD ("whole", BL_FAKE_ROKU_NORMAL, test_whole);
+  ADD ("follow", BL_FAKE_ROKU_NORMAL, test_follow);
   ADD ("bursty", BL_FAKE_ROKU_NORMAL, test_bursty);
   ADD ("slow", BL_FAKE_ROKU_NORMAL, test_slow);
   ADD ("pause-resume", BL_FAKE_ROKU_NORMAL, test_pause_resume);

@@ -127,7 +127,8 @@ small_stream (gboolean trailing)
   bl_bsprof_writer_alloc (w, 11, 2, 0x2000, 128);
   bl_bsprof_writer_string (w, 6, "FetchTask");
   bl_bsprof_writer_string (w, 7, "pkg:/components/FetchTask.brs");
-  bl_bsprof_writer_string (w, 8, "fetch with a rather long name so that its entry spans many bytes");
+  bl_bsprof_writer_string (w, 8, "fetch with a rather long name so that its entry spans "
+                                 "many bytes");
   bl_bsprof_writer_module (w, 2, 6);
   bl_bsprof_writer_root (w, 20, 2, 7, 1, 8);
   bl_bsprof_writer_path (w, 12, 11, 3, 2, 40, 5);

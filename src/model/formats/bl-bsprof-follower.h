@@ -6,8 +6,10 @@
  * their remaining bytes. bl_bsprof_follower_snapshot() then makes a new,
  * finished BlProfile of every complete entry so far, equal to what
  * bl_bsprof_read_memory() gives for the same bytes, without re-reading
- * anything. A snapshot costs time in the size of the call tree, not of the
- * file: about once a second is fine.
+ * anything. A snapshot costs time in the size of the call tree and of the
+ * allocations still live, not of the file (about 0.1 s for a 100 MB
+ * stream of the benchmark's shape): about once a second, from a worker
+ * thread, is fine.
  *
  * A follower may be fed and snapshot from different threads (it locks);
  * the profiles it returns are immutable and may be shared.

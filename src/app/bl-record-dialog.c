@@ -225,7 +225,8 @@ connected (BlRecordDialog *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->profile_switch), self->profile_offered);
   gtk_switch_set_active (self->profile_switch, self->profile_offered);
   if (self->profile_offered)
-    adw_action_row_set_subtitle (self->profile_row, _("The profiler’s stream on the profiler port"));
+    adw_action_row_set_subtitle (self->profile_row,
+                                 _("The profiler’s stream on the profiler port"));
   else
     {
       g_autofree char *why =

@@ -297,7 +297,8 @@ trace_view_changed (BlRecordingView *self)
 static void
 trace_adjustment_set (BlRecordingView *self)
 {
-  GtkAdjustment *adjustment = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->trace_timeline));
+  GtkAdjustment *adjustment =
+    gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->trace_timeline));
 
   if (adjustment == NULL || g_object_get_data (G_OBJECT (adjustment), "bl-recording-view") != NULL)
     return;
@@ -443,7 +444,8 @@ update_header (BlRecordingView *self)
     {
       if (self->profile_stream != NULL)
         {
-          g_autofree char *bytes = bl_format_bytes (bl_profile_stream_get_bytes_written (self->profile_stream));
+          g_autofree char *bytes =
+            bl_format_bytes (bl_profile_stream_get_bytes_written (self->profile_stream));
 
           g_string_append (text, " · ");
           /* Translators: bytes received, "Profile 1.2 MB" */
@@ -451,7 +453,8 @@ update_header (BlRecordingView *self)
         }
       if (self->trace_stream != NULL)
         {
-          g_autofree char *bytes = bl_format_bytes (bl_trace_stream_get_bytes_written (self->trace_stream));
+          g_autofree char *bytes =
+            bl_format_bytes (bl_trace_stream_get_bytes_written (self->trace_stream));
 
           g_string_append (text, " · ");
           /* Translators: bytes received, "Trace 300 kB" */
@@ -507,7 +510,8 @@ show_trace (BlRecordingView *self,
   bl_trace_timeline_set_profile (self->trace_timeline, trace);
   self->syncing = FALSE;
   gtk_widget_set_visible (self->trace_scroller,
-                          trace != NULL && bl_trace_timeline_get_n_lanes (self->trace_timeline) > 0);
+                          trace != NULL
+                          && bl_trace_timeline_get_n_lanes (self->trace_timeline) > 0);
   trace_adjustment_set (self);
 }
 
@@ -608,8 +612,8 @@ trace_loaded (GObject      *source,
   if (self->disposed || self->state == BL_RECORDING_VIEW_SAVED || !BL_IS_PROFILE (document))
     return;
 
-  first_us = bl_recording_writer_monotonic_to_axis (self->writer,
-                                                    bl_trace_stream_get_first_byte_time (self->trace_stream));
+  first_us = bl_trace_stream_get_first_byte_time (self->trace_stream);
+  first_us = bl_recording_writer_monotonic_to_axis (self->writer, first_us);
   if (!bl_recording_compute_offset (BL_RECORDING_STREAM_TRACE, self->start_unix_us, first_us,
                                     document, &offset_us))
     return;
@@ -627,7 +631,8 @@ start_trace_load (BlRecordingView *self)
   if (self->trace_busy || self->trace_stream == NULL)
     return;
   bytes = bl_trace_stream_get_bytes_written (self->trace_stream);
-  if (bytes == self->trace_bytes_loaded || bl_trace_stream_get_first_byte_time (self->trace_stream) == 0)
+  if (bytes == self->trace_bytes_loaded
+      || bl_trace_stream_get_first_byte_time (self->trace_stream) == 0)
     return;
 
   self->trace_busy = TRUE;
@@ -812,8 +817,9 @@ stream_ended (BlRecordingView   *self,
     {
       if (self->device_lost)
         {
-          g_autofree char *text = g_strdup_printf (_("%s The recording holds what arrived until then."),
-                                                   self->lost_message);
+          g_autofree char *text =
+            g_strdup_printf (_("%s The recording holds what arrived until then."),
+                             self->lost_message);
 
           show_banner (self, text);
         }
@@ -1139,7 +1145,8 @@ bl_recording_view_start (BlRecordingView          *self,
   bl_recording_writer_set_stream (self->writer, BL_RECORDING_STREAM_PROFILE, options->profile,
                                   options->profile ? NULL : _("Not chosen in the Record dialog."));
   bl_recording_writer_set_stream (self->writer, BL_RECORDING_STREAM_SESSION, options->resources,
-                                  options->resources ? NULL : _("Not chosen in the Record dialog."));
+                                  options->resources ? NULL
+                                                     : _("Not chosen in the Record dialog."));
   bl_recording_writer_set_stream (self->writer, BL_RECORDING_STREAM_TRACE, options->trace,
                                   options->trace ? NULL : _("Not chosen in the Record dialog."));
   for (guint i = 0; i < BL_RECORDING_N_STREAMS; i++)
@@ -1219,7 +1226,8 @@ bl_recording_view_set_recording (BlRecordingView *self,
   /* Translators: a recording's heading: the app, then the device it runs on */
   self->title = g_strdup_printf (_("%s on %s"),
                                  info->app_name != NULL ? info->app_name : _("App"),
-                                 info->device_name != NULL ? info->device_name : _("a Roku device"));
+                                 info->device_name != NULL ? info->device_name
+                                                           : _("a Roku device"));
   self->start_unix_us = info->start_unix_us;
   if (info->duration_us > 0 || self->writer == NULL)
     self->extent_us = info->duration_us;

@@ -130,9 +130,6 @@ fixture_setup (Fixture       *f,
   /* about five seconds of profile, a trace in a second, a heap graph on request */
   f->profile = make_profile (60000);
   g_assert_cmpuint (g_bytes_get_size (f->profile), >, 200000);
-  if (g_getenv ("DEBUG_REC"))
-    g_file_set_contents ("/tmp/record-window/test.bsprof", g_bytes_get_data (f->profile, NULL),
-                         g_bytes_get_size (f->profile), NULL);
   bl_fake_roku_set_profile (f->roku, f->profile, 4096, 100);
   f->trace = make_trace (3000);
   f->heap = make_trace (7);
@@ -268,12 +265,32 @@ n_memory_samples (BlSession *session)
   return n;
 }
 
+static BlFlameGraph *
+flame (BlRecordingView *view)
+{
+  return bl_recording_view_get_flame_graph (view);
+}
+
+static guint
+view_nodes (BlRecordingView *view)
+{
+  BlProfile *profile = bl_flame_graph_get_profile (flame (view));
+
+  return profile != NULL ? bl_profile_get_n_nodes (profile) : 0;
+}
+
+static guint
+view_samples (BlRecordingView *view)
+{
+  return n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (view)));
+}
+
 static void
 remove_tree (GFile *file)
 {
-  g_autoptr(GFileEnumerator) children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                                                   G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
-                                                                   NULL, NULL);
+  g_autoptr(GFileEnumerator) children =
+    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                               G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
   GFileInfo *info;
 
   while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
@@ -392,17 +409,11 @@ test_record (Fixture       *f,
 
   /* its frames get widths once the measurements arrive */
   while (bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view)) == NULL
-         || bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view))) == 0)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      if (g_getenv ("DEBUG_REC"))
-        g_printerr ("layout %p sent %zu profile %u nodes\n", bl_flame_graph_get_layout (bl_recording_view_get_flame_graph (view)),
-                    bl_fake_roku_get_bytes_sent (f->roku),
-                    bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (view))));
-    }
+         || bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (flame (view))) == 0)
+    g_main_context_iteration (NULL, TRUE);
   /* … and are drawn: the root's bar at the bottom once laid out */
   while (bl_flame_graph_get_node_at (bl_recording_view_get_flame_graph (view), 10,
-                                     gtk_widget_get_height (GTK_WIDGET (bl_recording_view_get_flame_graph (view))) - 4)
+                                     gtk_widget_get_height (GTK_WIDGET (flame (view))) - 4)
          == BL_NODE_NONE)
     g_main_context_iteration (NULL, TRUE);
 
@@ -445,8 +456,7 @@ test_record (Fixture       *f,
   g_assert_cmpfloat (x, <=, gtk_widget_get_width (GTK_WIDGET (view)));
 
   /* the profile keeps growing until the app's end or Stop */
-  while (bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (view)))
-         == live_nodes
+  while (view_nodes (view) == live_nodes
          && bl_fake_roku_get_bytes_sent (f->roku) < g_bytes_get_size (f->profile))
     g_main_context_iteration (NULL, TRUE);
 
@@ -460,9 +470,9 @@ test_record (Fixture       *f,
   g_assert_no_error (error);
   g_assert_nonnull (bl_recording_get_profile (recording));
   g_assert_cmpuint (bl_profile_get_n_nodes (bl_recording_get_profile (recording)), ==,
-                    bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (view))));
+                    view_nodes (view));
   g_assert_cmpuint (n_memory_samples (bl_recording_get_session (recording)), ==,
-                    n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (view))));
+                    view_samples (view));
   g_assert_cmpuint (n_memory_samples (bl_recording_get_session (recording)), >=, 2);
   g_assert_nonnull (bl_recording_get_trace (recording));
   marks = bl_recording_get_marks (recording, &n_saved);
@@ -501,10 +511,10 @@ test_record (Fixture       *f,
     g_assert_cmpint (bl_recording_view_get_state (BL_RECORDING_VIEW (shown)), ==,
                      BL_RECORDING_VIEW_SAVED);
     g_assert_cmpuint (bl_recording_view_get_n_marks (BL_RECORDING_VIEW (shown)), ==, 3);
-    g_assert_cmpuint (bl_profile_get_n_nodes (bl_flame_graph_get_profile (bl_recording_view_get_flame_graph (BL_RECORDING_VIEW (shown)))),
-                      ==, bl_profile_get_n_nodes (bl_recording_get_profile (recording)));
-    g_assert_cmpuint (n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (BL_RECORDING_VIEW (shown)))),
-                      ==, n_memory_samples (bl_recording_get_session (recording)));
+    g_assert_cmpuint (view_nodes (BL_RECORDING_VIEW (shown)), ==,
+                      bl_profile_get_n_nodes (bl_recording_get_profile (recording)));
+    g_assert_cmpuint (view_samples (BL_RECORDING_VIEW (shown)), ==,
+                      n_memory_samples (bl_recording_get_session (recording)));
   }
 
   remove_tree (folder);
@@ -592,7 +602,8 @@ test_sizes (Fixture       *f,
   while (bl_trace_timeline_get_n_lanes (bl_recording_view_get_trace_timeline (view)) == 0)
     g_main_context_iteration (NULL, TRUE);
 
-  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL,
+                      NULL, NULL);
   gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_VERTICAL, min_width, &min_height, NULL,
                       NULL, NULL);
   g_test_message ("recording tab minimum %d×%d", min_width, min_height);
@@ -611,7 +622,8 @@ test_sizes (Fixture       *f,
       flush ();
       /* the tab takes the window's width and what the bars leave of its height */
       g_test_message ("%d×%d: tab %d×%d", sizes[i][0], sizes[i][1],
-                      gtk_widget_get_width (GTK_WIDGET (view)), gtk_widget_get_height (GTK_WIDGET (view)));
+                      gtk_widget_get_width (GTK_WIDGET (view)),
+                      gtk_widget_get_height (GTK_WIDGET (view)));
       g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), ==,
                        gtk_widget_get_width (GTK_WIDGET (f->window)));
       g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), >=, sizes[i][1] - 120);

@@ -20,6 +20,25 @@
 #include "bl-window-private.h"
 #include "bl-window-record.h"
 
+/* the window's subtitle names the recording in the selected tab */
+static void
+update_title (BlWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+  GFile *folder;
+  g_autofree char *path = NULL;
+
+  if (child == NULL || !BL_IS_RECORDING_VIEW (child))
+    return;
+
+  folder = bl_recording_view_get_folder (BL_RECORDING_VIEW (child));
+  path = folder != NULL ? g_file_get_path (folder) : NULL;
+  adw_window_title_set_subtitle (self->window_title,
+                                 bl_recording_view_get_title (BL_RECORDING_VIEW (child)));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), path);
+}
+
 static void
 recording_state_changed (AdwTabView      *tab_view,
                          BlRecordingView *view)
@@ -172,6 +191,7 @@ bl_window_record (BlWindow                 *self,
                            self->tab_view, G_CONNECT_SWAPPED);
   recording_state_changed (self->tab_view, view);
   adw_tab_view_set_selected_page (self->tab_view, tab);
+  update_title (self);
   _bl_window_add_recent (self, bl_recording_view_get_folder (view));
 
   return view;
@@ -189,4 +209,6 @@ _bl_window_record_init (BlWindow *self)
 {
   g_signal_connect_object (self->tab_view, "close-page", G_CALLBACK (close_page_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tab_view, "notify::selected-page", G_CALLBACK (update_title),
+                           self, G_CONNECT_SWAPPED);
 }

@@ -33,6 +33,7 @@
 #include "bl-recording.h"
 #include "bl-recording-view.h"
 #include "bl-window.h"
+#include "bl-window-private.h"
 #include "bl-window-record.h"
 
 static char *tmp_root;
@@ -222,6 +223,10 @@ start_recording (Fixture *f)
   g_assert_cmpint (bl_recording_view_get_state (view), ==, BL_RECORDING_VIEW_RECORDING);
   g_assert_true (bl_recording_view_is_recording (view));
   g_assert_true (g_file_has_parent (bl_recording_view_get_folder (view), f->base));
+  /* the window names it */
+  g_assert_cmpstr (adw_window_title_get_subtitle (f->window->window_title), ==,
+                   bl_recording_view_get_title (view));
+  g_assert_cmpstr (bl_recording_view_get_title (view), ==, "Fake App on " BL_FAKE_ROKU_NAME);
 
   return view;
 }

@@ -18,8 +18,9 @@
  *     the main loop, never more than one at a time.
  *
  * The header says the device, the app, the state, the elapsed time and the
- * bytes received per stream. A device that goes away ends every stream;
- * the files hold what arrived, the banner says so, and the tab becomes the
+ * bytes received per stream. A device that goes away ends every stream
+ * (the others get LOST_GRACE_S to save what was on its way, as the CLI
+ * does); the files hold what arrived, the banner says so, and the tab becomes the
  * saved recording like after Stop: the folder is loaded with
  * bl_recording_load() in a worker and shown from the BlRecording, exactly
  * as when it is opened later.
@@ -48,6 +49,7 @@
 #define TICK_MS      1000
 #define TRACE_EVERY  2      /* ticks between two reads of the growing trace */
 #define MIN_EXTENT_US (BL_TIME_AXIS_MIN_SPAN_MS * 1000)
+#define LOST_GRACE_S  2     /* after one stream lost the device, the others' time to save */
 
 typedef struct
 {
@@ -82,6 +84,7 @@ struct _BlRecordingView
   char                 *lost_message;
   GString              *notes;            /* streams that ended early */
   guint                 tick_id;
+  guint                 lost_id;          /* the others' grace after a loss */
   guint                 n_ticks;
   gboolean              snapshot_busy;
   gboolean              trace_busy;
@@ -714,6 +717,17 @@ stop_streams (BlRecordingView *self)
     bl_trace_stream_stop (self->trace_stream);
 }
 
+static gboolean
+stop_after_loss (gpointer user_data)
+{
+  BlRecordingView *self = user_data;
+
+  self->lost_id = 0;
+  stop_streams (self);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 recording_loaded (GObject      *source,
                   GAsyncResult *result,
@@ -759,6 +773,7 @@ finish (BlRecordingView *self)
   g_autoptr(GTask) task = NULL;
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->lost_id, g_source_remove);
   if (self->profile_stream != NULL)
     note_started (self, BL_RECORDING_STREAM_PROFILE,
                   bl_profile_stream_get_first_byte_time (self->profile_stream));
@@ -795,12 +810,15 @@ stream_ended (BlRecordingView   *self,
       if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED)
           || g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_UNREACHABLE))
         {
+          /* the other streams may still be saving what was on its way:
+           * they end by themselves, or after a grace */
           if (!self->device_lost)
             {
               self->device_lost = TRUE;
               self->lost_message = g_strdup (error->message);
+              if (self->running > 0)
+                self->lost_id = g_timeout_add_seconds (LOST_GRACE_S, stop_after_loss, self);
             }
-          stop_streams (self);
           if (self->state == BL_RECORDING_VIEW_RECORDING)
             set_state (self, BL_RECORDING_VIEW_STOPPING);
         }
@@ -987,6 +1005,7 @@ bl_recording_view_dispose (GObject *object)
 
   self->disposed = TRUE;
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->lost_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   /* streams still running end cleanly; their callbacks hold a reference */
   if (self->running > 0)

@@ -38,6 +38,7 @@ typedef struct
   BlRecordingEnd    end;        /* how it is ending, once stopping */
   char             *end_message;
   guint             watch_id;   /* looks for the streams' first bytes */
+  guint             grace_id;   /* after a device-lost: the others' time to drain */
   BlDevice         *device;
   BlProfileStream  *profile;
   BlResourcePoller *poller;
@@ -137,6 +138,16 @@ on_duration (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+on_grace (gpointer user_data)
+{
+  Record *r = user_data;
+
+  r->grace_id = 0;
+  stop_all (r);
+  return G_SOURCE_REMOVE;
+}
+
 static BlRecordingStream
 stream_of (Record  *r,
            GObject *source)
@@ -177,7 +188,16 @@ ended (Record            *r,
       r->end_message = g_strdup (error->message);
     }
   r->failed = TRUE;
-  stop_all (r);
+
+  /* the device went away: the other streams notice it too, once they have
+   * saved what was on its way; stopping them now could lose it */
+  if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_DISCONNECTED))
+    {
+      if (r->grace_id == 0 && !r->stopping)
+        r->grace_id = g_timeout_add (2000, on_grace, r);
+    }
+  else
+    stop_all (r);
 }
 
 static void
@@ -228,6 +248,7 @@ static void
 record_clear (Record *r)
 {
   g_clear_handle_id (&r->watch_id, g_source_remove);
+  g_clear_handle_id (&r->grace_id, g_source_remove);
   g_clear_object (&r->writer);
   g_clear_pointer (&r->end_message, g_free);
   g_clear_object (&r->profile);

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <string.h>
 
 #include "bl-bsprof-writer.h"
@@ -571,6 +572,31 @@ test_vanish (Fixture       *f,
   }
 }
 
+/* `info` on a damaged manifest: exit 1, one sentence that says where. */
+static void
+test_info_hostile (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *out = g_build_filename (f->dir, "out", NULL);
+  g_autofree char *manifest = g_build_filename (out, "recording.json", NULL);
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { BRIGHTLENS_CLI, "info", out, NULL };
+  int status;
+
+  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
+  g_file_set_contents (manifest, "{\"format\": \"brightlens-recording\", \"version\": 1, "
+                       "\"device\": {\"name\": 42}}", -1, &error);
+  g_assert_no_error (error);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL) == FALSE);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (err, "“device.name” must be a string."));
+  g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -589,6 +615,7 @@ main (int   argc,
   ADD ("absent", BL_FAKE_ROKU_NORMAL, test_absent);
   ADD ("not-offered", BL_FAKE_ROKU_NOT_PROFILING, test_not_offered);
   ADD ("vanish", BL_FAKE_ROKU_NORMAL, test_vanish);
+  ADD ("info-hostile", BL_FAKE_ROKU_NORMAL, test_info_hostile);
 
   return g_test_run ();
 }

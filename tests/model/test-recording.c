@@ -597,6 +597,26 @@ test_lenient (void)
   g_assert_null (bl_recording_get_folder (recording));
 }
 
+/* A folder that cannot be made: one sentence naming it, and nothing
+ * written. */
+static void
+test_unwritable (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *blocker = g_build_filename (f->dir, "file", NULL);
+  g_autofree char *inside = g_build_filename (blocker, "rec", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (inside);
+  g_autoptr(BlRecordingWriter) writer = bl_recording_writer_new (folder);
+  g_autoptr(GError) error = NULL;
+
+  write_file (f->dir, "file", "x", 1);
+  g_assert_false (bl_recording_writer_start (writer, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, inside));
+  g_assert_true (g_str_has_suffix (error->message, "."));
+  g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
+}
+
 /* A manifest over 1 MiB is refused before it is parsed. */
 static void
 test_too_big (Fixture       *f,
@@ -646,6 +666,8 @@ main (int   argc,
   g_test_add ("/recording/paths-stay-inside", Fixture, NULL, fixture_set_up,
               test_paths_stay_inside, fixture_tear_down);
   g_test_add ("/recording/too-big", Fixture, NULL, fixture_set_up, test_too_big,
+              fixture_tear_down);
+  g_test_add ("/recording/unwritable", Fixture, NULL, fixture_set_up, test_unwritable,
               fixture_tear_down);
   g_test_add_func ("/recording/hostile-manifests", test_hostile_manifests);
   g_test_add_func ("/recording/lenient", test_lenient);

@@ -260,6 +260,33 @@ find_widget (GtkWidget *widget,
   return NULL;
 }
 
+/* what a file manager's drag does: a GdkFileList dropped on the window */
+static gboolean
+drop_file (GtkWidget *window,
+           GFile     *file)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (window);
+  GFile *files[] = { file };
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      GValue value = G_VALUE_INIT;
+      gboolean accepted = FALSE;
+
+      if (!GTK_IS_DROP_TARGET (controller))
+        continue;
+
+      g_value_init (&value, GDK_TYPE_FILE_LIST);
+      g_value_take_boxed (&value, gdk_file_list_new_from_array (files, 1));
+      g_signal_emit_by_name (controller, "drop", &value, 10.0, 10.0, &accepted);
+      g_value_unset (&value);
+      return accepted;
+    }
+
+  return FALSE;
+}
+
 static guint
 n_memory_samples (BlSession *session)
 {
@@ -520,6 +547,23 @@ test_record (Fixture       *f,
                       bl_profile_get_n_nodes (bl_recording_get_profile (recording)));
     g_assert_cmpuint (view_samples (BL_RECORDING_VIEW (shown)), ==,
                       n_memory_samples (bl_recording_get_session (recording)));
+  }
+  /* dropped on a recording's tab, a recording opens (no Open-or-Compare question) */
+  {
+    AdwTabView *tab_view = bl_window_get_tab_view (f->window);
+    guint n = adw_tab_view_get_n_pages (tab_view);
+    g_autoptr(GFile) copy = g_file_get_child (f->base, "copy");
+    g_autoptr(GFile) manifest = g_file_get_child (folder, BL_RECORDING_MANIFEST_NAME);
+    g_autoptr(GFile) copied = g_file_get_child (copy, BL_RECORDING_MANIFEST_NAME);
+
+    /* another recording: its manifest alone opens too */
+    g_assert_true (g_file_make_directory (copy, NULL, NULL));
+    g_assert_true (g_file_copy (manifest, copied, G_FILE_COPY_NONE, NULL, NULL, NULL, NULL));
+    g_assert_true (drop_file (GTK_WIDGET (f->window), copy));
+    flush ();
+    g_assert_null (bl_alert_find (GTK_WINDOW (f->window)));
+    g_assert_cmpuint (adw_tab_view_get_n_pages (tab_view), ==, n + 1);
+    remove_tree (copy);
   }
 
   remove_tree (folder);

@@ -3,7 +3,7 @@
  * The window records from an in-process fake Roku on loopback: the dialog
  * finds it by SSDP and reaches it; the tab grows while it records (the flame
  * graph's profile gains nodes, the charts gain samples, trace lanes appear);
- * pause, resume and a heap graph put marks on the axis; Stop leaves a folder
+ * pause, resume, a heap graph and a status put marks on the axis; Stop leaves a folder
  * that bl_recording_load() opens with the same figures; a device that
  * vanishes shows the banner and its files load; refusals show their
  * sentence in the dialog; closing a recording tab asks; the tab fits the
@@ -469,6 +469,11 @@ test_record (Fixture       *f,
   bl_recording_view_capture_heap_graph (view);
   while (bl_recording_view_get_n_marks (view) < 3)
     g_main_context_iteration (NULL, TRUE);
+  bl_recording_view_ask_status (view);
+  while (bl_recording_view_get_n_marks (view) < 4)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (bl_recording_view_get_mark (view, 3, &kind, NULL, NULL));
+  g_assert_cmpint (kind, ==, BL_RECORDING_MARK_STATUS);
 
   g_assert_true (bl_recording_view_get_mark (view, 0, &kind, &time_us, NULL));
   g_assert_cmpint (kind, ==, BL_RECORDING_MARK_PAUSE);
@@ -509,8 +514,8 @@ test_record (Fixture       *f,
   g_assert_nonnull (bl_recording_get_trace (recording));
   marks = bl_recording_get_marks (recording, &n_saved);
   n_marks = bl_recording_view_get_n_marks (view);
-  g_assert_cmpuint (n_saved, ==, 3);
-  g_assert_cmpuint (n_marks, ==, 3);
+  g_assert_cmpuint (n_saved, ==, 4);
+  g_assert_cmpuint (n_marks, ==, 4);
   g_assert_cmpint (marks[0].kind, ==, BL_RECORDING_MARK_PAUSE);
   g_assert_cmpint (marks[2].kind, ==, BL_RECORDING_MARK_HEAP_GRAPH);
   g_assert_true (bl_recording_view_get_mark (view, 0, NULL, &time_us, NULL));
@@ -542,7 +547,7 @@ test_record (Fixture       *f,
     g_assert_nonnull (shown);
     g_assert_cmpint (bl_recording_view_get_state (BL_RECORDING_VIEW (shown)), ==,
                      BL_RECORDING_VIEW_SAVED);
-    g_assert_cmpuint (bl_recording_view_get_n_marks (BL_RECORDING_VIEW (shown)), ==, 3);
+    g_assert_cmpuint (bl_recording_view_get_n_marks (BL_RECORDING_VIEW (shown)), ==, 4);
     g_assert_cmpuint (view_nodes (BL_RECORDING_VIEW (shown)), ==,
                       bl_profile_get_n_nodes (bl_recording_get_profile (recording)));
     g_assert_cmpuint (view_samples (BL_RECORDING_VIEW (shown)), ==,

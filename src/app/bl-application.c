@@ -252,6 +252,7 @@ bl_application_startup (GApplication *application)
     { "win.export", { "<Control>e", NULL } },
     { "win.copy-image", { "<Shift><Control>c", NULL } },
     { "win.compare", { "<Shift><Control>o", NULL } },
+    { "win.record", { "<Control>r", NULL } },
 #if !ADW_CHECK_VERSION (1, 8, 0)
     /* with 1.8 AdwApplication gives its app.shortcuts the same accelerator */
     { "win.show-help-overlay", { "<Control>question", NULL } },

@@ -28,6 +28,7 @@
 #include "bl-loader.h"
 
 #include "bl-profile-page.h"
+#include "bl-recording-view.h"
 
 #if defined(__has_include)
 # if __has_include ("bl-session-view.h") && __has_include ("bl-session.h")
@@ -177,6 +178,16 @@ show_document (BlProfilePage *self)
        * in the tab being looked at */
       if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (threads || !heaps))
         bl_profile_view_focus_graph (self->profile_view);
+      return;
+    }
+
+  if (BL_IS_RECORDING (self->document))
+    {
+      BlRecordingView *view = bl_recording_view_new ();
+
+      bl_recording_view_set_recording (view, BL_RECORDING (self->document));
+      gtk_stack_add_named (self->stack, GTK_WIDGET (view), "recording");
+      gtk_stack_set_visible_child_name (self->stack, "recording");
       return;
     }
 

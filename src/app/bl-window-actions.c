@@ -61,6 +61,8 @@ add_filters (GListStore *store)
         gtk_file_filter_add_pattern (filter, pattern);
       }
   gtk_file_filter_add_mime_type (filter, "application/x-bsprof");
+  /* a recording's manifest, recording.json */
+  gtk_file_filter_add_mime_type (filter, "application/x-brightlens-recording+json");
   g_list_store_append (store, filter);
   g_object_unref (filter);
 

@@ -14,6 +14,8 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-recording.h"
+
 #include "bl-window-compare.h"
 #include "bl-alert.h"
 #include "bl-window-private.h"
@@ -386,6 +388,10 @@ _bl_window_compare_handle_drop (BlWindow *self,
 
   dropped = files->data;
   if (g_file_equal (dropped, bl_profile_page_get_file (page)))
+    return FALSE;
+  /* a recording (its folder, or shown in the tab) is opened, not compared */
+  if (BL_IS_RECORDING (bl_profile_page_get_document (page))
+      || g_file_query_file_type (dropped, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
     return FALSE;
 
   name = g_file_get_basename (dropped);

@@ -15,6 +15,7 @@
 
 #include "bl-window-compare.h"
 #include "bl-window-private.h"
+#include "bl-window-record.h"
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -199,6 +200,7 @@ bl_window_class_init (BlWindowClass *klass)
 
   _bl_window_class_actions_init (widget_class);
   _bl_window_class_compare_init (widget_class);
+  _bl_window_class_record_init (widget_class);
 }
 
 /* libadwaita 1.4 and later: the header bar and the tab bar become top bars of an
@@ -271,6 +273,7 @@ bl_window_init (BlWindow *self)
 
   _bl_window_actions_init (self);
   _bl_window_compare_init (self);
+  _bl_window_record_init (self);
   _bl_window_update_recent (self);
   update_view (self);
 }

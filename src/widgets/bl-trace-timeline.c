@@ -93,6 +93,8 @@ struct _BlTraceTimeline
   GHashTable            *annotations;   /* (thread << 32 | span) → text */
   double                 t0;
   double                 t1;
+  double                 extent_start;  /* bounds asked for beyond the data, */
+  double                 extent_end;    /* end < start: none */
   double                 content;
 
   /* view */
@@ -578,6 +580,11 @@ rebuild (BlTraceTimeline *self)
     {
       self->t0 = (double) t0;
       self->t1 = MAX ((double) t1, self->t0 + 1);
+    }
+  if (self->extent_end > self->extent_start)
+    {
+      self->t0 = t0 <= t1 ? MIN (self->t0, self->extent_start) : self->extent_start;
+      self->t1 = t0 <= t1 ? MAX (self->t1, self->extent_end) : self->extent_end;
     }
   self->v0 = self->t0;
   self->v1 = self->t1;
@@ -2451,4 +2458,24 @@ bl_trace_timeline_get_span_color (BlTraceTimeline *self,
   *color = span_color (self, thread, s);
 
   return TRUE;
+}
+
+/* Widens the bounds to [@start, @end] (trace time) beyond the trace's own
+ * times, for a view that lines the trace up with other data on one axis
+ * (a recording); @end <= @start: the trace's own bounds. Resets the view to
+ * the whole. */
+void
+bl_trace_timeline_set_extent (BlTraceTimeline *self,
+                              double           start,
+                              double           end)
+{
+  g_return_if_fail (BL_IS_TRACE_TIMELINE (self));
+
+  if (self->extent_start == start && self->extent_end == end)
+    return;
+  self->extent_start = start;
+  self->extent_end = end;
+  rebuild (self);
+  configure_adjustments (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }

@@ -132,4 +132,8 @@ gboolean    bl_trace_timeline_get_span_color     (BlTraceTimeline *self,
                                                   guint32          span,
                                                   GdkRGBA         *color);
 
+void        bl_trace_timeline_set_extent         (BlTraceTimeline *self,
+                                                  double           start,
+                                                  double           end);
+
 G_END_DECLS

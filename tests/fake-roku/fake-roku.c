@@ -2,7 +2,7 @@
  *
  *   fake-roku [--mode normal|developer-off|limited|not-sideloaded|not-profiling]
  *             [--profile FILE.bsprof] [--chunk BYTES] [--interval MS]
- *             [--vanish-after BYTES]
+ *             [--vanish-after BYTES] [--trace FILE.perfetto-trace]
  *
  * Prints the ports it listens on, one "name port" a line, then serves.
  *
@@ -32,6 +32,7 @@ main (int   argc,
   };
   g_autofree char *mode_name = NULL;
   g_autofree char *profile_path = NULL;
+  g_autofree char *trace_path = NULL;
   int chunk = 4096, interval = 20;
   gint64 vanish_after = 0;
   GOptionEntry entries[] = {
@@ -39,6 +40,8 @@ main (int   argc,
     { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile_path, "The .bsprof to stream", "FILE" },
     { "chunk", 0, 0, G_OPTION_ARG_INT, &chunk, "Bytes per chunk", "BYTES" },
     { "interval", 0, 0, G_OPTION_ARG_INT, &interval, "Milliseconds between chunks", "MS" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
+      "The Perfetto trace to stream (its own heap graph too)", "FILE" },
     { "vanish-after", 0, 0, G_OPTION_ARG_INT64, &vanish_after,
       "Disappear once this many profile bytes are out", "BYTES" },
     { NULL }
@@ -88,6 +91,21 @@ main (int   argc,
         }
       bytes = g_mapped_file_get_bytes (mapped);
       bl_fake_roku_set_profile (roku, bytes, (gsize) MAX (chunk, 1), (guint) MAX (interval, 1));
+    }
+  if (trace_path != NULL)
+    {
+      g_autoptr(GMappedFile) mapped = g_mapped_file_new (trace_path, FALSE, &error);
+      g_autoptr(GBytes) bytes = NULL;
+
+      if (mapped == NULL)
+        {
+          g_printerr ("fake-roku: %s\n", error->message);
+          bl_fake_roku_free (roku);
+          return 1;
+        }
+      bytes = g_mapped_file_get_bytes (mapped);
+      bl_fake_roku_set_trace (roku, bytes, bytes, (gsize) MAX (chunk, 1),
+                              (guint) MAX (interval, 1), FALSE);
     }
   if (vanish_after > 0)
     bl_fake_roku_set_vanish_after (roku, (gsize) vanish_after);

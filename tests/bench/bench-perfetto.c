@@ -779,10 +779,10 @@ run_shape (gboolean    app,
   path = path_arg != NULL ? g_strdup (path_arg)
          : g_strdup_printf ("%s/bench-perfetto-%u-%s.pftrace", g_get_tmp_dir (), (guint) getpid (),
                             app ? "app" : "random");
+  printf ("== shape %s ==\n", app ? "app" : "random");
   if (!g_file_test (path, G_FILE_TEST_EXISTS) || remove_after)
     write_trace (path, app, size_mb * 1024 * 1024, n_objects);
   g_assert_cmpint (g_stat (path, &st), ==, 0);
-  printf ("== shape %s ==\n", app ? "app" : "random");
   printf ("trace: %.1f MB, %u heap objects, %d tracks\n",
           st.st_size / 1048576.0, n_objects, N_TRACKS);
 

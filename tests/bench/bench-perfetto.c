@@ -413,8 +413,8 @@ app_value_type (GRand *rand)
 {
   guint r = g_rand_int_range (rand, 0, 100);
 
-  return r < 42 ? T_STRING : r < 57 ? T_INT : r < 65 ? T_BOOLEAN : r < 70 ? T_FLOAT
-         : r < 84 ? T_AA : r < 91 ? T_ARRAY : r < 94 ? T_CONTENT : r < 98 ? T_FUNCTION
+  return r < 38 ? T_STRING : r < 51 ? T_INT : r < 58 ? T_BOOLEAN : r < 62 ? T_FLOAT
+         : r < 82 ? T_AA : r < 90 ? T_ARRAY : r < 92 ? T_CONTENT : r < 97 ? T_FUNCTION
          : T_DATETIME;
 }
 
@@ -642,12 +642,13 @@ write_app_heap (BlPbWriter *w,
                 case T_CONTENT:
                 case T_ROWLIST:
                   {
-                    guint n = type == T_CONTENT ? skewed (rand, 5) : skewed (rand, 7);
+                    /* ContentNode trees and node trees stay smaller than the
+                     * values; labels and posters have no children */
+                    guint n = type == T_CONTENT ? skewed (rand, 3)
+                              : type == T_GROUP || type == T_NODE ? 1 + skewed (rand, 6) : 0;
 
                     if (types[parents[id]] >= T_NODE)
-                      {
-                        ADD_REF (F_PARENT, parents[id]);
-                      }
+                      ADD_REF (F_PARENT, parents[id]);
                     if (type == T_CONTENT)
                       {
                         NEW_CHILD (F_KEYS + 1, T_STRING);
@@ -665,7 +666,12 @@ write_app_heap (BlPbWriter *w,
                         if (type == T_POSTER)
                           NEW_CHILD (F_KEYS + 2, T_STRING);
                         for (guint i = 0; i < n; i++)
-                          NEW_CHILD (F_CHILDREN, T_GROUP + g_rand_int_range (rand, 0, 5));
+                          {
+                            guint r = g_rand_int_range (rand, 0, 100);
+
+                            NEW_CHILD (F_CHILDREN, r < 45 ? T_GROUP : r < 65 ? T_LABEL
+                                                   : r < 85 ? T_POSTER : T_ROWLIST);
+                          }
                       }
                   }
                   break;

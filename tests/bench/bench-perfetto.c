@@ -8,7 +8,7 @@
  *   - a bare pass over the same bytes' varints (the peer),
  *   - the decode (everything the reader does, heap graphs parsed into
  *     BlHeap's arrays, without their analysis), and its peak RSS,
- *   - the analysis of the decoded heap graph (bl_heap_finish()), and the
+ *   - the analysis of the decoded heap graph (bl_heap_analyse()), and the
  *     peak RSS of decode and analysis together,
  *   - for the random shape, dominators and retained sizes of a
  *     HEAP_OBJECTS graph built alone.
@@ -825,7 +825,10 @@ run_shape (gboolean    app,
   t0 = g_get_monotonic_time ();
   c0 = cpu_seconds ();
   for (guint i = 0; i < trace->heaps->len; i++)
-    bl_heap_finish (g_ptr_array_index (trace->heaps, i));
+    {
+      bl_heap_finish (g_ptr_array_index (trace->heaps, i));
+      bl_heap_analyse (g_ptr_array_index (trace->heaps, i), NULL);
+    }
   c_analysis = cpu_seconds () - c0;
   t_analysis = (g_get_monotonic_time () - t0) / 1e6;
   rss_after = peak_rss_kib ();
@@ -836,7 +839,7 @@ run_shape (gboolean    app,
           t_decode, t_decode / t_bare, c_decode, c_decode / c_bare);
   printf ("  %" G_GUINT64_FORMAT " slices, %u distinct call tree nodes, %u heap graph(s)\n",
           trace->n_slices, bl_profile_get_n_nodes (BL_PROFILE (loaded)), trace->heaps->len);
-  printf ("heap analysis of the decoded graph(s) (bl_heap_finish): %.2f s (CPU %.2f s)\n",
+  printf ("heap analysis of the decoded graph(s) (bl_heap_analyse): %.2f s (CPU %.2f s)\n",
           t_analysis, c_analysis);
   for (guint i = 0; i < trace->heaps->len; i++)
     {

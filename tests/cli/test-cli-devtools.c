@@ -95,8 +95,10 @@ test_info (void)
   g_assert_cmpint (json_object_get_int_member (totals, "alloc-bytes"), ==, 375160);
   g_assert_cmpint (json_object_get_int_member (totals, "alloc-count"), ==, 86);
   g_assert_true (json_object_get_boolean_member (root, "memory"));
-  /* V8 writes samples of nodes it left out of the tree: said on stderr */
-  g_assert_nonnull (strstr (heap_json.err, "17 samples name nodes"));
+  /* 17 of the 103 samples name nodes V8 left out of the tree: they count
+   * nowhere and, as in Chrome DevTools and speedscope, bring no warning */
+  g_assert_null (strstr (heap_json.err, "samples name nodes"));
+  g_assert_null (strstr (heap_json.err, "arning"));
 }
 
 /* folded output is speedscope's stacks (the expected files); a speedscope

@@ -116,6 +116,11 @@ test_real_files (void)
       g_assert_no_error (error);
       g_assert_nonnull (profile);
       g_assert_false (bl_profile_is_incomplete (profile));
+      /* ordinary files open without a warning (node20-fib.heapprofile has
+       * samples of nodes its tree does not have, as Node's files do) */
+      g_assert_null (bl_profile_get_warning (profile));
+      /* the thread is "Main" whatever the file's name (speedscope's is
+       * the file name): README, "Chrome DevTools profiles" */
       g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 1);
       g_assert_cmpstr (bl_profile_get_thread_name (profile, 0), ==, "Main");
       got = folded (profile, cases[i].metric);
@@ -387,7 +392,9 @@ test_cpuprofile_errors (void)
     GQuark      domain;
     gint        code;
   } cases[] = {
-    { "[]", BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_NOT_CPUPROFILE },
+    { "3", BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_NOT_CPUPROFILE },
+    /* an array is a trace's events: none is a Profile */
+    { "[]", BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_MISSING },
     { "{\"samples\":[1],\"timeDeltas\":[1]}", BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_MISSING },
     { "{\"nodes\":[{\"id\":1}],\"samples\":[1]}", BL_CPUPROFILE_ERROR,
       BL_CPUPROFILE_ERROR_MISSING },
@@ -715,6 +722,8 @@ test_heapprofile_hostile (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_ALLOC_BYTES), ==,
                     G_MAXUINT64);
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_ALLOC_COUNT), ==, 2);
+  /* as in Chrome DevTools and speedscope: no warning for the unknown one */
+  g_assert_null (bl_profile_get_warning (profile));
 
   check_prefixes (bytes, bl_heapprofile_read_memory, BL_HEAPPROFILE_ERROR,
                   BL_METRIC_ALLOC_BYTES);

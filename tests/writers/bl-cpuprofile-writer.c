@@ -291,3 +291,82 @@ bl_cpuprofile_write_shape (GOutputStream *out,
 
   return flush_if_big (out, buf, TRUE, error);
 }
+
+/* Writes @buf out when it is full (or @flush), then empties it. */
+static gboolean
+drain (GOutputStream  *out,
+       GString        *buf,
+       gboolean        flush,
+       GError        **error)
+{
+  if (!flush && buf->len < (1 << 20))
+    return TRUE;
+  if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error))
+    return FALSE;
+  g_string_truncate (buf, 0);
+
+  return TRUE;
+}
+
+gboolean
+bl_cpuprofile_write_tree (GOutputStream *out,
+                          guint          n_nodes,
+                          guint          n_samples,
+                          GError       **error)
+{
+  g_autoptr(GString) buf = g_string_sized_new (2 << 20);
+
+  g_return_val_if_fail (n_nodes >= 2, FALSE);
+
+  g_string_append (buf, "{\"nodes\":[\n{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\","
+                   "\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},"
+                   "\"children\":[2");
+  if (n_nodes >= 3)
+    g_string_append (buf, ",3");
+  g_string_append (buf, "]}");
+  for (guint64 i = 2; i <= n_nodes; i++)
+    {
+      g_string_append_printf (buf, ",\n{\"id\":%" G_GUINT64_FORMAT ",\"callFrame\":"
+                              "{\"functionName\":\"f%u\",\"scriptId\":\"%u\","
+                              "\"url\":\"file:///app/s%u.js\",\"lineNumber\":%u,"
+                              "\"columnNumber\":%u}",
+                              i, (guint) (i % 1000), (guint) (i % 50) + 1, (guint) (i % 50),
+                              (guint) (i % 1000), (guint) (i % 7));
+      if (2 * i + 1 <= n_nodes)
+        g_string_append_printf (buf, ",\"children\":[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                                "]", 2 * i, 2 * i + 1);
+      else if (2 * i <= n_nodes)
+        g_string_append_printf (buf, ",\"children\":[%" G_GUINT64_FORMAT "]", 2 * i);
+      g_string_append_c (buf, '}');
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"startTime\":1000,\"endTime\":2000,\"samples\":[");
+  for (guint s = 0; s < n_samples; s++)
+    {
+      g_string_append_printf (buf, s > 0 ? ",%u" : "%u",
+                              bl_cpuprofile_tree_sample (n_nodes, s));
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"timeDeltas\":[");
+  for (guint s = 0; s < n_samples; s++)
+    {
+      g_string_append (buf, s > 0 ? ",1000" : "0");
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "]}\n");
+
+  return drain (out, buf, TRUE, error);
+}
+
+guint32
+bl_cpuprofile_tree_sample (guint n_nodes,
+                           guint s)
+{
+  /* spread over the tree, deepest first, never the root */
+  guint64 back = (guint64) s * 7919 % (n_nodes - 1);
+
+  return (guint32) (n_nodes - back);
+}

@@ -70,4 +70,18 @@ gboolean bl_cpuprofile_write_shape (GOutputStream *out,
                                     guint32        seed,
                                     GError       **error);
 
+/* A big .cpuprofile made to be checked: @n_nodes nodes with ids 1…n in
+ * a binary tree (node i's children are 2i and 2i + 1; id 1 is "(root)";
+ * node i calls function "f<i mod 1000>" of script "s<i mod 50>.js" at line
+ * i mod 1000), written as it goes (nothing held in memory), then
+ * @n_samples samples, sample s at node bl_cpuprofile_tree_sample (n, s),
+ * 1000 µs apart. Siblings never share a frame, so every sampled node is
+ * its own stack. */
+gboolean bl_cpuprofile_write_tree  (GOutputStream *out,
+                                    guint          n_nodes,
+                                    guint          n_samples,
+                                    GError       **error);
+guint32  bl_cpuprofile_tree_sample (guint          n_nodes,
+                                    guint          s);
+
 G_END_DECLS

@@ -370,3 +370,78 @@ bl_cpuprofile_tree_sample (guint n_nodes,
 
   return (guint32) (n_nodes - back);
 }
+
+char *
+bl_trace_chunk_args (const BlCpuNode *nodes,
+                     guint            n_nodes,
+                     const char      *samples,
+                     const char      *time_deltas)
+{
+  GString *out = g_string_new ("{\"data\":{\"cpuProfile\":{\"nodes\":[");
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const BlCpuNode *node = &nodes[i];
+
+      /* as Chrome writes them: callFrame, id, parent */
+      g_string_append (out, i > 0 ? ",{\"callFrame\":" : "{\"callFrame\":");
+      append_call_frame (out, node->function_name, node->url, node->line, node->col);
+      g_string_append_printf (out, ",\"id\":%s", node->id);
+      if (node->children != NULL)
+        g_string_append_printf (out, ",\"children\":[%s]", node->children);
+      if (node->parent != NULL)
+        g_string_append_printf (out, ",\"parent\":%s", node->parent);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]");
+  if (samples != NULL)
+    g_string_append_printf (out, ",\"samples\":[%s]", samples);
+  g_string_append (out, "}");
+  if (time_deltas != NULL)
+    g_string_append_printf (out, ",\"timeDeltas\":[%s]", time_deltas);
+  g_string_append (out, "}}");
+
+  return g_string_free (out, FALSE);
+}
+
+GBytes *
+bl_trace_write (const BlTraceEvent *events,
+                guint               n_events,
+                BlTraceForm         form)
+{
+  GString *out = g_string_new (form == BL_TRACE_OBJECT ? "{\"traceEvents\":[" : "[");
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const BlTraceEvent *e = &events[i];
+      const char *ph = g_strcmp0 (e->name, "thread_name") == 0 ? "M"
+                       : g_strcmp0 (e->name, "Profile") == 0 ||
+                         g_strcmp0 (e->name, "ProfileChunk") == 0 ? "P" : "X";
+
+      /* members in Chrome's order: args first, name after */
+      g_string_append (out, i > 0 ? ",\n{" : "\n{");
+      if (e->args != NULL)
+        g_string_append_printf (out, "\"args\":%s,", e->args);
+      g_string_append (out, "\"cat\":\"disabled-by-default-v8.cpu_profiler\"");
+      if (e->id != NULL)
+        g_string_append_printf (out, ",\"id\":%s", e->id);
+      g_string_append (out, ",\"name\":");
+      append_string (out, e->name);
+      g_string_append_printf (out, ",\"ph\":\"%s\"", ph);
+      if (e->pid != NULL)
+        g_string_append_printf (out, ",\"pid\":%s", e->pid);
+      if (e->tid != NULL)
+        g_string_append_printf (out, ",\"tid\":%s", e->tid);
+      if (e->ts != NULL)
+        g_string_append_printf (out, ",\"ts\":%s", e->ts);
+      g_string_append_c (out, '}');
+    }
+  if (form == BL_TRACE_OBJECT)
+    g_string_append (out, "],\n\"metadata\":{\"source\":\"DevTools\"}}\n");
+  else if (form == BL_TRACE_ARRAY)
+    g_string_append (out, "]\n");
+  else
+    g_string_append (out, ",\n");   /* the JSON Array Format's open end */
+
+  return g_string_free_to_bytes (out);
+}

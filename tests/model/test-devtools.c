@@ -788,6 +788,51 @@ test_trace_detect (void)
                                      g_bytes_get_size (object), TRUE), ==, BL_FORMAT_CPUPROFILE);
 }
 
+/* Chrome's own traces (speedscope's samples, gzipped): speedscope's stacks,
+ * thread by thread; Profile and ProfileChunk events (Chrome 69, 70, 116,
+ * and 141's DevTools export, whose first Profile has no data) and Chrome
+ * 66's CpuProfile events */
+static void
+test_trace_real_files (void)
+{
+  const struct {
+    const char *file;
+    const char *expected;
+    const char *threads;
+  } cases[] = {
+    { "chrome66-worker.json.gz", "chrome66-worker.time-ns.folded",
+      "CrRendererMain,DedicatedWorker thread" },
+    { "chrome69-simple.json.gz", "chrome69-simple.time-ns.folded", "CrRendererMain" },
+    { "chrome70-worker.json.gz", "chrome70-worker.time-ns.folded",
+      "CrRendererMain,DedicatedWorker thread" },
+    { "chrome116-trace.json.gz", "chrome116-trace.time-ns.folded", "CrRendererMain" },
+    { "chrome141-no-arg-data.json.gz", "chrome141-no-arg-data.time-ns.folded",
+      "CrRendererMain" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlProfile) profile = load_file (cases[i].file, &error);
+      g_autofree char *got = NULL;
+      g_autofree char *want = expected_folded (cases[i].expected);
+      g_autoptr(GString) threads = g_string_new (NULL);
+
+      g_test_message ("%s", cases[i].file);
+      g_assert_no_error (error);
+      g_assert_nonnull (profile);
+      g_assert_false (bl_profile_is_incomplete (profile));
+      g_assert_cmpstr (bl_profile_get_info (profile)->format, ==, "chrome-trace");
+      for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
+        g_string_append_printf (threads, t > 0 ? ",%s" : "%s",
+                                bl_profile_get_thread_name (profile, t));
+      g_assert_cmpstr (threads->str, ==, cases[i].threads);
+      got = folded (profile, BL_METRIC_TIME_NS);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_SAMPLES), >, 200);
+    }
+}
+
 static void
 test_trace_hostile (void)
 {
@@ -1044,6 +1089,7 @@ main (int    argc,
   g_test_add_func ("/model/devtools/trace/rules", test_trace_rules);
   g_test_add_func ("/model/devtools/trace/profiles", test_trace_profiles);
   g_test_add_func ("/model/devtools/trace/detect", test_trace_detect);
+  g_test_add_func ("/model/devtools/trace/real-files", test_trace_real_files);
   g_test_add_func ("/model/devtools/trace/hostile", test_trace_hostile);
   g_test_add_func ("/model/devtools/heapprofile/stacks", test_heapprofile);
   g_test_add_func ("/model/devtools/heapprofile/hostile", test_heapprofile_hostile);

@@ -98,6 +98,7 @@ typedef struct
   GArray           *child_ids;    /* guint32 */
   GArray           *samples;      /* guint32 node id, or NO_ID */
   GArray           *times;        /* gint64 ns: deltas, or (old format) timestamps */
+  GArray           *inner_times;  /* a trace event's args.data.cpuProfile.timeDeltas */
   gboolean          has_nodes;
   gboolean          has_head;
   gboolean          has_samples;
@@ -535,6 +536,9 @@ read_head (Reader  *reader,
  *     key is left out (with a warning: speedscope logs it);
  *   - a profile's thread is named by the last "thread_name" event of the
  *     pid and tid of its "Profile" event.
+ * Chrome's traces before 2018 hold a whole profile in one "CpuProfile"
+ * event instead (args.data.cpuProfile with nodes, samples and timeDeltas;
+ * no id): it starts its profile over with all of that, as in speedscope.
  * One rule is DevTools' instead: a profile is known by its pid and its id
  * (its pid and tid when it has no id). speedscope keys profiles by the id
  * alone, which merges the profiles of two processes that both number
@@ -550,6 +554,7 @@ typedef enum
   EVENT_OTHER,
   EVENT_PROFILE,
   EVENT_CHUNK,
+  EVENT_CPU_PROFILE,
   EVENT_THREAD_NAME,
 } EventKind;
 
@@ -672,6 +677,16 @@ read_chunk_profile (Reader  *reader,
         ok = read_nodes (reader, error);
       else if (strcmp (name, "samples") == 0)
         ok = read_ids (reader, reader->samples, error);
+      else if (strcmp (name, "timeDeltas") == 0)
+        {
+          /* a CpuProfile event's (a ProfileChunk's are in args.data) */
+          GArray *outer = reader->times;
+
+          reader->times = reader->inner_times;
+          ok = read_times (reader, error);
+          reader->inner_times = reader->times;
+          reader->times = outer;
+        }
       else
         ok = bl_json_reader_skip_value (json, error);
       if (!ok)
@@ -751,6 +766,7 @@ scratch_reset (Reader *reader)
   g_array_set_size (reader->child_ids, 0);
   g_array_set_size (reader->samples, 0);
   g_array_set_size (reader->times, 0);
+  g_array_set_size (reader->inner_times, 0);
 }
 
 /* Takes the scratch arrays for @item, leaving new empty ones. */
@@ -799,6 +815,7 @@ read_event (Reader  *reader,
 
               kind = strcmp (value, "Profile") == 0 ? EVENT_PROFILE
                      : strcmp (value, "ProfileChunk") == 0 ? EVENT_CHUNK
+                     : strcmp (value, "CpuProfile") == 0 ? EVENT_CPU_PROFILE
                      : strcmp (value, "thread_name") == 0 ? EVENT_THREAD_NAME
                      : EVENT_OTHER;
             }
@@ -846,7 +863,7 @@ read_event (Reader  *reader,
           g_hash_table_replace (trace->thread_names, g_strdup (pid_tid), entry);
         }
     }
-  else if (kind == EVENT_PROFILE || kind == EVENT_CHUNK)
+  else if (kind == EVENT_PROFILE || kind == EVENT_CHUNK || kind == EVENT_CPU_PROFILE)
     {
       g_autofree char *name = id != NULL && *id != '\0'
                               ? g_strdup_printf ("%s/%s", pid != NULL ? pid : "", id)
@@ -864,9 +881,16 @@ read_event (Reader  *reader,
       item->kind = kind;
       item->ts = ts;
       item->seq = trace->n_events;
-      if (kind == EVENT_PROFILE)
+      if (kind != EVENT_CHUNK)
         item->pid_tid = g_steal_pointer (&pid_tid);
-      else
+      if (kind == EVENT_CPU_PROFILE)
+        {
+          GArray *inner = reader->inner_times;
+
+          reader->inner_times = reader->times;
+          reader->times = inner;
+        }
+      if (kind != EVENT_PROFILE)
         scratch_steal (reader, item);
       g_ptr_array_add (key->items, item);
     }
@@ -1461,7 +1485,7 @@ build_trace (Reader  *reader,
         {
           const TraceItem *item = g_ptr_array_index (key->items, i);
 
-          if (item->kind == EVENT_PROFILE && start.first == NULL)
+          if (item->kind != EVENT_CHUNK && start.first == NULL)
             start.first = item;
           else if (item->kind == EVENT_CHUNK && start.first == NULL)
             n_orphans++;
@@ -1476,7 +1500,7 @@ build_trace (Reader  *reader,
     {
       g_set_error_literal (error, BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_MISSING,
                            _("This Chrome trace has no CPU profile: it has no “Profile” "
-                             "event."));
+                             "or “CpuProfile” event."));
       return FALSE;
     }
 
@@ -1492,13 +1516,13 @@ build_trace (Reader  *reader,
         {
           const TraceItem *item = g_ptr_array_index (start->key->items, i);
 
-          if (item->kind == EVENT_PROFILE)
+          if (item->kind != EVENT_CHUNK)
             {
-              /* a Profile event starts its profile over */
+              /* a Profile or CpuProfile event starts its profile over */
               scratch_reset (reader);
               pid_tid = item->pid_tid;
             }
-          else if (pid_tid != NULL)
+          if (item->kind != EVENT_PROFILE && pid_tid != NULL)
             append_chunk (reader, item);
         }
 
@@ -1556,6 +1580,7 @@ read_all (BlJsonReader *json,
   reader.child_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.samples = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  reader.inner_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   trace.keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   trace.key_order = g_ptr_array_new_with_free_func (trace_key_free);
   trace.thread_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1624,6 +1649,7 @@ read_all (BlJsonReader *json,
   g_array_unref (reader.child_ids);
   g_array_unref (reader.samples);
   g_array_unref (reader.times);
+  g_array_unref (reader.inner_times);
 
   if (!ok)
     return NULL;
@@ -1635,7 +1661,7 @@ read_all (BlJsonReader *json,
 
 /* Whether the events at @json (its "[" read) are a trace with a CPU
  * profile: the first is an event (it has a "ph") and one of those in view
- * is named "Profile" or "ProfileChunk". Traces of other things are left to
+ * is named "Profile", "ProfileChunk" or "CpuProfile". Traces of other things are left to
  * other readers. */
 static gboolean
 detect_trace_events (BlJsonReader *json)
@@ -1661,7 +1687,8 @@ detect_trace_events (BlJsonReader *json)
                   const char *value = bl_json_reader_get_string (json, NULL);
 
                   is_profile = strcmp (value, "Profile") == 0 ||
-                               strcmp (value, "ProfileChunk") == 0;
+                               strcmp (value, "ProfileChunk") == 0 ||
+                               strcmp (value, "CpuProfile") == 0;
                 }
               else if (token == BL_JSON_TOKEN_ERROR || !bl_json_reader_skip_value (json, NULL))
                 return FALSE;
@@ -1718,7 +1745,7 @@ detect_trace (const guint8 *head,
  *   "hitCount" or "bailoutReason" (Node 10's format), or (in the sniffer's
  *   summary of a long document) a head and "timestamps"; or @head is a
  *   trace (an array of events, or an object with "traceEvents") whose
- *   events in view include a "Profile" or "ProfileChunk"
+ *   events in view include a "Profile", "ProfileChunk" or "CpuProfile"
  */
 gboolean
 bl_cpuprofile_detect (const guint8 *head,

@@ -646,7 +646,8 @@ read_key_part (Reader  *reader,
       if (bl_json_reader_is_integral (reader->json))
         *out = g_strdup_printf ("%" G_GINT64_FORMAT, bl_json_reader_get_int (reader->json));
       else
-        *out = g_strdup (g_ascii_dtostr (buf, sizeof buf, bl_json_reader_get_double (reader->json)));
+        *out = g_strdup (g_ascii_dtostr (buf, sizeof buf,
+                                         bl_json_reader_get_double (reader->json)));
       return TRUE;
     }
 

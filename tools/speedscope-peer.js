@@ -157,16 +157,22 @@ const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs
 // Brightlens (unit none, every weight 1) is speedscope's 'weight'.
 // A Chrome profile (onlyTheirs): speedscope names its one profile after the
 // file, Brightlens its one thread "Main"; the stacks are compared below that.
+// A Chrome trace's several profiles are compared per thread.
 function compare(label, ss, bl, onlyTheirs) {
   let problems = 0;
   const all = new Map();
   const theirs = new Set(ss.map(p => p.metric));
   const below = s => s.slice(s.indexOf(';'));
+  // Several profiles (a Chrome trace's threads): speedscope names them
+  // "FILE - THREAD", Brightlens's threads are THREAD; compared thread by thread.
+  const several = onlyTheirs && ss.length > 1;
+  const threadOf = n => n.indexOf(' - ') >= 0 ? n.slice(n.indexOf(' - ') + 3) : n;
   if (onlyTheirs)
-    ss = ss.map(p => ({...p, stacks: new Map([...p.stacks].map(([s, v]) => [below(s), v]))}));
+    ss = ss.map(p => ({...p, stacks: new Map([...p.stacks].map(([s, v]) =>
+      [(several ? threadOf(p.name) : '') + below(s), v]))}));
   for (const [metric, stacks] of bl)
     if (!onlyTheirs || theirs.has(metric))
-      for (const [s, v] of stacks) all.set(metric + ' ' + (onlyTheirs ? below(s) : s), v);
+      for (const [s, v] of stacks) all.set(metric + ' ' + (onlyTheirs && !several ? below(s) : s), v);
   const seen = new Set();
   for (const p of ss) {
     let metric = p.metric;

@@ -291,3 +291,157 @@ bl_cpuprofile_write_shape (GOutputStream *out,
 
   return flush_if_big (out, buf, TRUE, error);
 }
+
+/* Writes @buf out when it is full (or @flush), then empties it. */
+static gboolean
+drain (GOutputStream  *out,
+       GString        *buf,
+       gboolean        flush,
+       GError        **error)
+{
+  if (!flush && buf->len < (1 << 20))
+    return TRUE;
+  if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error))
+    return FALSE;
+  g_string_truncate (buf, 0);
+
+  return TRUE;
+}
+
+gboolean
+bl_cpuprofile_write_tree (GOutputStream *out,
+                          guint          n_nodes,
+                          guint          n_samples,
+                          GError       **error)
+{
+  g_autoptr(GString) buf = g_string_sized_new (2 << 20);
+
+  g_return_val_if_fail (n_nodes >= 2, FALSE);
+
+  g_string_append (buf, "{\"nodes\":[\n{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\","
+                   "\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},"
+                   "\"children\":[2");
+  if (n_nodes >= 3)
+    g_string_append (buf, ",3");
+  g_string_append (buf, "]}");
+  for (guint64 i = 2; i <= n_nodes; i++)
+    {
+      g_string_append_printf (buf, ",\n{\"id\":%" G_GUINT64_FORMAT ",\"callFrame\":"
+                              "{\"functionName\":\"f%u\",\"scriptId\":\"%u\","
+                              "\"url\":\"file:///app/s%u.js\",\"lineNumber\":%u,"
+                              "\"columnNumber\":%u}",
+                              i, (guint) (i % 1000), (guint) (i % 50) + 1, (guint) (i % 50),
+                              (guint) (i % 1000), (guint) (i % 7));
+      if (2 * i + 1 <= n_nodes)
+        g_string_append_printf (buf, ",\"children\":[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                                "]", 2 * i, 2 * i + 1);
+      else if (2 * i <= n_nodes)
+        g_string_append_printf (buf, ",\"children\":[%" G_GUINT64_FORMAT "]", 2 * i);
+      g_string_append_c (buf, '}');
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"startTime\":1000,\"endTime\":2000,\"samples\":[");
+  for (guint s = 0; s < n_samples; s++)
+    {
+      g_string_append_printf (buf, s > 0 ? ",%u" : "%u",
+                              bl_cpuprofile_tree_sample (n_nodes, s));
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"timeDeltas\":[");
+  for (guint s = 0; s < n_samples; s++)
+    {
+      g_string_append (buf, s > 0 ? ",1000" : "0");
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "]}\n");
+
+  return drain (out, buf, TRUE, error);
+}
+
+guint32
+bl_cpuprofile_tree_sample (guint n_nodes,
+                           guint s)
+{
+  /* spread over the tree, deepest first, never the root */
+  guint64 back = (guint64) s * 7919 % (n_nodes - 1);
+
+  return (guint32) (n_nodes - back);
+}
+
+char *
+bl_trace_chunk_args (const BlCpuNode *nodes,
+                     guint            n_nodes,
+                     const char      *samples,
+                     const char      *time_deltas)
+{
+  GString *out = g_string_new ("{\"data\":{\"cpuProfile\":{\"nodes\":[");
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const BlCpuNode *node = &nodes[i];
+
+      /* as Chrome writes them: callFrame, id, parent */
+      g_string_append (out, i > 0 ? ",{\"callFrame\":" : "{\"callFrame\":");
+      append_call_frame (out, node->function_name, node->url, node->line, node->col);
+      g_string_append_printf (out, ",\"id\":%s", node->id);
+      if (node->children != NULL)
+        g_string_append_printf (out, ",\"children\":[%s]", node->children);
+      if (node->parent != NULL)
+        g_string_append_printf (out, ",\"parent\":%s", node->parent);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]");
+  if (samples != NULL)
+    g_string_append_printf (out, ",\"samples\":[%s]", samples);
+  g_string_append (out, "}");
+  if (time_deltas != NULL)
+    g_string_append_printf (out, ",\"timeDeltas\":[%s]", time_deltas);
+  g_string_append (out, "}}");
+
+  return g_string_free (out, FALSE);
+}
+
+GBytes *
+bl_trace_write (const BlTraceEvent *events,
+                guint               n_events,
+                BlTraceForm         form)
+{
+  GString *out = g_string_new (form == BL_TRACE_OBJECT ? "{\"traceEvents\":[" : "[");
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const BlTraceEvent *e = &events[i];
+      const char *ph = g_strcmp0 (e->name, "thread_name") == 0 ? "M"
+                       : g_strcmp0 (e->name, "Profile") == 0 ||
+                         g_strcmp0 (e->name, "ProfileChunk") == 0 ? "P" : "X";
+
+      /* members in Chrome's order: args first, name after */
+      g_string_append (out, i > 0 ? ",\n{" : "\n{");
+      if (e->args != NULL)
+        g_string_append_printf (out, "\"args\":%s,", e->args);
+      g_string_append (out, "\"cat\":\"disabled-by-default-v8.cpu_profiler\"");
+      if (e->id != NULL)
+        g_string_append_printf (out, ",\"id\":%s", e->id);
+      g_string_append (out, ",\"name\":");
+      append_string (out, e->name);
+      g_string_append_printf (out, ",\"ph\":\"%s\"", ph);
+      if (e->pid != NULL)
+        g_string_append_printf (out, ",\"pid\":%s", e->pid);
+      if (e->tid != NULL)
+        g_string_append_printf (out, ",\"tid\":%s", e->tid);
+      if (e->ts != NULL)
+        g_string_append_printf (out, ",\"ts\":%s", e->ts);
+      g_string_append_c (out, '}');
+    }
+  if (form == BL_TRACE_OBJECT)
+    g_string_append (out, "],\n\"metadata\":{\"source\":\"DevTools\"}}\n");
+  else if (form == BL_TRACE_ARRAY)
+    g_string_append (out, "]\n");
+  else
+    g_string_append (out, ",\n");   /* the JSON Array Format's open end */
+
+  return g_string_free_to_bytes (out);
+}

@@ -70,4 +70,50 @@ gboolean bl_cpuprofile_write_shape (GOutputStream *out,
                                     guint32        seed,
                                     GError       **error);
 
+/* A big .cpuprofile made to be checked: @n_nodes nodes with ids 1…n in
+ * a binary tree (node i's children are 2i and 2i + 1; id 1 is "(root)";
+ * node i calls function "f<i mod 1000>" of script "s<i mod 50>.js" at line
+ * i mod 1000), written as it goes (nothing held in memory), then
+ * @n_samples samples, sample s at node bl_cpuprofile_tree_sample (n, s),
+ * 1000 µs apart. Siblings never share a frame, so every sampled node is
+ * its own stack. */
+gboolean bl_cpuprofile_write_tree  (GOutputStream *out,
+                                    guint          n_nodes,
+                                    guint          n_samples,
+                                    GError       **error);
+guint32  bl_cpuprofile_tree_sample (guint          n_nodes,
+                                    guint          s);
+
+/* Chrome traces (what the Performance panel saves) with CPU profiles in
+ * them. An event: @name as a string; @pid, @tid, @id, @ts and @args as
+ * JSON text (NULL: no member); ph is "P" for Profile and ProfileChunk,
+ * "M" for thread_name, "X" otherwise. */
+typedef struct
+{
+  const char *name;
+  const char *pid;
+  const char *tid;
+  const char *id;
+  const char *ts;
+  const char *args;
+} BlTraceEvent;
+
+typedef enum
+{
+  BL_TRACE_ARRAY,      /* [events] */
+  BL_TRACE_OBJECT,     /* {"traceEvents":[events],"metadata":{…}} */
+  BL_TRACE_OPEN_END,   /* [events, with no "]" (allowed by the format) */
+} BlTraceForm;
+
+GBytes  *bl_trace_write            (const BlTraceEvent *events,
+                                    guint               n_events,
+                                    BlTraceForm         form);
+/* A ProfileChunk's args: {"data":{"cpuProfile":{"nodes":[…],"samples":[…]},
+ * "timeDeltas":[…]}}, the nodes naming their parents by "parent" (or
+ * children, if given) as Chrome writes them. Free with g_free(). */
+char    *bl_trace_chunk_args       (const BlCpuNode    *nodes,
+                                    guint               n_nodes,
+                                    const char         *samples,
+                                    const char         *time_deltas);
+
 G_END_DECLS

@@ -248,3 +248,86 @@ bl_hsw_to_bytes (BlHsWriter *self,
 
   return g_bytes_new_take (g_string_free (out, FALSE), len);
 }
+
+/* Writes @buf out when it is full (or @flush), then empties it. */
+static gboolean
+drain (GOutputStream  *out,
+       GString        *buf,
+       gboolean        flush,
+       GError        **error)
+{
+  if (!flush && buf->len < (1 << 20))
+    return TRUE;
+  if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error))
+    return FALSE;
+  g_string_truncate (buf, 0);
+
+  return TRUE;
+}
+
+guint32
+bl_hsw_tree_self_size (guint32 i)
+{
+  return i == 0 ? 0 : 16 + (i % 8) * 8;
+}
+
+gboolean
+bl_hsw_write_tree (GOutputStream *out,
+                   guint32        n_nodes,
+                   GError       **error)
+{
+  enum { NODE_FIELDS = 7, T_OBJECT = 3, T_SYNTHETIC = 9, E_ELEMENT = 1, E_PROPERTY = 2 };
+  g_autoptr(GString) buf = g_string_sized_new (2 << 20);
+  guint64 n_edges = n_nodes - 1;
+
+  g_return_val_if_fail (n_nodes >= 2, FALSE);
+
+  g_string_append (buf, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\","
+                   "\"self_size\",\"edge_count\",\"trace_node_id\",\"detachedness\"],"
+                   "\"node_types\":[[");
+  for (guint t = 0; t < G_N_ELEMENTS (node_types); t++)
+    g_string_append_printf (buf, t > 0 ? ",\"%s\"" : "\"%s\"", node_types[t]);
+  g_string_append (buf, "],\"string\",\"number\",\"number\",\"number\",\"number\",\"number\"],"
+                   "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+                   "\"edge_types\":[[");
+  for (guint t = 0; t < G_N_ELEMENTS (edge_types); t++)
+    g_string_append_printf (buf, t > 0 ? ",\"%s\"" : "\"%s\"", edge_types[t]);
+  g_string_append_printf (buf, "],\"string_or_number\",\"node\"]},\"node_count\":%u,"
+                          "\"edge_count\":%" G_GUINT64_FORMAT ",\"trace_function_count\":0},\n"
+                          "\"nodes\":[", n_nodes, n_edges);
+
+  /* node 0, the synthetic root, holds node 1 (element 1); node i ≥ 1 is
+   * an object of class "C<i mod 100>" holding 2i ("l") and 2i + 1 ("r") */
+  for (guint64 i = 0; i < n_nodes; i++)
+    {
+      guint edges = i == 0 ? 1 : (2 * i + 1 < n_nodes ? 2 : (2 * i < n_nodes ? 1 : 0));
+
+      g_string_append_printf (buf, "%s%u,%u,%" G_GUINT64_FORMAT ",%u,%u,0,0",
+                              i > 0 ? ",\n" : "", i == 0 ? T_SYNTHETIC : T_OBJECT,
+                              i == 0 ? 0 : 3 + (guint) (i % 100), 2 * i + 1,
+                              bl_hsw_tree_self_size ((guint32) i), edges);
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"edges\":[");
+  for (guint64 i = 0; i < n_nodes; i++)
+    {
+      if (i == 0)
+        g_string_append_printf (buf, "%u,1,%u", E_ELEMENT, NODE_FIELDS);
+      if (i > 0 && 2 * i < n_nodes)
+        g_string_append_printf (buf, ",\n%u,1,%" G_GUINT64_FORMAT, E_PROPERTY,
+                                2 * i * NODE_FIELDS);
+      if (i > 0 && 2 * i + 1 < n_nodes)
+        g_string_append_printf (buf, ",\n%u,2,%" G_GUINT64_FORMAT, E_PROPERTY,
+                                (2 * i + 1) * NODE_FIELDS);
+      if (!drain (out, buf, FALSE, error))
+        return FALSE;
+    }
+  g_string_append (buf, "],\n\"trace_function_infos\":[],\"trace_tree\":[],\"samples\":[],"
+                   "\"locations\":[],\n\"strings\":[\"\",\"l\",\"r\"");
+  for (guint k = 0; k < 100; k++)
+    g_string_append_printf (buf, ",\n\"C%u\"", k);
+  g_string_append (buf, "]}\n");
+
+  return drain (out, buf, TRUE, error);
+}

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -47,6 +47,16 @@ GString    *bl_hsw_to_string    (BlHsWriter  *self,
                                  BlHsOrder    order);
 GBytes     *bl_hsw_to_bytes     (BlHsWriter  *self,
                                  BlHsOrder    order);
+
+/* A big snapshot made to be checked, written as it goes (nothing held in
+ * memory): node 0 the synthetic root holding node 1; node i ≥ 1 an
+ * object of class "C<i mod 100>", id 2i + 1, self size
+ * bl_hsw_tree_self_size (i), holding nodes 2i and 2i + 1 by properties
+ * "l" and "r" (a binary tree: every object is retained by its parent). */
+gboolean    bl_hsw_write_tree     (GOutputStream *out,
+                                   guint32        n_nodes,
+                                   GError       **error);
+guint32     bl_hsw_tree_self_size (guint32        i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlHsWriter, bl_hsw_free)
 

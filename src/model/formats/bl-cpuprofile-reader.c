@@ -5,7 +5,8 @@
  * ids; a parent id in older Node), the samples (one node id each) and the
  * time from each sample to the one before (timeDeltas, µs; the first from
  * startTime). Node 10's older format has a nested tree `head` and absolute
- * `timestamps` instead; it is read too.
+ * `timestamps` instead; it is read too. So are Chrome traces (Trace Event
+ * JSON) with CPU profiles in them: see "Trace Event JSON" below.
  *
  * The document is read token by token (BlJsonReader), members in any
  * order; nodes may be listed before their parents. The samples then
@@ -82,10 +83,14 @@ typedef struct
   guint32 flags;
 } CpNode;
 
+typedef struct _Trace Trace;
+
 typedef struct
 {
   BlJsonReader     *json;
   BlProfile        *profile;
+  Trace            *trace;        /* what a Trace Event document holds */
+  gboolean          is_trace;
   BlDevtoolsFrames  frames;
   BlDevtoolsIds     ids;
 
@@ -93,6 +98,7 @@ typedef struct
   GArray           *child_ids;    /* guint32 */
   GArray           *samples;      /* guint32 node id, or NO_ID */
   GArray           *times;        /* gint64 ns: deltas, or (old format) timestamps */
+  GArray           *inner_times;  /* a trace event's args.data.cpuProfile.timeDeltas */
   gboolean          has_nodes;
   gboolean          has_head;
   gboolean          has_samples;
@@ -510,6 +516,423 @@ read_head (Reader  *reader,
   return FALSE;
 }
 
+/* ---- Trace Event JSON --------------------------------------------------- */
+
+/* What Chrome's Performance panel saves (and `chrome --trace-startup`,
+ * Node's --trace-events): a JSON array of events, or an object whose
+ * "traceEvents" member is one. A CPU profile in it is a "Profile" event
+ * (ph "P", an id, its pid and tid, args.data.startTime) and "ProfileChunk"
+ * events of the same id, each with args.data.cpuProfile {nodes, samples}
+ * and args.data.timeDeltas; the chunks' nodes (each naming its parent by
+ * "parent") and samples and deltas, put end to end in time order, make
+ * one .cpuprofile. Threads are named by "thread_name" metadata events.
+ *
+ * The rules are speedscope 1.25's (its importFromChromeTimeline), so that
+ * folded stacks agree with it:
+ *   - events are taken in the order of their "ts" (equal ones in file
+ *     order; no ts counts as 0), as speedscope sorts them;
+ *   - a "Profile" event starts its profile over (a second one with the same
+ *     key drops what came before it); a chunk before any "Profile" of its
+ *     key is left out (with a warning: speedscope logs it);
+ *   - a profile's thread is named by the last "thread_name" event of the
+ *     pid and tid of its "Profile" event.
+ * Chrome's traces before 2018 hold a whole profile in one "CpuProfile"
+ * event instead (args.data.cpuProfile with nodes, samples and timeDeltas;
+ * no id): it starts its profile over with all of that, as in speedscope.
+ * One rule is DevTools' instead: a profile is known by its pid and its id
+ * (its pid and tid when it has no id). speedscope keys profiles by the id
+ * alone, which merges the profiles of two processes that both number
+ * theirs "0x1" (as Chrome's renderers do); the DevTools keep them apart.
+ * A profile's thread without a thread_name is "Main" when the trace has
+ * one profile (as a .cpuprofile's), "Thread PID:TID" otherwise.
+ * The trace-wide JSON Array Format may omit its closing "]" (a trace cut
+ * between two events is whole); a trace cut inside an event keeps the
+ * events before it and says where it ended. */
+
+typedef enum
+{
+  EVENT_OTHER,
+  EVENT_PROFILE,
+  EVENT_CHUNK,
+  EVENT_CPU_PROFILE,
+  EVENT_THREAD_NAME,
+} EventKind;
+
+typedef struct
+{
+  EventKind  kind;
+  double     ts;
+  guint      seq;
+  char      *pid_tid;     /* "PID:TID" (Profile events) */
+  GArray    *nodes;       /* CpNode (chunks) */
+  GArray    *child_ids;
+  GArray    *samples;
+  GArray    *times;
+} TraceItem;
+
+typedef struct
+{
+  GPtrArray *items;       /* TraceItem, in file order */
+} TraceKey;
+
+typedef struct
+{
+  char   *name;
+  double  ts;
+} ThreadName;
+
+struct _Trace
+{
+  GHashTable *keys;          /* "PID/ID" or "PID:TID" → TraceKey */
+  GPtrArray  *key_order;     /* TraceKey, in the order first seen */
+  GHashTable *thread_names;  /* "PID:TID" → ThreadName */
+  guint       n_events;
+  gboolean    open_end;      /* the events array ends without its "]" */
+};
+
+static void
+trace_item_free (gpointer data)
+{
+  TraceItem *item = data;
+
+  g_free (item->pid_tid);
+  g_clear_pointer (&item->nodes, g_array_unref);
+  g_clear_pointer (&item->child_ids, g_array_unref);
+  g_clear_pointer (&item->samples, g_array_unref);
+  g_clear_pointer (&item->times, g_array_unref);
+  g_free (item);
+}
+
+static void
+trace_key_free (gpointer data)
+{
+  TraceKey *key = data;
+
+  g_ptr_array_unref (key->items);
+  g_free (key);
+}
+
+static void
+thread_name_free (gpointer data)
+{
+  ThreadName *name = data;
+
+  g_free (name->name);
+  g_free (name);
+}
+
+/* A pid, tid or id as text (numbers as JSON would print them back), or
+ * NULL for a value of another kind, which is skipped. */
+static gboolean
+read_key_part (Reader  *reader,
+               char   **out,
+               GError **error)
+{
+  BlJsonToken token = bl_json_reader_next (reader->json, error);
+
+  g_clear_pointer (out, g_free);
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token == BL_JSON_TOKEN_STRING)
+    {
+      /* speedscope's `${id}` makes "1" and 1 one key; so does this */
+      *out = g_strdup (bl_json_reader_get_string (reader->json, NULL));
+      return TRUE;
+    }
+  if (token == BL_JSON_TOKEN_NUMBER)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (bl_json_reader_is_integral (reader->json))
+        *out = g_strdup_printf ("%" G_GINT64_FORMAT, bl_json_reader_get_int (reader->json));
+      else
+        *out = g_strdup (g_ascii_dtostr (buf, sizeof buf,
+                                         bl_json_reader_get_double (reader->json)));
+      return TRUE;
+    }
+
+  return bl_json_reader_skip_value (reader->json, error);
+}
+
+/* args.data.cpuProfile: {nodes, samples} into the scratch arrays */
+static gboolean
+read_chunk_profile (Reader  *reader,
+                    GError **error)
+{
+  BlJsonReader *json = reader->json;
+  BlJsonToken token = bl_json_reader_next (json, error);
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return token == BL_JSON_TOKEN_NULL ||
+           fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
+                    _("a chunk's cpuProfile must be an object"));
+
+  while ((token = bl_json_reader_next (json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *name = bl_json_reader_get_string (json, NULL);
+      gboolean ok;
+
+      if (strcmp (name, "nodes") == 0)
+        ok = read_nodes (reader, error);
+      else if (strcmp (name, "samples") == 0)
+        ok = read_ids (reader, reader->samples, error);
+      else if (strcmp (name, "timeDeltas") == 0)
+        {
+          /* a CpuProfile event's (a ProfileChunk's are in args.data) */
+          GArray *outer = reader->times;
+
+          reader->times = reader->inner_times;
+          ok = read_times (reader, error);
+          reader->inner_times = reader->times;
+          reader->times = outer;
+        }
+      else
+        ok = bl_json_reader_skip_value (json, error);
+      if (!ok)
+        return FALSE;
+    }
+
+  return token == BL_JSON_TOKEN_END_OBJECT;
+}
+
+/* an event's args: data {cpuProfile, timeDeltas} of profile chunks, name
+ * of thread_name events */
+static gboolean
+read_event_args (Reader  *reader,
+                 char   **thread_name,
+                 GError **error)
+{
+  BlJsonReader *json = reader->json;
+  BlJsonToken token = bl_json_reader_next (json, error);
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return FALSE;
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return bl_json_reader_skip_value (json, error);
+
+  while ((token = bl_json_reader_next (json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *name = bl_json_reader_get_string (json, NULL);
+      gboolean ok = TRUE;
+
+      if (strcmp (name, "name") == 0)
+        {
+          token = bl_json_reader_next (json, error);
+          if (token == BL_JSON_TOKEN_STRING)
+            {
+              g_free (*thread_name);
+              *thread_name = g_strdup (bl_json_reader_get_string (json, NULL));
+            }
+          else
+            ok = token != BL_JSON_TOKEN_ERROR && bl_json_reader_skip_value (json, error);
+        }
+      else if (strcmp (name, "data") == 0)
+        {
+          token = bl_json_reader_next (json, error);
+          if (token == BL_JSON_TOKEN_ERROR)
+            return FALSE;
+          if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+            ok = bl_json_reader_skip_value (json, error);
+          else
+            {
+              while (ok && (token = bl_json_reader_next (json, error)) == BL_JSON_TOKEN_MEMBER)
+                {
+                  const char *member = bl_json_reader_get_string (json, NULL);
+
+                  if (strcmp (member, "cpuProfile") == 0)
+                    ok = read_chunk_profile (reader, error);
+                  else if (strcmp (member, "timeDeltas") == 0)
+                    ok = read_times (reader, error);
+                  else
+                    ok = bl_json_reader_skip_value (json, error);
+                }
+              ok = ok && token == BL_JSON_TOKEN_END_OBJECT;
+            }
+        }
+      else
+        ok = bl_json_reader_skip_value (json, error);
+      if (!ok)
+        return FALSE;
+    }
+
+  return token == BL_JSON_TOKEN_END_OBJECT;
+}
+
+static void
+scratch_reset (Reader *reader)
+{
+  g_array_set_size (reader->nodes, 0);
+  g_array_set_size (reader->child_ids, 0);
+  g_array_set_size (reader->samples, 0);
+  g_array_set_size (reader->times, 0);
+  g_array_set_size (reader->inner_times, 0);
+}
+
+/* Takes the scratch arrays for @item, leaving new empty ones. */
+static void
+scratch_steal (Reader    *reader,
+               TraceItem *item)
+{
+  item->nodes = reader->nodes;
+  item->child_ids = reader->child_ids;
+  item->samples = reader->samples;
+  item->times = reader->times;
+  reader->nodes = g_array_new (FALSE, FALSE, sizeof (CpNode));
+  reader->child_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  reader->samples = g_array_new (FALSE, FALSE, sizeof (guint32));
+  reader->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+}
+
+static gboolean
+read_event (Reader  *reader,
+            Trace   *trace,
+            GError **error)
+{
+  BlJsonReader *json = reader->json;
+  g_autofree char *pid = NULL;
+  g_autofree char *tid = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *thread_name = NULL;
+  g_autofree char *pid_tid = NULL;
+  EventKind kind = EVENT_OTHER;
+  double ts = 0;
+  BlJsonToken token;
+
+  scratch_reset (reader);
+  while ((token = bl_json_reader_next (json, error)) == BL_JSON_TOKEN_MEMBER)
+    {
+      const char *name = bl_json_reader_get_string (json, NULL);
+      gboolean ok;
+
+      if (strcmp (name, "name") == 0)
+        {
+          token = bl_json_reader_next (json, error);
+          ok = token != BL_JSON_TOKEN_ERROR;
+          if (token == BL_JSON_TOKEN_STRING)
+            {
+              const char *value = bl_json_reader_get_string (json, NULL);
+
+              kind = strcmp (value, "Profile") == 0 ? EVENT_PROFILE
+                     : strcmp (value, "ProfileChunk") == 0 ? EVENT_CHUNK
+                     : strcmp (value, "CpuProfile") == 0 ? EVENT_CPU_PROFILE
+                     : strcmp (value, "thread_name") == 0 ? EVENT_THREAD_NAME
+                     : EVENT_OTHER;
+            }
+          else if (ok)
+            ok = bl_json_reader_skip_value (json, error);
+        }
+      else if (strcmp (name, "pid") == 0)
+        ok = read_key_part (reader, &pid, error);
+      else if (strcmp (name, "tid") == 0)
+        ok = read_key_part (reader, &tid, error);
+      else if (strcmp (name, "id") == 0)
+        ok = read_key_part (reader, &id, error);
+      else if (strcmp (name, "ts") == 0)
+        {
+          token = bl_json_reader_next (json, error);
+          ok = token != BL_JSON_TOKEN_ERROR;
+          if (token == BL_JSON_TOKEN_NUMBER)
+            ts = bl_json_reader_get_double (json);
+          else if (ok)
+            ok = bl_json_reader_skip_value (json, error);
+        }
+      else if (strcmp (name, "args") == 0)
+        ok = read_event_args (reader, &thread_name, error);
+      else
+        ok = bl_json_reader_skip_value (json, error);
+      if (!ok)
+        return FALSE;
+    }
+  if (token != BL_JSON_TOKEN_END_OBJECT)
+    return FALSE;
+
+  trace->n_events++;
+  pid_tid = g_strdup_printf ("%s:%s", pid != NULL ? pid : "", tid != NULL ? tid : "");
+  if (kind == EVENT_THREAD_NAME && thread_name != NULL)
+    {
+      ThreadName *old = g_hash_table_lookup (trace->thread_names, pid_tid);
+
+      /* the last one in time order */
+      if (old == NULL || old->ts <= ts)
+        {
+          ThreadName *entry = g_new0 (ThreadName, 1);
+
+          entry->name = g_steal_pointer (&thread_name);
+          entry->ts = ts;
+          g_hash_table_replace (trace->thread_names, g_strdup (pid_tid), entry);
+        }
+    }
+  else if (kind == EVENT_PROFILE || kind == EVENT_CHUNK || kind == EVENT_CPU_PROFILE)
+    {
+      g_autofree char *name = id != NULL && *id != '\0'
+                              ? g_strdup_printf ("%s/%s", pid != NULL ? pid : "", id)
+                              : g_strdup (pid_tid);
+      TraceKey *key = g_hash_table_lookup (trace->keys, name);
+      TraceItem *item = g_new0 (TraceItem, 1);
+
+      if (key == NULL)
+        {
+          key = g_new0 (TraceKey, 1);
+          key->items = g_ptr_array_new_with_free_func (trace_item_free);
+          g_hash_table_insert (trace->keys, g_steal_pointer (&name), key);
+          g_ptr_array_add (trace->key_order, key);
+        }
+      item->kind = kind;
+      item->ts = ts;
+      item->seq = trace->n_events;
+      if (kind != EVENT_CHUNK)
+        item->pid_tid = g_steal_pointer (&pid_tid);
+      if (kind == EVENT_CPU_PROFILE)
+        {
+          GArray *inner = reader->inner_times;
+
+          reader->inner_times = reader->times;
+          reader->times = inner;
+        }
+      if (kind != EVENT_PROFILE)
+        scratch_steal (reader, item);
+      g_ptr_array_add (key->items, item);
+    }
+
+  return TRUE;
+}
+
+/* The events array, its "[" read */
+static gboolean
+read_trace_events (Reader  *reader,
+                   Trace   *trace,
+                   GError **error)
+{
+  BlJsonReader *json = reader->json;
+
+  for (;;)
+    {
+      g_autoptr(GError) local_error = NULL;
+      BlJsonToken token = bl_json_reader_next (json, &local_error);
+
+      if (token == BL_JSON_TOKEN_END_ARRAY)
+        return TRUE;
+      if (token == BL_JSON_TOKEN_ERROR)
+        {
+          /* between two events: the JSON Array Format's open end */
+          if (g_error_matches (local_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED))
+            {
+              trace->open_end = TRUE;
+              return TRUE;
+            }
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+        return fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
+                        _("a trace event must be an object"));
+      if (!read_event (reader, trace, error))
+        return FALSE;
+    }
+}
+
 static gboolean
 read_document (Reader  *reader,
                GError **error)
@@ -519,6 +942,14 @@ read_document (Reader  *reader,
 
   if (token == BL_JSON_TOKEN_ERROR)
     return FALSE;
+  if (token == BL_JSON_TOKEN_BEGIN_ARRAY)
+    {
+      /* the JSON Array Format of traces */
+      reader->is_trace = TRUE;
+      if (!read_trace_events (reader, reader->trace, error))
+        return FALSE;
+      return reader->trace->open_end || bl_json_reader_next (json, error) == BL_JSON_TOKEN_END;
+    }
   if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
     {
       g_set_error_literal (error, BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_NOT_CPUPROFILE,
@@ -531,7 +962,27 @@ read_document (Reader  *reader,
       const char *name = bl_json_reader_get_string (json, NULL);
       gboolean ok;
 
-      if (strcmp (name, "nodes") == 0 && !reader->has_head)
+      if (strcmp (name, "traceEvents") == 0 && !reader->is_trace)
+        {
+          /* the JSON Object Format of traces: the events, then perhaps
+           * metadata */
+          token = bl_json_reader_next (json, error);
+          if (token == BL_JSON_TOKEN_ERROR)
+            return FALSE;
+          if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
+            return fail_at (reader, error, BL_CPUPROFILE_ERROR_BAD_VALUE,
+                            _("the trace events must be an array"));
+          reader->is_trace = TRUE;
+          scratch_reset (reader);
+          if (!read_trace_events (reader, reader->trace, error))
+            return FALSE;
+          if (reader->trace->open_end)
+            return TRUE;
+          continue;
+        }
+      if (reader->is_trace)
+        ok = bl_json_reader_skip_value (json, error);
+      else if (strcmp (name, "nodes") == 0 && !reader->has_head)
         ok = read_nodes (reader, error);
       else if (strcmp (name, "head") == 0 && !reader->has_nodes)
         ok = read_head (reader, error);
@@ -779,8 +1230,9 @@ push_sample (Builder     *b,
 }
 
 static gboolean
-build_profile (Reader  *reader,
-               GError **error)
+build_profile (Reader     *reader,
+               const char *thread_name,
+               GError    **error)
 {
   BlProfile *profile = reader->profile;
   BlProfileInfo *info = bl_profile_get_info_mutable (profile);
@@ -827,7 +1279,7 @@ build_profile (Reader  *reader,
   /* one JavaScript thread, named as the DevTools name it ("Main"), so
    * that two profiles of one program compare whatever their file names
    * (speedscope names the profile after the file) */
-  b.root = bl_profile_add_thread (profile, bl_profile_intern (profile, BL_DEVTOOLS_THREAD_NAME));
+  b.root = bl_profile_add_thread (profile, bl_profile_intern (profile, thread_name));
   b.thread = bl_profile_get_node (profile, b.root)->thread;
 
   _bl_devtools_id_map_init (&map, n_nodes);
@@ -965,6 +1417,151 @@ build_profile (Reader  *reader,
   return TRUE;
 }
 
+/* ---- building a trace's profiles ---------------------------------------- */
+
+static int
+compare_items (gconstpointer a,
+               gconstpointer b)
+{
+  const TraceItem *x = *(const TraceItem * const *) a;
+  const TraceItem *y = *(const TraceItem * const *) b;
+
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+typedef struct
+{
+  TraceKey        *key;
+  const TraceItem *first;   /* its first Profile event in time order */
+} KeyStart;
+
+static int
+compare_starts (gconstpointer a,
+                gconstpointer b)
+{
+  const KeyStart *x = a;
+  const KeyStart *y = b;
+
+  return compare_items (&x->first, &y->first);
+}
+
+/* Puts a chunk's nodes, samples and deltas after the ones before. */
+static void
+append_chunk (Reader          *reader,
+              const TraceItem *item)
+{
+  guint32 offset = reader->child_ids->len;
+
+  g_array_append_vals (reader->child_ids, item->child_ids->data, item->child_ids->len);
+  for (guint i = 0; i < item->nodes->len; i++)
+    {
+      CpNode node = g_array_index (item->nodes, CpNode, i);
+
+      node.children += offset;
+      g_array_append_val (reader->nodes, node);
+    }
+  g_array_append_vals (reader->samples, item->samples->data, item->samples->len);
+  g_array_append_vals (reader->times, item->times->data, item->times->len);
+}
+
+static gboolean
+build_trace (Reader  *reader,
+             Trace   *trace,
+             GError **error)
+{
+  BlProfileInfo *info = bl_profile_get_info_mutable (reader->profile);
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (KeyStart));
+  guint n_orphans = 0;
+
+  for (guint k = 0; k < trace->key_order->len; k++)
+    {
+      TraceKey *key = g_ptr_array_index (trace->key_order, k);
+      KeyStart start = { key, NULL };
+
+      g_ptr_array_sort (key->items, compare_items);
+      for (guint i = 0; i < key->items->len; i++)
+        {
+          const TraceItem *item = g_ptr_array_index (key->items, i);
+
+          if (item->kind != EVENT_CHUNK && start.first == NULL)
+            start.first = item;
+          else if (item->kind == EVENT_CHUNK && start.first == NULL)
+            n_orphans++;
+        }
+      if (start.first != NULL)
+        g_array_append_val (starts, start);
+    }
+  /* the profiles in the order their first Profile event comes */
+  g_array_sort (starts, compare_starts);
+
+  if (starts->len == 0)
+    {
+      g_set_error_literal (error, BL_CPUPROFILE_ERROR, BL_CPUPROFILE_ERROR_MISSING,
+                           _("This Chrome trace has no CPU profile: it has no “Profile” "
+                             "or “CpuProfile” event."));
+      return FALSE;
+    }
+
+  for (guint s = 0; s < starts->len; s++)
+    {
+      const KeyStart *start = &g_array_index (starts, KeyStart, s);
+      const char *pid_tid = NULL;
+      const ThreadName *thread_name;
+      g_autofree char *name = NULL;
+
+      scratch_reset (reader);
+      for (guint i = 0; i < start->key->items->len; i++)
+        {
+          const TraceItem *item = g_ptr_array_index (start->key->items, i);
+
+          if (item->kind != EVENT_CHUNK)
+            {
+              /* a Profile or CpuProfile event starts its profile over */
+              scratch_reset (reader);
+              pid_tid = item->pid_tid;
+            }
+          if (item->kind != EVENT_PROFILE && pid_tid != NULL)
+            append_chunk (reader, item);
+        }
+
+      thread_name = g_hash_table_lookup (trace->thread_names, pid_tid);
+      if (thread_name != NULL)
+        name = g_strdup (thread_name->name);
+      else if (starts->len == 1)
+        name = g_strdup (BL_DEVTOOLS_THREAD_NAME);
+      else
+        name = g_strdup_printf (_("Thread %s"), pid_tid);
+
+      reader->has_nodes = TRUE;
+      reader->has_head = FALSE;
+      reader->has_samples = TRUE;
+      reader->has_deltas = TRUE;
+      reader->has_timestamps = FALSE;
+      if (!build_profile (reader, name, error))
+        return FALSE;
+    }
+  info->format = "chrome-trace";
+
+  if (n_orphans > 0)
+    {
+      g_autofree char *warning = NULL;
+
+      warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u “ProfileChunk” event comes before any "
+                                              "“Profile” event of its id; it is left out.",
+                                              "%u “ProfileChunk” events come before any "
+                                              "“Profile” event of their id; they are left "
+                                              "out.", n_orphans),
+                                 n_orphans);
+      bl_profile_add_warning (reader->profile, warning);
+    }
+
+  return TRUE;
+}
+
 static BlProfile *
 read_all (BlJsonReader *json,
           GError      **error)
@@ -972,6 +1569,7 @@ read_all (BlJsonReader *json,
   g_autoptr(BlProfile) profile = bl_profile_new ("cpuprofile");
   g_autoptr(GError) read_error = NULL;
   Reader reader = { 0 };
+  Trace trace = { 0 };
   gboolean ok;
 
   bl_json_reader_set_max_depth (json, BL_DEVTOOLS_MAX_DEPTH);
@@ -983,14 +1581,49 @@ read_all (BlJsonReader *json,
   reader.child_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.samples = g_array_new (FALSE, FALSE, sizeof (guint32));
   reader.times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  reader.inner_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  trace.keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  trace.key_order = g_ptr_array_new_with_free_func (trace_key_free);
+  trace.thread_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              thread_name_free);
+  reader.trace = &trace;
 
   ok = read_document (&reader, &read_error);
-  if (!ok && g_error_matches (read_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED) &&
-      reader.nodes->len > 0)
+  if (reader.is_trace)
+    {
+      gboolean truncated = g_error_matches (read_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED);
+
+      if (ok || truncated)
+        {
+          g_autoptr(GError) build_error = NULL;
+
+          ok = build_trace (&reader, &trace, &build_error);
+          /* cut short before any profile: the cut is the news */
+          if (!ok)
+            g_propagate_error (error, truncated ? g_steal_pointer (&read_error)
+                                                : g_steal_pointer (&build_error));
+          else if (truncated)
+            {
+              g_autofree char *reason =
+                g_strdup_printf (_("The file ends early, at byte %" PRIu64 " (line %" PRIu64
+                                   ", column %" PRIu64 "); the %u complete trace events "
+                                   "before it are shown."),
+                                 bl_json_reader_get_bytes_read (json),
+                                 bl_json_reader_get_line (json), bl_json_reader_get_column (json),
+                                 trace.n_events);
+
+              bl_profile_set_incomplete (profile, reason);
+            }
+        }
+      else
+        g_propagate_error (error, g_steal_pointer (&read_error));
+    }
+  else if (!ok && g_error_matches (read_error, BL_JSON_ERROR, BL_JSON_ERROR_TRUNCATED) &&
+           reader.nodes->len > 0)
     {
       guint n_samples = MIN (reader.samples->len, reader.times->len);
 
-      ok = build_profile (&reader, error);
+      ok = build_profile (&reader, BL_DEVTOOLS_THREAD_NAME, error);
       if (ok)
         {
           g_autofree char *reason =
@@ -1006,14 +1639,18 @@ read_all (BlJsonReader *json,
   else if (!ok)
     g_propagate_error (error, g_steal_pointer (&read_error));
   else
-    ok = build_profile (&reader, error);
+    ok = build_profile (&reader, BL_DEVTOOLS_THREAD_NAME, error);
 
+  g_hash_table_unref (trace.keys);
+  g_ptr_array_unref (trace.key_order);
+  g_hash_table_unref (trace.thread_names);
   _bl_devtools_frames_clear (&reader.frames);
   _bl_devtools_ids_clear (&reader.ids);
   g_array_unref (reader.nodes);
   g_array_unref (reader.child_ids);
   g_array_unref (reader.samples);
   g_array_unref (reader.times);
+  g_array_unref (reader.inner_times);
 
   if (!ok)
     return NULL;
@@ -1021,6 +1658,81 @@ read_all (BlJsonReader *json,
   bl_profile_finish (profile);
 
   return g_steal_pointer (&profile);
+}
+
+/* Whether the events at @json (its "[" read) are a trace with a CPU
+ * profile: the first is an event (it has a "ph") and one of those in view
+ * is named "Profile", "ProfileChunk" or "CpuProfile". Traces of other things are left to
+ * other readers. */
+static gboolean
+detect_trace_events (BlJsonReader *json)
+{
+  gboolean first = TRUE;
+  BlJsonToken token;
+
+  while ((token = bl_json_reader_next (json, NULL)) == BL_JSON_TOKEN_BEGIN_OBJECT)
+    {
+      gboolean has_ph = FALSE, is_profile = FALSE;
+
+      while ((token = bl_json_reader_next (json, NULL)) == BL_JSON_TOKEN_MEMBER)
+        {
+          const char *name = bl_json_reader_get_string (json, NULL);
+
+          if (strcmp (name, "ph") == 0)
+            has_ph = TRUE;
+          if (strcmp (name, "name") == 0)
+            {
+              token = bl_json_reader_next (json, NULL);
+              if (token == BL_JSON_TOKEN_STRING)
+                {
+                  const char *value = bl_json_reader_get_string (json, NULL);
+
+                  is_profile = strcmp (value, "Profile") == 0 ||
+                               strcmp (value, "ProfileChunk") == 0 ||
+                               strcmp (value, "CpuProfile") == 0;
+                }
+              else if (token == BL_JSON_TOKEN_ERROR || !bl_json_reader_skip_value (json, NULL))
+                return FALSE;
+            }
+          else if (!bl_json_reader_skip_value (json, NULL))
+            return FALSE;
+          /* the rest of the event may be past the end of @head */
+          if (has_ph && is_profile)
+            return TRUE;
+        }
+      if (token != BL_JSON_TOKEN_END_OBJECT || (first && !has_ph))
+        return FALSE;
+      if (has_ph && is_profile)
+        return TRUE;
+      first = FALSE;
+    }
+
+  return FALSE;
+}
+
+/* A trace (JSON Array or Object Format) with a CPU profile in view */
+static gboolean
+detect_trace (const guint8 *head,
+              gsize         len)
+{
+  g_autoptr(BlJsonReader) json = bl_json_reader_new_for_data (head, len);
+  BlJsonToken token = bl_json_reader_next (json, NULL);
+
+  if (token == BL_JSON_TOKEN_BEGIN_ARRAY)
+    return detect_trace_events (json);
+  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
+    return FALSE;
+
+  while (bl_json_reader_next (json, NULL) == BL_JSON_TOKEN_MEMBER)
+    {
+      if (strcmp (bl_json_reader_get_string (json, NULL), "traceEvents") == 0)
+        return bl_json_reader_next (json, NULL) == BL_JSON_TOKEN_BEGIN_ARRAY &&
+               detect_trace_events (json);
+      if (!bl_json_reader_skip_value (json, NULL))
+        return FALSE;
+    }
+
+  return FALSE;
 }
 
 /**
@@ -1032,7 +1744,9 @@ read_all (BlJsonReader *json,
  *   "functionName") together with "samples", "timeDeltas" or "startTime";
  *   or its head is a node with a "functionName" and then a "callUID",
  *   "hitCount" or "bailoutReason" (Node 10's format), or (in the sniffer's
- *   summary of a long document) a head and "timestamps"
+ *   summary of a long document) a head and "timestamps"; or @head is a
+ *   trace (an array of events, or an object with "traceEvents") whose
+ *   events in view include a "Profile", "ProfileChunk" or "CpuProfile"
  */
 gboolean
 bl_cpuprofile_detect (const guint8 *head,
@@ -1045,6 +1759,8 @@ bl_cpuprofile_detect (const guint8 *head,
   gboolean reader_has_timestamps = FALSE;
   guint n_members = 0;
 
+  if (detect_trace (head + skip, len - skip))
+    return TRUE;
   if (bl_json_reader_next (json, NULL) != BL_JSON_TOKEN_BEGIN_OBJECT)
     return FALSE;
 

@@ -178,6 +178,26 @@ json_failed (Reader  *reader,
   return FALSE;
 }
 
+/* Reads the next token: TRUE if it is @expected; otherwise FALSE with
+ * @error set, by the JSON parser's words (json_failed) or as "@what" at
+ * the token's place. */
+static gboolean
+expect_token (Reader      *reader,
+              BlJsonToken  expected,
+              const char  *what,
+              GError     **error)
+{
+  GError *local_error = NULL;
+  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+
+  if (token == BL_JSON_TOKEN_ERROR)
+    return json_failed (reader, local_error, error);
+  if (token != expected)
+    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED, "%s", what);
+
+  return TRUE;
+}
+
 /* ---- reading ---- */
 
 /* An array of strings into @out (replacing what it held). */
@@ -187,13 +207,11 @@ read_string_array (Reader     *reader,
                    GError    **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an array of names"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_ARRAY,
+                     C_("heap snapshot", "expected an array of names"), error))
+    return FALSE;
 
   g_clear_pointer (out, g_ptr_array_unref);
   *out = g_ptr_array_new_with_free_func (g_free);
@@ -217,13 +235,11 @@ read_types (Reader     *reader,
             GError    **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an array of field types"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_ARRAY,
+                     C_("heap snapshot", "expected an array of field types"), error))
+    return FALSE;
   if (!read_string_array (reader, out, error))
     return FALSE;
   while ((token = bl_json_reader_next (reader->json, &local_error)) > BL_JSON_TOKEN_END &&
@@ -245,13 +261,10 @@ read_count (Reader   *reader,
             GError  **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_NUMBER)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected a count"));
+  if (!expect_token (reader, BL_JSON_TOKEN_NUMBER,
+                     C_("heap snapshot", "expected a count"), error))
+    return FALSE;
   if (!bl_json_reader_get_count (reader->json, value, &local_error))
     return json_failed (reader, local_error, error);
 
@@ -263,13 +276,11 @@ read_meta (Reader  *reader,
            GError **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an object"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_OBJECT,
+                     C_("heap snapshot", "expected an object"), error))
+    return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, &local_error)) == BL_JSON_TOKEN_MEMBER)
     {
@@ -303,13 +314,11 @@ read_snapshot (Reader  *reader,
                GError **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_OBJECT)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an object"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_OBJECT,
+                     C_("heap snapshot", "expected an object"), error))
+    return FALSE;
 
   while ((token = bl_json_reader_next (reader->json, &local_error)) == BL_JSON_TOKEN_MEMBER)
     {
@@ -340,14 +349,12 @@ read_numbers (Reader  *reader,
               GError **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
   guint32 chunk[4096];
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an array of numbers"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_ARRAY,
+                     C_("heap snapshot", "expected an array of numbers"), error))
+    return FALSE;
 
   g_clear_pointer (out, g_array_unref);
   *out = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -477,13 +484,11 @@ read_strings (Reader  *reader,
               GError **error)
 {
   GError *local_error = NULL;
-  BlJsonToken token = bl_json_reader_next (reader->json, &local_error);
+  BlJsonToken token;
 
-  if (token == BL_JSON_TOKEN_ERROR)
-    return json_failed (reader, local_error, error);
-  if (token != BL_JSON_TOKEN_BEGIN_ARRAY)
-    return fail_at (reader, error, BL_HEAPSNAPSHOT_ERROR_MALFORMED,
-                    C_("heap snapshot", "expected an array of strings"));
+  if (!expect_token (reader, BL_JSON_TOKEN_BEGIN_ARRAY,
+                     C_("heap snapshot", "expected an array of strings"), error))
+    return FALSE;
 
   g_clear_pointer (&reader->wanted, g_free);
   reader->n_wanted = 0;

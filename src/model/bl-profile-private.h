@@ -18,4 +18,15 @@ guint32             _bl_profile_append_child     (BlProfile     *self,
 void                _bl_profile_index_children   (BlProfile     *self,
                                                   guint32        parent);
 
+void                _bl_profile_reserve_nodes    (BlProfile     *self,
+                                                  gsize          n_nodes);
+guint64            *_bl_profile_get_self_mutable (BlProfile    *self,
+                                                  BlMetricId     metric);
+void                _bl_profile_finish_from      (BlProfile     *self,
+                                                  const guint32 *keys,
+                                                  guint          n_keys,
+                                                  const guint8  *outermost);
+const guint32      *_bl_profile_get_node_functions (BlProfile  *self);
+const guint8       *_bl_profile_get_outermost    (BlProfile     *self);
+
 G_END_DECLS

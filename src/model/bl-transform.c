@@ -66,6 +66,7 @@ typedef struct
   guint              path_len;
   gboolean           has_frames;
   GByteArray        *shared;      /* dst node → has more than one src node mapped to it */
+  GArray            *origin;      /* dst node → the src node it was made for (guint32) */
 } Pass;
 
 /* ---- the boxed type ------------------------------------------------------ */
@@ -435,8 +436,12 @@ add_image (Pass    *pass,
   guint32 image;
 
   if (!is_shared (pass, parent_image))
-    return _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
-                                     pass->strings[node->file], node->line);
+    {
+      image = _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
+                                        pass->strings[node->file], node->line);
+      g_array_append_val (pass->origin, n);
+      return image;
+    }
 
   before = bl_profile_get_n_nodes (pass->dst);
   if (frame != BL_NODE_NONE)
@@ -446,6 +451,8 @@ add_image (Pass    *pass,
                                   pass->strings[node->file], node->line);
   if (image < before)
     mark_shared (pass, image);      /* a second input node maps to it */
+  else
+    g_array_append_val (pass->origin, n);
 
   return image;
 }
@@ -476,6 +483,8 @@ root_image (Pass    *pass,
         {
           *image = bl_profile_add_thread (pass->dst, pass->strings[node->name]);
         }
+      if (pass->origin->len <= *image)
+        g_array_append_val (pass->origin, root);   /* not so when threads merge */
       mark_shared (pass, *image);   /* focus roots and merged threads gather children */
     }
 
@@ -619,12 +628,19 @@ sweep_recursion (Pass         *pass,
                  GCancellable *cancellable)
 {
   guint n_functions = bl_profile_get_n_functions (pass->src);
+  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
+  gsize n_slots = (gsize) pass->n_nodes + 1;
   g_autofree guint32 *at = g_new (guint32, MAX (n_functions, 1));
-  g_autoptr(GArray) image_function = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) image_parent = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) undo = g_array_new (FALSE, FALSE, sizeof (Undo));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));  /* src node */
-  g_autoptr(GArray) marks = g_array_new (FALSE, FALSE, sizeof (guint));    /* undo height */
+  /* per new node (there are no more of them than input nodes) */
+  g_autofree guint32 *image_function = g_new (guint32, n_slots);
+  g_autofree guint32 *image_parent = g_new (guint32, n_slots);
+  /* each node pushes at most one undo record of its own, and leaving the
+   * path takes each function off it once: both bounded by the node count */
+  g_autofree Undo *undo = g_new (Undo, 2 * n_slots);
+  g_autofree guint32 *stack = g_new (guint32, n_slots);    /* src node */
+  g_autofree guint32 *marks = g_new (guint32, n_slots);    /* undo height */
+  gsize n_undo = 0;
+  gsize depth = 0;
   guint visited = 0;
 
   for (guint f = 0; f < n_functions; f++)
@@ -641,9 +657,8 @@ sweep_recursion (Pass         *pass,
       while (n != BL_NODE_NONE)
         {
           guint32 parent_image = pass->map[pass->nodes[n].parent];
-          guint32 f = bl_profile_get_node_function (pass->src, n);
-          guint mark = undo->len;
-          Undo u;
+          guint32 f = node_function[n];
+          gsize mark = n_undo;
 
           if ((++visited & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
             return FALSE;
@@ -652,19 +667,12 @@ sweep_recursion (Pass         *pass,
             {
               guint32 image = add_image (pass, parent_image, n);
 
-              while (image_function->len <= image)
-                {
-                  guint32 none = BL_NODE_NONE;
+              g_assert (image < n_slots);
+              image_function[image] = f;
+              image_parent[image] = parent_image;
 
-                  g_array_append_val (image_function, none);
-                  g_array_append_val (image_parent, none);
-                }
-              g_array_index (image_function, guint32, image) = f;
-              g_array_index (image_parent, guint32, image) = parent_image;
-
-              u.function = f;
-              u.previous = BL_NODE_NONE;
-              g_array_append_val (undo, u);
+              undo[n_undo].function = f;
+              undo[n_undo++].previous = BL_NODE_NONE;
               at[f] = image;
               pass->map[n] = image;
             }
@@ -673,21 +681,20 @@ sweep_recursion (Pass         *pass,
               guint32 outer = at[f];
 
               /* the functions between the outer call and here leave the path */
-              for (guint32 x = parent_image; x != outer;
-                   x = g_array_index (image_parent, guint32, x))
+              for (guint32 x = parent_image; x != outer; x = image_parent[x])
                 {
-                  u.function = g_array_index (image_function, guint32, x);
-                  u.previous = x;
-                  g_array_append_val (undo, u);
-                  at[u.function] = BL_NODE_NONE;
+                  g_assert (n_undo < 2 * n_slots);
+                  undo[n_undo].function = image_function[x];
+                  undo[n_undo++].previous = x;
+                  at[image_function[x]] = BL_NODE_NONE;
                 }
               pass->map[n] = outer;
               if (pass->nodes[n].first_child != BL_NODE_NONE)
                 mark_shared (pass, outer);
             }
 
-          g_array_append_val (stack, n);
-          g_array_append_val (marks, mark);
+          stack[depth] = n;
+          marks[depth++] = mark;
 
           if (pass->nodes[n].first_child != BL_NODE_NONE)
             {
@@ -698,25 +705,20 @@ sweep_recursion (Pass         *pass,
           /* leave nodes until one has a next sibling */
           for (;;)
             {
-              guint32 done = g_array_index (stack, guint32, stack->len - 1);
-              guint done_mark = g_array_index (marks, guint, marks->len - 1);
+              guint32 done = stack[--depth];
 
-              while (undo->len > done_mark)
+              while (n_undo > marks[depth])
                 {
-                  Undo *last = &g_array_index (undo, Undo, undo->len - 1);
-
-                  at[last->function] = last->previous;
-                  g_array_set_size (undo, undo->len - 1);
+                  n_undo--;
+                  at[undo[n_undo].function] = undo[n_undo].previous;
                 }
-              g_array_set_size (stack, stack->len - 1);
-              g_array_set_size (marks, marks->len - 1);
 
               if (pass->nodes[done].next_sibling != BL_NODE_NONE)
                 {
                   n = pass->nodes[done].next_sibling;
                   break;
                 }
-              if (stack->len == 0)
+              if (depth == 0)
                 {
                   n = BL_NODE_NONE;
                   break;
@@ -730,22 +732,88 @@ sweep_recursion (Pass         *pass,
 
 /* ---- what follows the map -------------------------------------------------- */
 
+/* Per new node, its function as a key: the input function of the node it
+ * was made for (same name and file, so the same function), thread roots
+ * after them, one each. */
+static guint32 *
+function_keys (Pass  *pass,
+               guint *n_keys)
+{
+  guint n_functions = bl_profile_get_n_functions (pass->src);
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  const BlNode *dst = bl_profile_get_nodes (pass->dst);
+  const guint32 *origin = (const guint32 *) pass->origin->data;
+  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
+  guint32 *keys = g_new (guint32, MAX (n_dst, 1));
+
+  g_assert (pass->origin->len == n_dst);
+  for (guint32 i = 0; i < n_dst; i++)
+    keys[i] = dst[i].parent == BL_NODE_NONE
+      ? n_functions + dst[i].thread
+      : node_function[origin[i]];
+  *n_keys = n_functions + bl_profile_get_n_threads (pass->dst);
+
+  return keys;
+}
+
+/* Per new node, whether no ancestor belongs to its function, when the
+ * input says so (NULL: the finish works it out). Merging, hiding or
+ * dropping frames and merging threads take from a node's path only frames
+ * of other functions (or its thread's root, a function of its own), so a
+ * node is outermost as the node it was made for was; after collapsing
+ * recursion no function is twice on a path. A focus cuts the path above
+ * the focused frame, so the finish walks that tree (a smaller one). */
+static guint8 *
+carried_outermost (Pass *pass)
+{
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  const BlNode *dst = bl_profile_get_nodes (pass->dst);
+  const guint32 *origin = (const guint32 *) pass->origin->data;
+  const guint8 *outermost = _bl_profile_get_outermost (pass->src);
+  guint8 *out;
+
+  switch (pass->t->kind)
+    {
+    case BL_TRANSFORM_COLLAPSE_RECURSION:
+      out = g_malloc (MAX (n_dst, 1));
+      memset (out, TRUE, MAX (n_dst, 1));
+      return out;
+
+    case BL_TRANSFORM_MERGE_FUNCTION:
+    case BL_TRANSFORM_HIDE:
+    case BL_TRANSFORM_DROP_FUNCTION:
+    case BL_TRANSFORM_MERGE_THREADS:
+    case BL_TRANSFORM_MERGE_ALL_THREADS:
+      out = g_malloc (MAX (n_dst, 1));
+      for (guint32 i = 0; i < n_dst; i++)
+        out[i] = dst[i].parent == BL_NODE_NONE || outermost[origin[i]];
+      return out;
+
+    case BL_TRANSFORM_FOCUS_FUNCTION:
+    case BL_TRANSFORM_FOCUS_PATH:
+    case BL_N_TRANSFORM_KINDS:
+    default:
+      return NULL;
+    }
+}
+
 static void
 copy_values (Pass *pass)
 {
   for (guint m = 0; m < BL_N_METRICS; m++)
     {
       const guint64 *self;
+      guint64 *to;
 
       if (!bl_profile_has_metric (pass->src, m))
         continue;
 
-      bl_profile_enable_metric (pass->dst, m);
+      to = _bl_profile_get_self_mutable (pass->dst, m);
       bl_profile_set_metric_decimals (pass->dst, m, bl_profile_get_metric_decimals (pass->src, m));
       self = bl_profile_get_self_array (pass->src, m);
       for (guint32 n = 0; n < pass->n_nodes; n++)
         if (self[n] != 0 && pass->state[n] == STATE_MAPPED)
-          bl_profile_add_value (pass->dst, pass->map[n], m, self[n]);
+          to[pass->map[n]] = bl_saturating_add (to[pass->map[n]], self[n]);
     }
 }
 
@@ -1131,6 +1199,7 @@ pass_clear (Pass *pass)
   g_clear_pointer (&pass->matches, g_free);
   g_clear_pointer (&pass->path, g_free);
   g_clear_pointer (&pass->shared, g_byte_array_unref);
+  g_clear_pointer (&pass->origin, g_array_unref);
 }
 
 /**
@@ -1159,6 +1228,7 @@ bl_transform_apply (const BlTransform  *self,
   pass.nodes = bl_profile_get_nodes (profile);
   pass.n_nodes = bl_profile_get_n_nodes (profile);
   pass.shared = g_byte_array_new ();
+  pass.origin = g_array_sized_new (FALSE, FALSE, sizeof (guint32), pass.n_nodes);
   n_threads = bl_profile_get_n_threads (profile);
 
   copy_strings_and_frames (&pass);
@@ -1173,6 +1243,10 @@ bl_transform_apply (const BlTransform  *self,
   pass.matches = match_strings (self, profile);
   if (self->kind == BL_TRANSFORM_FOCUS_PATH)
     pass.path = split_path (profile, self->argument, &pass.path_len);
+
+  /* the kinds that keep most nodes: room for all of them at once */
+  if (self->kind != BL_TRANSFORM_FOCUS_FUNCTION && self->kind != BL_TRANSFORM_FOCUS_PATH)
+    _bl_profile_reserve_nodes (pass.dst, pass.n_nodes);
 
   if (self->kind == BL_TRANSFORM_COLLAPSE_RECURSION)
     ok = sweep_recursion (&pass, cancellable);
@@ -1192,7 +1266,13 @@ bl_transform_apply (const BlTransform  *self,
   copy_samples (&pass);
   copy_spans (&pass);
 
-  bl_profile_finish (pass.dst);
+  {
+    guint n_keys = 0;
+    g_autofree guint32 *keys = function_keys (&pass, &n_keys);
+    g_autofree guint8 *outermost = carried_outermost (&pass);
+
+    _bl_profile_finish_from (pass.dst, keys, n_keys, outermost);
+  }
 
   {
     BlProfile *result = g_steal_pointer (&pass.dst);

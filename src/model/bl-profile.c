@@ -465,6 +465,11 @@ bl_profile_sub_value (BlProfile  *self,
  *
  * Returns: the index of the per-line record for (@file, @line), created if needed
  */
+static guint32 append_line (BlProfile *self,
+                            guint32    file,
+                            guint32    line,
+                            guint32    function);
+
 guint32
 bl_profile_lookup_line (BlProfile *self,
                         guint32    file,
@@ -481,6 +486,20 @@ bl_profile_lookup_line (BlProfile *self,
   slot = index_hash_find (&self->line_hash, k1, 0);
   if (slot->value != 0)
     return slot->value - 1;
+
+  index = append_line (self, file, line, function);
+  index_hash_insert (&self->line_hash, slot, k1, 0, index);
+
+  return index;
+}
+
+static guint32
+append_line (BlProfile *self,
+             guint32    file,
+             guint32    line,
+             guint32    function)
+{
+  guint32 index;
 
   if (self->n_lines == self->lines_cap)
     {
@@ -503,7 +522,6 @@ bl_profile_lookup_line (BlProfile *self,
   self->lines[index].file = file;
   self->lines[index].line = line;
   self->lines[index].function = function;
-  index_hash_insert (&self->line_hash, slot, k1, 0, index);
 
   return index;
 }
@@ -614,7 +632,8 @@ compare_string_ids (gconstpointer a,
 /* Children by name, then file. Strings are interned, so ranking the string
  * table once turns every comparison into two integer ones. */
 static void
-sort_children (BlProfile *self)
+sort_children (BlProfile    *self,
+               const guint8 *in_order)
 {
   guint n_strings = self->strings->len;
   g_autofree guint32 *order = g_new (guint32, MAX (n_strings, 1));
@@ -632,6 +651,7 @@ sort_children (BlProfile *self)
       BlNode *node = &self->nodes[i];
 
       if (node->first_child == BL_NODE_NONE ||
+          (in_order != NULL && in_order[i]) ||
           self->nodes[node->first_child].next_sibling == BL_NODE_NONE)
         continue;
 
@@ -856,7 +876,7 @@ function_values:
 void
 bl_profile_finish (BlProfile *self)
 {
-  _bl_profile_finish_from (self, NULL, 0, NULL);
+  _bl_profile_finish_from (self, NULL, 0, NULL, NULL);
 }
 
 /**
@@ -866,17 +886,20 @@ bl_profile_finish (BlProfile *self)
  *   each their own), or %NULL
  * @outermost: (nullable): per node, whether no ancestor belongs to its
  *   function, or %NULL
+ * @in_order: (nullable): per node, whether its children are linked in the
+ *   order the finish sorts them into already (by name, then file), or %NULL
  *
  * bl_profile_finish() for a builder that knows what it computes already (a
- * transform knows its input's functions, and for most kinds which nodes
- * are outermost): the result is the same, without a hash lookup per node
+ * transform knows its input's functions and children's order, and for
+ * most kinds which nodes are outermost): the result is the same, without a hash lookup per node
  * nor a walk of the tree.
  */
 void
 _bl_profile_finish_from (BlProfile     *self,
                          const guint32 *keys,
                          guint          n_keys,
-                         const guint8  *outermost)
+                         const guint8  *outermost,
+                         const guint8  *in_order)
 {
   g_return_if_fail (BL_IS_PROFILE (self));
 
@@ -886,7 +909,7 @@ _bl_profile_finish_from (BlProfile     *self,
   index_hash_clear (&self->node_hash);
   index_hash_clear (&self->line_hash);
 
-  sort_children (self);
+  sort_children (self, in_order);
 
   {
     guint64 *self_of[BL_N_METRICS];
@@ -2308,4 +2331,30 @@ _bl_profile_get_outermost (BlProfile *self)
   g_return_val_if_fail (BL_IS_PROFILE (self) && self->finished, NULL);
 
   return self->outermost;
+}
+
+BlNode *
+_bl_profile_get_nodes_mutable (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self) && !self->finished, NULL);
+
+  return self->nodes;
+}
+
+/**
+ * _bl_profile_append_line:
+ *
+ * Adds a per-line record that the caller knows is not there yet, without
+ * indexing it: bl_profile_lookup_line() does not find it later.
+ */
+guint32
+_bl_profile_append_line (BlProfile *self,
+                         guint32    file,
+                         guint32    line,
+                         guint32    function)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  return append_line (self, file, line, function);
 }

@@ -66,7 +66,8 @@ typedef struct
   guint              path_len;
   gboolean           has_frames;
   GByteArray        *shared;      /* dst node → has more than one src node mapped to it */
-  GArray            *origin;      /* dst node → the src node it was made for (guint32) */
+  guint32           *origin;      /* dst node → the src node it was made for */
+  guint              n_origin;    /* = dst nodes (each has its own src node, so <= n_nodes) */
 } Pass;
 
 /* ---- the boxed type ------------------------------------------------------ */
@@ -439,7 +440,7 @@ add_image (Pass    *pass,
     {
       image = _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
                                         pass->strings[node->file], node->line);
-      g_array_append_val (pass->origin, n);
+      pass->origin[pass->n_origin++] = n;
       return image;
     }
 
@@ -452,7 +453,7 @@ add_image (Pass    *pass,
   if (image < before)
     mark_shared (pass, image);      /* a second input node maps to it */
   else
-    g_array_append_val (pass->origin, n);
+    pass->origin[pass->n_origin++] = n;
 
   return image;
 }
@@ -483,8 +484,8 @@ root_image (Pass    *pass,
         {
           *image = bl_profile_add_thread (pass->dst, pass->strings[node->name]);
         }
-      if (pass->origin->len <= *image)
-        g_array_append_val (pass->origin, root);   /* not so when threads merge */
+      if (pass->n_origin <= *image)
+        pass->origin[pass->n_origin++] = root;   /* not so when threads merge */
       mark_shared (pass, *image);   /* focus roots and merged threads gather children */
     }
 
@@ -742,11 +743,11 @@ function_keys (Pass  *pass,
   guint n_functions = bl_profile_get_n_functions (pass->src);
   guint n_dst = bl_profile_get_n_nodes (pass->dst);
   const BlNode *dst = bl_profile_get_nodes (pass->dst);
-  const guint32 *origin = (const guint32 *) pass->origin->data;
+  const guint32 *origin = pass->origin;
   const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
   guint32 *keys = g_new (guint32, MAX (n_dst, 1));
 
-  g_assert (pass->origin->len == n_dst);
+  g_assert (pass->n_origin == n_dst);
   for (guint32 i = 0; i < n_dst; i++)
     keys[i] = dst[i].parent == BL_NODE_NONE
       ? n_functions + dst[i].thread
@@ -754,6 +755,60 @@ function_keys (Pass  *pass,
   *n_keys = n_functions + bl_profile_get_n_threads (pass->dst);
 
   return keys;
+}
+
+/* The next of @c and its siblings (in the input's order) that has an
+ * image of its own under its parent's */
+static inline guint32
+next_kept (const Pass    *pass,
+           const guint32 *origin,
+           guint32        c)
+{
+  while (c != BL_NODE_NONE &&
+         (pass->state[c] != STATE_MAPPED || origin[pass->map[c]] != c))
+    c = pass->nodes[c].next_sibling;
+
+  return c;
+}
+
+/* The children of a new node that only one input node maps to are the
+ * images of that node's children that have one of their own, and the input
+ * has them in the order bl_profile_finish() wants (by name, then file; the
+ * strings are the same): link them so, and the finish need not sort them.
+ * One sweep in the new nodes' order, which is near the input's. Frames may
+ * make two siblings alike, and those the finish orders as it always did.
+ * Returns the nodes whose children are in order, or NULL. */
+static guint8 *
+link_children_in_order (Pass *pass)
+{
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  BlNode *dst = _bl_profile_get_nodes_mutable (pass->dst);
+  const guint32 *origin = pass->origin;
+  guint8 *in_order;
+
+  if (pass->has_frames)
+    return NULL;
+
+  in_order = g_new0 (guint8, MAX (n_dst, 1));
+  for (guint32 i = 0; i < n_dst; i++)
+    {
+      const BlNode *from = &pass->nodes[origin[i]];
+      guint32 c;
+
+      if (dst[i].parent != BL_NODE_NONE && !is_shared (pass, dst[i].parent))
+        {
+          c = next_kept (pass, origin, from->next_sibling);
+          dst[i].next_sibling = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
+        }
+      if (!is_shared (pass, i))
+        {
+          c = next_kept (pass, origin, from->first_child);
+          dst[i].first_child = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
+          in_order[i] = TRUE;
+        }
+    }
+
+  return in_order;
 }
 
 /* Per new node, whether no ancestor belongs to its function, when the
@@ -768,7 +823,7 @@ carried_outermost (Pass *pass)
 {
   guint n_dst = bl_profile_get_n_nodes (pass->dst);
   const BlNode *dst = bl_profile_get_nodes (pass->dst);
-  const guint32 *origin = (const guint32 *) pass->origin->data;
+  const guint32 *origin = pass->origin;
   const guint8 *outermost = _bl_profile_get_outermost (pass->src);
   guint8 *out;
 
@@ -845,9 +900,11 @@ copy_lines (Pass *pass)
       if (line->function < n_strings && alive[line->function] == 1)
         continue;
 
-      image = bl_profile_lookup_line (pass->dst, pass->strings[line->file], line->line,
-                                      line->function < n_strings
-                                      ? pass->strings[line->function] : 0);
+      /* strings map one to one, so no two input lines become one: no
+       * lookup needed */
+      image = _bl_profile_append_line (pass->dst, pass->strings[line->file], line->line,
+                                       line->function < n_strings
+                                       ? pass->strings[line->function] : 0);
       for (guint m = 0; m < BL_N_METRICS; m++)
         {
           guint64 v;
@@ -1199,7 +1256,7 @@ pass_clear (Pass *pass)
   g_clear_pointer (&pass->matches, g_free);
   g_clear_pointer (&pass->path, g_free);
   g_clear_pointer (&pass->shared, g_byte_array_unref);
-  g_clear_pointer (&pass->origin, g_array_unref);
+  g_clear_pointer (&pass->origin, g_free);
 }
 
 /**
@@ -1228,7 +1285,7 @@ bl_transform_apply (const BlTransform  *self,
   pass.nodes = bl_profile_get_nodes (profile);
   pass.n_nodes = bl_profile_get_n_nodes (profile);
   pass.shared = g_byte_array_new ();
-  pass.origin = g_array_sized_new (FALSE, FALSE, sizeof (guint32), pass.n_nodes);
+  pass.origin = g_new (guint32, MAX (pass.n_nodes, 1));
   n_threads = bl_profile_get_n_threads (profile);
 
   copy_strings_and_frames (&pass);
@@ -1270,8 +1327,9 @@ bl_transform_apply (const BlTransform  *self,
     guint n_keys = 0;
     g_autofree guint32 *keys = function_keys (&pass, &n_keys);
     g_autofree guint8 *outermost = carried_outermost (&pass);
+    g_autofree guint8 *in_order = link_children_in_order (&pass);
 
-    _bl_profile_finish_from (pass.dst, keys, n_keys, outermost);
+    _bl_profile_finish_from (pass.dst, keys, n_keys, outermost, in_order);
   }
 
   {

@@ -609,16 +609,37 @@ find_widget (GtkWidget  *widget,
   return NULL;
 }
 
+static GtkWidget *
+find_css_class (GtkWidget  *widget,
+                const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_css_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 /* the toolbar's thread, metric, search and Only Matches drive the pages
  * the Timeline hides: insensitive while it is shown, back on the flame
- * graph; Home resets the timeline's zoom there */
+ * graph; Home resets the timeline's zoom there. The flame graph's zoom path
+ * shows only with the flame graph. */
 static void
 test_toolbar_on_timeline (void)
 {
   g_autoptr (BlProfile) profile = small_trace ();
   GtkWidget *view = bl_profile_view_new ();
   GtkWidget *window;
-  GtkWidget *search, *filter, *thread, *metric;
+  GtkWidget *search, *filter, *thread, *metric, *breadcrumb;
   BlTraceTimeline *timeline;
   GtkStack *graph_stack;
   double v0, v1;
@@ -645,6 +666,9 @@ test_toolbar_on_timeline (void)
   g_assert_false (gtk_widget_is_sensitive (filter));
   g_assert_false (gtk_widget_is_sensitive (thread));
   g_assert_false (gtk_widget_is_sensitive (metric));
+  breadcrumb = find_css_class (view, "bl-breadcrumb");
+  g_assert_nonnull (breadcrumb);
+  g_assert_false (gtk_widget_get_mapped (breadcrumb));
 
   /* Home (the window's reset-zoom) resets the timeline, not the hidden graph */
   bl_trace_timeline_zoom_at (timeline, 100, 0.5);
@@ -660,11 +684,13 @@ test_toolbar_on_timeline (void)
   g_assert_true (gtk_widget_is_sensitive (search));
   g_assert_true (gtk_widget_is_sensitive (filter));
   g_assert_true (gtk_widget_is_sensitive (thread));
+  g_assert_true (gtk_widget_get_mapped (breadcrumb));
 
   gtk_stack_set_visible_child (graph_stack, find_widget (view, BL_TYPE_TRACE_VIEW, NULL));
   settle ();
   g_assert_false (gtk_widget_is_sensitive (search));
   g_assert_false (gtk_widget_is_sensitive (thread));
+  g_assert_false (gtk_widget_get_mapped (breadcrumb));
 
   gtk_window_destroy (GTK_WINDOW (window));
   settle ();

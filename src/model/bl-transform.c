@@ -6,8 +6,11 @@
  * merged one takes its parent's image, a dropped one and its subtree have
  * none. Self values, per-line records, samples and spans then follow the
  * map, and bl_profile_finish() computes totals and functions afresh.
- * Nodes are numbered after their parents, so most kinds map them in one
- * linear sweep; collapsing recursion needs the path and walks depth first.
+ * Nodes are numbered after their parents, so every kind maps them in one
+ * linear sweep (collapsing recursion keeps a summary of each image's path).
+ * The result is finished from what the input knows: each new node's
+ * function, whether it is outermost (for most kinds), and its children's
+ * order where one input node maps to it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -614,118 +617,79 @@ sweep (Pass         *pass,
   return TRUE;
 }
 
-typedef struct
+/* A 64-bit summary of a set of functions: a function is on a path only if
+ * its bit is in the path's mask */
+static inline guint64
+function_bit (guint32 f)
 {
-  guint32 function;
-  guint32 previous;     /* what at[function] held before */
-} Undo;
+  return G_GUINT64_CONSTANT (1) << ((f * 0x9E3779B9u) >> 26);
+}
 
-/* Collapsing recursion: depth first over each thread, keeping at[f] = the
- * image of function f on the path of the current parent's image (or
- * BL_NODE_NONE). A node whose function is already on that path takes the
- * outer image, and the path shrinks back to it for its subtree. */
+/* Collapsing recursion: a node whose function is already on the path of
+ * its parent's image takes that outer image (its subtree then hangs below
+ * the outer one); any other node gets an image of its own. Parents come
+ * before their children, so one sweep in node order does; each image keeps
+ * its function, its parent and a mask of the functions on its path, and
+ * only when the mask says the function may be on the path is the path
+ * walked to find it. */
 static gboolean
 sweep_recursion (Pass         *pass,
                  GCancellable *cancellable)
 {
-  guint n_functions = bl_profile_get_n_functions (pass->src);
   const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
-  gsize n_slots = (gsize) pass->n_nodes + 1;
-  g_autofree guint32 *at = g_new (guint32, MAX (n_functions, 1));
-  /* per new node (there are no more of them than input nodes) */
+  gsize n_slots = (gsize) pass->n_nodes + 1;   /* no more images than nodes */
   g_autofree guint32 *image_function = g_new (guint32, n_slots);
   g_autofree guint32 *image_parent = g_new (guint32, n_slots);
-  /* each node pushes at most one undo record of its own, and leaving the
-   * path takes each function off it once: both bounded by the node count */
-  g_autofree Undo *undo = g_new (Undo, 2 * n_slots);
-  g_autofree guint32 *stack = g_new (guint32, n_slots);    /* src node */
-  g_autofree guint32 *marks = g_new (guint32, n_slots);    /* undo height */
-  gsize n_undo = 0;
-  gsize depth = 0;
-  guint visited = 0;
+  g_autofree guint64 *image_mask = g_new (guint64, n_slots);
 
-  for (guint f = 0; f < n_functions; f++)
-    at[f] = BL_NODE_NONE;
-
-  for (guint t = 0; t < bl_profile_get_n_threads (pass->src); t++)
+  for (guint32 n = 0; n < pass->n_nodes; n++)
     {
-      guint32 root = bl_profile_get_thread_root (pass->src, t);
-      guint32 n;
+      const BlNode *node = &pass->nodes[n];
+      guint32 parent_image, f, outer = BL_NODE_NONE, image;
+      guint64 bit;
 
-      pass->map[root] = root_image (pass, root);
+      if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
 
-      n = pass->nodes[root].first_child;
-      while (n != BL_NODE_NONE)
+      pass->state[n] = STATE_MAPPED;
+      if (node->parent == BL_NODE_NONE)
         {
-          guint32 parent_image = pass->map[pass->nodes[n].parent];
-          guint32 f = node_function[n];
-          gsize mark = n_undo;
-
-          if ((++visited & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-            return FALSE;
-
-          if (at[f] == BL_NODE_NONE)
-            {
-              guint32 image = add_image (pass, parent_image, n);
-
-              g_assert (image < n_slots);
-              image_function[image] = f;
-              image_parent[image] = parent_image;
-
-              undo[n_undo].function = f;
-              undo[n_undo++].previous = BL_NODE_NONE;
-              at[f] = image;
-              pass->map[n] = image;
-            }
-          else
-            {
-              guint32 outer = at[f];
-
-              /* the functions between the outer call and here leave the path */
-              for (guint32 x = parent_image; x != outer; x = image_parent[x])
-                {
-                  g_assert (n_undo < 2 * n_slots);
-                  undo[n_undo].function = image_function[x];
-                  undo[n_undo++].previous = x;
-                  at[image_function[x]] = BL_NODE_NONE;
-                }
-              pass->map[n] = outer;
-              if (pass->nodes[n].first_child != BL_NODE_NONE)
-                mark_shared (pass, outer);
-            }
-
-          stack[depth] = n;
-          marks[depth++] = mark;
-
-          if (pass->nodes[n].first_child != BL_NODE_NONE)
-            {
-              n = pass->nodes[n].first_child;
-              continue;
-            }
-
-          /* leave nodes until one has a next sibling */
-          for (;;)
-            {
-              guint32 done = stack[--depth];
-
-              while (n_undo > marks[depth])
-                {
-                  n_undo--;
-                  at[undo[n_undo].function] = undo[n_undo].previous;
-                }
-
-              if (pass->nodes[done].next_sibling != BL_NODE_NONE)
-                {
-                  n = pass->nodes[done].next_sibling;
-                  break;
-                }
-              if (depth == 0)
-                {
-                  n = BL_NODE_NONE;
-                  break;
-                }
-            }
+          image = root_image (pass, n);
+          g_assert (image < n_slots);
+          image_function[image] = G_MAXUINT32;    /* a thread is no function */
+          image_parent[image] = BL_NODE_NONE;
+          image_mask[image] = 0;
+          pass->map[n] = image;
+          continue;
         }
+
+      parent_image = pass->map[node->parent];
+      f = node_function[n];
+      bit = function_bit (f);
+      if (image_mask[parent_image] & bit)
+        {
+          for (guint32 x = parent_image; x != BL_NODE_NONE; x = image_parent[x])
+            if (image_function[x] == f)
+              {
+                outer = x;
+                break;
+              }
+        }
+
+      if (outer != BL_NODE_NONE)
+        {
+          pass->map[n] = outer;
+          if (node->first_child != BL_NODE_NONE)
+            mark_shared (pass, outer);
+          continue;
+        }
+
+      image = add_image (pass, parent_image, n);
+      g_assert (image < n_slots);
+      image_function[image] = f;
+      image_parent[image] = parent_image;
+      image_mask[image] = image_mask[parent_image] | bit;
+      pass->map[n] = image;
     }
 
   return TRUE;

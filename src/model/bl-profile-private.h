@@ -25,4 +25,21 @@ void                _bl_profile_index_children   (BlProfile     *self,
  * the copy has none. */
 BlProfile          *_bl_profile_copy_unfinished  (BlProfile     *self);
 
+void                _bl_profile_reserve_nodes    (BlProfile     *self,
+                                                  gsize          n_nodes);
+guint64            *_bl_profile_get_self_mutable (BlProfile    *self,
+                                                  BlMetricId     metric);
+void                _bl_profile_finish_from      (BlProfile     *self,
+                                                  const guint32 *keys,
+                                                  guint          n_keys,
+                                                  const guint8  *outermost,
+                                                  const guint8  *in_order);
+const guint32      *_bl_profile_get_node_functions (BlProfile  *self);
+const guint8       *_bl_profile_get_outermost    (BlProfile     *self);
+BlNode             *_bl_profile_get_nodes_mutable (BlProfile   *self);
+guint32             _bl_profile_append_line      (BlProfile     *self,
+                                                  guint32        file,
+                                                  guint32        line,
+                                                  guint32        function);
+
 G_END_DECLS

@@ -530,6 +530,11 @@ bl_profile_sub_value (BlProfile  *self,
  *
  * Returns: the index of the per-line record for (@file, @line), created if needed
  */
+static guint32 append_line (BlProfile *self,
+                            guint32    file,
+                            guint32    line,
+                            guint32    function);
+
 guint32
 bl_profile_lookup_line (BlProfile *self,
                         guint32    file,
@@ -546,6 +551,20 @@ bl_profile_lookup_line (BlProfile *self,
   slot = index_hash_find (&self->line_hash, k1, 0);
   if (slot->value != 0)
     return slot->value - 1;
+
+  index = append_line (self, file, line, function);
+  index_hash_insert (&self->line_hash, slot, k1, 0, index);
+
+  return index;
+}
+
+static guint32
+append_line (BlProfile *self,
+             guint32    file,
+             guint32    line,
+             guint32    function)
+{
+  guint32 index;
 
   if (self->n_lines == self->lines_cap)
     {
@@ -568,7 +587,6 @@ bl_profile_lookup_line (BlProfile *self,
   self->lines[index].file = file;
   self->lines[index].line = line;
   self->lines[index].function = function;
-  index_hash_insert (&self->line_hash, slot, k1, 0, index);
 
   return index;
 }
@@ -679,7 +697,8 @@ compare_string_ids (gconstpointer a,
 /* Children by name, then file. Strings are interned, so ranking the string
  * table once turns every comparison into two integer ones. */
 static void
-sort_children (BlProfile *self)
+sort_children (BlProfile    *self,
+               const guint8 *in_order)
 {
   guint n_strings = self->strings->len;
   g_autofree guint32 *order = g_new (guint32, MAX (n_strings, 1));
@@ -697,6 +716,7 @@ sort_children (BlProfile *self)
       BlNode *node = &self->nodes[i];
 
       if (node->first_child == BL_NODE_NONE ||
+          (in_order != NULL && in_order[i]) ||
           self->nodes[node->first_child].next_sibling == BL_NODE_NONE)
         continue;
 
@@ -708,9 +728,30 @@ sort_children (BlProfile *self)
           g_array_append_val (kids, key);
         }
 
-      /* stable, as the comparison of names and files was */
-      g_qsort_with_data (kids->data, kids->len, sizeof (ChildKey),
-                         compare_child_keys, NULL);
+      /* stable, as the comparison of names and files was; most lists are
+       * short, and insertion sort is quicker on those than a merge sort */
+      if (kids->len <= 16)
+        {
+          ChildKey *k = (ChildKey *) kids->data;
+
+          for (guint j = 1; j < kids->len; j++)
+            {
+              ChildKey key = k[j];
+              guint at = j;
+
+              while (at > 0 && compare_child_keys (&key, &k[at - 1], NULL) < 0)
+                {
+                  k[at] = k[at - 1];
+                  at--;
+                }
+              k[at] = key;
+            }
+        }
+      else
+        {
+          g_qsort_with_data (kids->data, kids->len, sizeof (ChildKey),
+                             compare_child_keys, NULL);
+        }
 
       node->first_child = g_array_index (kids, ChildKey, 0).node;
       for (guint k = 0; k < kids->len; k++)
@@ -724,14 +765,55 @@ sort_children (BlProfile *self)
     }
 }
 
+/* Functions numbered in the order of their first node, as build_functions()
+ * numbers them, from keys the caller already has: nodes with the same key
+ * are the same function, and only they. */
 static void
-build_functions (BlProfile *self)
+build_functions_from_keys (BlProfile     *self,
+                           const guint32 *keys,
+                           guint          n_keys)
+{
+  g_autofree guint32 *function_of_key = g_new (guint32, MAX (n_keys, 1));
+
+  memset (function_of_key, 0xff, sizeof (guint32) * MAX (n_keys, 1));
+  self->functions = g_new (BlFunction, MAX (MIN (n_keys, self->n_nodes), 1));
+  self->node_function = g_new (guint32, MAX (self->n_nodes, 1));
+
+  for (gsize i = 0; i < self->n_nodes; i++)
+    {
+      const BlNode *node = &self->nodes[i];
+      guint32 *function = &function_of_key[keys[i]];
+
+      if (*function == G_MAXUINT32)
+        {
+          *function = self->n_functions++;
+          self->functions[*function].name = node->name;
+          self->functions[*function].file = node->file;
+          self->functions[*function].line = node->line;
+          self->functions[*function].n_nodes = 0;
+        }
+      self->node_function[i] = *function;
+      self->functions[*function].n_nodes++;
+    }
+}
+
+static void
+build_functions (BlProfile     *self,
+                 const guint32 *keys,
+                 guint          n_keys,
+                 const guint8  *outermost)
 {
   BlIndexHash hash;
   gsize cap = 256;
   guint32 *on_stack;
   guint32 *stack;
   gsize depth = 0;
+
+  if (keys != NULL)
+    {
+      build_functions_from_keys (self, keys, n_keys);
+      goto outermost_nodes;
+    }
 
   index_hash_init (&hash);
   self->functions = g_new (BlFunction, cap);
@@ -771,6 +853,13 @@ build_functions (BlProfile *self)
     }
 
   index_hash_clear (&hash);
+
+outermost_nodes:
+  if (outermost != NULL)
+    {
+      self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
+      goto function_values;
+    }
 
   /* Totals without double counting recursion: a node counts towards its
    * function's total only when no ancestor belongs to the same function
@@ -823,6 +912,7 @@ build_functions (BlProfile *self)
   g_free (on_stack);
   g_free (stack);
 
+function_values:
   for (guint m = 0; m < BL_N_METRICS; m++)
     {
       if (!self->has_metric[m])
@@ -851,6 +941,31 @@ build_functions (BlProfile *self)
 void
 bl_profile_finish (BlProfile *self)
 {
+  _bl_profile_finish_from (self, NULL, 0, NULL, NULL);
+}
+
+/**
+ * _bl_profile_finish_from:
+ * @keys: (nullable): per node, a number below @n_keys that is the same for
+ *   two nodes exactly when they belong to the same function (thread roots
+ *   each their own), or %NULL
+ * @outermost: (nullable): per node, whether no ancestor belongs to its
+ *   function, or %NULL
+ * @in_order: (nullable): per node, whether its children are linked in the
+ *   order the finish sorts them into already (by name, then file), or %NULL
+ *
+ * bl_profile_finish() for a builder that knows what it computes already (a
+ * transform knows its input's functions and children's order, and for
+ * most kinds which nodes are outermost): the result is the same, without a hash lookup per node
+ * nor a walk of the tree.
+ */
+void
+_bl_profile_finish_from (BlProfile     *self,
+                         const guint32 *keys,
+                         guint          n_keys,
+                         const guint8  *outermost,
+                         const guint8  *in_order)
+{
   g_return_if_fail (BL_IS_PROFILE (self));
 
   if (self->finished)
@@ -859,26 +974,39 @@ bl_profile_finish (BlProfile *self)
   index_hash_clear (&self->node_hash);
   index_hash_clear (&self->line_hash);
 
-  sort_children (self);
+  sort_children (self, in_order);
 
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    {
-      if (!self->has_metric[m])
-        continue;
+  {
+    guint64 *self_of[BL_N_METRICS];
+    guint64 *total_of[BL_N_METRICS];
+    guint n_metrics = 0;
 
-      self->total[m] = g_new0 (guint64, MAX (self->n_nodes, 1));
-      for (gsize i = self->n_nodes; i-- > 0;)
-        {
-          guint32 parent = self->nodes[i].parent;
+    for (guint m = 0; m < BL_N_METRICS; m++)
+      {
+        if (!self->has_metric[m])
+          continue;
+        self->total[m] = g_new0 (guint64, MAX (self->n_nodes, 1));
+        self_of[n_metrics] = self->self[m];
+        total_of[n_metrics++] = self->total[m];
+      }
 
-          self->total[m][i] = bl_saturating_add (self->total[m][i], self->self[m][i]);
-          if (parent != BL_NODE_NONE)
-            self->total[m][parent] = bl_saturating_add (self->total[m][parent],
-                                                        self->total[m][i]);
-        }
-    }
+    /* children after their parents: one sweep backwards, all metrics at once */
+    for (gsize i = self->n_nodes; i-- > 0;)
+      {
+        guint32 parent = self->nodes[i].parent;
 
-  build_functions (self);
+        for (guint k = 0; k < n_metrics; k++)
+          {
+            guint64 *total = total_of[k];
+
+            total[i] = bl_saturating_add (total[i], self_of[k][i]);
+            if (parent != BL_NODE_NONE)
+              total[parent] = bl_saturating_add (total[parent], total[i]);
+          }
+      }
+  }
+
+  build_functions (self, keys, n_keys, outermost);
 
   self->finished = TRUE;
 }
@@ -2204,4 +2332,94 @@ _bl_profile_index_children (BlProfile *self,
       if (slot->value == 0)
         index_hash_insert (&self->node_hash, slot, k1, k2, c);
     }
+}
+
+/**
+ * _bl_profile_reserve_nodes:
+ *
+ * Makes room for @n_nodes nodes in all, so that a builder that knows how
+ * many it will add does not copy the arrays as they grow.
+ */
+void
+_bl_profile_reserve_nodes (BlProfile *self,
+                           gsize      n_nodes)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  if (n_nodes <= self->nodes_cap || n_nodes >= BL_NODE_NONE)
+    return;
+
+  self->nodes = g_renew (BlNode, self->nodes, n_nodes);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (self->self[m] != NULL)
+        {
+          self->self[m] = g_renew (guint64, self->self[m], n_nodes);
+          memset (self->self[m] + self->nodes_cap, 0,
+                  (n_nodes - self->nodes_cap) * sizeof (guint64));
+        }
+    }
+  self->nodes_cap = n_nodes;
+}
+
+/**
+ * _bl_profile_get_self_mutable:
+ *
+ * The self values of @metric (enabled if it was not), to add to in bulk.
+ */
+guint64 *
+_bl_profile_get_self_mutable (BlProfile  *self,
+                              BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (!self->finished, NULL);
+  g_return_val_if_fail (metric >= 0 && metric < BL_N_METRICS, NULL);
+
+  bl_profile_enable_metric (self, metric);
+
+  return self->self[metric];
+}
+
+/* The per-node arrays of a finished profile, for bl-transform.c */
+const guint32 *
+_bl_profile_get_node_functions (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self) && self->finished, NULL);
+
+  return self->node_function;
+}
+
+const guint8 *
+_bl_profile_get_outermost (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self) && self->finished, NULL);
+
+  return self->outermost;
+}
+
+BlNode *
+_bl_profile_get_nodes_mutable (BlProfile *self)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self) && !self->finished, NULL);
+
+  return self->nodes;
+}
+
+/**
+ * _bl_profile_append_line:
+ *
+ * Adds a per-line record that the caller knows is not there yet, without
+ * indexing it: bl_profile_lookup_line() does not find it later.
+ */
+guint32
+_bl_profile_append_line (BlProfile *self,
+                         guint32    file,
+                         guint32    line,
+                         guint32    function)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), 0);
+  g_return_val_if_fail (!self->finished, 0);
+
+  return append_line (self, file, line, function);
 }

@@ -6,8 +6,11 @@
  * merged one takes its parent's image, a dropped one and its subtree have
  * none. Self values, per-line records, samples and spans then follow the
  * map, and bl_profile_finish() computes totals and functions afresh.
- * Nodes are numbered after their parents, so most kinds map them in one
- * linear sweep; collapsing recursion needs the path and walks depth first.
+ * Nodes are numbered after their parents, so every kind maps them in one
+ * linear sweep (collapsing recursion keeps a summary of each image's path).
+ * The result is finished from what the input knows: each new node's
+ * function, whether it is outermost (for most kinds), and its children's
+ * order where one input node maps to it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -66,6 +69,8 @@ typedef struct
   guint              path_len;
   gboolean           has_frames;
   GByteArray        *shared;      /* dst node → has more than one src node mapped to it */
+  guint32           *origin;      /* dst node → the src node it was made for */
+  guint              n_origin;    /* = dst nodes (each has its own src node, so <= n_nodes) */
 } Pass;
 
 /* ---- the boxed type ------------------------------------------------------ */
@@ -435,8 +440,12 @@ add_image (Pass    *pass,
   guint32 image;
 
   if (!is_shared (pass, parent_image))
-    return _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
-                                     pass->strings[node->file], node->line);
+    {
+      image = _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
+                                        pass->strings[node->file], node->line);
+      pass->origin[pass->n_origin++] = n;
+      return image;
+    }
 
   before = bl_profile_get_n_nodes (pass->dst);
   if (frame != BL_NODE_NONE)
@@ -446,6 +455,8 @@ add_image (Pass    *pass,
                                   pass->strings[node->file], node->line);
   if (image < before)
     mark_shared (pass, image);      /* a second input node maps to it */
+  else
+    pass->origin[pass->n_origin++] = n;
 
   return image;
 }
@@ -476,6 +487,8 @@ root_image (Pass    *pass,
         {
           *image = bl_profile_add_thread (pass->dst, pass->strings[node->name]);
         }
+      if (pass->n_origin <= *image)
+        pass->origin[pass->n_origin++] = root;   /* not so when threads merge */
       mark_shared (pass, *image);   /* focus roots and merged threads gather children */
     }
 
@@ -604,125 +617,79 @@ sweep (Pass         *pass,
   return TRUE;
 }
 
-typedef struct
+/* A 64-bit summary of a set of functions: a function is on a path only if
+ * its bit is in the path's mask */
+static inline guint64
+function_bit (guint32 f)
 {
-  guint32 function;
-  guint32 previous;     /* what at[function] held before */
-} Undo;
+  return G_GUINT64_CONSTANT (1) << ((f * 0x9E3779B9u) >> 26);
+}
 
-/* Collapsing recursion: depth first over each thread, keeping at[f] = the
- * image of function f on the path of the current parent's image (or
- * BL_NODE_NONE). A node whose function is already on that path takes the
- * outer image, and the path shrinks back to it for its subtree. */
+/* Collapsing recursion: a node whose function is already on the path of
+ * its parent's image takes that outer image (its subtree then hangs below
+ * the outer one); any other node gets an image of its own. Parents come
+ * before their children, so one sweep in node order does; each image keeps
+ * its function, its parent and a mask of the functions on its path, and
+ * only when the mask says the function may be on the path is the path
+ * walked to find it. */
 static gboolean
 sweep_recursion (Pass         *pass,
                  GCancellable *cancellable)
 {
-  guint n_functions = bl_profile_get_n_functions (pass->src);
-  g_autofree guint32 *at = g_new (guint32, MAX (n_functions, 1));
-  g_autoptr(GArray) image_function = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) image_parent = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) undo = g_array_new (FALSE, FALSE, sizeof (Undo));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));  /* src node */
-  g_autoptr(GArray) marks = g_array_new (FALSE, FALSE, sizeof (guint));    /* undo height */
-  guint visited = 0;
+  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
+  gsize n_slots = (gsize) pass->n_nodes + 1;   /* no more images than nodes */
+  g_autofree guint32 *image_function = g_new (guint32, n_slots);
+  g_autofree guint32 *image_parent = g_new (guint32, n_slots);
+  g_autofree guint64 *image_mask = g_new (guint64, n_slots);
 
-  for (guint f = 0; f < n_functions; f++)
-    at[f] = BL_NODE_NONE;
-
-  for (guint t = 0; t < bl_profile_get_n_threads (pass->src); t++)
+  for (guint32 n = 0; n < pass->n_nodes; n++)
     {
-      guint32 root = bl_profile_get_thread_root (pass->src, t);
-      guint32 n;
+      const BlNode *node = &pass->nodes[n];
+      guint32 parent_image, f, outer = BL_NODE_NONE, image;
+      guint64 bit;
 
-      pass->map[root] = root_image (pass, root);
+      if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
 
-      n = pass->nodes[root].first_child;
-      while (n != BL_NODE_NONE)
+      pass->state[n] = STATE_MAPPED;
+      if (node->parent == BL_NODE_NONE)
         {
-          guint32 parent_image = pass->map[pass->nodes[n].parent];
-          guint32 f = bl_profile_get_node_function (pass->src, n);
-          guint mark = undo->len;
-          Undo u;
-
-          if ((++visited & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-            return FALSE;
-
-          if (at[f] == BL_NODE_NONE)
-            {
-              guint32 image = add_image (pass, parent_image, n);
-
-              while (image_function->len <= image)
-                {
-                  guint32 none = BL_NODE_NONE;
-
-                  g_array_append_val (image_function, none);
-                  g_array_append_val (image_parent, none);
-                }
-              g_array_index (image_function, guint32, image) = f;
-              g_array_index (image_parent, guint32, image) = parent_image;
-
-              u.function = f;
-              u.previous = BL_NODE_NONE;
-              g_array_append_val (undo, u);
-              at[f] = image;
-              pass->map[n] = image;
-            }
-          else
-            {
-              guint32 outer = at[f];
-
-              /* the functions between the outer call and here leave the path */
-              for (guint32 x = parent_image; x != outer;
-                   x = g_array_index (image_parent, guint32, x))
-                {
-                  u.function = g_array_index (image_function, guint32, x);
-                  u.previous = x;
-                  g_array_append_val (undo, u);
-                  at[u.function] = BL_NODE_NONE;
-                }
-              pass->map[n] = outer;
-              if (pass->nodes[n].first_child != BL_NODE_NONE)
-                mark_shared (pass, outer);
-            }
-
-          g_array_append_val (stack, n);
-          g_array_append_val (marks, mark);
-
-          if (pass->nodes[n].first_child != BL_NODE_NONE)
-            {
-              n = pass->nodes[n].first_child;
-              continue;
-            }
-
-          /* leave nodes until one has a next sibling */
-          for (;;)
-            {
-              guint32 done = g_array_index (stack, guint32, stack->len - 1);
-              guint done_mark = g_array_index (marks, guint, marks->len - 1);
-
-              while (undo->len > done_mark)
-                {
-                  Undo *last = &g_array_index (undo, Undo, undo->len - 1);
-
-                  at[last->function] = last->previous;
-                  g_array_set_size (undo, undo->len - 1);
-                }
-              g_array_set_size (stack, stack->len - 1);
-              g_array_set_size (marks, marks->len - 1);
-
-              if (pass->nodes[done].next_sibling != BL_NODE_NONE)
-                {
-                  n = pass->nodes[done].next_sibling;
-                  break;
-                }
-              if (stack->len == 0)
-                {
-                  n = BL_NODE_NONE;
-                  break;
-                }
-            }
+          image = root_image (pass, n);
+          g_assert (image < n_slots);
+          image_function[image] = G_MAXUINT32;    /* a thread is no function */
+          image_parent[image] = BL_NODE_NONE;
+          image_mask[image] = 0;
+          pass->map[n] = image;
+          continue;
         }
+
+      parent_image = pass->map[node->parent];
+      f = node_function[n];
+      bit = function_bit (f);
+      if (image_mask[parent_image] & bit)
+        {
+          for (guint32 x = parent_image; x != BL_NODE_NONE; x = image_parent[x])
+            if (image_function[x] == f)
+              {
+                outer = x;
+                break;
+              }
+        }
+
+      if (outer != BL_NODE_NONE)
+        {
+          pass->map[n] = outer;
+          if (node->first_child != BL_NODE_NONE)
+            mark_shared (pass, outer);
+          continue;
+        }
+
+      image = add_image (pass, parent_image, n);
+      g_assert (image < n_slots);
+      image_function[image] = f;
+      image_parent[image] = parent_image;
+      image_mask[image] = image_mask[parent_image] | bit;
+      pass->map[n] = image;
     }
 
   return TRUE;
@@ -730,22 +697,142 @@ sweep_recursion (Pass         *pass,
 
 /* ---- what follows the map -------------------------------------------------- */
 
+/* Per new node, its function as a key: the input function of the node it
+ * was made for (same name and file, so the same function), thread roots
+ * after them, one each. */
+static guint32 *
+function_keys (Pass  *pass,
+               guint *n_keys)
+{
+  guint n_functions = bl_profile_get_n_functions (pass->src);
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  const BlNode *dst = bl_profile_get_nodes (pass->dst);
+  const guint32 *origin = pass->origin;
+  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
+  guint32 *keys = g_new (guint32, MAX (n_dst, 1));
+
+  g_assert (pass->n_origin == n_dst);
+  for (guint32 i = 0; i < n_dst; i++)
+    keys[i] = dst[i].parent == BL_NODE_NONE
+      ? n_functions + dst[i].thread
+      : node_function[origin[i]];
+  *n_keys = n_functions + bl_profile_get_n_threads (pass->dst);
+
+  return keys;
+}
+
+/* The next of @c and its siblings (in the input's order) that has an
+ * image of its own under its parent's */
+static inline guint32
+next_kept (const Pass    *pass,
+           const guint32 *origin,
+           guint32        c)
+{
+  while (c != BL_NODE_NONE &&
+         (pass->state[c] != STATE_MAPPED || origin[pass->map[c]] != c))
+    c = pass->nodes[c].next_sibling;
+
+  return c;
+}
+
+/* The children of a new node that only one input node maps to are the
+ * images of that node's children that have one of their own, and the input
+ * has them in the order bl_profile_finish() wants (by name, then file; the
+ * strings are the same): link them so, and the finish need not sort them.
+ * One sweep in the new nodes' order, which is near the input's. Frames may
+ * make two siblings alike, and those the finish orders as it always did.
+ * Returns the nodes whose children are in order, or NULL. */
+static guint8 *
+link_children_in_order (Pass *pass)
+{
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  BlNode *dst = _bl_profile_get_nodes_mutable (pass->dst);
+  const guint32 *origin = pass->origin;
+  guint8 *in_order;
+
+  if (pass->has_frames)
+    return NULL;
+
+  in_order = g_new0 (guint8, MAX (n_dst, 1));
+  for (guint32 i = 0; i < n_dst; i++)
+    {
+      const BlNode *from = &pass->nodes[origin[i]];
+      guint32 c;
+
+      if (dst[i].parent != BL_NODE_NONE && !is_shared (pass, dst[i].parent))
+        {
+          c = next_kept (pass, origin, from->next_sibling);
+          dst[i].next_sibling = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
+        }
+      if (!is_shared (pass, i))
+        {
+          c = next_kept (pass, origin, from->first_child);
+          dst[i].first_child = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
+          in_order[i] = TRUE;
+        }
+    }
+
+  return in_order;
+}
+
+/* Per new node, whether no ancestor belongs to its function, when the
+ * input says so (NULL: the finish works it out). Merging, hiding or
+ * dropping frames and merging threads take from a node's path only frames
+ * of other functions (or its thread's root, a function of its own), so a
+ * node is outermost as the node it was made for was; after collapsing
+ * recursion no function is twice on a path. A focus cuts the path above
+ * the focused frame, so the finish walks that tree (a smaller one). */
+static guint8 *
+carried_outermost (Pass *pass)
+{
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  const BlNode *dst = bl_profile_get_nodes (pass->dst);
+  const guint32 *origin = pass->origin;
+  const guint8 *outermost = _bl_profile_get_outermost (pass->src);
+  guint8 *out;
+
+  switch (pass->t->kind)
+    {
+    case BL_TRANSFORM_COLLAPSE_RECURSION:
+      out = g_malloc (MAX (n_dst, 1));
+      memset (out, TRUE, MAX (n_dst, 1));
+      return out;
+
+    case BL_TRANSFORM_MERGE_FUNCTION:
+    case BL_TRANSFORM_HIDE:
+    case BL_TRANSFORM_DROP_FUNCTION:
+    case BL_TRANSFORM_MERGE_THREADS:
+    case BL_TRANSFORM_MERGE_ALL_THREADS:
+      out = g_malloc (MAX (n_dst, 1));
+      for (guint32 i = 0; i < n_dst; i++)
+        out[i] = dst[i].parent == BL_NODE_NONE || outermost[origin[i]];
+      return out;
+
+    case BL_TRANSFORM_FOCUS_FUNCTION:
+    case BL_TRANSFORM_FOCUS_PATH:
+    case BL_N_TRANSFORM_KINDS:
+    default:
+      return NULL;
+    }
+}
+
 static void
 copy_values (Pass *pass)
 {
   for (guint m = 0; m < BL_N_METRICS; m++)
     {
       const guint64 *self;
+      guint64 *to;
 
       if (!bl_profile_has_metric (pass->src, m))
         continue;
 
-      bl_profile_enable_metric (pass->dst, m);
+      to = _bl_profile_get_self_mutable (pass->dst, m);
       bl_profile_set_metric_decimals (pass->dst, m, bl_profile_get_metric_decimals (pass->src, m));
       self = bl_profile_get_self_array (pass->src, m);
       for (guint32 n = 0; n < pass->n_nodes; n++)
         if (self[n] != 0 && pass->state[n] == STATE_MAPPED)
-          bl_profile_add_value (pass->dst, pass->map[n], m, self[n]);
+          to[pass->map[n]] = bl_saturating_add (to[pass->map[n]], self[n]);
     }
 }
 
@@ -777,9 +864,11 @@ copy_lines (Pass *pass)
       if (line->function < n_strings && alive[line->function] == 1)
         continue;
 
-      image = bl_profile_lookup_line (pass->dst, pass->strings[line->file], line->line,
-                                      line->function < n_strings
-                                      ? pass->strings[line->function] : 0);
+      /* strings map one to one, so no two input lines become one: no
+       * lookup needed */
+      image = _bl_profile_append_line (pass->dst, pass->strings[line->file], line->line,
+                                       line->function < n_strings
+                                       ? pass->strings[line->function] : 0);
       for (guint m = 0; m < BL_N_METRICS; m++)
         {
           guint64 v;
@@ -1131,6 +1220,7 @@ pass_clear (Pass *pass)
   g_clear_pointer (&pass->matches, g_free);
   g_clear_pointer (&pass->path, g_free);
   g_clear_pointer (&pass->shared, g_byte_array_unref);
+  g_clear_pointer (&pass->origin, g_free);
 }
 
 /**
@@ -1159,6 +1249,7 @@ bl_transform_apply (const BlTransform  *self,
   pass.nodes = bl_profile_get_nodes (profile);
   pass.n_nodes = bl_profile_get_n_nodes (profile);
   pass.shared = g_byte_array_new ();
+  pass.origin = g_new (guint32, MAX (pass.n_nodes, 1));
   n_threads = bl_profile_get_n_threads (profile);
 
   copy_strings_and_frames (&pass);
@@ -1173,6 +1264,10 @@ bl_transform_apply (const BlTransform  *self,
   pass.matches = match_strings (self, profile);
   if (self->kind == BL_TRANSFORM_FOCUS_PATH)
     pass.path = split_path (profile, self->argument, &pass.path_len);
+
+  /* the kinds that keep most nodes: room for all of them at once */
+  if (self->kind != BL_TRANSFORM_FOCUS_FUNCTION && self->kind != BL_TRANSFORM_FOCUS_PATH)
+    _bl_profile_reserve_nodes (pass.dst, pass.n_nodes);
 
   if (self->kind == BL_TRANSFORM_COLLAPSE_RECURSION)
     ok = sweep_recursion (&pass, cancellable);
@@ -1192,7 +1287,14 @@ bl_transform_apply (const BlTransform  *self,
   copy_samples (&pass);
   copy_spans (&pass);
 
-  bl_profile_finish (pass.dst);
+  {
+    guint n_keys = 0;
+    g_autofree guint32 *keys = function_keys (&pass, &n_keys);
+    g_autofree guint8 *outermost = carried_outermost (&pass);
+    g_autofree guint8 *in_order = link_children_in_order (&pass);
+
+    _bl_profile_finish_from (pass.dst, keys, n_keys, outermost, in_order);
+  }
 
   {
     BlProfile *result = g_steal_pointer (&pass.dst);

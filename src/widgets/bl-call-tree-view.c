@@ -20,6 +20,7 @@
 #include "bl-call-tree-view.h"
 #include "bl-lazy-children.h"
 #include "bl-profile-node.h"
+#include "bl-transform-menu.h"
 #include "bl-value-cell.h"
 
 typedef enum
@@ -160,25 +161,19 @@ row_context_pressed_cb (BlCallTreeView  *self,
 
   bl_call_tree_view_select_node (self, node - 1);
 
-  if (self->row_menu == NULL)
-    {
-      g_autoptr(GMenu) menu = g_menu_new ();
+  /* the same transforms as the flame graph's menu offers on this node */
+  {
+    g_autoptr(GMenu) menu = bl_transform_menu_new_section (self->profile, node - 1);
 
-      g_menu_append (menu, _("_Merge Function"), "profile.transform-selected::merge");
-      g_menu_append (menu, _("_Focus on Function"), "profile.transform-selected::focus");
-      g_menu_append (menu, _("Focus on _Subtree"), "profile.transform-selected::focus-path");
-      g_menu_append (menu, _("_Drop Function"), "profile.transform-selected::drop");
-      g_menu_append (menu, _("Collapse _Recursion"),
-                     "profile.transform-selected::collapse-recursion");
-      g_menu_append (menu, _("_Hide Frames Like This"), "profile.transform-selected::hide");
-      g_menu_append (menu, _("Merge _Threads by Name"),
-                     "profile.transform-selected::merge-threads");
-
-      self->row_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
-      gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
-      gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self));
-    }
+    if (self->row_menu == NULL)
+      {
+        self->row_menu = gtk_popover_menu_new_from_model (NULL);
+        gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+        gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
+        gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self));
+      }
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), G_MENU_MODEL (menu));
+  }
 
   if (!gtk_widget_compute_point (label, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &point))
     point = GRAPHENE_POINT_INIT (0, 0);

@@ -32,6 +32,7 @@
 
 #include "bl-flame-graph.h"
 #include "bl-flame-text.h"
+#include "bl-transform-menu.h"
 
 #define N_PALETTE        12
 #define N_SHADES         7
@@ -1592,26 +1593,8 @@ bl_flame_graph_get_context_menu_model (BlFlameGraph *self,
        * (bl-profile-view.c), on the selected frame */
       if (self->transform_menu)
         {
-          g_autoptr(GMenu) transforms = g_menu_new ();
+          g_autoptr(GMenu) transforms = bl_transform_menu_new_section (self->profile, node);
 
-          if (!root)
-            {
-              g_menu_append (transforms, _("_Merge Function"),
-                             "profile.transform-selected::merge");
-              g_menu_append (transforms, _("_Focus on Function"),
-                             "profile.transform-selected::focus");
-              g_menu_append (transforms, _("Focus on _Subtree"),
-                             "profile.transform-selected::focus-path");
-              g_menu_append (transforms, _("_Drop Function"),
-                             "profile.transform-selected::drop");
-            }
-          g_menu_append (transforms, _("Collapse _Recursion"),
-                         "profile.transform-selected::collapse-recursion");
-          if (!root)
-            g_menu_append (transforms, _("_Hide Frames Like This"),
-                           "profile.transform-selected::hide");
-          g_menu_append (transforms, _("Merge _Threads by Name"),
-                         "profile.transform-selected::merge-threads");
           g_menu_append_section (menu, NULL, G_MENU_MODEL (transforms));
         }
       self->menus[root] = G_MENU_MODEL (g_steal_pointer (&menu));

@@ -729,6 +729,10 @@ graph_page_changed_cb (BlProfileView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->filter_button), !timeline);
   gtk_widget_set_sensitive (GTK_WIDGET (self->match_label), !timeline);
   gtk_widget_set_sensitive (GTK_WIDGET (self->icicle_button), !timeline);
+  /* the zoom path is the flame graph's: it means nothing on the Timeline */
+  gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->breadcrumb),
+                                                   GTK_TYPE_SCROLLED_WINDOW),
+                          !timeline);
 
 #ifdef HAVE_FLAME_CHART
   int height = gtk_widget_get_height (GTK_WIDGET (self->paned));

@@ -663,6 +663,152 @@ test_info_and_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* A random tree with plenty of recursion: 3 threads (two instances of one
+ * component), 30 functions in 6 files, every node with a value */
+static BlProfile *
+random_tree (guint32 seed)
+{
+  BlProfile *p = bl_profile_new ("test");
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint32 names[30], files[6], stack[40];
+  guint depth = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      names[i] = bl_profile_intern (p, name);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("pkg:/source/file%u.brs", i);
+
+      files[i] = bl_profile_intern (p, file);
+    }
+  bl_profile_add_thread (p, bl_profile_intern (p, "Row_1"));
+  bl_profile_add_thread (p, bl_profile_intern (p, "Row_2"));
+  bl_profile_add_thread (p, bl_profile_intern (p, "Main"));
+
+  stack[0] = bl_profile_get_thread_root (p, 0);
+  while (bl_profile_get_n_nodes (p) < 3000)
+    {
+      if (depth + 1 < G_N_ELEMENTS (stack) && g_rand_double (rand) < (depth < 12 ? 0.7 : 0.3))
+        {
+          guint f = g_rand_int_range (rand, 0, G_N_ELEMENTS (names));
+          guint32 n = bl_profile_add_child (p, stack[depth], names[f], files[f % 6], f + 1);
+
+          stack[++depth] = n;
+          bl_profile_add_value (p, n, BL_METRIC_SAMPLES, 1 + g_rand_int_range (rand, 0, 9));
+          bl_profile_add_value (p, n, BL_METRIC_CALLS, 1);
+        }
+      else if (depth > 0)
+        depth--;
+      else
+        stack[0] = bl_profile_get_thread_root (p, g_rand_int_range (rand, 0, 3));
+    }
+  bl_profile_finish (p);
+  g_rand_free (rand);
+
+  return p;
+}
+
+/* @result built again through the builder, node by node in its order, and
+ * finished the ordinary way */
+static BlProfile *
+rebuild (BlProfile *result)
+{
+  BlProfile *p = bl_profile_new ("test");
+
+  for (guint i = 1; i < bl_profile_get_n_strings (result); i++)
+    g_assert_cmpuint (bl_profile_intern (p, bl_profile_get_string (result, i)), ==, i);
+  for (guint32 n = 0; n < bl_profile_get_n_nodes (result); n++)
+    {
+      const BlNode *node = bl_profile_get_node (result, n);
+
+      g_assert_cmpuint (bl_profile_add_child (p, node->parent, node->name, node->file,
+                                              node->line), ==, n);
+      bl_profile_add_value (p, n, BL_METRIC_SAMPLES,
+                            bl_profile_get_self (result, BL_METRIC_SAMPLES, n));
+      bl_profile_add_value (p, n, BL_METRIC_CALLS,
+                            bl_profile_get_self (result, BL_METRIC_CALLS, n));
+    }
+  bl_profile_finish (p);
+
+  return p;
+}
+
+/* A transform finishes its result from what the input knows (functions,
+ * outermost nodes, children in order): all of it as bl_profile_finish()
+ * would have made it, for every kind, and for a chain of them */
+static void
+test_finish_as_builder (void)
+{
+  static const char * const chains[][2] = {
+    { "merge:f3", NULL },
+    { "focus:f2", NULL },
+    { "focus-path", NULL },     /* Row_1 and its first frame's name */
+    { "collapse-recursion", NULL },
+    { "drop:f4", NULL },
+    { "hide:f1*", NULL },
+    { "hide:pkg:/source/file2*", NULL },
+    { "merge-threads", NULL },
+    { "merge-all-threads", NULL },
+    { "merge:f5", "collapse-recursion" },
+    { "collapse-recursion", "merge:f6" },
+    { "merge-all-threads", "hide:f2*" },
+  };
+
+  for (guint32 seed = 1; seed <= 3; seed++)
+    {
+      g_autoptr(BlProfile) profile = random_tree (seed);
+
+      for (guint c = 0; c < G_N_ELEMENTS (chains); c++)
+        {
+          guint32 first = bl_profile_get_node (profile, bl_profile_get_thread_root (profile, 0))->first_child;
+          g_autofree char *path = g_strconcat ("focus-path:Row_1;",
+                                               bl_profile_get_node_name (profile, first), NULL);
+          const char *step = g_str_equal (chains[c][0], "focus-path") ? path : chains[c][0];
+          g_autoptr(BlProfile) result = apply (profile, step, chains[c][1], NULL);
+          g_autoptr(BlProfile) expected = rebuild (result);
+          guint n = bl_profile_get_n_nodes (result);
+          guint n_functions = bl_profile_get_n_functions (result);
+
+          g_test_message ("seed %u, %s %s: %u nodes", seed, step,
+                          chains[c][1] != NULL ? chains[c][1] : "", n);
+          g_assert_cmpuint (n, >, 1);
+          g_assert_cmpuint (bl_profile_get_n_nodes (expected), ==, n);
+          g_assert_cmpmem (bl_profile_get_nodes (result), n * sizeof (BlNode),
+                           bl_profile_get_nodes (expected), n * sizeof (BlNode));
+          g_assert_cmpuint (bl_profile_get_n_functions (expected), ==, n_functions);
+          for (guint f = 0; f < n_functions; f++)
+            {
+              g_assert_cmpmem (bl_profile_get_function (result, f), sizeof (BlFunction),
+                               bl_profile_get_function (expected, f), sizeof (BlFunction));
+              static const BlMetricId metrics[] = { BL_METRIC_SAMPLES, BL_METRIC_CALLS };
+
+              for (guint k = 0; k < G_N_ELEMENTS (metrics); k++)
+                {
+                  g_assert_cmpuint (bl_profile_get_function_self (result, metrics[k], f), ==,
+                                    bl_profile_get_function_self (expected, metrics[k], f));
+                  g_assert_cmpuint (bl_profile_get_function_total (result, metrics[k], f), ==,
+                                    bl_profile_get_function_total (expected, metrics[k], f));
+                }
+            }
+          for (guint32 x = 0; x < n; x++)
+            {
+              g_assert_cmpuint (bl_profile_get_node_function (result, x), ==,
+                                bl_profile_get_node_function (expected, x));
+              g_assert_cmpint (bl_profile_is_outermost (result, x), ==,
+                               bl_profile_is_outermost (expected, x));
+              g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_SAMPLES, x), ==,
+                                bl_profile_get_total (expected, BL_METRIC_SAMPLES, x));
+              g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_CALLS, x), ==,
+                                bl_profile_get_total (expected, BL_METRIC_CALLS, x));
+            }
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -685,6 +831,7 @@ main (int    argc,
   g_test_add_func ("/model/transform/spans", test_spans);
   g_test_add_func ("/model/transform/frames", test_frames);
   g_test_add_func ("/model/transform/info-and-cancel", test_info_and_cancel);
+  g_test_add_func ("/model/transform/finish-as-builder", test_finish_as_builder);
 
   return g_test_run ();
 }

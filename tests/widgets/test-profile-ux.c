@@ -755,6 +755,25 @@ test_shortcuts_general_first (void)
   g_assert_cmpstr (title, ==, "General");
   gtk_window_destroy (GTK_WINDOW (overlay));
 }
+
+/* the shortcuts window fits an 800×600 screen: its natural width, what
+ * GTK gives it when it opens, too */
+static void
+test_shortcuts_fit_800 (void)
+{
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource (RESOURCE_BASE_PATH "/gtk/help-overlay.ui");
+  GtkWidget *overlay = GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay"));
+  int min = 0, nat = 0, min_h = 0, nat_h = 0;
+
+  gtk_widget_measure (overlay, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  gtk_widget_measure (overlay, GTK_ORIENTATION_VERTICAL, nat, &min_h, &nat_h, NULL, NULL);
+  g_test_message ("shortcuts window: width %d (natural %d), height %d (natural %d)",
+                  min, nat, min_h, nat_h);
+  g_assert_cmpint (nat, <=, 800);
+  g_assert_cmpint (min_h, <=, 600);
+  gtk_window_destroy (GTK_WINDOW (overlay));
+}
 #endif
 
 static GtkWidget *
@@ -1213,6 +1232,9 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-ux/recent-labels", test_recent_labels);
   g_test_add_func ("/widgets/profile-ux/failed-tab", test_failed_tab);
   g_test_add_func ("/widgets/profile-ux/shortcuts-general-first", test_shortcuts_general_first);
+#if !ADW_CHECK_VERSION (1, 8, 0)
+  g_test_add_func ("/widgets/profile-ux/shortcuts-fit-800", test_shortcuts_fit_800);
+#endif
   g_test_add_func ("/widgets/profile-ux/source-folder-paths", test_source_folder_paths);
 
   return g_test_run ();

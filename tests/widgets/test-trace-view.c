@@ -609,16 +609,37 @@ find_widget (GtkWidget  *widget,
   return NULL;
 }
 
+static GtkWidget *
+find_css_class (GtkWidget  *widget,
+                const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_css_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 /* the toolbar's thread, metric, search and Only Matches drive the pages
  * the Timeline hides: insensitive while it is shown, back on the flame
- * graph; Home resets the timeline's zoom there */
+ * graph; Home resets the timeline's zoom there. The flame graph's zoom path
+ * shows only with the flame graph. */
 static void
 test_toolbar_on_timeline (void)
 {
   g_autoptr (BlProfile) profile = small_trace ();
   GtkWidget *view = bl_profile_view_new ();
   GtkWidget *window;
-  GtkWidget *search, *filter, *thread, *metric;
+  GtkWidget *search, *filter, *thread, *metric, *breadcrumb;
   BlTraceTimeline *timeline;
   GtkStack *graph_stack;
   double v0, v1;
@@ -645,6 +666,9 @@ test_toolbar_on_timeline (void)
   g_assert_false (gtk_widget_is_sensitive (filter));
   g_assert_false (gtk_widget_is_sensitive (thread));
   g_assert_false (gtk_widget_is_sensitive (metric));
+  breadcrumb = find_css_class (view, "bl-breadcrumb");
+  g_assert_nonnull (breadcrumb);
+  g_assert_false (gtk_widget_get_mapped (breadcrumb));
 
   /* Home (the window's reset-zoom) resets the timeline, not the hidden graph */
   bl_trace_timeline_zoom_at (timeline, 100, 0.5);
@@ -660,11 +684,63 @@ test_toolbar_on_timeline (void)
   g_assert_true (gtk_widget_is_sensitive (search));
   g_assert_true (gtk_widget_is_sensitive (filter));
   g_assert_true (gtk_widget_is_sensitive (thread));
+  g_assert_true (gtk_widget_get_mapped (breadcrumb));
 
   gtk_stack_set_visible_child (graph_stack, find_widget (view, BL_TYPE_TRACE_VIEW, NULL));
   settle ();
   g_assert_false (gtk_widget_is_sensitive (search));
   g_assert_false (gtk_widget_is_sensitive (thread));
+  g_assert_false (gtk_widget_get_mapped (breadcrumb));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
+/* At 800×600 (a header bar leaves about 550 px) the lanes and the range
+ * flame graph share the height: every lane of a small trace is on screen
+ * at once, and the flame graph keeps room too */
+static void
+test_lanes_share_height (void)
+{
+  g_autoptr (BlProfile) profile = small_trace ();
+  GtkWidget *view = bl_profile_view_new ();
+  GtkWidget *window = gtk_window_new ();
+  BlTraceTimeline *timeline;
+  GtkWidget *scroller, *graph;
+  int nat_h = 0, last;
+  graphene_rect_t header, body;
+
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 550);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 3000 && (!gtk_widget_get_mapped (view) ||
+                                  gtk_widget_get_height (view) != 550); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  settle ();
+
+  timeline = BL_TRACE_TIMELINE (find_widget (view, BL_TYPE_TRACE_TIMELINE, NULL));
+  g_assert_nonnull (timeline);
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW);
+  graph = GTK_WIDGET (bl_trace_view_get_flame_graph (BL_TRACE_VIEW (
+            find_widget (view, BL_TYPE_TRACE_VIEW, NULL))));
+  gtk_widget_measure (GTK_WIDGET (timeline), GTK_ORIENTATION_VERTICAL,
+                      gtk_widget_get_width (GTK_WIDGET (timeline)), NULL, &nat_h, NULL, NULL);
+  last = bl_trace_timeline_get_n_lanes (timeline) - 1;
+  g_assert_cmpint (last, >=, 2);
+  bl_trace_timeline_get_lane_area (timeline, last, &header, &body);
+  g_test_message ("timeline %d of %d px, lanes end at %.0f; flame graph %d px",
+                  gtk_widget_get_height (scroller), nat_h, body.origin.y + body.size.height,
+                  gtk_widget_get_height (graph));
+
+  /* every lane fits the scroller's height, from the top */
+  g_assert_cmpfloat (body.origin.y + body.size.height, <=, gtk_widget_get_height (scroller));
+  g_assert_true (gtk_widget_contains (scroller, 1, 1));
+  /* and the range flame graph is not squeezed away */
+  g_assert_cmpint (gtk_widget_get_height (graph), >=, 60);
 
   gtk_window_destroy (GTK_WINDOW (window));
   settle ();
@@ -838,6 +914,7 @@ main (int   argc,
   g_test_add ("/trace-view/zoom-collapse", Fixture, NULL, fixture_setup, test_zoom_collapse,
               fixture_teardown);
   g_test_add_func ("/trace-view/fits-800x600", test_fits_800x600);
+  g_test_add_func ("/trace-view/lanes-share-height", test_lanes_share_height);
   g_test_add_func ("/trace-view/toolbar-on-timeline", test_toolbar_on_timeline);
   g_test_add_func ("/trace-view/focus-on-timeline", test_focus_on_timeline);
   g_test_add_func ("/trace-view/sample-zoomed", test_sample_zoomed);

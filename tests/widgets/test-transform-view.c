@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "bl-call-tree-view.h"
 #include "bl-compare-page.h"
 #include "bl-model.h"
 #include "bl-profile-view.h"
@@ -317,6 +318,114 @@ test_root_menu (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
 }
 
+/* The row of the table that shows @node (its name cell), or NULL */
+static GtkWidget *
+find_row_label (GtkWidget *widget,
+                guint32    node)
+{
+  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "bl-node")) == node + 1)
+    return widget;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_row_label (c, node);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Right-clicks the row of @node in @table: the actions of the menu that
+ * pops up */
+static char *
+row_menu_actions (BlCallTreeView *table,
+                  guint32         node)
+{
+  GtkWidget *label = find_row_label (GTK_WIDGET (table), node);
+  g_autoptr(GListModel) controllers = NULL;
+  GtkWidget *popover = NULL;
+
+  g_assert_nonnull (label);
+  controllers = gtk_widget_observe_controllers (label);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller) &&
+          gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller)) == GDK_BUTTON_SECONDARY)
+        g_signal_emit_by_name (controller, "pressed", 1, 2.0, 2.0);
+    }
+
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (table)); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER_MENU (c))
+      popover = c;
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (popover));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  return menu_actions (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover)));
+}
+
+static gboolean
+table_has_rows (gpointer data)
+{
+  return !bl_call_tree_view_get_loading (data) &&
+         find_row_label (GTK_WIDGET (data), 0) != NULL;
+}
+
+/* The tables' row menu offers what the flame graph's offers on the same
+ * node: on a thread's row only the transforms that need no function */
+static void
+test_row_menu (void)
+{
+  g_autoptr(BlProfile) profile = make_tree ();
+  BlProfileView *view = present_view (profile);
+  BlFlameGraph *graph = bl_profile_view_get_flame_graph (view);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_TOP_DOWN);
+  guint32 root = find_stack (view, "Thread main");
+  guint32 frame = find_stack (view, "Thread main;main");
+  g_autofree char *flame_root = menu_actions (bl_flame_graph_get_context_menu_model (graph, root));
+  g_autofree char *flame_frame = menu_actions (bl_flame_graph_get_context_menu_model (graph, frame));
+  g_autofree char *row_root = NULL;
+  g_autofree char *row_frame = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), table);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), bl_profile_view_get_profile (view),
+                                 G_MAXUINT);
+  g_assert_true (iterate_until (table_has_rows, table));
+  bl_call_tree_view_select_node (BL_CALL_TREE_VIEW (table), frame);   /* opens its parent */
+  for (guint i = 0; i < 30; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  row_root = row_menu_actions (BL_CALL_TREE_VIEW (table), root);
+  row_frame = row_menu_actions (BL_CALL_TREE_VIEW (table), frame);
+
+  g_assert_null (strstr (row_root, "::merge "));
+  g_assert_null (strstr (row_root, "::focus"));
+  g_assert_null (strstr (row_root, "::drop "));
+  g_assert_null (strstr (row_root, "::hide "));
+  g_assert_nonnull (strstr (row_root, "profile.transform-selected::collapse-recursion "));
+  g_assert_nonnull (strstr (row_root, "profile.transform-selected::merge-threads "));
+  g_assert_nonnull (strstr (row_frame, "profile.transform-selected::merge "));
+  g_assert_nonnull (strstr (row_frame, "profile.transform-selected::focus "));
+  g_assert_nonnull (strstr (row_frame, "profile.transform-selected::focus-path "));
+  g_assert_nonnull (strstr (row_frame, "profile.transform-selected::drop "));
+  g_assert_nonnull (strstr (row_frame, "profile.transform-selected::hide "));
+  /* the same items, in the same order, as the flame graph's section */
+  g_assert_nonnull (strstr (flame_root, row_root));
+  g_assert_nonnull (strstr (flame_frame, row_frame));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
+}
+
 /* Above the size done at once: the worker thread's result is shown */
 static void
 test_big_profile_in_worker (void)
@@ -504,6 +613,7 @@ main (int   argc,
   g_test_add_func ("/widgets/transform-view/merge-undo-redo", test_merge_undo_redo);
   g_test_add_func ("/widgets/transform-view/selected-and-chips", test_selected_and_chips);
   g_test_add_func ("/widgets/transform-view/root-menu", test_root_menu);
+  g_test_add_func ("/widgets/transform-view/row-menu", test_row_menu);
   g_test_add_func ("/widgets/transform-view/worker", test_big_profile_in_worker);
   g_test_add_func ("/widgets/transform-view/presets", test_presets);
   g_test_add_func ("/widgets/transform-view/compare", test_compare);

@@ -336,6 +336,49 @@ test_write_order (void)
     }
 }
 
+/* Values with decimals are written as bl_profile_append_exact_value()
+ * writes them (the writer formats them by hand): whole part, then the
+ * fraction without trailing zeros, leading zeros kept. */
+static void
+test_write_decimals (void)
+{
+  static const guint decimals[] = { 0, 1, 3, 9, BL_PROFILE_MAX_DECIMALS };
+  static const guint64 values[] = {
+    1, 5, 9, 10, 100, 1000, 1005, 1500, 123456789, 1000000000,
+    G_GUINT64_CONSTANT (1000000000000000000), G_GUINT64_CONSTANT (1000000000000000001),
+    G_GUINT64_CONSTANT (18446744073709551615),
+  };
+
+  for (guint d = 0; d < G_N_ELEMENTS (decimals); d++)
+    {
+      g_autoptr(BlProfile) profile = bl_profile_new ("test");
+      g_autoptr(GString) expected = g_string_new (NULL);
+      g_autofree char *output = NULL;
+
+      bl_profile_enable_metric (profile, BL_METRIC_WEIGHT);
+      bl_profile_set_metric_decimals (profile, BL_METRIC_WEIGHT, decimals[d]);
+      for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+        {
+          g_autofree char *name = g_strdup_printf ("t%02u", i);
+          guint32 node = bl_profile_add_thread (profile, bl_profile_intern (profile, name));
+
+          bl_profile_add_value (profile, node, BL_METRIC_WEIGHT, values[i]);
+        }
+      bl_profile_finish (profile);
+
+      for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+        {
+          g_string_append_printf (expected, "t%02u ", i);
+          bl_profile_append_exact_value (profile, BL_METRIC_WEIGHT, values[i], expected);
+          g_string_append_c (expected, '\n');
+        }
+      output = write_folded (profile, BL_METRIC_WEIGHT);
+      g_assert_cmpstr (output, ==, expected->str);
+      if (decimals[d] == 3)
+        g_assert_nonnull (strstr (output, "t06 1.005\nt07 1.5\n"));
+    }
+}
+
 /* A profile without threads writes nothing (fuzz-cli found the walk
  * starting on an empty array). */
 static void
@@ -501,6 +544,7 @@ main (int   argc,
   g_test_add_func ("/model/folded/write-order", test_write_order);
   g_test_add_func ("/model/folded/deep", test_deep);
   g_test_add_func ("/model/folded/write-empty", test_write_empty);
+  g_test_add_func ("/model/folded/write-decimals", test_write_decimals);
   g_test_add_func ("/model/folded/line-ends", test_line_ends);
   g_test_add_func ("/model/folded/cut", test_cut);
   g_test_add_func ("/model/folded/saturating", test_saturating);

@@ -59,25 +59,102 @@ pos_char (const Pos *p,
   return i == 0 ? ';' : (guchar) p->name[i - 1];
 }
 
+/* The bytes of @p's label from @k on; @k must be past a non-root label's
+ * leading ";" (which is not stored). */
+static inline const char *
+pos_bytes (const Pos *p,
+           gsize      k)
+{
+  return p->root ? p->name + k : p->name + k - 1;
+}
+
 /* Descending by the rest of the label, so that the smallest run ends up on
- * top of the stack. */
+ * top of the stack: a leading ";" byte by byte, the rest with memcmp(),
+ * which orders bytes as unsigned char like strcmp(). */
 static int
 compare_pos_desc (const void *a,
                   const void *b)
 {
   const Pos *pa = a;
   const Pos *pb = b;
+  gsize ka = pa->k;
+  gsize kb = pb->k;
+  gsize na, nb;
+  int c;
 
-  for (gsize i = 0;; i++)
+  if ((!pa->root && ka == 0) || (!pb->root && kb == 0))
     {
-      int ca = pos_char (pa, pa->k + i);
-      int cb = pos_char (pb, pb->k + i);
+      int ca = pos_char (pa, ka);
+      int cb = pos_char (pb, kb);
 
       if (ca != cb)
         return ca < cb ? 1 : -1;
       if (ca < 0)
         return 0;
+      ka++;
+      kb++;
     }
+
+  na = pa->label_len - ka;
+  nb = pb->label_len - kb;
+  c = memcmp (pos_bytes (pa, ka), pos_bytes (pb, kb), MIN (na, nb));
+  if (c != 0)
+    return c < 0 ? 1 : -1;
+  if (na == nb)
+    return 0;
+
+  return na < nb ? 1 : -1;
+}
+
+/* How many bytes @a and @b share from their positions on, knowing that
+ * they share the first @n. */
+static gsize
+pos_common (const Pos *a,
+            const Pos *b,
+            gsize      n)
+{
+  const char *sa, *sb;
+  gsize max, i;
+
+  /* a leading ";" not yet entered */
+  while ((!a->root && a->k + n == 0) || (!b->root && b->k + n == 0))
+    {
+      int ca = pos_char (a, a->k + n);
+
+      if (ca < 0 || ca != pos_char (b, b->k + n))
+        return n;
+      n++;
+    }
+
+  if (a->k + n >= a->label_len || b->k + n >= b->label_len)
+    return n;
+  sa = pos_bytes (a, a->k + n);
+  sb = pos_bytes (b, b->k + n);
+  max = MIN (a->label_len - a->k, b->label_len - b->k) - n;
+  for (i = 0; i < max && sa[i] == sb[i]; i++)
+    ;
+
+  return n + i;
+}
+
+/* Appends @n bytes of @p's label from its position + @from to @prefix. */
+static void
+append_label (GString   *prefix,
+              const Pos *p,
+              gsize      from,
+              gsize      n)
+{
+  gsize k = p->k + from;
+
+  if (n == 0)
+    return;
+  if (!p->root && k == 0)
+    {
+      g_string_append_c (prefix, ';');
+      k++;
+      n--;
+    }
+  g_string_append_len (prefix, pos_bytes (p, k), n);
 }
 
 static void
@@ -146,8 +223,7 @@ bl_folded_walk (const BlFoldedTree  *tree,
       /* the bytes every position of the frame shares */
       g_string_truncate (prefix, frame.base_len);
       head = &g_array_index (scratch, Pos, 0);
-      for (gsize i = 0; i < frame.lcp; i++)
-        g_string_append_c (prefix, (char) pos_char (head, head->k + i));
+      append_label (prefix, head, 0, frame.lcp);
 
       g_array_set_size (complete, 0);
       for (guint i = 0; i < scratch->len; i++)
@@ -183,8 +259,9 @@ bl_folded_walk (const BlFoldedTree  *tree,
       if (positions->len == frame.start)
         continue;
 
-      qsort (&g_array_index (positions, Pos, frame.start), positions->len - frame.start,
-             sizeof (Pos), compare_pos_desc);
+      if (positions->len - frame.start > 1)
+        qsort (&g_array_index (positions, Pos, frame.start), positions->len - frame.start,
+               sizeof (Pos), compare_pos_desc);
 
       /* one frame per run of positions with the same next byte */
       for (gsize run = frame.start; run < positions->len; run = run_end)
@@ -202,10 +279,7 @@ bl_folded_walk (const BlFoldedTree  *tree,
 
           /* in a sorted run, the first and last share what all share */
           z = &g_array_index (positions, Pos, run_end - 1);
-          next.lcp = 1;
-          while (pos_char (a, a->k + next.lcp) >= 0 &&
-                 pos_char (a, a->k + next.lcp) == pos_char (z, z->k + next.lcp))
-            next.lcp++;
+          next.lcp = z == a ? a->label_len - a->k : pos_common (a, z, 1);
 
           next.start = run;
           next.end = run_end;
@@ -221,31 +295,45 @@ typedef struct
 {
   BlProfile     *profile;
   BlMetricId     metric;
+  guint          decimals;
+  guint64        scale;    /* 10^decimals */
   const guint64 *self_values;
   GOutputStream *out;
   GCancellable  *cancellable;
   GString       *buffer;
 } FoldedWriter;
 
+/* The profile's nodes and names read straight from its arrays: the walk
+ * asks for them once per node. */
+typedef struct
+{
+  const BlNode  *nodes;
+  const char   **names;    /* by string id */
+  guint          n_names;
+} ProfileTree;
+
 static const char *
 profile_get_name (gpointer data,
                   guint32  node)
 {
-  return bl_profile_get_node_name (data, node);
+  const ProfileTree *tree = data;
+  guint32 name = tree->nodes[node].name;
+
+  return name < tree->n_names ? tree->names[name] : "";
 }
 
 static guint32
 profile_first_child (gpointer data,
                      guint32  node)
 {
-  return bl_profile_get_node (data, node)->first_child;
+  return ((const ProfileTree *) data)->nodes[node].first_child;
 }
 
 static guint32
 profile_next_sibling (gpointer data,
                       guint32  node)
 {
-  return bl_profile_get_node (data, node)->next_sibling;
+  return ((const ProfileTree *) data)->nodes[node].next_sibling;
 }
 
 static gboolean
@@ -258,6 +346,46 @@ writer_flush (FoldedWriter  *writer,
   g_string_truncate (writer->buffer, 0);
 
   return ok;
+}
+
+/* " VALUE\n" as bl_append_decimal() writes VALUE: the whole part, then the
+ * fraction without its trailing zeros, if any. */
+static void
+writer_append_value (FoldedWriter *writer,
+                     guint64       value)
+{
+  char text[48];
+  char *end = text + sizeof text;
+  char *p = end;
+  guint64 whole = value / writer->scale;
+  guint64 frac = value % writer->scale;
+
+  *--p = '\n';
+  if (frac != 0)
+    {
+      guint n = writer->decimals;
+
+      while (n > 0 && frac % 10 == 0)
+        {
+          frac /= 10;
+          n--;
+        }
+      for (; n > 0; n--)
+        {
+          *--p = (char) ('0' + frac % 10);
+          frac /= 10;
+        }
+      *--p = '.';
+    }
+  do
+    {
+      *--p = (char) ('0' + whole % 10);
+      whole /= 10;
+    }
+  while (whole != 0);
+  *--p = ' ';
+
+  g_string_append_len (writer->buffer, p, end - p);
 }
 
 static gboolean
@@ -277,9 +405,14 @@ writer_emit (const char     *stack,
     return TRUE;
 
   g_string_append_len (writer->buffer, stack, len);
-  g_string_append_c (writer->buffer, ' ');
-  bl_profile_append_exact_value (writer->profile, writer->metric, sum, writer->buffer);
-  g_string_append_c (writer->buffer, '\n');
+  if (writer->decimals <= 18)
+    writer_append_value (writer, sum);
+  else
+    {
+      g_string_append_c (writer->buffer, ' ');
+      bl_profile_append_exact_value (writer->profile, writer->metric, sum, writer->buffer);
+      g_string_append_c (writer->buffer, '\n');
+    }
 
   if (writer->buffer->len >= 60 * 1024)
     return writer_flush (writer, error);
@@ -305,7 +438,9 @@ bl_folded_write (BlProfile      *profile,
 {
   g_autoptr(GString) buffer = NULL;
   g_autofree guint32 *roots = NULL;
-  BlFoldedTree tree = { profile, profile_get_name, profile_first_child, profile_next_sibling };
+  g_autofree const char **names = NULL;
+  ProfileTree nodes;
+  BlFoldedTree tree = { &nodes, profile_get_name, profile_first_child, profile_next_sibling };
   FoldedWriter writer;
   guint n_roots;
 
@@ -322,9 +457,20 @@ bl_folded_write (BlProfile      *profile,
   for (guint i = 0; i < n_roots; i++)
     roots[i] = bl_profile_get_thread_root (profile, i);
 
+  nodes.nodes = bl_profile_get_nodes (profile);
+  nodes.n_names = bl_profile_get_n_strings (profile);
+  names = g_new (const char *, nodes.n_names + 1);
+  for (guint i = 0; i < nodes.n_names; i++)
+    names[i] = bl_profile_get_string (profile, i);
+  nodes.names = names;
+
   buffer = g_string_sized_new (64 * 1024);
   writer.profile = profile;
   writer.metric = metric;
+  writer.decimals = bl_profile_get_metric_decimals (profile, metric);
+  writer.scale = 1;
+  for (guint i = 0; i < writer.decimals && i < 18; i++)
+    writer.scale *= 10;
   writer.out = out;
   writer.cancellable = cancellable;
   writer.buffer = buffer;

@@ -71,12 +71,18 @@ static const BlMetricId mem_metrics[] = {
   BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
 };
 
-/* Each path element remembers the line records of six line offsets it was
- * given (offsets up to 255, records below 2^24 − 1), each offset in slot
- * offset % 6: the offsets are bytes side by side, compared all at once. */
-#define LINE_CACHE       6
-#define CACHE_OFFSET_MAX 0xff
-#define CACHE_LINE_MAX   0xffffff
+/* Line records are found through rows: every distinct function definition
+ * (file and definition line) that path elements share gets a row of
+ * LINE_ROW line records + 1, indexed by the line offset, filled as offsets
+ * are first seen. A lookup is one load from a small table that stays in the
+ * cache; offsets beyond the row, and definitions past the row budget, go
+ * to the hash table of lines. */
+#define LINE_ROW      64
+#ifndef BL_FUZZING
+#define LINE_ROWS_MAX ((16 << 20) / (LINE_ROW * sizeof (guint32)))
+#else
+#define LINE_ROWS_MAX 4
+#endif
 
 typedef struct
 {
@@ -85,11 +91,11 @@ typedef struct
   guint64 calls;
   guint64 alloc_bytes;
   guint64 alloc_count;
-  guint8  cache_line[LINE_CACHE][3];    /* line record + 1, little endian */
-  guint8  cache_offset[LINE_CACHE];     /* 0: empty; the record's last bytes */
+  guint32 line_row;    /* row + 1; 0: none */
+  guint32 pad;
 } PathElement;
 
-G_STATIC_ASSERT (sizeof (PathElement) == 64);
+G_STATIC_ASSERT (sizeof (PathElement) == 48);
 
 /* What only definitions, line-cache misses and the end need, kept apart. */
 typedef struct
@@ -196,6 +202,11 @@ typedef struct
   LineSlot   *line_slots;
   gsize       line_mask;
   gsize       line_used;
+  guint32    *line_rows;   /* LINE_ROW line records + 1 per row */
+  gsize       n_rows;
+  gsize       rows_cap;    /* in rows */
+  LineSlot   *row_slots;   /* file << 32 | definition line → row + 1 */
+  gsize       row_mask;
   guint64     entries;
 } Decoder;
 
@@ -941,56 +952,63 @@ pe_info_of (Decoder           *dec,
   return &g_array_index (dec->pe_info, PathInfo, pe_index_of (dec, pe));
 }
 
-static inline void
-remember_line (PathElement *pe,
-               guint32      offset,
-               guint32      line_plus1)
+/* The row of the definition (file, line) path elements share: found or
+ * made, or 0 past the budget. */
+static guint32
+line_row_of (Decoder *dec,
+             guint32  file,
+             guint32  line)
 {
-  guint i = offset % LINE_CACHE;
+  guint64 key = ((guint64) file << 32) | line;
+  LineSlot *slot;
+  gsize pos;
 
-  if (offset > CACHE_OFFSET_MAX || line_plus1 > CACHE_LINE_MAX)
-    return;
+  if (dec->row_slots == NULL)
+    {
+      dec->row_mask = 1023;
+      dec->row_slots = bl_big_array_grow (NULL, 0, (dec->row_mask + 1) * sizeof (LineSlot));
+    }
 
-  /* the slot is chosen by the offset: no shifting, and a function's few
-   * neighbouring lines never push each other out */
-  pe->cache_offset[i] = offset;
-  pe->cache_line[i][0] = line_plus1;
-  pe->cache_line[i][1] = line_plus1 >> 8;
-  pe->cache_line[i][2] = line_plus1 >> 16;
-}
+  pos = line_hash (key) & dec->row_mask;
+  while ((slot = &dec->row_slots[pos])->index_plus1 != 0)
+    {
+      if (slot->key == key)
+        return slot->index_plus1;
+      pos = (pos + 1) & dec->row_mask;
+    }
 
-/* The cached line record + 1 for a line offset (1–255), or 0. The six
- * offset bytes are compared at once: a byte of x is zero where the offset
- * matches, and the lowest such byte is found without a loop. */
-static inline guint32
-cached_line (const PathElement *pe,
-             guint32            offset)
-{
-  const guint64 ones = G_GUINT64_CONSTANT (0x0000010101010101);
-  guint64 offsets, x, zero;
-  guint32 line;
-  guint i;
-
-  /* the eight bytes that end the record: two line bytes, then the offsets
-   * (one load: copying six bytes would go through the stack) */
-  memcpy (&offsets, pe->cache_offset + LINE_CACHE - 8, 8);
-  offsets = GUINT64_FROM_LE (offsets) >> 16;
-  x = offsets ^ (ones * offset);
-  zero = (x - ones) & ~x & (ones << 7);
-  if (zero == 0)
+  if (dec->n_rows >= LINE_ROWS_MAX)
     return 0;
 
-  /* four bytes from the entry's line: still inside the record */
-  i = __builtin_ctzll (zero) / 8;
-  memcpy (&line, pe->cache_line[i], 4);
+  ensure_records ((gpointer *) &dec->line_rows, &dec->rows_cap, dec->n_rows + 1,
+                  LINE_ROW * sizeof (guint32));
+  slot->key = key;
+  slot->index_plus1 = ++dec->n_rows;
 
-  return GUINT32_FROM_LE (line) & CACHE_LINE_MAX;
+  /* at most half full (the budget keeps it small) */
+  if (dec->n_rows * 2 > dec->row_mask)
+    {
+      LineSlot *old = dec->row_slots;
+      gsize old_size = dec->row_mask + 1;
+
+      dec->row_mask = old_size * 2 - 1;
+      dec->row_slots = bl_big_array_grow (NULL, 0, (dec->row_mask + 1) * sizeof (LineSlot));
+      for (gsize i = 0; i < old_size; i++)
+        {
+          if (old[i].index_plus1 == 0)
+            continue;
+          pos = line_hash (old[i].key) & dec->row_mask;
+          while (dec->row_slots[pos].index_plus1 != 0)
+            pos = (pos + 1) & dec->row_mask;
+          dec->row_slots[pos] = old[i];
+        }
+      bl_big_array_free (old, old_size * sizeof (LineSlot));
+    }
+
+  return dec->n_rows;
 }
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) + LINE_CACHE == sizeof (PathElement));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) >= 8 - LINE_CACHE);
-
-/* line_for() when the path element's cache does not have the offset. */
+/* line_for() when the path element's row does not have the offset. */
 static G_NO_INLINE guint32
 line_for_uncached (Decoder     *dec,
                    PathElement *pe,
@@ -1013,8 +1031,8 @@ line_for_uncached (Decoder     *dec,
     {
       if (slot->key == key)
         {
-          remember_line (pe, offset, slot->index_plus1);
-          return slot->index_plus1;
+          index = slot->index_plus1 - 1;
+          goto found;
         }
       pos = (pos + 1) & dec->line_mask;
     }
@@ -1026,7 +1044,10 @@ line_for_uncached (Decoder     *dec,
                   sizeof (LineAcc));
   if (++dec->line_used * 2 > dec->line_mask)
     line_map_grow (dec);
-  remember_line (pe, offset, index + 1);
+
+found:
+  if (offset < LINE_ROW && pe->line_row != 0)
+    dec->line_rows[(gsize) (pe->line_row - 1) * LINE_ROW + offset] = index + 1;
 
   return index + 1;
 }
@@ -1043,7 +1064,8 @@ line_for (Decoder     *dec,
   if (!dec->lines || offset == 0)
     return 0;
 
-  if G_LIKELY (offset <= CACHE_OFFSET_MAX && (index = cached_line (pe, offset)) != 0)
+  if G_LIKELY (offset < LINE_ROW && pe->line_row != 0 &&
+               (index = dec->line_rows[(gsize) (pe->line_row - 1) * LINE_ROW + offset]) != 0)
     return index;
 
   return line_for_uncached (dec, pe, offset);
@@ -1222,6 +1244,8 @@ parse_path (Decoder       *dec,
 
   /* A redefined id gets a fresh record: the old one keeps its sums and the
    * live allocations that point at it. */
+  if (dec->lines)
+    elem.line_row = line_row_of (dec, info.file, line);
   element_insert (dec, (guint32) payload, dec->n_pe);
   ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
   dec->pe[dec->n_pe++] = elem;
@@ -1558,6 +1582,7 @@ parse_calls (Decoder       *dec,
  * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
 #define HOT_BATCH     16
+#define ROW_AHEAD     4
 
 typedef struct
 {
@@ -1575,7 +1600,7 @@ decode_hot (Decoder      *dec,
             const guint8 *limit)
 {
   PathElement *pes = dec->pe;
-  const PathInfo *infos = (const PathInfo *) (gpointer) dec->pe_info->data;
+  const guint32 *rows = dec->line_rows;
   gboolean lines = dec->lines;
   gboolean stopped = FALSE;
   HotEntry batches[2][HOT_BATCH];
@@ -1594,8 +1619,7 @@ decode_hot (Decoder      *dec,
                    !element_index (dec, (guint32) (id), &e->pe))              \
       goto stop;                                                              \
     __builtin_prefetch (&pes[e->pe], 1);                                      \
-    if (lines && offset != 0)                                                 \
-      __builtin_prefetch (&infos[e->pe]);                                     \
+    __builtin_prefetch ((const guint8 *) &pes[e->pe + 1] - 1, 1);             \
   } G_STMT_END
 
   /* read batch k + 1, then credit batch k: a whole batch lies between a
@@ -1672,6 +1696,16 @@ decode_hot (Decoder      *dec,
             {
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
+
+              /* the line row of an entry a few ahead (its record is here) */
+              if (lines && i + ROW_AHEAD < n_prev)
+                {
+                  const HotEntry *ahead = &prev[i + ROW_AHEAD];
+                  guint32 row = pes[ahead->pe].line_row;
+
+                  if (row != 0 && ahead->offset < LINE_ROW)
+                    __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
+                }
 
               switch (e->tag)
                 {
@@ -1883,6 +1917,9 @@ decoder_clear (Decoder *dec)
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_live, dec->line_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_slots, (dec->line_mask + 1) * sizeof (LineSlot));
+  bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
+  if (dec->row_slots != NULL)
+    bl_big_array_free (dec->row_slots, (dec->row_mask + 1) * sizeof (LineSlot));
 }
 
 /* The six memory metrics: freed = allocated − still live. */

@@ -174,6 +174,8 @@ typedef struct
   guint32 pad;
 } LineSlot;
 
+typedef struct _Worker Worker;
+
 typedef struct
 {
   BlProfile  *profile;
@@ -208,6 +210,8 @@ typedef struct
   LineSlot   *row_slots;   /* file << 32 | definition line → row + 1 */
   gsize       row_mask;
   guint64     entries;
+  guint64     unmatched_frees;
+  Worker     *worker;      /* NULL: the live blocks are done in line */
 } Decoder;
 
 /* ---- varints and strings ------------------------------------------------ */
@@ -1407,34 +1411,20 @@ memory_op_slow (Decoder *dec,
       place_block (dec, &block);
     }
   else if (!found)
-    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+    dec->unmatched_frees++;
 }
 
+/* A memory operation on the tables of live blocks, in file order. */
 G_ALWAYS_INLINE static inline void
-credit_memory (Decoder     *dec,
-               PathElement *pe,
-               guint        op,
-               guint32      offset,
-               guint64      addr,
-               guint64      size)
+table_op (Decoder *dec,
+          guint    op,
+          guint64  addr,
+          guint64  size,
+          guint32  pe_plus1,
+          guint32  line)
 {
-  guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
-  guint32 line = 0;
   LiveBucket *bucket;
   guint slot;
-
-  if (op == MEM_ALLOC)
-    {
-      line = line_for (dec, pe, offset);
-      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
-      pe->alloc_count++;
-      if (line != 0)
-        {
-          dec->line_acc[line - 1].alloc_bytes =
-            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
-          dec->line_acc[line - 1].alloc_count++;
-        }
-    }
 
   if G_UNLIKELY (addr > G_MAXUINT32 || size > G_MAXUINT32 || dec->n_low_wide != 0)
     {
@@ -1469,7 +1459,256 @@ credit_memory (Decoder     *dec,
       place_block (dec, &block);
     }
   else
-    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+    dec->unmatched_frees++;
+}
+
+/* ---- the live-block worker ---------------------------------------------- *
+ *
+ * On a large file with memory operations, a second thread owns the tables
+ * of live blocks (dec->table, dec->wide, n_low_wide, pe_live, line_live and
+ * unmatched_frees): the decoding thread credits CPU, calls, allocations and
+ * lines, and hands each memory operation, in file order, to the worker
+ * through a ring that one thread fills and the other empties. The worker
+ * does exactly what the decoding thread would have done, in the same order,
+ * so the results are the same; the two only meet again when the tables are
+ * read at the end (worker_finish()). */
+
+typedef struct
+{
+  guint64 addr;
+  guint64 size;
+  guint32 pe_plus1;
+  guint32 line_plus1;
+  guint32 op;
+  guint32 pad;
+} MemOp;
+
+G_STATIC_ASSERT (sizeof (MemOp) == 32);
+
+#ifndef BL_FUZZING
+#define RING_SIZE        ((gsize) 1 << 16)     /* 2 MiB of operations */
+#define RING_PUBLISH     ((gsize) 256)
+#else
+#define RING_SIZE        ((gsize) 16)          /* full and empty often */
+#define RING_PUBLISH     ((gsize) 4)
+#endif
+#define RING_MASK        (RING_SIZE - 1)
+#define WORKER_AHEAD     16
+
+struct _Worker
+{
+  MemOp   *ring;
+  GThread *thread;
+  gsize    head_local;    /* producer only: written up to here */
+  gsize    tail_seen;     /* producer only: the consumer's tail last read */
+  /* shared, each on its own cache line */
+  gsize    head __attribute__ ((aligned (64)));   /* published by the producer */
+  gsize    tail __attribute__ ((aligned (64)));   /* published by the consumer */
+  gint     done __attribute__ ((aligned (64)));
+};
+
+/* Spins a little, then yields, then sleeps: the machine may be busy. */
+static void
+worker_pause (guint *spins)
+{
+  if (*spins < 32)
+    {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause ();
+#endif
+    }
+  else if (*spins < 256)
+    g_thread_yield ();
+  else
+    g_usleep (50);
+  (*spins)++;
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Decoder *dec = data;
+  Worker *w = dec->worker;
+  gsize tail = 0;
+  guint spins = 0;
+
+  for (;;)
+    {
+      gsize head = __atomic_load_n (&w->head, __ATOMIC_ACQUIRE);
+
+      if (head == tail)
+        {
+          if (__atomic_load_n (&w->done, __ATOMIC_ACQUIRE) &&
+              __atomic_load_n (&w->head, __ATOMIC_ACQUIRE) == tail)
+            break;
+          worker_pause (&spins);
+          continue;
+        }
+      spins = 0;
+
+      /* the buckets of an operation WORKER_AHEAD on are fetched while this
+       * one is done, so that the misses overlap */
+      for (gsize i = tail; i < MIN (head, tail + WORKER_AHEAD); i++)
+        {
+          const MemOp *m = &w->ring[i & RING_MASK];
+
+          if (m->addr <= G_MAXUINT32)
+            live_table_prefetch (&dec->table, (guint32) m->addr);
+        }
+      for (gsize i = tail; i < head; i++)
+        {
+          const MemOp *m = &w->ring[i & RING_MASK];
+
+          if (i + WORKER_AHEAD < head)
+            {
+              const MemOp *ahead = &w->ring[(i + WORKER_AHEAD) & RING_MASK];
+
+              if (ahead->addr <= G_MAXUINT32)
+                live_table_prefetch (&dec->table, (guint32) ahead->addr);
+            }
+          table_op (dec, m->op, m->addr, m->size, m->pe_plus1, m->line_plus1);
+          if (((i + 1) & (RING_PUBLISH - 1)) == 0)
+            __atomic_store_n (&w->tail, i + 1, __ATOMIC_RELEASE);
+        }
+      tail = head;
+      __atomic_store_n (&w->tail, tail, __ATOMIC_RELEASE);
+    }
+
+  return NULL;
+}
+
+static void
+worker_start (Decoder *dec)
+{
+  Worker *w = g_new0 (Worker, 1);
+
+  w->ring = bl_big_array_grow (NULL, 0, RING_SIZE * sizeof (MemOp));
+  dec->worker = w;
+  w->thread = g_thread_new ("bsprof-live", worker_main, dec);
+}
+
+static inline void
+worker_publish (Worker *w)
+{
+  __atomic_store_n (&w->head, w->head_local, __ATOMIC_RELEASE);
+}
+
+static G_NO_INLINE void
+worker_wait_room (Worker *w)
+{
+  guint spins = 0;
+
+  worker_publish (w);
+  for (;;)
+    {
+      w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
+      if (w->head_local - w->tail_seen < RING_SIZE)
+        return;
+      worker_pause (&spins);
+    }
+}
+
+G_ALWAYS_INLINE static inline void
+worker_push (Worker  *w,
+             guint    op,
+             guint64  addr,
+             guint64  size,
+             guint32  pe_plus1,
+             guint32  line)
+{
+  MemOp *m;
+
+  if G_UNLIKELY (w->head_local - w->tail_seen >= RING_SIZE)
+    worker_wait_room (w);
+
+  m = &w->ring[w->head_local & RING_MASK];
+  m->addr = addr;
+  m->size = size;
+  m->pe_plus1 = pe_plus1;
+  m->line_plus1 = line;
+  m->op = op;
+  if ((++w->head_local & (RING_PUBLISH - 1)) == 0)
+    worker_publish (w);
+}
+
+/* Hands the last operations over, waits for the worker to do them all, and
+ * ends it: the tables are the decoding thread's again. */
+static void
+worker_finish (Decoder *dec)
+{
+  Worker *w = dec->worker;
+
+  if (w == NULL)
+    return;
+
+  worker_publish (w);
+  __atomic_store_n (&w->done, 1, __ATOMIC_RELEASE);
+  g_thread_join (w->thread);
+  bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+  g_free (w);
+  dec->worker = NULL;
+}
+
+/* Whether memory operations go to a worker: on large inputs, with a second
+ * processor (tests and fuzzers set the bound lower). */
+#ifndef BL_FUZZING
+static guint64 worker_min_bytes = 48 * 1000 * 1000;
+#else
+static guint64 worker_min_bytes = 0;   /* every input: the ring is fuzzed too */
+#endif
+
+/**
+ * bl_bsprof_set_worker_min_bytes: (skip)
+ * @min_bytes: inputs of at least this size (and of known size) hand their
+ *   memory operations to a second thread; G_MAXUINT64: never
+ *
+ * For tests and benchmarks.
+ */
+void
+bl_bsprof_set_worker_min_bytes (guint64 min_bytes)
+{
+  __atomic_store_n (&worker_min_bytes, min_bytes, __ATOMIC_RELAXED);
+}
+
+static gboolean
+want_worker (Decoder *dec)
+{
+  guint64 min_bytes = __atomic_load_n (&worker_min_bytes, __ATOMIC_RELAXED);
+
+  if (min_bytes == G_MAXUINT64 || dec->src->total < min_bytes)
+    return FALSE;
+
+  return min_bytes == 0 || g_get_num_processors () >= 2;
+}
+
+G_ALWAYS_INLINE static inline void
+credit_memory (Decoder     *dec,
+               PathElement *pe,
+               guint        op,
+               guint32      offset,
+               guint64      addr,
+               guint64      size)
+{
+  guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
+  guint32 line = 0;
+
+  if (op == MEM_ALLOC)
+    {
+      line = line_for (dec, pe, offset);
+      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
+      pe->alloc_count++;
+      if (line != 0)
+        {
+          dec->line_acc[line - 1].alloc_bytes =
+            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
+          dec->line_acc[line - 1].alloc_count++;
+        }
+    }
+
+  if (dec->worker != NULL)
+    worker_push (dec->worker, op, addr, size, pe_plus1, line);
+  else
+    table_op (dec, op, addr, size, pe_plus1, line);
 }
 
 static ParseResult
@@ -1601,6 +1840,7 @@ decode_hot (Decoder      *dec,
 {
   PathElement *pes = dec->pe;
   const guint32 *rows = dec->line_rows;
+  gboolean threaded = dec->worker != NULL;
   gboolean lines = dec->lines;
   gboolean stopped = FALSE;
   HotEntry batches[2][HOT_BATCH];
@@ -1667,7 +1907,7 @@ decode_hot (Decoder      *dec,
               if G_UNLIKELY (offset > G_MAXUINT32 || e->op > MEM_FREE_REALLOC || !dec->memory)
                 goto stop;
               HOT_ELEMENT (tag >> 5);
-              if (a <= G_MAXUINT32)
+              if (!threaded && a <= G_MAXUINT32)
                 live_table_prefetch (&dec->table, (guint32) a);
               break;
 
@@ -1731,6 +1971,9 @@ decode_hot (Decoder      *dec,
 
 #undef HOT_VARINT
 #undef HOT_ELEMENT
+
+  if (threaded)
+    worker_publish (dec->worker);
 
   return p;
 }
@@ -1902,6 +2145,7 @@ parse_header (Decoder  *dec,
 static void
 decoder_clear (Decoder *dec)
 {
+  worker_finish (dec);
   bl_u32_map_clear (&dec->strings);
   bl_u32_map_clear (&dec->modules);
   bl_u32_map_clear (&dec->elements);
@@ -1960,6 +2204,10 @@ decoder_flush (Decoder   *dec,
       saved_pe_live = g_memdup2 (dec->pe_live, saved_pe_cap * sizeof (LiveAcc));
       saved_line_live = g_memdup2 (dec->line_live, saved_line_cap * sizeof (LiveAcc));
     }
+
+  /* the worker's operations done, the tables are this thread's again */
+  worker_finish (dec);
+  bl_profile_get_info_mutable (profile)->unmatched_frees += dec->unmatched_frees;
 
   /* what the tables still hold was never freed */
   if (dec->memory)
@@ -2172,6 +2420,10 @@ decode (BlSource       *src,
   bl_profile_enable_metric (profile, BL_METRIC_CPU);
   bl_profile_enable_metric (profile, BL_METRIC_WALL);
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
+
+  /* a second thread for the live blocks of a large file */
+  if (dec.memory && want_worker (&dec))
+    worker_start (&dec);
 
   /* body */
   for (;;)

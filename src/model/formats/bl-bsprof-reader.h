@@ -46,5 +46,6 @@ BlProfile *bl_bsprof_read_stream (GInputStream   *stream,
 BlProfile *bl_bsprof_read_memory (const guint8   *data,
                                   gsize           len,
                                   GError        **error);
+void       bl_bsprof_set_worker_min_bytes (guint64        min_bytes);
 
 G_END_DECLS

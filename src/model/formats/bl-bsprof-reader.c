@@ -1652,7 +1652,7 @@ worker_finish (Decoder *dec)
 /* Whether memory operations go to a worker: on large inputs, with a second
  * processor (tests and fuzzers set the bound lower). */
 #ifndef BL_FUZZING
-static guint64 worker_min_bytes = 48 * 1000 * 1000;
+static guint64 worker_min_bytes = BL_BSPROF_WORKER_MIN_BYTES;
 #else
 static guint64 worker_min_bytes = 0;   /* every input: the ring is fuzzed too */
 #endif

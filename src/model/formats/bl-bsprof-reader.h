@@ -29,6 +29,10 @@ typedef enum
 #define BL_BSPROF_MAGIC "bsprof\0\0"
 #define BL_BSPROF_MAGIC_LEN 8
 
+/* inputs of this size and more hand their memory operations to a second
+ * thread (bl_bsprof_set_worker_min_bytes()) */
+#define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
+
 typedef struct
 {
   guint64 entries;       /* body entries decoded */

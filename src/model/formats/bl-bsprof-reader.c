@@ -92,7 +92,7 @@ typedef struct
   guint64 alloc_bytes;
   guint64 alloc_count;
   guint32 line_row;    /* row + 1; 0: none */
-  guint32 pad;
+  guint32 node;        /* the profile's node (as in PathInfo) */
 } PathElement;
 
 G_STATIC_ASSERT (sizeof (PathElement) == 48);
@@ -1250,6 +1250,7 @@ parse_path (Decoder       *dec,
    * live allocations that point at it. */
   if (dec->lines)
     elem.line_row = line_row_of (dec, info.file, line);
+  elem.node = info.node;
   element_insert (dec, (guint32) payload, dec->n_pe);
   ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
   dec->pe[dec->n_pe++] = elem;
@@ -2235,10 +2236,21 @@ decoder_flush (Decoder   *dec,
         }
     }
 
+  /* and so are the tables that only decoding needs (on a million path
+   * elements, some 40 bytes each) */
+  g_clear_pointer (&dec->pe_info, g_array_unref);
+  bl_u32_map_clear (&dec->elements);
+  bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
+  dec->dense = NULL;
+  dec->dense_cap = 0;
+  bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
+  dec->line_rows = NULL;
+  dec->rows_cap = 0;
+
   for (gsize i = 0; i < dec->n_pe; i++)
     {
       const PathElement *pe = &dec->pe[i];
-      guint32 node = g_array_index (dec->pe_info, PathInfo, i).node;
+      guint32 node = pe->node;
 
       bl_profile_add_value (profile, node, BL_METRIC_CPU, pe->cpu);
       bl_profile_add_value (profile, node, BL_METRIC_WALL, pe->wall);

@@ -1585,7 +1585,14 @@ worker_start (Decoder *dec)
 
   w->ring = bl_big_array_grow (NULL, 0, RING_SIZE * sizeof (MemOp));
   dec->worker = w;
-  w->thread = g_thread_new ("bsprof-live", worker_main, dec);
+  w->thread = g_thread_try_new ("bsprof-live", worker_main, dec, NULL);
+  if (w->thread == NULL)
+    {
+      /* no thread to be had: the live blocks are done in line */
+      bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+      g_free (w);
+      dec->worker = NULL;
+    }
 }
 
 static inline void

@@ -12,7 +12,7 @@
  * the model plus 16 bytes per live block).
  *
  * Files of BL_BSPROF_WORKER_MIN_BYTES and more are decoded with the worker
- * thread for the live blocks (--in-line: without); the CPU time of the
+ * thread for the live blocks once they are many (--in-line: without); the CPU time of the
  * decoding thread and of the worker are printed apart (r-dec, r-wkr: their
  * ratios to the varint pass).
  *
@@ -458,7 +458,7 @@ main (int    argc,
     }
 
   if (in_line)
-    bl_bsprof_set_worker_min_bytes (G_MAXUINT64);
+    bl_bsprof_set_worker (G_MAXUINT64, 0);
 
   if (write_path != NULL)
     {

@@ -419,11 +419,11 @@ assert_same_with_worker (const guint8 *data,
   g_autoptr(BlProfile) b = NULL;
   g_autofree guint8 *copy = g_memdup2 (data, len);   /* exact size for ASan */
 
-  bl_bsprof_set_worker_min_bytes (G_MAXUINT64);
+  bl_bsprof_set_worker (G_MAXUINT64, 0);
   a = bl_bsprof_read_memory (copy, len, &error_inline);
-  bl_bsprof_set_worker_min_bytes (0);
+  bl_bsprof_set_worker (0, 0);
   b = bl_bsprof_read_memory (copy, len, &error_worker);
-  bl_bsprof_set_worker_min_bytes (BL_BSPROF_WORKER_MIN_BYTES);
+  bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
 
   g_assert_true ((a == NULL) == (b == NULL));
   if (a == NULL)

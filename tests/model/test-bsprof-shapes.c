@@ -372,11 +372,12 @@ test_shape (gconstpointer data)
   bytes = bl_bsprof_writer_finish (w);
   bl_bsprof_writer_free (w);
 
-  /* the live blocks in line, or in the worker thread of large files */
-  bl_bsprof_set_worker_min_bytes (worker ? 0 : G_MAXUINT64);
+  /* the live blocks in line, or handed to the worker thread once a few
+   * thousand are live (as large files do with many more) */
+  bl_bsprof_set_worker (worker ? 0 : G_MAXUINT64, 4000);
   profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                    &error);
-  bl_bsprof_set_worker_min_bytes (BL_BSPROF_WORKER_MIN_BYTES);
+  bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
   g_assert_no_error (error);
   g_assert_nonnull (profile);
   g_assert_false (bl_profile_is_incomplete (profile));

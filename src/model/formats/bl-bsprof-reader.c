@@ -212,6 +212,8 @@ typedef struct
   guint64     entries;
   guint64     unmatched_frees;
   Worker     *worker;      /* NULL: the live blocks are done in line */
+  guint64     worker_live; /* a worker from this many live blocks; 0: none */
+  gboolean    start_worker;
 } Decoder;
 
 /* ---- varints and strings ------------------------------------------------ */
@@ -1351,6 +1353,11 @@ live_table_grow (Decoder *dec)
                               chunk * sizeof (LiveBucket));
     }
   live_table_clear (&old);
+
+  /* (in line) enough blocks for the worker to pay: it starts between two
+   * entries, see decode() */
+  if (dec->worker == NULL && dec->worker_live != 0 && dec->table.used >= dec->worker_live)
+    dec->start_worker = TRUE;
 }
 
 /* A new block, at an address that has no live block. */
@@ -1490,8 +1497,8 @@ G_STATIC_ASSERT (sizeof (MemOp) == 32);
 #define RING_SIZE        ((gsize) 1 << 16)     /* 2 MiB of operations */
 #define RING_PUBLISH     ((gsize) 256)
 #else
-#define RING_SIZE        ((gsize) 16)          /* full and empty often */
-#define RING_PUBLISH     ((gsize) 4)
+#define RING_SIZE        ((gsize) 64)          /* full and empty often */
+#define RING_PUBLISH     ((gsize) 8)
 #endif
 #define RING_MASK        (RING_SIZE - 1)
 #define WORKER_AHEAD     16
@@ -1658,24 +1665,32 @@ worker_finish (Decoder *dec)
 }
 
 /* Whether memory operations go to a worker: on large inputs, with a second
- * processor (tests and fuzzers set the bound lower). */
+ * processor, once the table holds many live blocks (below that, the table
+ * stays in the cache and handing operations over costs more than it
+ * saves). Tests and fuzzers set the bounds lower. */
 #ifndef BL_FUZZING
 static guint64 worker_min_bytes = BL_BSPROF_WORKER_MIN_BYTES;
+static guint64 worker_min_live = BL_BSPROF_WORKER_MIN_LIVE;
 #else
 static guint64 worker_min_bytes = 0;   /* every input: the ring is fuzzed too */
+static guint64 worker_min_live = 8;
 #endif
 
 /**
- * bl_bsprof_set_worker_min_bytes: (skip)
+ * bl_bsprof_set_worker: (skip)
  * @min_bytes: inputs of at least this size (and of known size) hand their
  *   memory operations to a second thread; G_MAXUINT64: never
+ * @min_live: once the table of live blocks grows past this many blocks
+ *   (0: from the start)
  *
  * For tests and benchmarks.
  */
 void
-bl_bsprof_set_worker_min_bytes (guint64 min_bytes)
+bl_bsprof_set_worker (guint64 min_bytes,
+                      guint64 min_live)
 {
   __atomic_store_n (&worker_min_bytes, min_bytes, __ATOMIC_RELAXED);
+  __atomic_store_n (&worker_min_live, min_live, __ATOMIC_RELAXED);
 }
 
 static gboolean
@@ -2440,14 +2455,29 @@ decode (BlSource       *src,
   bl_profile_enable_metric (profile, BL_METRIC_WALL);
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
 
-  /* a second thread for the live blocks of a large file */
+  /* a second thread for the live blocks of a large file, now or once
+   * they are many */
   if (dec.memory && want_worker (&dec))
-    worker_start (&dec);
+    {
+      guint64 min_live = __atomic_load_n (&worker_min_live, __ATOMIC_RELAXED);
+
+      if (min_live == 0)
+        worker_start (&dec);
+      else
+        dec.worker_live = min_live;
+    }
 
   /* body */
   for (;;)
     {
       gsize start;
+
+      if G_UNLIKELY (dec.start_worker)
+        {
+          dec.start_worker = FALSE;
+          dec.worker_live = 0;
+          worker_start (&dec);
+        }
 
       if (src->len - src->pos > HOT_ENTRY_MAX)
         {

@@ -30,8 +30,9 @@ typedef enum
 #define BL_BSPROF_MAGIC_LEN 8
 
 /* inputs of this size and more hand their memory operations to a second
- * thread (bl_bsprof_set_worker_min_bytes()) */
+ * thread once that many blocks are live (bl_bsprof_set_worker()) */
 #define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
+#define BL_BSPROF_WORKER_MIN_LIVE  (512 * 1024)
 
 typedef struct
 {
@@ -50,6 +51,7 @@ BlProfile *bl_bsprof_read_stream (GInputStream   *stream,
 BlProfile *bl_bsprof_read_memory (const guint8   *data,
                                   gsize           len,
                                   GError        **error);
-void       bl_bsprof_set_worker_min_bytes (guint64        min_bytes);
+void       bl_bsprof_set_worker   (guint64         min_bytes,
+                                   guint64         min_live);
 
 G_END_DECLS

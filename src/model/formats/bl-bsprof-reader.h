@@ -32,7 +32,7 @@ typedef enum
 /* inputs of this size and more hand their memory operations to a second
  * thread once that many blocks are live (bl_bsprof_set_worker()) */
 #define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
-#define BL_BSPROF_WORKER_MIN_LIVE  (512 * 1024)
+#define BL_BSPROF_WORKER_MIN_LIVE  (128 * 1024)
 
 typedef struct
 {

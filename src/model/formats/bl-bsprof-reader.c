@@ -2259,15 +2259,18 @@ decoder_flush (Decoder   *dec,
     }
 
   /* and so are the tables that only decoding needs (on a million path
-   * elements, some 40 bytes each) */
-  g_clear_pointer (&dec->pe_info, g_array_unref);
-  bl_u32_map_clear (&dec->elements);
-  bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
-  dec->dense = NULL;
-  dec->dense_cap = 0;
-  bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
-  dec->line_rows = NULL;
-  dec->rows_cap = 0;
+   * elements, some 40 bytes each), unless decoding goes on */
+  if (!keep)
+    {
+      g_clear_pointer (&dec->pe_info, g_array_unref);
+      bl_u32_map_clear (&dec->elements);
+      bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
+      dec->dense = NULL;
+      dec->dense_cap = 0;
+      bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
+      dec->line_rows = NULL;
+      dec->rows_cap = 0;
+    }
 
   for (gsize i = 0; i < dec->n_pe; i++)
     {

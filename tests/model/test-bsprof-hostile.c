@@ -406,6 +406,72 @@ test_saturating_sums (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CALLS), ==, G_MAXUINT64);
 }
 
+/* Decodes bytes with the live blocks done in line and then by the worker
+ * thread: the same error, or the same profile (every metric of every node
+ * and line, unmatched frees, completeness). */
+static void
+assert_same_with_worker (const guint8 *data,
+                         gsize         len)
+{
+  g_autoptr(GError) error_inline = NULL;
+  g_autoptr(GError) error_worker = NULL;
+  g_autoptr(BlProfile) a = NULL;
+  g_autoptr(BlProfile) b = NULL;
+  g_autofree guint8 *copy = g_memdup2 (data, len);   /* exact size for ASan */
+
+  bl_bsprof_set_worker (G_MAXUINT64, 0);
+  a = bl_bsprof_read_memory (copy, len, &error_inline);
+  bl_bsprof_set_worker (0, 0);
+  b = bl_bsprof_read_memory (copy, len, &error_worker);
+  bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
+
+  g_assert_true ((a == NULL) == (b == NULL));
+  if (a == NULL)
+    {
+      g_assert_cmpstr (error_inline->message, ==, error_worker->message);
+      return;
+    }
+
+  g_assert_cmpint (bl_profile_is_incomplete (a), ==, bl_profile_is_incomplete (b));
+  g_assert_cmpuint (bl_profile_get_info (a)->unmatched_frees, ==,
+                    bl_profile_get_info (b)->unmatched_frees);
+  g_assert_cmpuint (bl_profile_get_n_nodes (a), ==, bl_profile_get_n_nodes (b));
+  g_assert_cmpuint (bl_profile_get_n_lines (a), ==, bl_profile_get_n_lines (b));
+  for (BlMetricId m = BL_METRIC_CPU; m <= BL_METRIC_LIVE_COUNT; m++)
+    {
+      g_assert_cmpint (bl_profile_has_metric (a, m), ==, bl_profile_has_metric (b, m));
+      if (!bl_profile_has_metric (a, m))
+        continue;
+      for (guint32 n = 0; n < bl_profile_get_n_nodes (a); n++)
+        g_assert_cmpuint (bl_profile_get_self (a, m, n), ==, bl_profile_get_self (b, m, n));
+      for (guint32 i = 0; i < bl_profile_get_n_lines (a); i++)
+        g_assert_cmpuint (bl_profile_get_line_value (a, m, i), ==,
+                          bl_profile_get_line_value (b, m, i));
+    }
+}
+
+/* The worker thread gives what the in-line tables give, on every prefix of
+ * a profile with memory operations and on every one-bit corruption of it. */
+static void
+test_worker_same (void)
+{
+  g_autoptr(GBytes) bytes = sample_bytes (TRUE, TRUE);
+  const guint8 *full = g_bytes_get_data (bytes, NULL);
+  gsize len = g_bytes_get_size (bytes);
+  g_autofree guint8 *copy = g_malloc (len);
+
+  for (gsize cut = 0; cut <= len; cut++)
+    assert_same_with_worker (full, cut);
+
+  for (gsize i = 0; i < len; i++)
+    for (guint bit = 0; bit < 8; bit++)
+      {
+        memcpy (copy, full, len);
+        copy[i] ^= 1 << bit;
+        assert_same_with_worker (copy, len);
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -417,6 +483,7 @@ main (int    argc,
   g_test_add_data_func ("/model/bsprof-hostile/prefixes/memory", GUINT_TO_POINTER (2), test_every_prefix);
   g_test_add_data_func ("/model/bsprof-hostile/prefixes/lines-memory", GUINT_TO_POINTER (3), test_every_prefix);
   g_test_add_func ("/model/bsprof-hostile/bit-flips", test_bit_flips);
+  g_test_add_func ("/model/bsprof-hostile/worker-same", test_worker_same);
   g_test_add_func ("/model/bsprof-hostile/long-varint", test_long_varint);
   g_test_add_func ("/model/bsprof-hostile/caller-cycle", test_caller_cycle);
   g_test_add_func ("/model/bsprof-hostile/forward-cycle", test_forward_cycle);

@@ -347,7 +347,8 @@ folded (BlProfile  *profile,
 static void
 test_shape (gconstpointer data)
 {
-  BlBsprofShape shape = GPOINTER_TO_UINT (data);
+  BlBsprofShape shape = GPOINTER_TO_UINT (data) & 0xff;
+  gboolean worker = (GPOINTER_TO_UINT (data) & 0x100) != 0;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
@@ -371,8 +372,12 @@ test_shape (gconstpointer data)
   bytes = bl_bsprof_writer_finish (w);
   bl_bsprof_writer_free (w);
 
+  /* the live blocks in line, or handed to the worker thread once a few
+   * thousand are live (as large files do with many more) */
+  bl_bsprof_set_worker (worker ? 0 : G_MAXUINT64, 4000);
   profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                    &error);
+  bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
   g_assert_no_error (error);
   g_assert_nonnull (profile);
   g_assert_false (bl_profile_is_incomplete (profile));
@@ -460,7 +465,11 @@ main (int    argc,
     {
       g_autofree char *path = g_strdup_printf ("/model/bsprof/shape/%s", bl_bsprof_shape_name (s));
 
+      g_autofree char *worker_path = g_strdup_printf ("/model/bsprof/shape-worker/%s",
+                                                      bl_bsprof_shape_name (s));
+
       g_test_add_data_func (path, GUINT_TO_POINTER (s), test_shape);
+      g_test_add_data_func (worker_path, GUINT_TO_POINTER (s | 0x100), test_shape);
     }
 
   return g_test_run ();

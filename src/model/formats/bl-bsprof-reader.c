@@ -71,12 +71,18 @@ static const BlMetricId mem_metrics[] = {
   BL_METRIC_LIVE_BYTES, BL_METRIC_LIVE_COUNT,
 };
 
-/* Each path element remembers the line records of six line offsets it was
- * given (offsets up to 255, records below 2^24 − 1), each offset in slot
- * offset % 6: the offsets are bytes side by side, compared all at once. */
-#define LINE_CACHE       6
-#define CACHE_OFFSET_MAX 0xff
-#define CACHE_LINE_MAX   0xffffff
+/* Line records are found through rows: every distinct function definition
+ * (file and definition line) that path elements share gets a row of
+ * LINE_ROW line records + 1, indexed by the line offset, filled as offsets
+ * are first seen. A lookup is one load from a small table that stays in the
+ * cache; offsets beyond the row, and definitions past the row budget, go
+ * to the hash table of lines. */
+#define LINE_ROW      64
+#ifndef BL_FUZZING
+#define LINE_ROWS_MAX ((16 << 20) / (LINE_ROW * sizeof (guint32)))
+#else
+#define LINE_ROWS_MAX 4
+#endif
 
 typedef struct
 {
@@ -85,11 +91,11 @@ typedef struct
   guint64 calls;
   guint64 alloc_bytes;
   guint64 alloc_count;
-  guint8  cache_line[LINE_CACHE][3];    /* line record + 1, little endian */
-  guint8  cache_offset[LINE_CACHE];     /* 0: empty; the record's last bytes */
+  guint32 line_row;    /* row + 1; 0: none */
+  guint32 node;        /* the profile's node (as in PathInfo) */
 } PathElement;
 
-G_STATIC_ASSERT (sizeof (PathElement) == 64);
+G_STATIC_ASSERT (sizeof (PathElement) == 48);
 
 /* What only definitions, line-cache misses and the end need, kept apart. */
 typedef struct
@@ -168,6 +174,8 @@ typedef struct
   guint32 pad;
 } LineSlot;
 
+typedef struct _Worker Worker;
+
 typedef struct
 {
   BlProfile  *profile;
@@ -196,7 +204,16 @@ typedef struct
   LineSlot   *line_slots;
   gsize       line_mask;
   gsize       line_used;
+  guint32    *line_rows;   /* LINE_ROW line records + 1 per row */
+  gsize       n_rows;
+  gsize       rows_cap;    /* in rows */
+  LineSlot   *row_slots;   /* file << 32 | definition line → row + 1 */
+  gsize       row_mask;
   guint64     entries;
+  guint64     unmatched_frees;
+  Worker     *worker;      /* NULL: the live blocks are done in line */
+  guint64     worker_live; /* a worker from this many live blocks; 0: none */
+  gboolean    start_worker;
 } Decoder;
 
 /* ---- varints and strings ------------------------------------------------ */
@@ -941,56 +958,63 @@ pe_info_of (Decoder           *dec,
   return &g_array_index (dec->pe_info, PathInfo, pe_index_of (dec, pe));
 }
 
-static inline void
-remember_line (PathElement *pe,
-               guint32      offset,
-               guint32      line_plus1)
+/* The row of the definition (file, line) path elements share: found or
+ * made, or 0 past the budget. */
+static guint32
+line_row_of (Decoder *dec,
+             guint32  file,
+             guint32  line)
 {
-  guint i = offset % LINE_CACHE;
+  guint64 key = ((guint64) file << 32) | line;
+  LineSlot *slot;
+  gsize pos;
 
-  if (offset > CACHE_OFFSET_MAX || line_plus1 > CACHE_LINE_MAX)
-    return;
+  if (dec->row_slots == NULL)
+    {
+      dec->row_mask = 1023;
+      dec->row_slots = bl_big_array_grow (NULL, 0, (dec->row_mask + 1) * sizeof (LineSlot));
+    }
 
-  /* the slot is chosen by the offset: no shifting, and a function's few
-   * neighbouring lines never push each other out */
-  pe->cache_offset[i] = offset;
-  pe->cache_line[i][0] = line_plus1;
-  pe->cache_line[i][1] = line_plus1 >> 8;
-  pe->cache_line[i][2] = line_plus1 >> 16;
-}
+  pos = line_hash (key) & dec->row_mask;
+  while ((slot = &dec->row_slots[pos])->index_plus1 != 0)
+    {
+      if (slot->key == key)
+        return slot->index_plus1;
+      pos = (pos + 1) & dec->row_mask;
+    }
 
-/* The cached line record + 1 for a line offset (1–255), or 0. The six
- * offset bytes are compared at once: a byte of x is zero where the offset
- * matches, and the lowest such byte is found without a loop. */
-static inline guint32
-cached_line (const PathElement *pe,
-             guint32            offset)
-{
-  const guint64 ones = G_GUINT64_CONSTANT (0x0000010101010101);
-  guint64 offsets, x, zero;
-  guint32 line;
-  guint i;
-
-  /* the eight bytes that end the record: two line bytes, then the offsets
-   * (one load: copying six bytes would go through the stack) */
-  memcpy (&offsets, pe->cache_offset + LINE_CACHE - 8, 8);
-  offsets = GUINT64_FROM_LE (offsets) >> 16;
-  x = offsets ^ (ones * offset);
-  zero = (x - ones) & ~x & (ones << 7);
-  if (zero == 0)
+  if (dec->n_rows >= LINE_ROWS_MAX)
     return 0;
 
-  /* four bytes from the entry's line: still inside the record */
-  i = __builtin_ctzll (zero) / 8;
-  memcpy (&line, pe->cache_line[i], 4);
+  ensure_records ((gpointer *) &dec->line_rows, &dec->rows_cap, dec->n_rows + 1,
+                  LINE_ROW * sizeof (guint32));
+  slot->key = key;
+  slot->index_plus1 = ++dec->n_rows;
 
-  return GUINT32_FROM_LE (line) & CACHE_LINE_MAX;
+  /* at most half full (the budget keeps it small) */
+  if (dec->n_rows * 2 > dec->row_mask)
+    {
+      LineSlot *old = dec->row_slots;
+      gsize old_size = dec->row_mask + 1;
+
+      dec->row_mask = old_size * 2 - 1;
+      dec->row_slots = bl_big_array_grow (NULL, 0, (dec->row_mask + 1) * sizeof (LineSlot));
+      for (gsize i = 0; i < old_size; i++)
+        {
+          if (old[i].index_plus1 == 0)
+            continue;
+          pos = line_hash (old[i].key) & dec->row_mask;
+          while (dec->row_slots[pos].index_plus1 != 0)
+            pos = (pos + 1) & dec->row_mask;
+          dec->row_slots[pos] = old[i];
+        }
+      bl_big_array_free (old, old_size * sizeof (LineSlot));
+    }
+
+  return dec->n_rows;
 }
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) + LINE_CACHE == sizeof (PathElement));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (PathElement, cache_offset) >= 8 - LINE_CACHE);
-
-/* line_for() when the path element's cache does not have the offset. */
+/* line_for() when the path element's row does not have the offset. */
 static G_NO_INLINE guint32
 line_for_uncached (Decoder     *dec,
                    PathElement *pe,
@@ -1013,8 +1037,8 @@ line_for_uncached (Decoder     *dec,
     {
       if (slot->key == key)
         {
-          remember_line (pe, offset, slot->index_plus1);
-          return slot->index_plus1;
+          index = slot->index_plus1 - 1;
+          goto found;
         }
       pos = (pos + 1) & dec->line_mask;
     }
@@ -1026,7 +1050,10 @@ line_for_uncached (Decoder     *dec,
                   sizeof (LineAcc));
   if (++dec->line_used * 2 > dec->line_mask)
     line_map_grow (dec);
-  remember_line (pe, offset, index + 1);
+
+found:
+  if (offset < LINE_ROW && pe->line_row != 0)
+    dec->line_rows[(gsize) (pe->line_row - 1) * LINE_ROW + offset] = index + 1;
 
   return index + 1;
 }
@@ -1043,7 +1070,8 @@ line_for (Decoder     *dec,
   if (!dec->lines || offset == 0)
     return 0;
 
-  if G_LIKELY (offset <= CACHE_OFFSET_MAX && (index = cached_line (pe, offset)) != 0)
+  if G_LIKELY (offset < LINE_ROW && pe->line_row != 0 &&
+               (index = dec->line_rows[(gsize) (pe->line_row - 1) * LINE_ROW + offset]) != 0)
     return index;
 
   return line_for_uncached (dec, pe, offset);
@@ -1222,6 +1250,9 @@ parse_path (Decoder       *dec,
 
   /* A redefined id gets a fresh record: the old one keeps its sums and the
    * live allocations that point at it. */
+  if (dec->lines)
+    elem.line_row = line_row_of (dec, info.file, line);
+  elem.node = info.node;
   element_insert (dec, (guint32) payload, dec->n_pe);
   ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
   dec->pe[dec->n_pe++] = elem;
@@ -1322,6 +1353,11 @@ live_table_grow (Decoder *dec)
                               chunk * sizeof (LiveBucket));
     }
   live_table_clear (&old);
+
+  /* (in line) enough blocks for the worker to pay: it starts between two
+   * entries, see decode() */
+  if (dec->worker == NULL && dec->worker_live != 0 && dec->table.used >= dec->worker_live)
+    dec->start_worker = TRUE;
 }
 
 /* A new block, at an address that has no live block. */
@@ -1383,34 +1419,20 @@ memory_op_slow (Decoder *dec,
       place_block (dec, &block);
     }
   else if (!found)
-    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+    dec->unmatched_frees++;
 }
 
+/* A memory operation on the tables of live blocks, in file order. */
 G_ALWAYS_INLINE static inline void
-credit_memory (Decoder     *dec,
-               PathElement *pe,
-               guint        op,
-               guint32      offset,
-               guint64      addr,
-               guint64      size)
+table_op (Decoder *dec,
+          guint    op,
+          guint64  addr,
+          guint64  size,
+          guint32  pe_plus1,
+          guint32  line)
 {
-  guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
-  guint32 line = 0;
   LiveBucket *bucket;
   guint slot;
-
-  if (op == MEM_ALLOC)
-    {
-      line = line_for (dec, pe, offset);
-      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
-      pe->alloc_count++;
-      if (line != 0)
-        {
-          dec->line_acc[line - 1].alloc_bytes =
-            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
-          dec->line_acc[line - 1].alloc_count++;
-        }
-    }
 
   if G_UNLIKELY (addr > G_MAXUINT32 || size > G_MAXUINT32 || dec->n_low_wide != 0)
     {
@@ -1445,7 +1467,271 @@ credit_memory (Decoder     *dec,
       place_block (dec, &block);
     }
   else
-    bl_profile_get_info_mutable (dec->profile)->unmatched_frees++;
+    dec->unmatched_frees++;
+}
+
+/* ---- the live-block worker ---------------------------------------------- *
+ *
+ * On a large file with memory operations, a second thread owns the tables
+ * of live blocks (dec->table, dec->wide, n_low_wide, pe_live, line_live and
+ * unmatched_frees): the decoding thread credits CPU, calls, allocations and
+ * lines, and hands each memory operation, in file order, to the worker
+ * through a ring that one thread fills and the other empties. The worker
+ * does exactly what the decoding thread would have done, in the same order,
+ * so the results are the same; the two only meet again when the tables are
+ * read at the end (worker_finish()). */
+
+typedef struct
+{
+  guint64 addr;
+  guint64 size;
+  guint32 pe_plus1;
+  guint32 line_plus1;
+  guint32 op;
+  guint32 pad;
+} MemOp;
+
+G_STATIC_ASSERT (sizeof (MemOp) == 32);
+
+#ifndef BL_FUZZING
+#define RING_SIZE        ((gsize) 1 << 16)     /* 2 MiB of operations */
+#define RING_PUBLISH     ((gsize) 256)
+#else
+#define RING_SIZE        ((gsize) 64)          /* full and empty often */
+#define RING_PUBLISH     ((gsize) 8)
+#endif
+#define RING_MASK        (RING_SIZE - 1)
+#define WORKER_AHEAD     16
+
+struct _Worker
+{
+  MemOp   *ring;
+  GThread *thread;
+  gsize    head_local;    /* producer only: written up to here */
+  gsize    tail_seen;     /* producer only: the consumer's tail last read */
+  /* shared, each on its own cache line */
+  gsize    head __attribute__ ((aligned (64)));   /* published by the producer */
+  gsize    tail __attribute__ ((aligned (64)));   /* published by the consumer */
+  gint     done __attribute__ ((aligned (64)));
+};
+
+/* Spins a little, then yields, then sleeps: the machine may be busy. */
+static void
+worker_pause (guint *spins)
+{
+  if (*spins < 32)
+    {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause ();
+#endif
+    }
+  else if (*spins < 256)
+    g_thread_yield ();
+  else
+    g_usleep (50);
+  (*spins)++;
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Decoder *dec = data;
+  Worker *w = dec->worker;
+  gsize tail = 0;
+  guint spins = 0;
+
+  for (;;)
+    {
+      gsize head = __atomic_load_n (&w->head, __ATOMIC_ACQUIRE);
+
+      if (head == tail)
+        {
+          if (__atomic_load_n (&w->done, __ATOMIC_ACQUIRE) &&
+              __atomic_load_n (&w->head, __ATOMIC_ACQUIRE) == tail)
+            break;
+          worker_pause (&spins);
+          continue;
+        }
+      spins = 0;
+
+      /* the buckets of an operation WORKER_AHEAD on are fetched while this
+       * one is done, so that the misses overlap */
+      for (gsize i = tail; i < MIN (head, tail + WORKER_AHEAD); i++)
+        {
+          const MemOp *m = &w->ring[i & RING_MASK];
+
+          if (m->addr <= G_MAXUINT32)
+            live_table_prefetch (&dec->table, (guint32) m->addr);
+        }
+      for (gsize i = tail; i < head; i++)
+        {
+          const MemOp *m = &w->ring[i & RING_MASK];
+
+          if (i + WORKER_AHEAD < head)
+            {
+              const MemOp *ahead = &w->ring[(i + WORKER_AHEAD) & RING_MASK];
+
+              if (ahead->addr <= G_MAXUINT32)
+                live_table_prefetch (&dec->table, (guint32) ahead->addr);
+            }
+          table_op (dec, m->op, m->addr, m->size, m->pe_plus1, m->line_plus1);
+          if (((i + 1) & (RING_PUBLISH - 1)) == 0)
+            __atomic_store_n (&w->tail, i + 1, __ATOMIC_RELEASE);
+        }
+      tail = head;
+      __atomic_store_n (&w->tail, tail, __ATOMIC_RELEASE);
+    }
+
+  return NULL;
+}
+
+static void
+worker_start (Decoder *dec)
+{
+  Worker *w = g_new0 (Worker, 1);
+
+  w->ring = bl_big_array_grow (NULL, 0, RING_SIZE * sizeof (MemOp));
+  dec->worker = w;
+  w->thread = g_thread_try_new ("bsprof-live", worker_main, dec, NULL);
+  if (w->thread == NULL)
+    {
+      /* no thread to be had: the live blocks are done in line */
+      bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+      g_free (w);
+      dec->worker = NULL;
+    }
+}
+
+static inline void
+worker_publish (Worker *w)
+{
+  __atomic_store_n (&w->head, w->head_local, __ATOMIC_RELEASE);
+}
+
+static G_NO_INLINE void
+worker_wait_room (Worker *w)
+{
+  guint spins = 0;
+
+  worker_publish (w);
+  for (;;)
+    {
+      w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
+      if (w->head_local - w->tail_seen < RING_SIZE)
+        return;
+      worker_pause (&spins);
+    }
+}
+
+G_ALWAYS_INLINE static inline void
+worker_push (Worker  *w,
+             guint    op,
+             guint64  addr,
+             guint64  size,
+             guint32  pe_plus1,
+             guint32  line)
+{
+  MemOp *m;
+
+  if G_UNLIKELY (w->head_local - w->tail_seen >= RING_SIZE)
+    worker_wait_room (w);
+
+  m = &w->ring[w->head_local & RING_MASK];
+  m->addr = addr;
+  m->size = size;
+  m->pe_plus1 = pe_plus1;
+  m->line_plus1 = line;
+  m->op = op;
+  if ((++w->head_local & (RING_PUBLISH - 1)) == 0)
+    worker_publish (w);
+}
+
+/* Hands the last operations over, waits for the worker to do them all, and
+ * ends it: the tables are the decoding thread's again. */
+static void
+worker_finish (Decoder *dec)
+{
+  Worker *w = dec->worker;
+
+  if (w == NULL)
+    return;
+
+  worker_publish (w);
+  __atomic_store_n (&w->done, 1, __ATOMIC_RELEASE);
+  g_thread_join (w->thread);
+  bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+  g_free (w);
+  dec->worker = NULL;
+}
+
+/* Whether memory operations go to a worker: on large inputs, with a second
+ * processor, once the table holds many live blocks (below that, the table
+ * stays in the cache and handing operations over costs more than it
+ * saves). Tests and fuzzers set the bounds lower. */
+#ifndef BL_FUZZING
+static guint64 worker_min_bytes = BL_BSPROF_WORKER_MIN_BYTES;
+static guint64 worker_min_live = BL_BSPROF_WORKER_MIN_LIVE;
+#else
+static guint64 worker_min_bytes = 0;   /* every input: the ring is fuzzed too */
+static guint64 worker_min_live = 8;
+#endif
+
+/**
+ * bl_bsprof_set_worker: (skip)
+ * @min_bytes: inputs of at least this size (and of known size) hand their
+ *   memory operations to a second thread; G_MAXUINT64: never
+ * @min_live: once the table of live blocks grows past this many blocks
+ *   (0: from the start)
+ *
+ * For tests and benchmarks.
+ */
+void
+bl_bsprof_set_worker (guint64 min_bytes,
+                      guint64 min_live)
+{
+  __atomic_store_n (&worker_min_bytes, min_bytes, __ATOMIC_RELAXED);
+  __atomic_store_n (&worker_min_live, min_live, __ATOMIC_RELAXED);
+}
+
+static gboolean
+want_worker (Decoder *dec)
+{
+  guint64 min_bytes = __atomic_load_n (&worker_min_bytes, __ATOMIC_RELAXED);
+
+  if (min_bytes == G_MAXUINT64 || dec->src->total < min_bytes)
+    return FALSE;
+
+  return min_bytes == 0 || g_get_num_processors () >= 2;
+}
+
+G_ALWAYS_INLINE static inline void
+credit_memory (Decoder     *dec,
+               PathElement *pe,
+               guint        op,
+               guint32      offset,
+               guint64      addr,
+               guint64      size)
+{
+  guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
+  guint32 line = 0;
+
+  if (op == MEM_ALLOC)
+    {
+      line = line_for (dec, pe, offset);
+      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
+      pe->alloc_count++;
+      if (line != 0)
+        {
+          dec->line_acc[line - 1].alloc_bytes =
+            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
+          dec->line_acc[line - 1].alloc_count++;
+        }
+    }
+
+  if (dec->worker != NULL)
+    worker_push (dec->worker, op, addr, size, pe_plus1, line);
+  else
+    table_op (dec, op, addr, size, pe_plus1, line);
 }
 
 static ParseResult
@@ -1558,6 +1844,7 @@ parse_calls (Decoder       *dec,
  * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
 #define HOT_BATCH     16
+#define ROW_AHEAD     4
 
 typedef struct
 {
@@ -1575,7 +1862,8 @@ decode_hot (Decoder      *dec,
             const guint8 *limit)
 {
   PathElement *pes = dec->pe;
-  const PathInfo *infos = (const PathInfo *) (gpointer) dec->pe_info->data;
+  const guint32 *rows = dec->line_rows;
+  gboolean threaded = dec->worker != NULL;
   gboolean lines = dec->lines;
   gboolean stopped = FALSE;
   HotEntry batches[2][HOT_BATCH];
@@ -1594,8 +1882,7 @@ decode_hot (Decoder      *dec,
                    !element_index (dec, (guint32) (id), &e->pe))              \
       goto stop;                                                              \
     __builtin_prefetch (&pes[e->pe], 1);                                      \
-    if (lines && offset != 0)                                                 \
-      __builtin_prefetch (&infos[e->pe]);                                     \
+    __builtin_prefetch ((const guint8 *) &pes[e->pe + 1] - 1, 1);             \
   } G_STMT_END
 
   /* read batch k + 1, then credit batch k: a whole batch lies between a
@@ -1643,7 +1930,7 @@ decode_hot (Decoder      *dec,
               if G_UNLIKELY (offset > G_MAXUINT32 || e->op > MEM_FREE_REALLOC || !dec->memory)
                 goto stop;
               HOT_ELEMENT (tag >> 5);
-              if (a <= G_MAXUINT32)
+              if (!threaded && a <= G_MAXUINT32)
                 live_table_prefetch (&dec->table, (guint32) a);
               break;
 
@@ -1673,6 +1960,16 @@ decode_hot (Decoder      *dec,
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
 
+              /* the line row of an entry a few ahead (its record is here) */
+              if (lines && i + ROW_AHEAD < n_prev)
+                {
+                  const HotEntry *ahead = &prev[i + ROW_AHEAD];
+                  guint32 row = pes[ahead->pe].line_row;
+
+                  if (row != 0 && ahead->offset < LINE_ROW)
+                    __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
+                }
+
               switch (e->tag)
                 {
                 case TAG_CPU:
@@ -1697,6 +1994,9 @@ decode_hot (Decoder      *dec,
 
 #undef HOT_VARINT
 #undef HOT_ELEMENT
+
+  if (threaded)
+    worker_publish (dec->worker);
 
   return p;
 }
@@ -1868,6 +2168,7 @@ parse_header (Decoder  *dec,
 static void
 decoder_clear (Decoder *dec)
 {
+  worker_finish (dec);
   bl_u32_map_clear (&dec->strings);
   bl_u32_map_clear (&dec->modules);
   bl_u32_map_clear (&dec->elements);
@@ -1883,6 +2184,9 @@ decoder_clear (Decoder *dec)
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_live, dec->line_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_slots, (dec->line_mask + 1) * sizeof (LineSlot));
+  bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
+  if (dec->row_slots != NULL)
+    bl_big_array_free (dec->row_slots, (dec->row_mask + 1) * sizeof (LineSlot));
 }
 
 /* The six memory metrics: freed = allocated − still live. */
@@ -1924,6 +2228,10 @@ decoder_flush (Decoder   *dec,
       saved_line_live = g_memdup2 (dec->line_live, saved_line_cap * sizeof (LiveAcc));
     }
 
+  /* the worker's operations done, the tables are this thread's again */
+  worker_finish (dec);
+  bl_profile_get_info_mutable (profile)->unmatched_frees += dec->unmatched_frees;
+
   /* what the tables still hold was never freed */
   if (dec->memory)
     {
@@ -1950,10 +2258,24 @@ decoder_flush (Decoder   *dec,
         }
     }
 
+  /* and so are the tables that only decoding needs (on a million path
+   * elements, some 40 bytes each), unless decoding goes on */
+  if (!keep)
+    {
+      g_clear_pointer (&dec->pe_info, g_array_unref);
+      bl_u32_map_clear (&dec->elements);
+      bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
+      dec->dense = NULL;
+      dec->dense_cap = 0;
+      bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
+      dec->line_rows = NULL;
+      dec->rows_cap = 0;
+    }
+
   for (gsize i = 0; i < dec->n_pe; i++)
     {
       const PathElement *pe = &dec->pe[i];
-      guint32 node = g_array_index (dec->pe_info, PathInfo, i).node;
+      guint32 node = pe->node;
 
       bl_profile_add_value (profile, node, BL_METRIC_CPU, pe->cpu);
       bl_profile_add_value (profile, node, BL_METRIC_WALL, pe->wall);
@@ -2136,10 +2458,29 @@ decode (BlSource       *src,
   bl_profile_enable_metric (profile, BL_METRIC_WALL);
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
 
+  /* a second thread for the live blocks of a large file, now or once
+   * they are many */
+  if (dec.memory && want_worker (&dec))
+    {
+      guint64 min_live = __atomic_load_n (&worker_min_live, __ATOMIC_RELAXED);
+
+      if (min_live == 0)
+        worker_start (&dec);
+      else
+        dec.worker_live = min_live;
+    }
+
   /* body */
   for (;;)
     {
       gsize start;
+
+      if G_UNLIKELY (dec.start_worker)
+        {
+          dec.start_worker = FALSE;
+          dec.worker_live = 0;
+          worker_start (&dec);
+        }
 
       if (src->len - src->pos > HOT_ENTRY_MAX)
         {

@@ -29,6 +29,11 @@ typedef enum
 #define BL_BSPROF_MAGIC "bsprof\0\0"
 #define BL_BSPROF_MAGIC_LEN 8
 
+/* inputs of this size and more hand their memory operations to a second
+ * thread once that many blocks are live (bl_bsprof_set_worker()) */
+#define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
+#define BL_BSPROF_WORKER_MIN_LIVE  (128 * 1024)
+
 typedef struct
 {
   guint64 entries;       /* body entries decoded */
@@ -46,5 +51,7 @@ BlProfile *bl_bsprof_read_stream (GInputStream   *stream,
 BlProfile *bl_bsprof_read_memory (const guint8   *data,
                                   gsize           len,
                                   GError        **error);
+void       bl_bsprof_set_worker   (guint64         min_bytes,
+                                   guint64         min_live);
 
 G_END_DECLS

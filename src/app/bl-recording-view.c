@@ -85,6 +85,7 @@ struct _BlRecordingView
   GString              *notes;            /* streams that ended early */
   guint                 tick_id;
   guint                 lost_id;          /* the others' grace after a loss */
+  guint                 align_id;         /* lanes realigned after a resize */
   guint                 n_ticks;
   gboolean              snapshot_busy;
   gboolean              trace_busy;
@@ -226,6 +227,27 @@ align_trace (BlRecordingView *self)
     gtk_widget_set_margin_start (self->trace_scroller, MAX (start, 0));
   if (gtk_widget_get_margin_end (self->trace_scroller) != end)
     gtk_widget_set_margin_end (self->trace_scroller, MAX (end, 0));
+}
+
+static gboolean
+align_after_resize (gpointer data)
+{
+  BlRecordingView *self = data;
+
+  self->align_id = 0;
+  align_trace (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->marks_area));
+  return G_SOURCE_REMOVE;
+}
+
+/* The charts' plots move when the view changes size (a saved recording is
+ * laid out after it is loaded, a window is resized): the lanes follow,
+ * once the allocation is over. */
+static void
+marks_area_resized (BlRecordingView *self)
+{
+  if (self->align_id == 0 && !self->disposed)
+    self->align_id = g_idle_add (align_after_resize, self);
 }
 
 /* Shows [v0, v1] of [0, extent] in the charts and the lanes. */
@@ -1004,6 +1026,7 @@ bl_recording_view_dispose (GObject *object)
   BlRecordingView *self = BL_RECORDING_VIEW (object);
 
   self->disposed = TRUE;
+  g_clear_handle_id (&self->align_id, g_source_remove);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->lost_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
@@ -1114,6 +1137,8 @@ bl_recording_view_init (BlRecordingView *self)
   self->extent_us = MIN_EXTENT_US;
 
   gtk_drawing_area_set_draw_func (self->marks_area, draw_marks, self, NULL);
+  g_signal_connect_object (self->marks_area, "resize", G_CALLBACK (marks_area_resized), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (bl_timeline_get_axis (self->timeline), "visible-changed",
                            G_CALLBACK (timeline_visible_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->trace_timeline, "notify::hadjustment",

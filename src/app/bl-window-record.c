@@ -116,6 +116,7 @@ close_response_cb (GObject    *alert,
   BlRecordingView *view = BL_RECORDING_VIEW (adw_tab_page_get_child (tab));
   AdwTabView *tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (view),
                                                                  ADW_TYPE_TAB_VIEW));
+  gulong handler;
 
   if (tab_view == NULL)
     return;
@@ -126,11 +127,14 @@ close_response_cb (GObject    *alert,
       return;
     }
 
-  /* the tab goes once the files are complete */
-  g_signal_connect_data (view, "state-changed", G_CALLBACK (stopped_then_close),
-                         g_object_ref (tab), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  /* the tab goes once the files are complete; stopping may complete them at
+   * once, and then the handler has closed the tab already */
+  handler = g_signal_connect_data (view, "state-changed", G_CALLBACK (stopped_then_close),
+                                   g_object_ref (tab),
+                                   (GClosureNotify) (void (*) (void)) g_object_unref, 0);
   bl_recording_view_stop (view);
-  stopped_then_close (view, tab);
+  if (g_signal_handler_is_connected (view, handler))
+    stopped_then_close (view, tab);
 }
 
 static gboolean

@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -643,6 +645,41 @@ test_close_asks (Fixture       *f,
   remove_tree (folder);
 }
 
+static void
+set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* the lanes start and end where the charts' plots do */
+static void
+assert_lanes_aligned (BlRecordingView *view)
+{
+  BlTimeline *charts = bl_recording_view_get_timeline (view);
+  BlTraceTimeline *lanes = bl_recording_view_get_trace_timeline (view);
+  gint64 vs, ve;
+  double ts, te;
+  graphene_point_t c0, c1, l0, l1;
+
+  bl_time_axis_get_visible (bl_timeline_get_axis (charts), &vs, &ve);
+  bl_trace_timeline_get_visible_range (lanes, &ts, &te);
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (charts), GTK_WIDGET (view),
+                                           &GRAPHENE_POINT_INIT (bl_timeline_time_to_x (charts, vs), 0),
+                                           &c0));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (charts), GTK_WIDGET (view),
+                                           &GRAPHENE_POINT_INIT (bl_timeline_time_to_x (charts, ve), 0),
+                                           &c1));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (lanes), GTK_WIDGET (view),
+                                           &GRAPHENE_POINT_INIT (bl_trace_timeline_time_to_x (lanes, ts), 0),
+                                           &l0));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (lanes), GTK_WIDGET (view),
+                                           &GRAPHENE_POINT_INIT (bl_trace_timeline_time_to_x (lanes, te), 0),
+                                           &l1));
+  g_test_message ("charts %.0f–%.0f, lanes %.0f–%.0f", c0.x, c1.x, l0.x, l1.x);
+  g_assert_cmpfloat (fabs (c0.x - l0.x), <=, 2);
+  g_assert_cmpfloat (fabs (c1.x - l1.x), <=, 2);
+}
+
 /* The recording tab fits 1280×720 and works at 800×600: the window keeps its size. */
 static void
 test_sizes (Fixture       *f,
@@ -681,6 +718,7 @@ test_sizes (Fixture       *f,
       g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), ==,
                        gtk_widget_get_width (GTK_WIDGET (f->window)));
       g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), >=, sizes[i][1] - 120);
+      assert_lanes_aligned (view);
     }
 
   /* the dialog fits 800×600 too */
@@ -698,6 +736,38 @@ test_sizes (Fixture       *f,
 
   bl_recording_view_stop (view);
   wait_saved (view);
+
+  /* the saved recording opened again: its view is laid out after it is given
+   * the recording, and the lanes still line up with the charts */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlRecording) recording = bl_recording_load (folder, NULL, &error);
+    BlRecordingView *again;
+    GtkWidget *window;
+
+    g_assert_no_error (error);
+    again = bl_recording_view_new ();
+    bl_recording_view_set_recording (again, recording);
+    window = gtk_window_new ();
+    gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
+    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (again));
+    gtk_window_present (GTK_WINDOW (window));
+    while (gtk_widget_get_width (GTK_WIDGET (again)) == 0)
+      g_main_context_iteration (NULL, TRUE);
+    /* a few frames: the realignment after the first allocation is laid out
+     * in the next one */
+    for (guint frame = 0; frame < 5; frame++)
+      {
+        gboolean done = FALSE;
+
+        g_timeout_add_once (50, set_true, &done);
+        while (!done)
+          g_main_context_iteration (NULL, TRUE);
+      }
+    flush ();
+    assert_lanes_aligned (again);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
   remove_tree (folder);
 }
 

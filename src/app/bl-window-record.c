@@ -162,6 +162,98 @@ close_page_cb (BlWindow   *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* closing the window while tabs record                                     */
+
+static gboolean
+any_recording (BlWindow *self,
+               gboolean  or_stopping)
+{
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (self->tab_view, i));
+      BlRecordingViewState state;
+
+      if (!BL_IS_RECORDING_VIEW (child))
+        continue;
+      state = bl_recording_view_get_state (BL_RECORDING_VIEW (child));
+      if (state == BL_RECORDING_VIEW_RECORDING
+          || (or_stopping && state == BL_RECORDING_VIEW_STOPPING))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* once every recording has its files complete, the window goes */
+static void
+stopped_then_destroy (BlWindow *self)
+{
+  if (any_recording (self, TRUE))
+    return;
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (self->tab_view, i));
+
+      if (BL_IS_RECORDING_VIEW (child))
+        g_signal_handlers_disconnect_by_func (child, stopped_then_destroy, self);
+    }
+  /* nothing records now: the window closes as any other time */
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+close_window_response_cb (GObject    *alert,
+                          const char *response,
+                          BlWindow   *self)
+{
+  if (g_strcmp0 (response, "stop") != 0)
+    return;
+
+  g_object_ref (self);
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (self->tab_view, i));
+
+      if (!BL_IS_RECORDING_VIEW (child))
+        continue;
+      g_signal_connect_object (child, "state-changed", G_CALLBACK (stopped_then_destroy), self,
+                               G_CONNECT_SWAPPED);
+      if (bl_recording_view_is_recording (BL_RECORDING_VIEW (child)))
+        bl_recording_view_stop (BL_RECORDING_VIEW (child));
+    }
+  stopped_then_destroy (self);
+  g_object_unref (self);
+}
+
+/*
+ * _bl_window_record_ask_close:
+ *
+ * Asks before the window closes while a tab records; the window goes once
+ * the recordings' files are complete.
+ *
+ * Returns: TRUE when the close waits for the answer
+ */
+gboolean
+_bl_window_record_ask_close (BlWindow *self)
+{
+  GObject *alert;
+
+  if (!any_recording (self, FALSE))
+    return FALSE;
+
+  alert = bl_alert_new (_("Stop Recording?"),
+                        _("A tab records from a device. Stopping keeps what arrived so far "
+                          "in the recording’s folder."));
+  bl_alert_add_response (alert, "cancel", _("_Keep Recording"));
+  bl_alert_add_response (alert, "stop", _("_Stop and Close"));
+  bl_alert_set_suggested (alert, "stop");
+  bl_alert_set_close_response (alert, "cancel");
+  g_signal_connect_object (alert, "response", G_CALLBACK (close_window_response_cb), self, 0);
+  bl_alert_present (alert, GTK_WINDOW (self));
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
 
 /**
  * bl_window_record:

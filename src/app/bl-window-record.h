@@ -16,5 +16,6 @@ BlRecordingView *bl_window_record              (BlWindow                 *self,
 
 void             _bl_window_class_record_init  (GtkWidgetClass           *widget_class);
 void             _bl_window_record_init        (BlWindow                 *self);
+gboolean         _bl_window_record_ask_close   (BlWindow                 *self);
 
 G_END_DECLS

@@ -138,6 +138,9 @@ bl_window_close_request (GtkWindow *window)
 {
   BlWindow *self = BL_WINDOW (window);
 
+  if (_bl_window_record_ask_close (self))
+    return TRUE;
+
   if (self->settings != NULL)
     {
       GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));

@@ -645,6 +645,52 @@ test_close_asks (Fixture       *f,
   remove_tree (folder);
 }
 
+/* Closing the window while a tab records asks too; Stop and Close waits for
+ * the files, then the window goes. */
+static void
+test_close_window_asks (Fixture       *f,
+                        gconstpointer  data)
+{
+  BlRecordingView *view = start_recording (f);
+  g_autoptr(BlRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = g_object_ref (bl_recording_view_get_folder (view));
+  GtkWidget *window = GTK_WIDGET (f->window);
+  GObject *alert;
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_close (GTK_WINDOW (f->window));
+  flush ();
+  g_assert_nonnull (window);
+  alert = bl_alert_find (GTK_WINDOW (f->window));
+  g_assert_nonnull (alert);
+
+  /* Keep Recording: nothing changes */
+  bl_alert_respond (alert, "cancel");
+  flush ();
+  g_assert_nonnull (window);
+  g_assert_true (gtk_widget_get_visible (window));
+  g_assert_true (bl_recording_view_is_recording (view));
+
+  gtk_window_close (GTK_WINDOW (f->window));
+  flush ();
+  alert = bl_alert_find (GTK_WINDOW (f->window));
+  g_assert_nonnull (alert);
+  bl_alert_respond (alert, "stop");
+  while (window != NULL && gtk_widget_get_visible (window))
+    g_main_context_iteration (NULL, TRUE);
+
+  recording = bl_recording_load (folder, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (bl_recording_get_info (recording)->end, ==, BL_RECORDING_END_STOPPED);
+  remove_tree (folder);
+
+  /* the fixture's teardown closes a window of its own */
+  if (window != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  f->window = bl_window_new (GTK_APPLICATION (app));
+}
+
 static void
 set_true (gpointer data)
 {
@@ -813,6 +859,7 @@ main (int   argc,
   ADD ("record", BL_FAKE_ROKU_NORMAL, test_record);
   ADD ("vanish", BL_FAKE_ROKU_NORMAL, test_vanish);
   ADD ("close-asks", BL_FAKE_ROKU_NORMAL, test_close_asks);
+  ADD ("close-window-asks", BL_FAKE_ROKU_NORMAL, test_close_window_asks);
   ADD ("sizes", BL_FAKE_ROKU_NORMAL, test_sizes);
 #undef ADD
 

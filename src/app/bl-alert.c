@@ -152,7 +152,9 @@ bl_alert_respond (GObject    *alert,
                   const char *id)
 {
 #if BL_ALERT_IS_DIALOG
-  g_signal_emit_by_name (alert, "response", id);
+  /* closing answers with the close response, once: emitting @id as well
+   * would answer twice */
+  adw_alert_dialog_set_close_response (ADW_ALERT_DIALOG (alert), id);
   adw_dialog_force_close (ADW_DIALOG (alert));
 #else
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (alert), id);

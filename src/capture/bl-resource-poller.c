@@ -651,6 +651,17 @@ polled_graphics (GObject      *source,
   query_nodes (self);
 }
 
+/* an ECP path for the app being recorded: PREFIX/APP-ID ("dev" for the
+ * sideloaded app when the device named none) */
+static char *
+app_path (BlResourcePoller *self,
+          const char       *prefix)
+{
+  const char *app = bl_device_get_app_id (self->device);
+
+  return g_strdup_printf ("%s/%s", prefix, app != NULL ? app : "dev");
+}
+
 static void
 query_graphics (BlResourcePoller *self)
 {
@@ -661,9 +672,7 @@ query_graphics (BlResourcePoller *self)
       query_nodes (self);
       return;
     }
-  path = g_strdup_printf ("/query/r2d2-bitmaps/%s",
-                          bl_device_get_app_id (self->device) != NULL
-                            ? bl_device_get_app_id (self->device) : "dev");
+  path = app_path (self, "/query/r2d2-bitmaps");
   bl_device_get_async (self->device, path, self->stop, polled_graphics, g_object_ref (self));
 }
 
@@ -892,9 +901,7 @@ query_objects (BlResourcePoller *self)
       query_registry (self);
       return;
     }
-  path = g_strdup_printf ("/query/app-object-counts/%s",
-                          bl_device_get_app_id (self->device) != NULL
-                            ? bl_device_get_app_id (self->device) : "dev");
+  path = app_path (self, "/query/app-object-counts");
   bl_device_get_async (self->device, path, self->stop, polled_objects, g_object_ref (self));
 }
 
@@ -978,9 +985,7 @@ query_registry (BlResourcePoller *self)
       save (self);
       return;
     }
-  path = g_strdup_printf ("/query/registry/%s",
-                          bl_device_get_app_id (self->device) != NULL
-                            ? bl_device_get_app_id (self->device) : "dev");
+  path = app_path (self, "/query/registry");
   bl_device_get_async (self->device, path, self->stop, polled_registry, g_object_ref (self));
 }
 
@@ -1254,10 +1259,9 @@ static void
 poll_now (BlResourcePoller *self)
 {
   g_autofree char *path = NULL;
-  const char *app = bl_device_get_app_id (self->device);
 
   self->poll_started_us = g_get_monotonic_time ();
-  path = g_strdup_printf ("/query/chanperf/%s", app != NULL ? app : "dev");
+  path = app_path (self, "/query/chanperf");
   bl_device_get_async (self->device, path, self->stop, polled, g_object_ref (self));
 }
 
@@ -1333,9 +1337,7 @@ tracked (GObject      *source,
         }
     }
 
-  path = g_strdup_printf ("/sgrendezvous/track/%s",
-                          bl_device_get_app_id (self->device) != NULL
-                            ? bl_device_get_app_id (self->device) : "dev");
+  path = app_path (self, "/sgrendezvous/track");
   bl_device_post_async (self->device, path, self->stop, tracked_rendezvous,
                         g_object_ref (self));
 }
@@ -1385,9 +1387,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
     }
 
   build_root (self);
-  path = g_strdup_printf ("/fwbeacons/track/%s",
-                          bl_device_get_app_id (self->device) != NULL
-                            ? bl_device_get_app_id (self->device) : "dev");
+  path = app_path (self, "/fwbeacons/track");
   bl_device_post_async (self->device, path, self->stop, tracked, g_object_ref (self));
 }
 

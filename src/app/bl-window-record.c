@@ -92,6 +92,20 @@ record_action (GtkWidget  *widget,
 /* ------------------------------------------------------------------------ */
 /* closing a tab that records                                                */
 
+/* "Stop Recording?" with Keep Recording (also on Escape) and Stop and Close */
+static GObject *
+stop_alert_new (const char *body)
+{
+  GObject *alert = bl_alert_new (_("Stop Recording?"), body);
+
+  bl_alert_add_response (alert, "cancel", _("_Keep Recording"));
+  bl_alert_add_response (alert, "stop", _("_Stop and Close"));
+  bl_alert_set_suggested (alert, "stop");
+  bl_alert_set_close_response (alert, "cancel");
+
+  return alert;
+}
+
 static void
 stopped_then_close (BlRecordingView *view,
                     AdwTabPage      *tab)
@@ -147,13 +161,8 @@ close_page_cb (BlWindow   *self,
   if (!BL_IS_RECORDING_VIEW (child) || !bl_recording_view_is_recording (BL_RECORDING_VIEW (child)))
     return GDK_EVENT_PROPAGATE;
 
-  alert = bl_alert_new (_("Stop Recording?"),
-                        _("The tab records from a device. Stopping keeps what arrived so far "
-                          "in the recording’s folder."));
-  bl_alert_add_response (alert, "cancel", _("_Keep Recording"));
-  bl_alert_add_response (alert, "stop", _("_Stop and Close"));
-  bl_alert_set_suggested (alert, "stop");
-  bl_alert_set_close_response (alert, "cancel");
+  alert = stop_alert_new (_("The tab records from a device. Stopping keeps what arrived so far "
+                            "in the recording’s folder."));
   g_signal_connect_data (alert, "response", G_CALLBACK (close_response_cb), g_object_ref (tab),
                          (GClosureNotify) (void (*) (void)) g_object_unref, 0);
   bl_alert_present (alert, GTK_WINDOW (self));
@@ -240,13 +249,8 @@ _bl_window_record_ask_close (BlWindow *self)
   if (!any_recording (self, FALSE))
     return FALSE;
 
-  alert = bl_alert_new (_("Stop Recording?"),
-                        _("A tab records from a device. Stopping keeps what arrived so far "
-                          "in the recording’s folder."));
-  bl_alert_add_response (alert, "cancel", _("_Keep Recording"));
-  bl_alert_add_response (alert, "stop", _("_Stop and Close"));
-  bl_alert_set_suggested (alert, "stop");
-  bl_alert_set_close_response (alert, "cancel");
+  alert = stop_alert_new (_("A tab records from a device. Stopping keeps what arrived so far "
+                            "in the recording’s folder."));
   g_signal_connect_object (alert, "response", G_CALLBACK (close_window_response_cb), self, 0);
   bl_alert_present (alert, GTK_WINDOW (self));
 

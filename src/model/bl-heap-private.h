@@ -19,6 +19,36 @@ void         bl_heap_set_self_size    (BlHeap        *self,
                                        guint32        object,
                                        guint64        self_size);
 
+/* A reference whose field and target are the reader's own provisional
+ * codes (not checked), appended where bl_heap_add_reference() would put
+ * it; bl_heap_resolve_references() turns them into fields and objects
+ * before the heap is finished. */
+void         bl_heap_add_raw_reference (BlHeap       *self,
+                                        guint32       from,
+                                        guint32       field,
+                                        guint32       to);
+
+/* Room for @n raw references of @from, which must be the source of the
+ * last reference added or a later one: returns where their targets go and
+ * sets *@fields to where their fields go. */
+guint32     *bl_heap_reserve_raw_references (BlHeap    *self,
+                                             guint32    from,
+                                             guint32    n,
+                                             guint32  **fields);
+
+/* Called per reference in order with its source and codes: sets *@field
+ * and *@to to the real ones and returns TRUE, or FALSE to drop it. */
+typedef gboolean (*BlHeapResolveFunc) (guint32   from,
+                                       guint32  *field,
+                                       guint32  *to,
+                                       gpointer  data);
+
+/* Rewrites every reference added so far in place through @resolve,
+ * keeping their order and dropping those it refuses. */
+void         bl_heap_resolve_references (BlHeap            *self,
+                                         BlHeapResolveFunc  resolve,
+                                         gpointer           data);
+
 /* bl_heap_analyse() that also sets *@progress (atomically, when not NULL)
  * from @from to @to per mille as its steps end. */
 gboolean     bl_heap_analyse_with_progress (BlHeap       *self,

@@ -317,6 +317,115 @@ bl_heap_add_reference (BlHeap  *self,
 }
 
 void
+bl_heap_add_raw_reference (BlHeap  *self,
+                           guint32  from,
+                           guint32  field,
+                           guint32  to)
+{
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (from < self->object_types->len);
+
+  /* bl_heap_add_reference() without its checks of @field and @to */
+  if (G_LIKELY (self->edge_sources == NULL &&
+                (self->edge_start->len == 0 || from >= self->edge_start->len - 1)))
+    {
+      while (self->edge_start->len <= from)
+        g_array_append_val (self->edge_start, self->edge_to->len);
+      g_array_append_val (self->edge_field, field);
+      g_array_append_val (self->edge_to, to);
+      return;
+    }
+  /* sources out of order: bl_heap_add_reference() switches to a source per
+   * reference; its checks pass on the smallest field and target */
+  {
+    guint32 last = self->edge_to->len;
+
+    bl_heap_add_reference (self, from, 0, 0);
+    g_array_index (self->edge_field, guint32, last) = field;
+    g_array_index (self->edge_to, guint32, last) = to;
+  }
+}
+
+guint32 *
+bl_heap_reserve_raw_references (BlHeap    *self,
+                                guint32    from,
+                                guint32    n,
+                                guint32  **fields)
+{
+  guint32 m = self->edge_to->len;
+
+  g_return_val_if_fail (!self->finished, NULL);
+  g_return_val_if_fail (from < self->object_types->len, NULL);
+  g_return_val_if_fail (self->edge_sources == NULL &&
+                        (self->edge_start->len == 0 || from >= self->edge_start->len - 1), NULL);
+  g_return_val_if_fail (n <= G_MAXUINT32 - m, NULL);
+
+  while (self->edge_start->len <= from)
+    g_array_append_val (self->edge_start, m);
+  g_array_set_size (self->edge_field, m + n);
+  g_array_set_size (self->edge_to, m + n);
+  *fields = (guint32 *) self->edge_field->data + m;
+
+  return (guint32 *) self->edge_to->data + m;
+}
+
+void
+bl_heap_resolve_references (BlHeap            *self,
+                            BlHeapResolveFunc  resolve,
+                            gpointer           data)
+{
+  guint32 *fields = (guint32 *) self->edge_field->data;
+  guint32 *to = (guint32 *) self->edge_to->data;
+  guint32 m = self->edge_to->len;
+  guint32 w = 0;
+
+  g_return_if_fail (!self->finished);
+
+  if (self->edge_sources != NULL)
+    {
+      guint32 *sources = (guint32 *) self->edge_sources->data;
+
+      for (guint32 e = 0; e < m; e++)
+        {
+          guint32 f = fields[e], t = to[e];
+
+          if (!resolve (sources[e], &f, &t, data))
+            continue;
+          sources[w] = sources[e];
+          fields[w] = f;
+          to[w] = t;
+          w++;
+        }
+      g_array_set_size (self->edge_sources, w);
+    }
+  else
+    {
+      guint32 *start = (guint32 *) self->edge_start->data;
+      guint32 n_starts = self->edge_start->len;
+
+      for (guint32 v = 0; v < n_starts; v++)
+        {
+          guint32 begin = start[v];
+          guint32 end = v + 1 < n_starts ? start[v + 1] : m;
+
+          start[v] = w;
+          for (guint32 e = begin; e < end; e++)
+            {
+              guint32 f = fields[e], t = to[e];
+
+              if (!resolve (v, &f, &t, data))
+                continue;
+              fields[w] = f;
+              to[w] = t;
+              w++;
+            }
+        }
+    }
+  g_array_set_size (self->edge_field, w);
+  g_array_set_size (self->edge_to, w);
+}
+
+void
 bl_heap_add_root (BlHeap  *self,
                   guint32  object)
 {

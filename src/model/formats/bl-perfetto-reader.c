@@ -1213,10 +1213,15 @@ read_track_event (Reader          *reader,
 
 /* ---- heap graphs ---- */
 
-/* One dump being decoded, possibly over several packets. Objects go into
- * the BlHeap as they come; what may arrive later (type names and sizes,
- * field names, the objects references point at) is resolved when the dump
- * ends: until then a reference keeps its target's id and field-name iid. */
+/* One dump being decoded, possibly over several packets. Objects and
+ * their references go into the BlHeap as they come; what may arrive later
+ * (type names and sizes, field names, the objects references point at) is
+ * resolved when the dump ends: until then a reference holds two 32-bit
+ * codes in the heap's own arrays. Its target code is the target's id less
+ * the dump's first id, or REF_WIDE | an index into wide_targets for an id
+ * outside that range; its field code is an index into field_iids, or
+ * REF_BY_POSITION | the reference's position, the name then coming from the
+ * object's type. */
 typedef struct
 {
   char   *name;
@@ -1224,7 +1229,10 @@ typedef struct
   GArray *fields;     /* guint64 field-name iids of the type's references */
 } RawType;
 
-#define FIELD_BY_POSITION G_MAXUINT64
+#define FIELD_BY_POSITION G_MAXUINT64   /* an iid that names no field */
+#define REF_WIDE        0x80000000u
+#define REF_BY_POSITION 0x80000000u
+#define SMALL_FIELD_IIDS 4096
 
 struct _HeapDump
 {
@@ -1235,9 +1243,11 @@ struct _HeapDump
   GArray     *type_array;   /* guint32 per small type id: heap type + 1, 0 if none */
   GArray     *type_ids;     /* guint64: heap type → type id */
   GHashTable *field_names;  /* iid → char* */
-  GArray     *n_refs;       /* guint32 per object */
-  GArray     *ref_fields;   /* guint64 per reference: field-name iid, or FIELD_BY_POSITION */
-  GArray     *ref_targets;  /* guint64 per reference: object id */
+  guint64     target_base;  /* the first object's id */
+  GArray     *wide_targets; /* guint64: target ids far from target_base */
+  GArray     *field_iids;   /* guint64: field code → field-name iid */
+  GHashTable *field_codes;  /* field-name iid → field code + 1, past the small ones */
+  guint32    *small_field_codes; /* SMALL_FIELD_IIDS: field code + 1 per small iid */
   GArray     *zero_sizes;   /* guint32: objects that take their type's size */
   GArray     *roots;        /* guint64 */
   GHashTable *later_ids;    /* ids after the first that did not increase */
@@ -1271,9 +1281,10 @@ heap_dump_new (void)
   dump->type_array = g_array_new (FALSE, TRUE, sizeof (guint32));
   dump->type_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   dump->field_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  dump->n_refs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  dump->ref_fields = g_array_new (FALSE, FALSE, sizeof (guint64));
-  dump->ref_targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->wide_targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->field_iids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  dump->field_codes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  dump->small_field_codes = g_new0 (guint32, SMALL_FIELD_IIDS);
   dump->zero_sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
   dump->roots = g_array_new (FALSE, FALSE, sizeof (guint64));
   dump->scratch_fields = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -1296,9 +1307,10 @@ heap_dump_free (gpointer data)
   g_array_unref (dump->type_array);
   g_array_unref (dump->type_ids);
   g_hash_table_unref (dump->field_names);
-  g_clear_pointer (&dump->n_refs, g_array_unref);
-  g_clear_pointer (&dump->ref_fields, g_array_unref);
-  g_clear_pointer (&dump->ref_targets, g_array_unref);
+  g_array_unref (dump->wide_targets);
+  g_array_unref (dump->field_iids);
+  g_hash_table_unref (dump->field_codes);
+  g_free (dump->small_field_codes);
   g_array_unref (dump->zero_sizes);
   g_array_unref (dump->roots);
   g_clear_pointer (&dump->later_ids, g_hash_table_unref);
@@ -1463,6 +1475,78 @@ object_index_lookup (ObjectIndex *index,
   return v == NULL ? G_MAXUINT32 : GPOINTER_TO_UINT (v) - 1;
 }
 
+/* What resolving a dump's references needs. */
+typedef struct
+{
+  HeapDump    *dump;
+  ObjectIndex  objects;
+  GHashTable  *field_ids;   /* field-name iid → heap field + 1 */
+  guint64      undefined;
+  guint64      cached_iid;
+  guint32      cached_field;
+  guint32      cached_type;
+  RawType     *cached_raw;
+} Resolve;
+
+static gboolean
+resolve_reference (guint32   from,
+                   guint32  *field,
+                   guint32  *to,
+                   gpointer  data)
+{
+  Resolve *r = data;
+  HeapDump *dump = r->dump;
+  guint64 target, iid;
+  guint32 object;
+
+  target = (*to & REF_WIDE) != 0 ? g_array_index (dump->wide_targets, guint64, *to & ~REF_WIDE)
+           : dump->target_base + *to;
+  object = object_index_lookup (&r->objects, target);
+  if (object == G_MAXUINT32)
+    {
+      r->undefined++;
+      return FALSE;
+    }
+  *to = object;
+
+  if ((*field & REF_BY_POSITION) != 0)
+    {
+      guint32 k = *field & ~REF_BY_POSITION;
+
+      if (bl_heap_get_object_type (dump->heap, from) != r->cached_type)
+        {
+          r->cached_type = bl_heap_get_object_type (dump->heap, from);
+          r->cached_raw = g_hash_table_lookup (dump->types,
+                                               (gpointer) (guintptr) g_array_index (dump->type_ids,
+                                                                                    guint64,
+                                                                                    r->cached_type));
+        }
+      iid = r->cached_raw != NULL && k < r->cached_raw->fields->len
+            ? g_array_index (r->cached_raw->fields, guint64, k) : G_MAXUINT64;
+    }
+  else
+    iid = g_array_index (dump->field_iids, guint64, *field);
+
+  /* field-name iid → heap field id, interned once per name */
+  if (iid != r->cached_iid)
+    {
+      gpointer id = g_hash_table_lookup (r->field_ids, (gpointer) (guintptr) iid);
+
+      if (id == NULL)
+        {
+          const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
+
+          id = GUINT_TO_POINTER (bl_heap_intern_field (dump->heap, name) + 1);
+          g_hash_table_insert (r->field_ids, (gpointer) (guintptr) iid, id);
+        }
+      r->cached_iid = iid;
+      r->cached_field = GPOINTER_TO_UINT (id) - 1;
+    }
+  *field = r->cached_field;
+
+  return TRUE;
+}
+
 /* Resolves what a complete dump left open; the analysis comes once the
  * whole trace is read, when the slices' buffers are gone. */
 static void
@@ -1470,17 +1554,9 @@ heap_dump_finish (Reader   *reader,
                   HeapDump *dump)
 {
   BlHeap *heap = dump->heap;
-  guint32 n = bl_heap_get_n_objects (heap);
-  ObjectIndex objects;
-  guint64 undefined = 0;
-  guint64 ref = 0;
-  guint64 cached_iid = G_MAXUINT64 - 1;
-  guint32 cached_field = 0;
-  guint32 cached_type = G_MAXUINT32;
-  RawType *cached_raw = NULL;
+  Resolve r = { 0 };
   GHashTableIter iter;
   gpointer key, value;
-  g_autoptr (GHashTable) field_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   /* every described type is listed, with or without objects */
   g_hash_table_iter_init (&iter, dump->types);
@@ -1500,78 +1576,147 @@ heap_dump_finish (Reader   *reader,
         bl_heap_set_self_size (heap, o, raw->object_size);
     }
 
-  object_index_init (&objects, heap, dump->n_increasing);
-  for (guint32 o = 0; o < n; o++)
-    {
-      guint32 n_refs = g_array_index (dump->n_refs, guint32, o);
-
-      if (n_refs == 0)
-        continue;
-      if (bl_heap_get_object_type (heap, o) != cached_type)
-        {
-          cached_type = bl_heap_get_object_type (heap, o);
-          cached_raw = g_hash_table_lookup (dump->types,
-                                            (gpointer) (guintptr) g_array_index (dump->type_ids,
-                                                                                 guint64,
-                                                                                 cached_type));
-        }
-      for (guint32 k = 0; k < n_refs; k++, ref++)
-        {
-          guint64 target = g_array_index (dump->ref_targets, guint64, ref);
-          guint64 iid = g_array_index (dump->ref_fields, guint64, ref);
-          guint32 to;
-
-          if (target == 0)
-            continue;
-          to = object_index_lookup (&objects, target);
-          if (to == G_MAXUINT32)
-            {
-              undefined++;
-              continue;
-            }
-          if (iid == FIELD_BY_POSITION)
-            iid = cached_raw != NULL && k < cached_raw->fields->len
-                  ? g_array_index (cached_raw->fields, guint64, k) : G_MAXUINT64;
-          /* field-name iid → heap field id, interned once per name */
-          if (iid != cached_iid)
-            {
-              gpointer field = g_hash_table_lookup (field_ids, (gpointer) (guintptr) iid);
-
-              if (field == NULL)
-                {
-                  const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
-
-                  field = GUINT_TO_POINTER (bl_heap_intern_field (heap, name) + 1);
-                  g_hash_table_insert (field_ids, (gpointer) (guintptr) iid, field);
-                }
-              cached_iid = iid;
-              cached_field = GPOINTER_TO_UINT (field) - 1;
-            }
-          bl_heap_add_reference (heap, o, cached_field, to);
-        }
-    }
-  g_clear_pointer (&dump->n_refs, g_array_unref);
-  g_clear_pointer (&dump->ref_fields, g_array_unref);
-  g_clear_pointer (&dump->ref_targets, g_array_unref);
+  r.dump = dump;
+  r.field_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r.cached_iid = G_MAXUINT64 - 1;
+  r.cached_type = G_MAXUINT32;
+  object_index_init (&r.objects, heap, dump->n_increasing);
+  bl_heap_resolve_references (heap, resolve_reference, &r);
+  g_hash_table_unref (r.field_ids);
 
   for (guint i = 0; i < dump->roots->len; i++)
     {
-      guint32 r = object_index_lookup (&objects, g_array_index (dump->roots, guint64, i));
+      guint32 root = object_index_lookup (&r.objects, g_array_index (dump->roots, guint64, i));
 
-      if (r != G_MAXUINT32)
-        bl_heap_add_root (heap, r);
+      if (root != G_MAXUINT32)
+        bl_heap_add_root (heap, root);
       else
-        undefined++;
+        r.undefined++;
     }
-  object_index_clear (&objects);
+  object_index_clear (&r.objects);
 
   g_ptr_array_add (reader->heaps, g_steal_pointer (&dump->heap));
 
-  if (undefined > 0 && reader->heap_warning == NULL)
+  if (r.undefined > 0 && reader->heap_warning == NULL)
     reader->heap_warning =
       g_strdup_printf (_("Heap graph %u refers to %" PRIu64
                          " objects it does not define; those references are left out."),
-                       reader->heaps->len, undefined);
+                       reader->heaps->len, r.undefined);
+}
+
+/* The code of a field-name iid (see HeapDump). */
+static guint32
+heap_field_code (HeapDump *dump,
+                 guint64   iid)
+{
+  gpointer code;
+
+  if (iid < SMALL_FIELD_IIDS && dump->small_field_codes[iid] != 0)
+    return dump->small_field_codes[iid] - 1;
+  code = g_hash_table_lookup (dump->field_codes, (gpointer) (guintptr) iid);
+  if (code == NULL)
+    {
+      code = GUINT_TO_POINTER (dump->field_iids->len + 1);
+      g_array_append_val (dump->field_iids, iid);
+      if (iid < SMALL_FIELD_IIDS)
+        dump->small_field_codes[iid] = GPOINTER_TO_UINT (code);
+      else
+        g_hash_table_insert (dump->field_codes, (gpointer) (guintptr) iid, code);
+    }
+
+  return GPOINTER_TO_UINT (code) - 1;
+}
+
+/* A packed list of varints kept as bytes: the usual single packed field of
+ * an object's field ids or targets is decoded where its codes are written. */
+typedef struct
+{
+  const guint8 *data;
+  gsize         len;
+  guint32       n;          /* varints */
+  guint32       n_nonzero;
+  gboolean      in_array;   /* repeated or unpacked: appended to the scratch array */
+} PackedList;
+
+/* Counts a packed list's varints, FALSE if one is malformed. */
+static gboolean
+packed_count (const guint8 *p,
+              gsize         len,
+              guint32      *n,
+              guint32      *n_nonzero)
+{
+  const guint8 *end = p + len;
+  guint32 count = 0, nonzero = 0;
+
+  while (p < end)
+    {
+      guint64 v;
+
+      if G_LIKELY (*p < 0x80)
+        v = *p++;
+      else if (!bl_pb_read_varint (&p, end, &v))
+        return FALSE;
+      count++;
+      nonzero += v != 0;
+    }
+  *n = count;
+  *n_nonzero = nonzero;
+
+  return TRUE;
+}
+
+/* One occurrence of a repeated varint field of an object: a first packed
+ * one is only checked and kept; any other sends the list to @array. */
+static gboolean
+packed_add (PackedList      *list,
+            const BlPbField *f,
+            GArray          *array)
+{
+  if (!list->in_array && list->data == NULL && f->wire == BL_PB_BYTES)
+    {
+      list->data = f->data;
+      list->len = f->len;
+      return packed_count (f->data, f->len, &list->n, &list->n_nonzero);
+    }
+  if (!list->in_array)
+    {
+      BlPbField kept = { 0, BL_PB_BYTES, list->len, list->data, list->len };
+
+      list->in_array = TRUE;
+      if (list->data != NULL)
+        append_varints (&kept, array);
+    }
+
+  return append_varints (f, array);
+}
+
+static inline guint32
+heap_target_code (HeapDump *dump,
+                  guint64   target)
+{
+  guint32 code;
+
+  if G_LIKELY (target >= dump->target_base && target - dump->target_base < REF_WIDE)
+    return (guint32) (target - dump->target_base);
+  code = REF_WIDE | dump->wide_targets->len;
+  g_array_append_val (dump->wide_targets, target);
+
+  return code;
+}
+
+static inline guint32
+heap_reference_field_code (HeapDump *dump,
+                           guint64   base,
+                           gboolean  has_field,
+                           guint64   field,
+                           guint32   position)
+{
+  /* a reference without a field id takes its name from the type, by
+   * position */
+  if (has_field && base + field != FIELD_BY_POSITION)
+    return heap_field_code (dump, base + field);
+
+  return REF_BY_POSITION | MIN (position, ~REF_BY_POSITION);
 }
 
 static gboolean
@@ -1587,10 +1732,9 @@ read_heap_object (Reader          *reader,
   guint64 base = 0;
   GArray *fields = dump->scratch_fields;
   GArray *targets = dump->scratch_targets;
+  PackedList field_list = { 0 }, target_list = { 0 };
   guint32 n, object;
 
-  g_array_set_size (fields, 0);
-  g_array_set_size (targets, 0);
   bl_pb_field_cursor (data, &c);
   FOR_FIELDS (reader, &c, &f, N_("heap graph object"), status)
     {
@@ -1610,11 +1754,18 @@ read_heap_object (Reader          *reader,
         self_size = f.value;
       else if (f.number == 6 && f.wire == BL_PB_VARINT)
         base = f.value;
-      else if ((f.number == 4 || f.number == 5) &&
-               !append_varints (&f, f.number == 4 ? fields : targets))
+      else if (f.number == 4 || f.number == 5)
         {
-          set_problem (reader, _("a packed list of heap references is malformed"));
-          return FALSE;
+          if (f.number == 4 && !field_list.in_array && field_list.data == NULL)
+            g_array_set_size (fields, 0);
+          if (f.number == 5 && !target_list.in_array && target_list.data == NULL)
+            g_array_set_size (targets, 0);
+          if (!packed_add (f.number == 4 ? &field_list : &target_list, &f,
+                           f.number == 4 ? fields : targets))
+            {
+              set_problem (reader, _("a packed list of heap references is malformed"));
+              return FALSE;
+            }
         }
     }
   if (!FIELDS_OK (status))
@@ -1641,19 +1792,71 @@ read_heap_object (Reader          *reader,
       g_hash_table_add (dump->later_ids, (gpointer) (guintptr) id);
     }
   dump->last_added_id = id;
+  if (object == 0)
+    dump->target_base = id;
   if (self_size == 0)
     g_array_append_val (dump->zero_sizes, object);
 
-  /* a reference without a field id takes its name from the type, by position */
+  if (!target_list.in_array && !field_list.in_array)
+    {
+      /* the usual object: both lists packed once, decoded straight into
+       * the heap's arrays (a null target is no reference but keeps its
+       * position) */
+      const guint8 *tp = target_list.data, *tend = tp + target_list.len;
+      const guint8 *fp = field_list.data, *fend = fp + field_list.len;
+      guint32 *out_fields, *out_targets;
+      guint32 w = 0;
+
+      if (target_list.n_nonzero == 0)
+        return TRUE;
+      out_targets = bl_heap_reserve_raw_references (dump->heap, object, target_list.n_nonzero,
+                                                    &out_fields);
+      for (guint32 i = 0; tp < tend; i++)
+        {
+          guint64 target = 0, field = 0;
+          gboolean has_field = fp < fend;
+
+          bl_pb_read_varint (&tp, tend, &target);   /* counted: well formed */
+          if (has_field)
+            bl_pb_read_varint (&fp, fend, &field);
+          if (target == 0)
+            continue;
+          out_fields[w] = heap_reference_field_code (dump, base, has_field, field, i);
+          out_targets[w] = heap_target_code (dump, target);
+          w++;
+        }
+      return TRUE;
+    }
+
+  if (!target_list.in_array)
+    {
+      BlPbField kept = { 0, BL_PB_BYTES, target_list.len, target_list.data, target_list.len };
+
+      g_array_set_size (targets, 0);
+      if (target_list.data != NULL)
+        append_varints (&kept, targets);
+    }
+  if (!field_list.in_array)
+    {
+      BlPbField kept = { 0, BL_PB_BYTES, field_list.len, field_list.data, field_list.len };
+
+      g_array_set_size (fields, 0);
+      if (field_list.data != NULL)
+        append_varints (&kept, fields);
+    }
   for (guint i = 0; i < targets->len; i++)
     {
-      guint64 field = i < fields->len ? base + g_array_index (fields, guint64, i)
-                                      : FIELD_BY_POSITION;
+      guint64 target = g_array_index (targets, guint64, i);
 
-      g_array_append_val (dump->ref_fields, field);
+      if (target == 0)
+        continue;
+      bl_heap_add_raw_reference (dump->heap, object,
+                                 heap_reference_field_code (dump, base, i < fields->len,
+                                                            i < fields->len
+                                                            ? g_array_index (fields, guint64, i)
+                                                            : 0, i),
+                                 heap_target_code (dump, target));
     }
-  g_array_append_vals (dump->ref_targets, targets->data, targets->len);
-  g_array_append_val (dump->n_refs, targets->len);
 
   return TRUE;
 }

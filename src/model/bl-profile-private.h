@@ -37,6 +37,13 @@ void                _bl_profile_finish_from      (BlProfile     *self,
 const guint32      *_bl_profile_get_node_functions (BlProfile  *self);
 const guint8       *_bl_profile_get_outermost    (BlProfile     *self);
 BlNode             *_bl_profile_get_nodes_mutable (BlProfile   *self);
+/* @n spans more at the end of @thread's time order, returned for the
+ * caller to fill in (valid until the next span of that thread is added);
+ * *@first is the index of the first. */
+BlSpan             *_bl_profile_append_spans     (BlProfile     *self,
+                                                  guint          thread,
+                                                  gsize          n,
+                                                  guint         *first);
 guint32             _bl_profile_append_line      (BlProfile     *self,
                                                   guint32        file,
                                                   guint32        line,

@@ -1759,6 +1759,24 @@ bl_profile_add_span (BlProfile *self,
   return tt->spans->len - 1;
 }
 
+BlSpan *
+_bl_profile_append_spans (BlProfile *self,
+                          guint      thread,
+                          gsize      n,
+                          guint     *first)
+{
+  ThreadTime *tt;
+
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (!self->finished, NULL);
+
+  tt = ensure_thread_time (self, thread);
+  *first = tt->spans->len;
+  g_array_set_size (tt->spans, tt->spans->len + n);
+
+  return &g_array_index (tt->spans, BlSpan, *first);
+}
+
 void
 bl_profile_set_span_end (BlProfile *self,
                          guint      thread,

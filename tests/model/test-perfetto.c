@@ -1180,6 +1180,332 @@ test_heap_graph_late_types (void)
   g_assert_cmpstr (bl_heap_get_field_name (heap, fields[0]), ==, "Node next");
 }
 
+/* event times far apart (2^32 ns and more between two events of a track,
+ * times past 2^63) and a track whose times go back, ties kept in file
+ * order: the times of slices and spans come out whole */
+static void
+test_event_times (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const guint64 big = G_GUINT64_CONSTANT (1) << 32;
+  const guint64 top = G_GUINT64_CONSTANT (1) << 63;
+  const guint64 b_at = 1000 + big, c_at = b_at + 50 + (big - 2), end_at = c_at + 1 + 100;
+  g_autofree char *expected = NULL;
+  const BlSpan *spans;
+  gsize n_spans;
+
+  bl_pftw_thread_track (w, 1, 5, 6, "main");
+  bl_pftw_named_track (w, 2, 0, "net");
+  bl_pftw_event (w, 1, 1000, 1, 1, "a");
+  bl_pftw_event (w, 1, b_at, 1, 1, "b");          /* 2^32 ns later */
+  bl_pftw_event (w, 1, b_at + 50, 2, 1, NULL);
+  bl_pftw_event (w, 1, c_at, 1, 1, "c");          /* 2^32 - 2 ns later */
+  bl_pftw_event (w, 1, c_at + 1, 2, 1, NULL);
+  bl_pftw_event (w, 1, end_at, 2, 1, NULL);
+  /* past 2^63, going back: sorted, the end at 500 after x's begin */
+  bl_pftw_event (w, 1, top + 500, 1, 2, "x");
+  bl_pftw_event (w, 1, top + 100, 1, 2, "y");
+  bl_pftw_event (w, 1, top + 500, 2, 2, NULL);
+  bl_pftw_event (w, 1, top + 900, 2, 2, NULL);
+  profile = load_ok (w);
+
+  expected = g_strdup_printf ("main;a %" G_GUINT64_FORMAT "\n"
+                              "main;a;b 50\n"
+                              "main;a;c 1\n"
+                              "net;y 800\n",
+                              end_at - 1000 - 50 - 1);
+  assert_folded (profile, expected);
+
+  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  g_assert_cmpuint (n_spans, ==, 3);
+  g_assert_cmpuint (spans[0].start, ==, 1000);
+  g_assert_cmpuint (spans[0].end, ==, end_at);
+  g_assert_cmpuint (spans[1].start, ==, b_at);
+  g_assert_cmpuint (spans[1].end, ==, b_at + 50);
+  g_assert_cmpuint (spans[2].start, ==, c_at);
+  g_assert_cmpuint (spans[2].end, ==, c_at + 1);
+
+  spans = bl_profile_get_spans (profile, 1, &n_spans);
+  g_assert_cmpuint (n_spans, ==, 2);
+  g_assert_cmpstr (bl_profile_get_string (profile,
+                                          bl_profile_get_node (profile, spans[0].node)->name),
+                   ==, "y");
+  g_assert_cmpuint (spans[0].start, ==, top + 100);
+  g_assert_cmpuint (spans[0].end, ==, top + 900);
+  g_assert_cmpuint (spans[1].start, ==, top + 500);
+  g_assert_cmpuint (spans[1].end, ==, top + 500);
+}
+
+/* One packet of sequence 4 holding a track event: type, track (0: the
+ * sequence's default), interned name; @extra adds an unknown field, so
+ * that the reader takes its general path for the packet. */
+static void
+usual_event (BlPbWriter *w,
+             guint64     ts,
+             guint32     type,
+             guint64     track,
+             guint64     iid,
+             gboolean    extra)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 8, ts);
+  bl_pbw_varint (w, 10, 4);
+  if (extra)
+    bl_pbw_varint (w, 99, 1);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 9, type);
+  if (track != 0)
+    bl_pbw_varint (w, 11, track);
+  if (iid != 0)
+    bl_pbw_varint (w, 10, iid);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+static BlProfile *
+usual_trace (gboolean extra)
+{
+  BlPbWriter *w = bl_pbw_new ();
+
+  bl_pftw_thread_track (w, 3, 1, 2, "worker");
+  bl_pftw_named_track (w, 8, 0, "io");
+  /* sequence 4: state cleared, names 1 = alpha, 2 = beta, default track 3 */
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 4);
+  bl_pbw_varint (w, 13, 1);
+  bl_pbw_begin (w, 12);
+  for (guint i = 1; i <= 2; i++)
+    {
+      bl_pbw_begin (w, 2);
+      bl_pbw_varint (w, 1, i);
+      bl_pbw_string (w, 2, i == 1 ? "alpha" : "beta");
+      bl_pbw_end (w);
+    }
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 59);
+  bl_pbw_begin (w, 11);
+  bl_pbw_varint (w, 11, 3);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+
+  usual_event (w, 1000, 1, 0, 1, extra);    /* alpha on the default track */
+  usual_event (w, 1100, 1, 3, 2, extra);    /* beta, track named */
+  usual_event (w, 1150, 3, 0, 2, extra);    /* an instant */
+  usual_event (w, 1200, 1, 8, 1, extra);    /* alpha on io */
+  usual_event (w, 1250, 1, 8, 7, extra);    /* an iid never interned */
+  usual_event (w, 1300, 2, 0, 0, extra);
+  usual_event (w, 1400, 2, 8, 0, extra);
+  usual_event (w, 1450, 4, 8, 0, extra);    /* a counter event without value */
+  usual_event (w, 1500, 2, 3, 0, extra);
+  usual_event (w, 1600, 1, 0, 0, extra);    /* unnamed */
+  usual_event (w, 1700, 2, 0, 0, extra);
+  usual_event (w, 1800, 2, 8, 0, extra);
+
+  return load_ok (w);
+}
+
+/* the usual packets (timestamp, sequence, a track event of type, track
+ * and interned name) read as the same packets with an unknown field more */
+static void
+test_usual_packets (void)
+{
+  g_autoptr (BlProfile) usual = usual_trace (FALSE);
+  g_autoptr (BlProfile) general = usual_trace (TRUE);
+  g_autofree char *text = folded (usual);
+  const BlPerfettoTrace *a = bl_perfetto_get_trace (usual);
+  const BlPerfettoTrace *b = bl_perfetto_get_trace (general);
+
+  assert_folded (general, text);
+  g_assert_cmpstr (text, ==,
+                   "io;alpha 450\n"
+                   "io;alpha;(unnamed) 150\n"
+                   "worker;(unnamed) 100\n"
+                   "worker;alpha 300\n"
+                   "worker;alpha;beta 200\n");
+  g_assert_cmpuint (a->n_packets, ==, b->n_packets);
+  g_assert_cmpuint (a->n_slices, ==, 5);
+  g_assert_cmpuint (b->n_slices, ==, 5);
+  g_assert_cmpuint (a->instants->len, ==, 1);
+  g_assert_cmpuint (b->instants->len, ==, 1);
+  g_assert_cmpuint (bl_profile_get_n_threads (usual), ==, bl_profile_get_n_threads (general));
+  for (guint t = 0; t < bl_profile_get_n_threads (usual); t++)
+    {
+      gsize n_a, n_b;
+      const BlSpan *sa = bl_profile_get_spans (usual, t, &n_a);
+      const BlSpan *sb = bl_profile_get_spans (general, t, &n_b);
+
+      g_assert_cmpuint (n_a, ==, n_b);
+      g_assert_cmpmem (sa, n_a * sizeof (BlSpan), sb, n_b * sizeof (BlSpan));
+    }
+}
+
+/* Varints packed into @out. */
+static void
+packed (GByteArray    *out,
+        const guint64 *values,
+        guint          n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 v = values[i];
+
+      do
+        {
+          guint8 b = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+
+          g_byte_array_append (out, &b, 1);
+          v >>= 7;
+        }
+      while (v != 0);
+    }
+}
+
+static void
+packed_field (BlPbWriter    *w,
+              guint32        field,
+              const guint64 *values,
+              guint          n)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+
+  packed (bytes, values, n);
+  bl_pbw_bytes (w, field, bytes->data, bytes->len);
+}
+
+static void
+assert_reference (BlHeap     *heap,
+                  guint32     object,
+                  guint       k,
+                  guint32     target,
+                  const char *field)
+{
+  const guint32 *fields, *targets;
+  guint n = bl_heap_get_n_references (heap, object, &fields, &targets);
+
+  g_assert_cmpuint (k, <, n);
+  g_assert_cmpuint (targets[k], ==, target);
+  g_assert_cmpstr (bl_heap_get_field_name (heap, fields[k]), ==, field);
+}
+
+/* the references of a heap graph's objects in every form: packed lists
+ * (field ids shorter than the targets: the rest named by position), null
+ * targets keeping their position, targets below the first object's id or
+ * far above it, lists repeated or unpacked, a field id base, a target
+ * never defined */
+static void
+test_heap_graph_references (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  g_autoptr (BlProfile) profile = NULL;
+  const BlPerfettoTrace *trace;
+  BlHeap *heap;
+  const guint64 far = G_GUINT64_CONSTANT (1) << 40;
+  const guint64 a_fields[] = { 1 }, a_targets[] = { 1001, 0, 5, far, 77777 };
+  const guint64 b_fields[] = { 2 }, b_targets[] = { 1000 };
+  const guint64 d_targets[] = { 1001 };
+  const guint64 e_fields[] = { 0, 1 }, e_targets[] = { 1000, 1001 };
+  const guint64 type_fields[] = { 3, 4, 5, 6, 7 };
+  const char *names[] = { "a.first", "a.second", "pos0", "pos1", "pos2", "pos3", "pos4" };
+  const guint32 *fields, *targets;
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 3);
+  bl_pbw_begin (w, 56);
+  /* A: 1000 */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1000);
+  bl_pbw_varint (w, 2, 1);
+  bl_pbw_varint (w, 3, 10);
+  packed_field (w, 4, a_fields, G_N_ELEMENTS (a_fields));
+  packed_field (w, 5, a_targets, G_N_ELEMENTS (a_targets));
+  bl_pbw_end (w);
+  /* B: 1001, its targets in two parts, the second unpacked */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 1001);
+  bl_pbw_varint (w, 2, 1);
+  bl_pbw_varint (w, 3, 10);
+  packed_field (w, 4, b_fields, G_N_ELEMENTS (b_fields));
+  packed_field (w, 5, b_targets, G_N_ELEMENTS (b_targets));
+  bl_pbw_varint (w, 5, 5);
+  bl_pbw_end (w);
+  /* C: 5, below the first id */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, 5);
+  bl_pbw_varint (w, 2, 2);
+  bl_pbw_varint (w, 3, 20);
+  bl_pbw_end (w);
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, 3);
+  bl_pbw_begin (w, 56);
+  /* D: 2^40, its field id unpacked */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, far);
+  bl_pbw_varint (w, 2, 2);
+  bl_pbw_varint (w, 3, 30);
+  bl_pbw_varint (w, 4, 1);
+  packed_field (w, 5, d_targets, G_N_ELEMENTS (d_targets));
+  bl_pbw_end (w);
+  /* E: 2^40 + 1, field ids from a base of 1 */
+  bl_pbw_begin (w, 2);
+  bl_pbw_varint (w, 1, far + 1);
+  bl_pbw_varint (w, 2, 2);
+  bl_pbw_varint (w, 3, 40);
+  bl_pbw_varint (w, 6, 1);
+  packed_field (w, 4, e_fields, G_N_ELEMENTS (e_fields));
+  packed_field (w, 5, e_targets, G_N_ELEMENTS (e_targets));
+  bl_pbw_end (w);
+  /* the types and field names after the objects */
+  bl_pbw_begin (w, 9);
+  bl_pbw_varint (w, 1, 1);
+  bl_pbw_string (w, 3, "T1");
+  packed_field (w, 6, type_fields, G_N_ELEMENTS (type_fields));
+  bl_pbw_end (w);
+  bl_pbw_begin (w, 9);
+  bl_pbw_varint (w, 1, 2);
+  bl_pbw_string (w, 3, "T2");
+  bl_pbw_end (w);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    heap_name (w, 4, i + 1, names[i]);
+  bl_pbw_begin (w, 7);
+  bl_pbw_bytes (w, 1, "\xe8\x07", 2);   /* root 1000 */
+  bl_pbw_end (w);
+  bl_pbw_varint (w, 5, 0);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+  profile = load_ok (w);
+  trace = bl_perfetto_get_trace (profile);
+
+  g_assert_cmpuint (trace->heaps->len, ==, 1);
+  heap = g_ptr_array_index (trace->heaps, 0);
+  g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, 5);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, 2), ==, 5);
+  g_assert_cmpuint (bl_heap_get_object_id (heap, 3), ==, far);
+
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 0, &fields, &targets), ==, 3);
+  assert_reference (heap, 0, 0, 1, "a.first");
+  assert_reference (heap, 0, 1, 2, "pos2");       /* position 2: the null kept its place */
+  assert_reference (heap, 0, 2, 3, "pos3");
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 1, &fields, &targets), ==, 2);
+  assert_reference (heap, 1, 0, 0, "a.second");
+  assert_reference (heap, 1, 1, 2, "pos1");
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 2, &fields, &targets), ==, 0);
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 3, &fields, &targets), ==, 1);
+  assert_reference (heap, 3, 0, 1, "a.first");
+  g_assert_cmpuint (bl_heap_get_n_references (heap, 4, &fields, &targets), ==, 2);
+  assert_reference (heap, 4, 0, 0, "a.first");
+  assert_reference (heap, 4, 1, 1, "a.second");
+
+  /* the one undefined target is left out, and said */
+  g_assert_nonnull (strstr (bl_profile_get_warning (profile),
+                            "refers to 1 objects it does not define"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1199,6 +1525,9 @@ main (int   argc,
   g_test_add_func ("/perfetto/heap-graph", test_heap_graph);
   g_test_add_func ("/perfetto/heap-graph-unfinished", test_heap_graph_unfinished);
   g_test_add_func ("/perfetto/heap-graph-late-types", test_heap_graph_late_types);
+  g_test_add_func ("/perfetto/heap-graph-references", test_heap_graph_references);
+  g_test_add_func ("/perfetto/event-times", test_event_times);
+  g_test_add_func ("/perfetto/usual-packets", test_usual_packets);
   g_test_add_func ("/perfetto/truncated", test_truncated);
   g_test_add_func ("/perfetto/hostile", test_hostile);
   g_test_add_func ("/perfetto/detect", test_detect);

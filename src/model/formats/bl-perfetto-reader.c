@@ -44,14 +44,28 @@ enum
   EV_COUNTER = 4,
 };
 
-/* A slice or instant event of a track, kept until the end in 16 bytes:
- * the few events with annotations or flows have their extras aside. */
+/* A slice or instant event of a track, kept until the end in 8 bytes: its
+ * time less the track's previous event's, and its bits. An event whose
+ * time is not within 2^32 - 1 ns after the previous one's is preceded by an
+ * escape record (type EV_ESCAPE) holding the time's high half, and its own
+ * record holds the low half. A track's events are in file order, and
+ * sorted stably by time when a timestamp went back. The few events with
+ * annotations or flows have their name, file order and extras aside, the
+ * index of which takes the name's place. */
+typedef struct
+{
+  guint32 delta;      /* or the low half of the time after an escape, or its high half */
+  guint32 bits;       /* name or extra << EV_NAME_SHIFT | EV_HAS_EXTRA | type */
+} Event;
+
+#define EV_ESCAPE 0u
+
+/* An event with its whole time, while sorting a track. */
 typedef struct
 {
   guint64 ts;
-  guint32 order;      /* file order */
-  guint32 bits;       /* name << EV_NAME_SHIFT | EV_HAS_EXTRA | type */
-} Event;
+  guint32 bits;
+} FullEvent;
 
 #define EV_TYPE_MASK  3u
 #define EV_HAS_EXTRA  4u
@@ -59,15 +73,68 @@ typedef struct
 #define EV_NAME_NONE  (G_MAXUINT32 >> EV_NAME_SHIFT)
 
 static inline guint32
-event_type (const Event *ev)
+event_type (guint32 bits)
 {
-  return ev->bits & EV_TYPE_MASK;
+  return bits & EV_TYPE_MASK;
 }
 
 static inline guint32
-event_name (const Event *ev)
+event_bits (guint32 name,
+            guint32 type)
 {
-  guint32 name = ev->bits >> EV_NAME_SHIFT;
+  return (MIN (name, EV_NAME_NONE) << EV_NAME_SHIFT) | type;
+}
+
+/* Appends an event at @ts to @events, whose last event was at *@last. */
+static inline void
+events_append (GArray  *events,
+               guint64 *last,
+               guint64  ts,
+               guint32  bits)
+{
+  Event ev[2];
+  guint n = 0;
+
+  if (G_UNLIKELY (ts < *last || ts - *last >= G_MAXUINT32 || events->len == 0))
+    {
+      ev[n].delta = (guint32) (ts >> 32);
+      ev[n++].bits = EV_ESCAPE;
+      ev[n].delta = (guint32) ts;
+    }
+  else
+    ev[n].delta = (guint32) (ts - *last);
+  ev[n++].bits = bits;
+  g_array_append_vals (events, ev, n);
+  *last = ts;
+}
+
+/* The event at *@pos of @events, whose previous event was at *@last:
+ * sets *@ts and returns its bits, *@pos moved past it. */
+static inline guint32
+events_next (const Event *events,
+             gsize       *pos,
+             guint64     *last)
+{
+  const Event *ev = &events[(*pos)++];
+
+  if (ev->bits == EV_ESCAPE)
+    {
+      guint64 hi = ev->delta;
+
+      ev = &events[(*pos)++];
+      *last = hi << 32 | ev->delta;
+    }
+  else
+    *last += ev->delta;
+
+  return ev->bits;
+}
+
+/* The name (or EV_NAME_NONE) in an event's bits */
+static inline guint32
+event_name_bits (guint32 bits)
+{
+  guint32 name = bits >> EV_NAME_SHIFT;
 
   return name == EV_NAME_NONE ? G_MAXUINT32 : name;
 }
@@ -77,6 +144,8 @@ typedef struct
   guint32 annotation; /* index into reader->annotation_texts, or G_MAXUINT32 */
   guint32 flow_first; /* into reader->flow_refs */
   guint32 n_flows;
+  guint32 order;      /* the event's, in file order */
+  guint32 name;       /* the event's name bits */
 } EventExtra;
 
 typedef struct
@@ -109,6 +178,7 @@ typedef struct
   gint64   unit_multiplier;
   char    *unit;
   GArray  *events;    /* Event */
+  guint64  last_ts;   /* of its last event */
   gboolean events_unsorted;   /* a timestamp went back in file order */
   GArray  *points;    /* RawPoint */
 } Track;
@@ -188,7 +258,6 @@ typedef struct
   Track       *last_track;
   GPtrArray   *annotation_texts;
   GArray      *extras;       /* EventExtra */
-  GHashTable  *extra_of;     /* event order → index into extras */
   GArray      *flow_refs;    /* FlowRef */
   guint64      max_event_ts;
   gboolean     has_event_ts;
@@ -979,7 +1048,7 @@ read_track_event (Reader          *reader,
   gint64 delta_us = 0, absolute_us = 0, thread_delta_us = 0;
   gboolean has_delta = FALSE, has_thread_delta = FALSE;
   Track *track;
-  Event event;
+  guint32 bits;
 
   bl_pb_field_cursor (data, &c);
   FOR_FIELDS (reader, &c, &f, N_("track event"), status)
@@ -1180,12 +1249,12 @@ read_track_event (Reader          *reader,
       return TRUE;
     }
 
-  event.ts = ts;
-  event.order = reader->order++;
-  event.bits = (MIN (name, EV_NAME_NONE) << EV_NAME_SHIFT) | (guint32) type;
-  if ((annotations != NULL && annotations->len > 0) || reader->flow_refs->len > flow_first)
+  bits = event_bits (name, (guint32) type);
+  if (((annotations != NULL && annotations->len > 0) || reader->flow_refs->len > flow_first) &&
+      reader->extras->len < EV_NAME_NONE)
     {
-      EventExtra extra = { G_MAXUINT32, flow_first, reader->flow_refs->len - flow_first };
+      EventExtra extra = { G_MAXUINT32, flow_first, reader->flow_refs->len - flow_first,
+                           reader->order, bits };
 
       if (annotations != NULL && annotations->len > 0)
         {
@@ -1193,19 +1262,17 @@ read_track_event (Reader          *reader,
           g_ptr_array_add (reader->annotation_texts,
                            g_string_free (g_steal_pointer (&annotations), FALSE));
         }
-      event.bits |= EV_HAS_EXTRA;
-      g_hash_table_insert (reader->extra_of, GUINT_TO_POINTER (event.order),
-                           GUINT_TO_POINTER (reader->extras->len));
+      bits = reader->extras->len << EV_NAME_SHIFT | EV_HAS_EXTRA | (guint32) type;
       g_array_append_val (reader->extras, extra);
     }
+  reader->order++;
   /* a sequence mostly writes to one track */
   track = seq->event_track;
   if (track == NULL || track->uuid != track_uuid)
     track = seq->event_track = get_track (reader, track_uuid);
-  if (track->events->len > 0 &&
-      ts < g_array_index (track->events, Event, track->events->len - 1).ts)
+  if (track->events->len > 0 && ts < track->last_ts)
     track->events_unsorted = TRUE;
-  g_array_append_val (track->events, event);
+  events_append (track->events, &track->last_ts, ts, bits);
   note_event_ts (reader, ts);
 
   return TRUE;
@@ -2162,6 +2229,100 @@ read_packet_payload (Reader          *reader,
   return TRUE;
 }
 
+/* The usual packet: a timestamp, a sequence id and a track event of a
+ * type, a track and an interned name, nothing else. Decoded here without
+ * the generic walk over fields, with the same result; FALSE (nothing done)
+ * for any other packet, which read_packet() then reads. */
+static inline gboolean
+read_usual_packet (Reader       *reader,
+                   const guint8 *p,
+                   gsize         len)
+{
+  const guint8 *end = p + len;
+  const guint8 *ev = NULL, *ev_end = NULL;
+  guint64 ts = 0, seq_id = 0, type = 0, track_uuid = 0, iid = 0, v;
+  gboolean has_ts = FALSE, has_track = FALSE, has_name = FALSE;
+  guint32 name;
+  Sequence *seq;
+  Track *track;
+  guint32 bits;
+
+  while (p < end)
+    {
+      /* field numbers below 16: one-byte keys */
+      switch (*p++)
+        {
+        case 8 << 3 | BL_PB_VARINT:
+          if (!bl_pb_read_varint (&p, end, &ts))
+            return FALSE;
+          has_ts = TRUE;
+          break;
+        case 10 << 3 | BL_PB_VARINT:
+          if (!bl_pb_read_varint (&p, end, &seq_id))
+            return FALSE;
+          break;
+        case 11 << 3 | BL_PB_BYTES:
+          if (ev != NULL || !bl_pb_read_varint (&p, end, &v) || v > (guint64) (end - p))
+            return FALSE;
+          ev = p;
+          ev_end = p + v;
+          p += v;
+          break;
+        default:
+          return FALSE;
+        }
+    }
+  if (ev == NULL || !has_ts)
+    return FALSE;
+  while (ev < ev_end)
+    {
+      switch (*ev++)
+        {
+        case 9 << 3 | BL_PB_VARINT:
+          if (!bl_pb_read_varint (&ev, ev_end, &type))
+            return FALSE;
+          break;
+        case 11 << 3 | BL_PB_VARINT:
+          if (!bl_pb_read_varint (&ev, ev_end, &track_uuid))
+            return FALSE;
+          has_track = TRUE;
+          break;
+        case 10 << 3 | BL_PB_VARINT:
+          if (!bl_pb_read_varint (&ev, ev_end, &iid))
+            return FALSE;
+          has_name = TRUE;
+          break;
+        default:
+          return FALSE;
+        }
+    }
+  /* what read_packet(), read_packet_payload() and read_track_event() do
+   * for such a packet */
+  if (type < EV_SLICE_BEGIN || type > EV_INSTANT)
+    return FALSE;
+  seq = get_sequence (reader, seq_id);
+  if (!has_track && !seq->has_default_track)
+    return FALSE;
+  reader->n_packets++;
+  ts = to_trace_time (reader, seq,
+                      seq->has_default_clock ? seq->default_clock : reader->trace_clock, ts);
+  name = has_name ? lookup_name (seq, iid) : G_MAXUINT32;
+  if (!has_track)
+    track_uuid = seq->default_track;
+
+  bits = event_bits (name, (guint32) type);
+  reader->order++;
+  track = seq->event_track;
+  if (track == NULL || track->uuid != track_uuid)
+    track = seq->event_track = get_track (reader, track_uuid);
+  if (track->events->len > 0 && ts < track->last_ts)
+    track->events_unsorted = TRUE;
+  events_append (track->events, &track->last_ts, ts, bits);
+  note_event_ts (reader, ts);
+
+  return TRUE;
+}
+
 static gboolean
 read_packet (Reader       *reader,
              const guint8 *data,
@@ -2182,6 +2343,9 @@ read_packet (Reader       *reader,
   BlPbField kept[8];
   guint n_kept = 0;
   Sequence *seq;
+
+  if (read_usual_packet (reader, data, len))
+    return TRUE;
 
   reader->n_packets++;
 
@@ -2275,11 +2439,36 @@ static int
 compare_events (gconstpointer a,
                 gconstpointer b)
 {
-  const Event *ea = a, *eb = b;
+  const FullEvent *ea = a, *eb = b;
 
-  if (ea->ts != eb->ts)
-    return ea->ts < eb->ts ? -1 : 1;
-  return ea->order < eb->order ? -1 : ea->order > eb->order;
+  /* ties stay in file order: g_array_sort() is stable */
+  return ea->ts < eb->ts ? -1 : ea->ts > eb->ts;
+}
+
+/* Orders a track's events by time, ties in file order. */
+static void
+sort_track_events (Track *track)
+{
+  g_autoptr (GArray) full = g_array_sized_new (FALSE, FALSE, sizeof (FullEvent), track->events->len);
+  GArray *sorted;
+  guint64 ts = 0;
+
+  for (gsize pos = 0; pos < track->events->len;)
+    {
+      FullEvent ev;
+
+      ev.bits = events_next ((const Event *) (gpointer) track->events->data, &pos, &ts);
+      ev.ts = ts;
+      g_array_append_val (full, ev);
+    }
+  g_array_sort (full, compare_events);
+  sorted = g_array_sized_new (FALSE, FALSE, sizeof (Event), track->events->len);
+  for (guint i = 0; i < full->len; i++)
+    events_append (sorted, &ts, g_array_index (full, FullEvent, i).ts,
+                   g_array_index (full, FullEvent, i).bits);
+  g_array_unref (track->events);
+  track->events = sorted;
+  track->events_unsorted = FALSE;
 }
 
 static int
@@ -2472,9 +2661,11 @@ add_child (BlProfile  *profile,
   return node;
 }
 
+/* @spans: the track's spans, the first of them span @first of the thread */
 static void
 close_slice (BlProfile *profile,
-             guint      thread,
+             BlSpan    *spans,
+             guint      first,
              GArray    *stack,
              guint64    end)
 {
@@ -2483,7 +2674,7 @@ close_slice (BlProfile *profile,
   guint64 self = duration >= top->children ? duration - top->children : 0;
 
   bl_profile_add_value (profile, top->node, BL_METRIC_TIME_NS, self);
-  bl_profile_set_span_end (profile, thread, top->span, top->start + duration);
+  spans[top->span - first].end = top->start + duration;
   g_array_set_size (stack, stack->len - 1);
   if (stack->len > 0)
     g_array_index (stack, Open, stack->len - 1).children += duration;
@@ -2503,16 +2694,22 @@ build_track (Reader          *reader,
   guint32 root = BL_NODE_NONE;
   guint32 unnamed = G_MAXUINT32;
   guint64 first = 0, last = 0;
+  gsize n_slices = 0;
+  BlSpan *spans = NULL;
+  guint first_span = 0, next_span = 0;
+  const Event *events;
+  guint64 ts = 0;
 
   if (track->events->len == 0)
     return;
 
   /* in file order already unless a timestamp went back */
   if (track->events_unsorted)
-    g_array_sort (track->events, compare_events);
-  for (guint i = 0; i < track->events->len && !has_slices; i++)
-    if (event_type (&g_array_index (track->events, Event, i)) == EV_SLICE_BEGIN)
-      has_slices = TRUE;
+    sort_track_events (track);
+  events = (const Event *) (gpointer) track->events->data;
+  for (guint i = 0; i < track->events->len; i++)
+    n_slices += event_type (events[i].bits) == EV_SLICE_BEGIN;
+  has_slices = n_slices > 0;
 
   if (has_slices)
     {
@@ -2520,26 +2717,35 @@ build_track (Reader          *reader,
       /* tracks of the same name share one thread, as in the folded output */
       root = bl_profile_add_thread (profile, bl_profile_intern (profile, name));
       thread = bl_profile_get_node (profile, root)->thread;
+      /* one span per slice, filled in below (nothing else adds spans to
+       * the thread meanwhile) */
+      spans = _bl_profile_append_spans (profile, thread, n_slices, &first_span);
+      next_span = first_span;
     }
 
-  for (guint i = 0; i < track->events->len; i++)
+  for (gsize pos = 0; pos < track->events->len;)
     {
-      const Event *ev = &g_array_index (track->events, Event, i);
-      guint32 type = event_type (ev);
+      gboolean at_first = pos == 0;
+      guint32 bits = events_next (events, &pos, &ts);
+      guint32 type = event_type (bits);
       const EventExtra *extra = NULL;
+      guint32 ev_name;
 
-      if ((ev->bits & EV_HAS_EXTRA) != 0)
-        extra = &g_array_index (reader->extras, EventExtra,
-                                GPOINTER_TO_UINT (g_hash_table_lookup (reader->extra_of,
-                                                                       GUINT_TO_POINTER (ev->order))));
+      if ((bits & EV_HAS_EXTRA) != 0)
+        {
+          extra = &g_array_index (reader->extras, EventExtra, bits >> EV_NAME_SHIFT);
+          ev_name = event_name_bits (extra->name);
+        }
+      else
+        ev_name = event_name_bits (bits);
 
-      if (i == 0)
-        first = ev->ts;
-      last = MAX (last, ev->ts);
+      if (at_first)
+        first = ts;
+      last = MAX (last, ts);
 
       if (type == EV_INSTANT)
         {
-          BlPerfettoInstant instant = { ev->ts, event_name (ev), thread };
+          BlPerfettoInstant instant = { ts, ev_name, thread };
 
           if (instant.name == G_MAXUINT32)
             {
@@ -2553,7 +2759,7 @@ build_track (Reader          *reader,
       else if (type == EV_SLICE_BEGIN)
         {
           guint32 parent = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).node : root;
-          guint32 slice_name = event_name (ev);
+          guint32 slice_name = ev_name;
           Open open;
 
           if (slice_name == G_MAXUINT32)
@@ -2563,8 +2769,12 @@ build_track (Reader          *reader,
               slice_name = unnamed;
             }
           open.node = add_child (profile, &reader->children, parent, slice_name);
-          open.span = bl_profile_add_span (profile, thread, open.node, ev->ts);
-          open.start = ev->ts;
+          open.span = next_span++;
+          spans[open.span - first_span].node = open.node;
+          spans[open.span - first_span].depth = bl_profile_get_node (profile, open.node)->depth;
+          spans[open.span - first_span].start = ts;
+          spans[open.span - first_span].end = ts;
+          open.start = ts;
           open.children = 0;
           g_array_append_val (stack, open);
           trace->n_slices++;
@@ -2583,18 +2793,18 @@ build_track (Reader          *reader,
           for (guint k = 0; extra != NULL && k < extra->n_flows; k++)
             {
               const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, extra->flow_first + k);
-              FlowStep step = { ev->ts, ev->order, thread, open.span, ref->id, ref->terminating };
+              FlowStep step = { ts, extra->order, thread, open.span, ref->id, ref->terminating };
 
               g_array_append_val (flow_steps, step);
             }
         }
       else if (type == EV_SLICE_END && stack->len > 0)
-        close_slice (profile, thread, stack, ev->ts);
+        close_slice (profile, spans, first_span, stack, ts);
     }
 
   /* slices still open at the end of the trace end with its last event */
   while (stack->len > 0)
-    close_slice (profile, thread, stack, reader->max_event_ts);
+    close_slice (profile, spans, first_span, stack, reader->max_event_ts);
 
   if (has_slices)
     bl_profile_set_time_range (profile, thread, first, MAX (last, reader->max_event_ts));
@@ -2781,7 +2991,6 @@ read_source (BlSource  *src,
   reader.process_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   reader.annotation_texts = g_ptr_array_new_with_free_func (g_free);
   reader.extras = g_array_new (FALSE, FALSE, sizeof (EventExtra));
-  reader.extra_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   reader.flow_refs = g_array_new (FALSE, FALSE, sizeof (FlowRef));
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
   reader.analyse = analyse;
@@ -2992,7 +3201,6 @@ out:
   g_hash_table_unref (reader.process_names);
   g_ptr_array_unref (reader.annotation_texts);
   g_array_unref (reader.extras);
-  g_hash_table_unref (reader.extra_of);
   g_array_unref (reader.flow_refs);
   g_ptr_array_unref (reader.heaps);
   g_free (reader.heap_warning);

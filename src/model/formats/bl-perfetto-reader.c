@@ -211,7 +211,10 @@ typedef struct
 typedef struct
 {
   guint8    *n_children;   /* per node, saturating at FEW_CHILDREN + 1 */
+  guint8    *outermost;    /* per node: no ancestor has its name (1 for thread roots) */
   gsize      cap;
+  guint32   *on_stack;     /* per name: slices of that name open on the track built */
+  gsize      n_on_stack;
   ChildSlot *slots;
   gsize      mask;
   gsize      used;
@@ -1802,6 +1805,74 @@ read_heap_object (Reader          *reader,
   PackedList field_list = { 0 }, target_list = { 0 };
   guint32 n, object;
 
+  /* the usual object: one-byte keys, each list packed once, all well
+   * formed; anything else is read again by the general walk below */
+  {
+    const guint8 *p = data->data, *end = data->data + data->len;
+    gboolean usual = TRUE;
+
+    while (p < end && usual)
+      {
+        guint8 key = *p++;
+        guint64 v;
+
+        if ((key & 7) == BL_PB_VARINT)
+          {
+            if (!bl_pb_read_varint (&p, end, &v))
+              {
+                usual = FALSE;
+                break;
+              }
+            switch (key >> 3)
+              {
+              case 1:
+                id = v;
+                has_id = TRUE;
+                break;
+              case 7:
+                id = dump->last_id + v;
+                has_id = TRUE;
+                break;
+              case 2:
+                type_id = v;
+                break;
+              case 3:
+                self_size = v;
+                break;
+              case 6:
+                base = v;
+                break;
+              default:
+                usual = FALSE;
+                break;
+              }
+          }
+        else if (key == (4 << 3 | BL_PB_BYTES) || key == (5 << 3 | BL_PB_BYTES))
+          {
+            PackedList *list = key >> 3 == 4 ? &field_list : &target_list;
+
+            if (!bl_pb_read_varint (&p, end, &v) || v > (guint64) (end - p) ||
+                list->data != NULL ||
+                !packed_count (p, (gsize) v, &list->n, &list->n_nonzero))
+              {
+                usual = FALSE;
+                break;
+              }
+            list->data = p;
+            list->len = (gsize) v;
+            p += v;
+          }
+        else
+          usual = FALSE;
+      }
+    if (usual)
+      goto add;
+    id = type_id = self_size = base = 0;
+    has_id = FALSE;
+    memset (&field_list, 0, sizeof field_list);
+    memset (&target_list, 0, sizeof target_list);
+  }
+
   bl_pb_field_cursor (data, &c);
   FOR_FIELDS (reader, &c, &f, N_("heap graph object"), status)
     {
@@ -1838,6 +1909,7 @@ read_heap_object (Reader          *reader,
   if (!FIELDS_OK (status))
     return FALSE;
 
+add:
   if (!has_id)
     id = dump->last_id + 1;
   dump->last_id = id;
@@ -2600,12 +2672,50 @@ static void
 child_index_clear (ChildIndex *index)
 {
   g_clear_pointer (&index->n_children, g_free);
+  g_clear_pointer (&index->outermost, g_free);
   g_clear_pointer (&index->slots, g_free);
-  index->cap = index->mask = index->used = 0;
+  g_clear_pointer (&index->on_stack, g_free);
+  index->cap = index->mask = index->used = index->n_on_stack = 0;
+}
+
+/* Per node, whether it is outermost for bl_profile_finish(): the nodes
+ * not made by add_child() (thread roots) are. */
+static void
+child_index_grow (ChildIndex *index,
+                  gsize       n_nodes)
+{
+  gsize cap = MAX (MAX (index->cap * 2, 4096), n_nodes);
+
+  if (index->n_children != NULL || index->cap == 0)
+    {
+      index->n_children = g_renew (guint8, index->n_children, cap);
+      memset (index->n_children + index->cap, 0, cap - index->cap);
+    }
+  index->outermost = g_renew (guint8, index->outermost, cap);
+  memset (index->outermost + index->cap, 1, cap - index->cap);
+  index->cap = cap;
+}
+
+/* How many slices of @name are open on the track being built. */
+static inline guint32 *
+on_stack_of (ChildIndex *index,
+             guint32     name)
+{
+  if G_UNLIKELY (name >= index->n_on_stack)
+    {
+      gsize n = MAX (MAX (index->n_on_stack * 2, 1024), (gsize) name + 1);
+
+      index->on_stack = g_renew (guint32, index->on_stack, n);
+      memset (index->on_stack + index->n_on_stack, 0, (n - index->n_on_stack) * sizeof (guint32));
+      index->n_on_stack = n;
+    }
+
+  return &index->on_stack[name];
 }
 
 /* The child of @parent called @name, created if new: what
- * bl_profile_add_child() does, with the lookup above. */
+ * bl_profile_add_child() does, with the lookup above. A new child is
+ * outermost unless a slice of its name is open (on_stack_of()). */
 static guint32
 add_child (BlProfile  *profile,
            ChildIndex *index,
@@ -2636,13 +2746,8 @@ add_child (BlProfile  *profile,
 
   node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, 0, 0);
   if (node >= index->cap)
-    {
-      gsize cap = MAX (MAX (index->cap * 2, 4096), (gsize) node + 1);
-
-      index->n_children = g_renew (guint8, index->n_children, cap);
-      memset (index->n_children + index->cap, 0, cap - index->cap);
-      index->cap = cap;
-    }
+    child_index_grow (index, (gsize) node + 1);
+  index->outermost[node] = *on_stack_of (index, name) == 0;
   if (parent >= index->cap)
     return node;   /* not reached: parents come before their children */
   if (count == FEW_CHILDREN)
@@ -2663,16 +2768,18 @@ add_child (BlProfile  *profile,
 
 /* @spans: the track's spans, the first of them span @first of the thread */
 static void
-close_slice (BlProfile *profile,
-             BlSpan    *spans,
-             guint      first,
-             GArray    *stack,
-             guint64    end)
+close_slice (BlProfile  *profile,
+             ChildIndex *index,
+             BlSpan     *spans,
+             guint       first,
+             GArray     *stack,
+             guint64     end)
 {
   Open *top = &g_array_index (stack, Open, stack->len - 1);
   guint64 duration = end >= top->start ? end - top->start : 0;
   guint64 self = duration >= top->children ? duration - top->children : 0;
 
+  (*on_stack_of (index, bl_profile_get_node (profile, top->node)->name))--;
   bl_profile_add_value (profile, top->node, BL_METRIC_TIME_NS, self);
   spans[top->span - first].end = top->start + duration;
   g_array_set_size (stack, stack->len - 1);
@@ -2769,6 +2876,7 @@ build_track (Reader          *reader,
               slice_name = unnamed;
             }
           open.node = add_child (profile, &reader->children, parent, slice_name);
+          (*on_stack_of (&reader->children, slice_name))++;
           open.span = next_span++;
           spans[open.span - first_span].node = open.node;
           spans[open.span - first_span].depth = bl_profile_get_node (profile, open.node)->depth;
@@ -2799,12 +2907,12 @@ build_track (Reader          *reader,
             }
         }
       else if (type == EV_SLICE_END && stack->len > 0)
-        close_slice (profile, spans, first_span, stack, ts);
+        close_slice (profile, &reader->children, spans, first_span, stack, ts);
     }
 
   /* slices still open at the end of the trace end with its last event */
   while (stack->len > 0)
-    close_slice (profile, spans, first_span, stack, reader->max_event_ts);
+    close_slice (profile, &reader->children, spans, first_span, stack, reader->max_event_ts);
 
   if (has_slices)
     bl_profile_set_time_range (profile, thread, first, MAX (last, reader->max_event_ts));
@@ -3177,7 +3285,10 @@ read_source (BlSource  *src,
       bl_profile_add_warning (reader.profile, warning);
     }
   build_profile (&reader);
-  child_index_clear (&reader.children);
+  /* of the child lookup only the outermost nodes are still needed */
+  g_clear_pointer (&reader.children.n_children, g_free);
+  g_clear_pointer (&reader.children.slots, g_free);
+  g_clear_pointer (&reader.children.on_stack, g_free);
   if (reader.analyse)
     for (guint i = 0; i < reader.heaps->len; i++)
       bl_heap_finish (g_ptr_array_index (reader.heaps, i));
@@ -3189,7 +3300,11 @@ read_source (BlSource  *src,
                          reader.problem, complete);
       bl_profile_set_incomplete (reader.profile, reason);
     }
-  bl_profile_finish (reader.profile);
+  /* the outermost nodes known from building: no walk of the tree */
+  if (reader.children.cap < bl_profile_get_n_nodes (reader.profile))
+    child_index_grow (&reader.children, bl_profile_get_n_nodes (reader.profile));
+  _bl_profile_finish_from (reader.profile, NULL, 0, reader.children.outermost, NULL);
+  child_index_clear (&reader.children);
   profile = g_steal_pointer (&reader.profile);
 
 out:

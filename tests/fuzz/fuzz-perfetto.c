@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "bl-heap.h"
 #include "bl-model.h"
 #include "bl-perfetto-reader.h"
 #include "bl-speedscope-writer.h"
@@ -35,6 +36,10 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       bl_folded_write (profile, BL_METRIC_TIME_NS, out, NULL, &ferror);
       (void) bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS);
       bl_speedscope_write (profile, out, NULL, &werror);
+      /* the references the reader resolved (the heaps are finished),
+       * through the heap's analysis */
+      for (guint i = 0; i < trace->heaps->len; i++)
+        bl_heap_analyse (g_ptr_array_index (trace->heaps, i), NULL);
     }
 
   return 0;

@@ -1941,13 +1941,16 @@ add:
       /* the usual object: both lists packed once, decoded straight into
        * the heap's arrays (a null target is no reference but keeps its
        * position) */
-      const guint8 *tp = target_list.data, *tend = tp + target_list.len;
-      const guint8 *fp = field_list.data, *fend = fp + field_list.len;
+      const guint8 *tp, *tend, *fp, *fend;
       guint32 *out_fields, *out_targets;
       guint32 w = 0;
 
       if (target_list.n_nonzero == 0)
         return TRUE;
+      tp = target_list.data;
+      tend = tp + target_list.len;
+      fp = field_list.data;
+      fend = fp != NULL ? fp + field_list.len : NULL;
       out_targets = bl_heap_reserve_raw_references (dump->heap, object, target_list.n_nonzero,
                                                     &out_fields);
       for (guint32 i = 0; tp < tend; i++)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bl-application.h"
+#include "bl-slice.h"
 
 /* `brightlens -` (a pipe included): the window opens files, possibly in an
  * instance that is already running and cannot read our standard input, so
@@ -63,6 +64,9 @@ main (int   argc,
   gboolean options_done = FALSE;
   gboolean primary = FALSE;
   int status;
+
+  /* on GLib < 2.76: again, with malloc for GLib's slices (bl-slice.c) */
+  bl_slice_reexec (argv);
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);

@@ -51,6 +51,7 @@
 #include "bl-hot-lines-view.h"
 #include "bl-loader.h"
 #include "bl-model.h"
+#include "bl-slice.h"
 #include "bl-window.h"
 
 #define HEARTBEAT_MS 4
@@ -919,10 +920,11 @@ run_bench (gpointer data)
   g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), bench);
   beat = g_timeout_add (HEARTBEAT_MS, heartbeat_cb, bench);
   renderer = gtk_native_get_renderer (GTK_NATIVE (bench->window));
-  g_print ("window %dx%d, renderer %s\n",
+  g_print ("window %dx%d, renderer %s, G_SLICE=%s\n",
            gtk_widget_get_width (GTK_WIDGET (bench->window)),
            gtk_widget_get_height (GTK_WIDGET (bench->window)),
-           renderer ? G_OBJECT_TYPE_NAME (renderer) : "?");
+           renderer ? G_OBJECT_TYPE_NAME (renderer) : "?",
+           g_getenv ("G_SLICE") ? g_getenv ("G_SLICE") : "(unset)");
 
   for (guint i = 0; i < bench->n_files; i++)
     bench_file (bench, bench->files[i]);
@@ -955,6 +957,9 @@ main (int   argc,
   char *app_argv[] = { argv[0], NULL };
   gboolean generated = argc < 2;
 
+  /* as the app's main() does: on GLib < 2.76, again with G_SLICE=always-malloc
+   * (run with G_SLICE= set empty to measure GLib's own slices) */
+  bl_slice_reexec (argv);
   setvbuf (stdout, NULL, _IOLBF, 0);
 
   bench.cli = g_getenv ("BRIGHTLENS_CLI") ? g_getenv ("BRIGHTLENS_CLI") : BRIGHTLENS_CLI_PATH;

@@ -17,6 +17,7 @@
 
 #include "bl-about.h"
 #include "bl-preferences-window.h"
+#include "bl-renderer-choice.h"
 #include "bl-window.h"
 #include "bl-window-compare.h"
 
@@ -260,6 +261,9 @@ bl_application_startup (GApplication *application)
   };
 
   G_APPLICATION_CLASS (bl_application_parent_class)->startup (application);
+
+  /* software GL repaints the whole window for every change: cairo then */
+  bl_renderer_choice_apply (gdk_display_get_default ());
 
 #ifdef __GLIBC__
   /* A profile's arrays (nodes, metric columns, line records) grow by

@@ -70,6 +70,8 @@ struct _BlCallTreeView
   guint32             pending_node;
   gboolean            updating;
   gboolean            loading;
+  gboolean            held;             /* hidden: no rows made until released */
+  gboolean            rebuild_pending;  /* rows asked for while held */
   GCancellable       *cancellable;
 };
 
@@ -988,6 +990,7 @@ rebuild_model (BlCallTreeView *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  self->rebuild_pending = FALSE;
 
   if (self->profile == NULL || self->mode == BL_CALL_TREE_TOP_DOWN ||
       ((self->mode == BL_CALL_TREE_CALLERS || self->mode == BL_CALL_TREE_CALLEES) &&
@@ -1004,6 +1007,11 @@ rebuild_model (BlCallTreeView *self)
   empty = G_LIST_MODEL (g_list_store_new (BL_TYPE_PROFILE_NODE));
   set_roots (self, empty);
   set_loading (self, TRUE);
+
+  /* a hidden table held back: its rows once the visible view is drawn */
+  self->rebuild_pending = self->held && !gtk_widget_get_mapped (GTK_WIDGET (self));
+  if (self->rebuild_pending)
+    return;
 
   req = g_new0 (RootsRequest, 1);
   req->profile = g_object_ref (self->profile);
@@ -1061,6 +1069,12 @@ bl_call_tree_view_map (GtkWidget *widget)
   guint selected;
 
   GTK_WIDGET_CLASS (bl_call_tree_view_parent_class)->map (widget);
+
+  if (self->rebuild_pending)
+    {
+      rebuild_model (self);
+      return;
+    }
 
   if (self->selection == NULL ||
       gtk_column_view_get_model (self->column_view) == GTK_SELECTION_MODEL (self->selection))
@@ -1542,6 +1556,38 @@ bl_call_tree_view_get_model (BlCallTreeView *self)
   g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
 
   return G_LIST_MODEL (self->selection);
+}
+
+/**
+ * bl_call_tree_view_set_held:
+ *
+ * While @held, a table that is not shown makes no rows: what it is asked
+ * for waits (the table stays loading) until it is released or shown, so
+ * that the view the user sees is computed first, without these workers
+ * competing with it for the processor.
+ */
+void
+bl_call_tree_view_set_held (BlCallTreeView *self,
+                            gboolean        held)
+{
+  g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
+
+  self->held = !!held;
+  if (!self->held && self->rebuild_pending)
+    rebuild_model (self);
+}
+
+/**
+ * bl_call_tree_view_get_waiting:
+ *
+ * Whether rows were asked for while the table was held and hidden, and wait.
+ */
+gboolean
+bl_call_tree_view_get_waiting (BlCallTreeView *self)
+{
+  g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->rebuild_pending;
 }
 
 /**

@@ -42,6 +42,9 @@ gboolean        bl_call_tree_view_select_node         (BlCallTreeView *self,
                                                        guint32         node);
 GListModel     *bl_call_tree_view_get_model           (BlCallTreeView *self);
 gboolean        bl_call_tree_view_get_loading         (BlCallTreeView *self);
+void            bl_call_tree_view_set_held            (BlCallTreeView *self,
+                                                       gboolean        held);
+gboolean        bl_call_tree_view_get_waiting         (BlCallTreeView *self);
 GtkColumnView  *bl_call_tree_view_get_column_view     (BlCallTreeView *self);
 
 G_END_DECLS

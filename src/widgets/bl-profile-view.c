@@ -42,6 +42,7 @@ struct _BlProfileView
   gboolean         building;
   gboolean         paned_fitted;
   gboolean         focus_timeline;   /* on the trace view's next map */
+  guint            release_source;   /* hidden tables held until the graph is drawn */
   GtkWidget       *sync_source;
   GSettings       *settings;
   char            *fallback_title;
@@ -290,6 +291,71 @@ update_selectors (BlProfileView *self)
                               bl_profile_get_n_threads (self->profile) == 1 ? 1 : 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* hidden tables wait for the flame graph                                    */
+
+/* The hidden tables (Bottom-Up, Functions, …) make their rows in workers;
+ * on a big profile, started with the flame graph's layout, they take the
+ * processor from it and the first frame comes much later. While the graph
+ * is the view shown in a window, they wait until its layout is there (or a
+ * second, whatever happens); a table shown meanwhile starts at once. */
+
+static gboolean
+graph_layout_current (BlProfileView *self)
+{
+  BlFlameLayout *layout = bl_flame_graph_get_layout (self->flame_graph);
+
+  return layout != NULL &&
+         bl_flame_layout_get_profile (layout) == bl_flame_graph_get_profile (self->flame_graph) &&
+         bl_flame_layout_get_metric (layout) == bl_flame_graph_get_metric (self->flame_graph) &&
+         bl_flame_layout_get_thread (layout) == bl_flame_graph_get_thread (self->flame_graph);
+}
+
+static void
+release_tables (BlProfileView *self)
+{
+  g_clear_handle_id (&self->release_source, g_source_remove);
+  for (guint i = 0; table (self, i) != NULL; i++)
+    bl_call_tree_view_set_held (table (self, i), FALSE);
+}
+
+static void
+release_tables_timeout (gpointer data)
+{
+  BlProfileView *self = data;
+
+  self->release_source = 0;
+  release_tables (self);
+}
+
+static void
+graph_layout_cb (BlProfileView *self)
+{
+  if (self->release_source != 0 && graph_layout_current (self))
+    release_tables (self);
+}
+
+/* before the tables are given what the graph was just given */
+static void
+hold_tables (BlProfileView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  gboolean hold = root != NULL && gtk_widget_get_mapped (GTK_WIDGET (root)) &&
+                  g_strcmp0 (gtk_stack_get_visible_child_name (self->graph_stack),
+                             "flame-graph") == 0 &&
+                  !graph_layout_current (self);
+
+  if (!hold)
+    {
+      release_tables (self);
+      return;
+    }
+  for (guint i = 0; table (self, i) != NULL; i++)
+    bl_call_tree_view_set_held (table (self, i), TRUE);
+  g_clear_handle_id (&self->release_source, g_source_remove);
+  self->release_source = g_timeout_add_once (1000, release_tables_timeout, self);
+}
+
 static void
 thread_selected_cb (BlProfileView *self)
 {
@@ -299,6 +365,7 @@ thread_selected_cb (BlProfileView *self)
     return;
 
   bl_flame_graph_set_thread (self->flame_graph, thread);
+  hold_tables (self);
   for (guint i = 0; table (self, i) != NULL; i++)
     bl_call_tree_view_set_profile (table (self, i), self->profile, thread);
 #ifdef HAVE_FLAME_CHART
@@ -316,6 +383,7 @@ apply_metric (BlProfileView *self)
     return;
 
   bl_flame_graph_set_metric (self->flame_graph, self->metrics[i]);
+  hold_tables (self);
   for (guint k = 0; table (self, k) != NULL; k++)
     bl_call_tree_view_set_metric (table (self, k), self->metrics[i]);
 }
@@ -1436,6 +1504,7 @@ bl_profile_view_dispose (GObject *object)
   BlProfileView *self = (BlProfileView *) object;
   GtkWidget *child;
 
+  g_clear_handle_id (&self->release_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_VIEW);
   /* the template's unnamed children too */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -1593,6 +1662,8 @@ bl_profile_view_init (BlProfileView *self)
                             G_CALLBACK (update_breadcrumb), self);
   g_signal_connect_swapped (self->flame_graph, "notify::layout",
                             G_CALLBACK (fit_paned), self);
+  g_signal_connect_swapped (self->flame_graph, "notify::layout",
+                            G_CALLBACK (graph_layout_cb), self);
   g_signal_connect_swapped (self->trace_view, "map", G_CALLBACK (trace_view_mapped_cb), self);
   g_signal_connect_swapped (self->graph_stack, "notify::visible-child",
                             G_CALLBACK (graph_page_changed_cb), self);

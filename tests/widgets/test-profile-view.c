@@ -403,6 +403,95 @@ test_page_closed_while_loading (void)
   g_rmdir (dir);
 }
 
+static gboolean
+table_loaded (gpointer data)
+{
+  return !bl_call_tree_view_get_loading (data);
+}
+
+static gboolean
+window_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+/* a hidden table that is held makes no rows until it is released */
+static void
+test_held_table (void)
+{
+  Tree t;
+  GtkWidget *table = g_object_ref_sink (bl_call_tree_view_new (BL_CALL_TREE_BOTTOM_UP));
+
+  tree_init (&t);
+  bl_call_tree_view_set_held (BL_CALL_TREE_VIEW (table), TRUE);
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), t.profile, G_MAXUINT);
+  g_assert_true (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)));
+  g_assert_true (bl_call_tree_view_get_waiting (BL_CALL_TREE_VIEW (table)));
+  /* a worker would have finished well within this */
+  for (guint i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (bl_call_tree_view_get_loading (BL_CALL_TREE_VIEW (table)));
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table))),
+                    ==, 0);
+
+  /* asked twice while held: one request, the last */
+  bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), t.profile, 0);
+  bl_call_tree_view_set_held (BL_CALL_TREE_VIEW (table), FALSE);
+  g_assert_false (bl_call_tree_view_get_waiting (BL_CALL_TREE_VIEW (table)));
+  g_assert_true (iterate_until (table_loaded, table));
+  /* thread main's functions: main, load, parse, draw */
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table))),
+                    ==, 4);
+
+  g_object_unref (table);
+  g_object_unref (t.profile);
+}
+
+/* In a window showing the flame graph, the hidden tables wait for its
+ * layout: right after the profile is set they have not started, and they
+ * are all there after the graph. */
+static void
+test_hidden_tables_wait (void)
+{
+  Tree t;
+  GtkWidget *window = gtk_window_new ();
+  BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
+  BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+  BlCallTreeView *functions = bl_profile_view_get_call_tree (view, BL_CALL_TREE_FUNCTIONS);
+
+  tree_init (&t);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (window_mapped, window));
+
+  bl_profile_view_set_profile (view, t.profile);
+  g_assert_null (bl_flame_graph_get_layout (bl_profile_view_get_flame_graph (view)));
+  g_assert_true (bl_call_tree_view_get_waiting (bottom_up));
+  g_assert_true (bl_call_tree_view_get_waiting (functions));
+  g_assert_true (bl_call_tree_view_get_loading (functions));
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (functions)), ==, 0);
+  /* the table shown makes its rows at once */
+  g_assert_false (bl_call_tree_view_get_waiting (bl_profile_view_get_call_tree (view,
+                                                                            BL_CALL_TREE_TOP_DOWN)));
+
+  g_assert_true (iterate_until (flame_has_layout, view));
+  g_assert_false (bl_call_tree_view_get_waiting (bottom_up));
+  g_assert_false (bl_call_tree_view_get_waiting (functions));
+  current_view = view;
+  settle ();
+  g_assert_false (bl_call_tree_view_get_loading (bottom_up));
+  /* both threads' functions: main, load, parse, draw, loop */
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (functions)), ==, 5);
+
+  current_view = NULL;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (t.profile);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -419,6 +508,8 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-view/flame-to-table", test_flame_to_table);
   g_test_add_func ("/widgets/profile-view/incomplete-banner", test_incomplete_banner);
   g_test_add_func ("/widgets/profile-page/closed-while-loading", test_page_closed_while_loading);
+  g_test_add_func ("/widgets/call-tree/held", test_held_table);
+  g_test_add_func ("/widgets/profile-view/hidden-tables-wait", test_hidden_tables_wait);
 
   return g_test_run ();
 }

@@ -42,11 +42,17 @@ bl_slice_wants_reexec (void)
 void
 bl_slice_reexec (char **argv)
 {
+  g_autofree char *self_path = NULL;
+
   if (!bl_slice_wants_reexec ())
     return;
 
   g_setenv ("G_SLICE", "always-malloc", TRUE);
-  /* the running binary itself, whatever PATH or argv[0] say */
+  /* the running binary itself, whatever PATH or argv[0] say, by its own
+   * name (the process is named after the file executed: not "exe"); the
+   * link itself if the file is gone (replaced by an upgrade) */
+  if ((self_path = g_file_read_link ("/proc/self/exe", NULL)) != NULL)
+    execv (self_path, argv);
   execv ("/proc/self/exe", argv);
 
   g_debug ("Could not execute the program again: %s", g_strerror (errno));

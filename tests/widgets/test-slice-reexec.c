@@ -32,6 +32,7 @@ child_main (int    argc,
             char **argv)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *comm = NULL;
   gpointer block;
   gpointer again;
 
@@ -42,6 +43,9 @@ child_main (int    argc,
   g_string_append_printf (out, "G_SLICE %s\n", g_getenv ("G_SLICE") ? g_getenv ("G_SLICE") : "(unset)");
   g_string_append_printf (out, "BL_TEST_MARK %s\n",
                           g_getenv ("BL_TEST_MARK") ? g_getenv ("BL_TEST_MARK") : "(unset)");
+  /* the process keeps its name ("exe" if /proc/self/exe were executed) */
+  if (g_file_get_contents ("/proc/self/comm", &comm, NULL, NULL))
+    g_string_append_printf (out, "comm %s", comm);
   /* g_slice_get_config() reports GLib's defaults, not what G_SLICE chose;
    * what shows it is where a freed slice goes: with always-malloc back to
    * malloc, whose next block of that size is the same one, with GLib's own
@@ -120,6 +124,8 @@ assert_args_kept (const char *out)
   g_assert_nonnull (args);
   g_assert_true (g_str_has_prefix (args, expected->str));
   g_assert_nonnull (strstr (out, "BL_TEST_MARK kept=yes\n"));
+  /* the kernel keeps 15 bytes of the name */
+  g_assert_nonnull (strstr (out, "comm test-slice-reex\n"));
 }
 
 static void

@@ -1,0 +1,215 @@
+/* test-loading-page.c — while a file loads, the window paints only when
+ * what the progress shows changes: no animation (spinner, pulse) repaints
+ * it while nothing new has been read
+ *
+ * The file is a FIFO whose writer, a thread of the test, stops halfway
+ * until the test lets it go on.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bl-bsprof-writer.h"
+#include "bl-profile-page.h"
+
+typedef struct
+{
+  char    *path;
+  GBytes  *bytes;
+  GMutex   lock;
+  GCond    cond;
+  gboolean go_on;
+} Feeder;
+
+static guint n_paints;
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  n_paints++;
+}
+
+static gboolean
+write_all (int           fd,
+           const guint8 *data,
+           gsize         n)
+{
+  while (n > 0)
+    {
+      gssize w = write (fd, data, n);
+
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return FALSE;
+      data += w;
+      n -= w;
+    }
+
+  return TRUE;
+}
+
+static gpointer
+feed (gpointer data)
+{
+  Feeder *f = data;
+  gsize n;
+  const guint8 *bytes = g_bytes_get_data (f->bytes, &n);
+  int fd = open (f->path, O_WRONLY);   /* waits for the reader */
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (write_all (fd, bytes, n / 2));
+
+  g_mutex_lock (&f->lock);
+  while (!f->go_on)
+    g_cond_wait (&f->cond, &f->lock);
+  g_mutex_unlock (&f->lock);
+
+  g_assert_true (write_all (fd, bytes + n / 2, n - n / 2));
+  close (fd);
+
+  return NULL;
+}
+
+static GBytes *
+make_profile (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.target = "Pipe";
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "Main");
+  bl_bsprof_writer_string (w, 4, "render");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);
+  bl_bsprof_writer_path (w, 2, 1, 3, 2, 10, 4);
+  /* enough entries that half of them is a few pipe buffers */
+  for (guint i = 0; i < 100000; i++)
+    bl_bsprof_writer_cpu (w, 2, 0, 300, 400);
+  bl_bsprof_writer_end (w, 5);
+
+  return bl_bsprof_writer_finish (w);
+}
+
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+loaded (BlProfilePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADING &&
+         g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADED;
+}
+
+static void
+test_no_paints_while_waiting (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-loading-page-XXXXXX", NULL);
+  g_autoptr(GFile) file = NULL;
+  Feeder f = { 0 };
+  GtkWidget *window;
+  BlProfilePage *page;
+  GdkFrameClock *clock;
+  GThread *thread;
+  guint waiting_paints;
+
+  g_assert_nonnull (dir);
+  f.path = g_build_filename (dir, "pipe.bsprof", NULL);
+  g_assert_cmpint (mkfifo (f.path, 0600), ==, 0);
+  f.bytes = make_profile ();
+  g_mutex_init (&f.lock);
+  g_cond_init (&f.cond);
+  file = g_file_new_for_path (f.path);
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  page = bl_profile_page_new (file);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (window))
+    g_main_context_iteration (NULL, TRUE);
+  clock = gtk_widget_get_frame_clock (window);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+
+  thread = g_thread_new ("feeder", feed, &f);
+  bl_profile_page_load (page);
+
+  /* the loading page shows itself and what was read */
+  iterate_for (1200);
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADING);
+  g_assert_cmpuint (n_paints, >=, 1);
+
+  /* nothing new read for two seconds: nothing painted */
+  n_paints = 0;
+  iterate_for (2000);
+  waiting_paints = n_paints;
+  g_assert_cmpuint (waiting_paints, ==, 0);
+
+  /* the rest arrives: the profile shows */
+  g_mutex_lock (&f.lock);
+  f.go_on = TRUE;
+  g_cond_signal (&f.cond);
+  g_mutex_unlock (&f.lock);
+  g_assert_true (loaded (page));
+  g_thread_join (thread);
+  g_assert_nonnull (bl_profile_page_get_profile (page));
+
+  g_signal_handlers_disconnect_by_func (clock, after_paint_cb, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (f.path);
+  g_rmdir (dir);
+  g_free (f.path);
+  g_bytes_unref (f.bytes);
+  g_mutex_clear (&f.lock);
+  g_cond_clear (&f.cond);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const char *mime_dirs[] = { "/usr/local/share/mime", "/usr/share/mime", NULL };
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* the isolated XDG dirs hide the MIME database that the image loaders
+   * need to recognise GTK's own SVG icons */
+  g_content_type_set_mime_dirs (mime_dirs);
+
+  if (!gtk_init_check ())
+    g_error ("No display: widget tests need one (run them under xvfb-run)");
+  adw_init ();
+
+  g_test_add_func ("/loading-page/no-paints-while-waiting", test_no_paints_while_waiting);
+
+  return g_test_run ();
+}

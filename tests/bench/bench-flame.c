@@ -1,7 +1,8 @@
 /* bench-flame.c — milliseconds per flame graph frame on a 1,000,000-node tree
  *
- * Builds a generated profile of a million nodes, shows it in a 1920×1080
- * BlFlameGraph and prints, for the full view and for a deep zoom, the time to
+ * Builds a generated profile of a million nodes (bench-profile-gen.c,
+ * shared with bench-transform), shows it in a 1920×1080 BlFlameGraph and
+ * prints, for the full view and for a deep zoom, the time to
  * build the frame's render nodes (the widget's snapshot, with the view moved
  * a little each frame so that the cached bars are rebuilt every time) and the
  * time to render those nodes offscreen with the cairo renderer.
@@ -18,11 +19,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-profile-gen.h"
 #include "bl-flame-graph.h"
 #include "bl-model.h"
 #include "bl-profile-node.h"
 
-#define N_NODES   1000000
 #define WIDTH     1920
 #define HEIGHT    1080
 #define N_FRAMES  60
@@ -30,64 +31,9 @@
 static BlProfile *
 generate (void)
 {
-  BlProfile *profile = bl_profile_new ("bench");
-  GRand *rand = g_rand_new_with_seed (20261121);
-  guint32 names[5000];
-  guint32 files[200];
-  guint32 stack[80];
-  guint depth = 0;
+  BenchProfileGenOptions options = { "Thread ", FALSE, NULL, NULL };
 
-  bl_profile_enable_metric (profile, BL_METRIC_CPU);
-  bl_profile_enable_metric (profile, BL_METRIC_CALLS);
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("component%u.function_%u", i % 97, i);
-
-      names[i] = bl_profile_intern (profile, name);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
-    {
-      g_autofree char *file = g_strdup_printf ("pkg:/components/file%u.brs", i);
-
-      files[i] = bl_profile_intern (profile, file);
-    }
-
-  for (guint t = 0; t < 4; t++)
-    {
-      g_autofree char *name = g_strdup_printf ("Thread %u", t);
-
-      bl_profile_add_thread (profile, bl_profile_intern (profile, name));
-    }
-
-  /* a random walk: push a callee or return, with a bias that keeps most
-   * stacks between 10 and 40 deep, like a busy app */
-  stack[0] = bl_profile_get_thread_root (profile, 0);
-  while (bl_profile_get_n_nodes (profile) < N_NODES)
-    {
-      double push = depth < 8 ? 0.8 : depth < 30 ? 0.55 : 0.3;
-
-      if (depth + 1 < G_N_ELEMENTS (stack) && g_rand_double (rand) < push)
-        {
-          /* skewed choice: a few functions are called a lot */
-          guint f = (guint) (G_N_ELEMENTS (names) * pow (g_rand_double (rand), 3));
-          guint32 node = bl_profile_add_child (profile, stack[depth], names[f],
-                                               files[f % 200], 1 + f);
-
-          stack[++depth] = node;
-          bl_profile_add_value (profile, node, BL_METRIC_CPU, 1 + g_rand_int_range (rand, 0, 1000));
-          bl_profile_add_value (profile, node, BL_METRIC_CALLS, 1);
-        }
-      else if (depth > 0)
-        depth--;
-      else
-        stack[0] = bl_profile_get_thread_root (profile, g_rand_int_range (rand, 0, 4));
-    }
-
-  bl_profile_finish (profile);
-  g_rand_free (rand);
-
-  return profile;
+  return bench_profile_gen (&options);
 }
 
 static gboolean

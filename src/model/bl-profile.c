@@ -9,7 +9,11 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 #include "bl-heap.h"
 #include "bl-profile.h"
@@ -661,6 +665,41 @@ bl_profile_add_warning (BlProfile  *self,
   g_string_append (self->warning, warning);
 }
 
+/* The per-node arrays of a big profile are written once from start to end
+ * (a transform's result is built in one go), and with 4 KiB pages that
+ * costs a page fault every 4 KiB: arrays of 2 MiB and more are aligned so
+ * that the kernel may back them with huge pages, and asked to. They stay
+ * ordinary heap memory (g_free(), g_renew()); the kernel may decline. */
+#define HUGE_PAGE ((gsize) 2 << 20)
+
+static gpointer
+alloc_per_node (gsize size)
+{
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  if (size >= HUGE_PAGE)
+    {
+      gpointer data = NULL;
+
+      if (posix_memalign (&data, HUGE_PAGE, size) == 0)
+        {
+          madvise (data, size & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+          return data;
+        }
+    }
+#endif
+
+  return g_malloc (MAX (size, 1));
+}
+
+static gpointer
+alloc_per_node0 (gsize size)
+{
+  gpointer data = alloc_per_node (size);
+
+  memset (data, 0, size);
+  return data;
+}
+
 typedef struct
 {
   guint32 name_rank;
@@ -701,24 +740,33 @@ sort_children (BlProfile    *self,
                const guint8 *in_order)
 {
   guint n_strings = self->strings->len;
-  g_autofree guint32 *order = g_new (guint32, MAX (n_strings, 1));
-  g_autofree guint32 *rank = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *rank = NULL;
   g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (ChildKey));
-
-  for (guint i = 0; i < n_strings; i++)
-    order[i] = i;
-  g_qsort_with_data (order, n_strings, sizeof (guint32), compare_string_ids, self->strings);
-  for (guint i = 0; i < n_strings; i++)
-    rank[order[i]] = i;
 
   for (gsize i = 0; i < self->n_nodes; i++)
     {
-      BlNode *node = &self->nodes[i];
+      BlNode *node;
 
+      if (in_order != NULL && in_order[i])
+        continue;
+      node = &self->nodes[i];
       if (node->first_child == BL_NODE_NONE ||
-          (in_order != NULL && in_order[i]) ||
           self->nodes[node->first_child].next_sibling == BL_NODE_NONE)
         continue;
+
+      /* the strings' ranks, when a first list needs sorting */
+      if (rank == NULL)
+        {
+          g_autofree guint32 *order = g_new (guint32, MAX (n_strings, 1));
+
+          rank = g_new (guint32, MAX (n_strings, 1));
+          for (guint s = 0; s < n_strings; s++)
+            order[s] = s;
+          g_qsort_with_data (order, n_strings, sizeof (guint32), compare_string_ids,
+                             self->strings);
+          for (guint s = 0; s < n_strings; s++)
+            rank[order[s]] = s;
+        }
 
       g_array_set_size (kids, 0);
       for (guint32 c = node->first_child; c != BL_NODE_NONE; c = self->nodes[c].next_sibling)
@@ -777,7 +825,7 @@ build_functions_from_keys (BlProfile     *self,
 
   memset (function_of_key, 0xff, sizeof (guint32) * MAX (n_keys, 1));
   self->functions = g_new (BlFunction, MAX (MIN (n_keys, self->n_nodes), 1));
-  self->node_function = g_new (guint32, MAX (self->n_nodes, 1));
+  self->node_function = alloc_per_node (sizeof (guint32) * MAX (self->n_nodes, 1));
 
   for (gsize i = 0; i < self->n_nodes; i++)
     {
@@ -801,7 +849,7 @@ static void
 build_functions (BlProfile     *self,
                  const guint32 *keys,
                  guint          n_keys,
-                 const guint8  *outermost)
+                 guint8        *outermost)
 {
   BlIndexHash hash;
   gsize cap = 256;
@@ -857,8 +905,8 @@ build_functions (BlProfile     *self,
 outermost_nodes:
   if (outermost != NULL)
     {
-      self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
-      goto function_values;
+      self->outermost = outermost;    /* the caller's, at least n_nodes long */
+      return;
     }
 
   /* Totals without double counting recursion: a node counts towards its
@@ -911,25 +959,6 @@ outermost_nodes:
 
   g_free (on_stack);
   g_free (stack);
-
-function_values:
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    {
-      if (!self->has_metric[m])
-        continue;
-      self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-      self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-      for (gsize i = 0; i < self->n_nodes; i++)
-        {
-          guint32 f = self->node_function[i];
-
-          self->function_self[m][f] = bl_saturating_add (self->function_self[m][f],
-                                                         self->self[m][i]);
-          if (self->outermost[i])
-            self->function_total[m][f] = bl_saturating_add (self->function_total[m][f],
-                                                            self->total[m][i]);
-        }
-    }
 }
 
 /**
@@ -949,8 +978,9 @@ bl_profile_finish (BlProfile *self)
  * @keys: (nullable): per node, a number below @n_keys that is the same for
  *   two nodes exactly when they belong to the same function (thread roots
  *   each their own), or %NULL
- * @outermost: (nullable): per node, whether no ancestor belongs to its
- *   function, or %NULL
+ * @outermost: (nullable) (transfer full): per node, whether no ancestor
+ *   belongs to its function (a g_malloc()ed array at least as long as the
+ *   nodes, which the profile keeps), or %NULL
  * @in_order: (nullable): per node, whether its children are linked in the
  *   order the finish sorts them into already (by name, then file), or %NULL
  *
@@ -963,7 +993,7 @@ void
 _bl_profile_finish_from (BlProfile     *self,
                          const guint32 *keys,
                          guint          n_keys,
-                         const guint8  *outermost,
+                         guint8        *outermost,
                          const guint8  *in_order)
 {
   g_return_if_fail (BL_IS_PROFILE (self));
@@ -975,38 +1005,54 @@ _bl_profile_finish_from (BlProfile     *self,
   index_hash_clear (&self->line_hash);
 
   sort_children (self, in_order);
+  build_functions (self, keys, n_keys, outermost);
 
   {
     guint64 *self_of[BL_N_METRICS];
     guint64 *total_of[BL_N_METRICS];
+    guint64 *function_self_of[BL_N_METRICS];
+    guint64 *function_total_of[BL_N_METRICS];
     guint n_metrics = 0;
 
     for (guint m = 0; m < BL_N_METRICS; m++)
       {
         if (!self->has_metric[m])
           continue;
-        self->total[m] = g_new0 (guint64, MAX (self->n_nodes, 1));
+        self->total[m] = alloc_per_node0 (sizeof (guint64) * MAX (self->n_nodes, 1));
+        self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+        self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
         self_of[n_metrics] = self->self[m];
-        total_of[n_metrics++] = self->total[m];
+        total_of[n_metrics] = self->total[m];
+        function_self_of[n_metrics] = self->function_self[m];
+        function_total_of[n_metrics++] = self->function_total[m];
       }
 
-    /* children after their parents: one sweep backwards, all metrics at once */
+    /* Children after their parents: one sweep backwards, all metrics at
+     * once. A node's total is complete when the sweep reaches it, so its
+     * function's values are summed in the same sweep (sums that saturate
+     * come out the same in any order). A function's total counts only its
+     * outermost nodes: a recursive call's total is already in its outer
+     * call's. */
     for (gsize i = self->n_nodes; i-- > 0;)
       {
         guint32 parent = self->nodes[i].parent;
+        guint32 f = self->node_function[i];
+        gboolean outer = self->outermost[i];
 
         for (guint k = 0; k < n_metrics; k++)
           {
             guint64 *total = total_of[k];
+            guint64 value = self_of[k][i];
 
-            total[i] = bl_saturating_add (total[i], self_of[k][i]);
+            total[i] = bl_saturating_add (total[i], value);
             if (parent != BL_NODE_NONE)
               total[parent] = bl_saturating_add (total[parent], total[i]);
+            function_self_of[k][f] = bl_saturating_add (function_self_of[k][f], value);
+            if (outer)
+              function_total_of[k][f] = bl_saturating_add (function_total_of[k][f], total[i]);
           }
       }
   }
-
-  build_functions (self, keys, n_keys, outermost);
 
   self->finished = TRUE;
 }
@@ -2362,20 +2408,28 @@ void
 _bl_profile_reserve_nodes (BlProfile *self,
                            gsize      n_nodes)
 {
+  BlNode *nodes;
+
   g_return_if_fail (BL_IS_PROFILE (self));
   g_return_if_fail (!self->finished);
 
   if (n_nodes <= self->nodes_cap || n_nodes >= BL_NODE_NONE)
     return;
 
-  self->nodes = g_renew (BlNode, self->nodes, n_nodes);
+  nodes = alloc_per_node (n_nodes * sizeof (BlNode));
+  if (self->n_nodes > 0)
+    memcpy (nodes, self->nodes, self->n_nodes * sizeof (BlNode));
+  g_free (self->nodes);
+  self->nodes = nodes;
   for (guint m = 0; m < BL_N_METRICS; m++)
     {
       if (self->self[m] != NULL)
         {
-          self->self[m] = g_renew (guint64, self->self[m], n_nodes);
-          memset (self->self[m] + self->nodes_cap, 0,
-                  (n_nodes - self->nodes_cap) * sizeof (guint64));
+          guint64 *values = alloc_per_node0 (n_nodes * sizeof (guint64));
+
+          memcpy (values, self->self[m], self->nodes_cap * sizeof (guint64));
+          g_free (self->self[m]);
+          self->self[m] = values;
         }
     }
   self->nodes_cap = n_nodes;

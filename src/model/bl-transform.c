@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "bl-big-array-private.h"
 #include "bl-profile-private.h"
 #include "bl-transform.h"
 
@@ -48,10 +49,18 @@ static const char * const kind_names[BL_N_TRANSFORM_KINDS] = {
 /* Node states of the linear sweep */
 enum
 {
-  STATE_MAPPED,     /* has an image; its children are placed under it */
-  STATE_OUTSIDE,    /* no image, but a focus may start below it */
   STATE_DROPPED,    /* no image, nor has anything below it */
+  STATE_OUTSIDE,    /* no image, but a focus may start below it */
+  STATE_MERGED,     /* has an image made for another node (or a thread's root) */
+  STATE_MADE,       /* has an image made for it; its children are placed under it */
 };
+
+typedef struct
+{
+  guint32 parent;         /* dst node */
+  guint32 function;       /* src function */
+  guint32 image_plus1;    /* dst node + 1; 0 marks an empty slot */
+} ChildSlot;
 
 typedef struct
 {
@@ -60,18 +69,49 @@ typedef struct
   BlProfile         *dst;
   const BlNode      *nodes;
   guint              n_nodes;
+  guint              n_functions;    /* src */
+  const guint32     *node_function;  /* src node → src function */
+  const guint8      *src_outermost;
   guint32           *strings;     /* src string id → dst string id */
   guint32           *map;         /* src node → dst node or BL_NODE_NONE */
-  guint8            *state;
+  guint8            *state;       /* src node → STATE_… */
   guint32           *roots;       /* src thread → dst root, made lazily */
   guint8            *matches;     /* per src string id: the argument matches it */
   guint32           *path;        /* focus-path: src string ids, thread first */
   guint              path_len;
   gboolean           has_frames;
-  GByteArray        *shared;      /* dst node → has more than one src node mapped to it */
-  guint32           *origin;      /* dst node → the src node it was made for */
-  guint              n_origin;    /* = dst nodes (each has its own src node, so <= n_nodes) */
+  guint8            *shared;      /* dst node → more than one src node maps to it */
+  guint32           *keys;        /* dst node → src function it was made for (roots after) */
+  guint8            *outermost;   /* dst node → outermost, when carried from src */
+  guint8            *alive;       /* src string id → 1: has nodes, 2: one is kept or merged */
+  ChildSlot         *child_slots; /* (dst parent, src function) → dst child */
+  gsize              child_mask;
+  gsize              child_used;
+  guint32           *kids;        /* (dst parent, dst child) of every child of a shared node */
+  gsize              n_kids;
+  guint              n_values;    /* metrics whose self values the sweep adds */
+  const guint64     *src_self[BL_N_METRICS];
+  guint64           *dst_self[BL_N_METRICS];
 } Pass;
+
+/* The sweeps' scratch arrays, one entry per input node (the new profile
+ * has no more nodes than the input): zero-filled, and when big mapped on
+ * their own with huge pages asked for, so that writing them once does not
+ * cost a page fault every 4 KiB */
+static gpointer
+scratch_new (gsize n,
+             gsize size)
+{
+  return bl_big_array_grow (NULL, 0, MAX (n, 1) * size);
+}
+
+static void
+scratch_free (gpointer data,
+              gsize    n,
+              gsize    size)
+{
+  bl_big_array_free (data, MAX (n, 1) * size);
+}
 
 /* ---- the boxed type ------------------------------------------------------ */
 
@@ -399,64 +439,228 @@ bl_transform_check (const BlTransform  *self,
 
 /* ---- building the new tree ------------------------------------------------ */
 
+/* The children of the new nodes that more than one input node maps to, by
+ * (parent, function), in one open-addressing table kept at most half full.
+ * It starts small, so that the lookups stay in the processor's caches when
+ * they are few. Functions of the input are name and file, as a child is
+ * found by in the new profile, so looking a child up by its input function
+ * finds the same one bl_profile_add_child() would. Profiles with frames
+ * use the profile's own lookup, by frame. */
+#define CHILD_TABLE_MIN 65536
+
+static void
+child_table_init (Pass *pass)
+{
+  pass->child_slots = scratch_new (CHILD_TABLE_MIN, sizeof (ChildSlot));
+  pass->child_mask = CHILD_TABLE_MIN - 1;
+  pass->child_used = 0;
+}
+
+static inline gsize
+child_hash (const Pass *pass,
+            guint32     parent,
+            guint32     function)
+{
+  guint64 k = ((guint64) parent << 32 | function) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (k >> 32 ^ k) & pass->child_mask;
+}
+
+/* The slot of (@parent, @function): the one holding it or the empty one
+ * where it belongs */
+static inline ChildSlot *
+child_table_find (Pass    *pass,
+                  guint32  parent,
+                  guint32  function)
+{
+  gsize pos = child_hash (pass, parent, function);
+  for (;;)
+    {
+      ChildSlot *slot = &pass->child_slots[pos];
+
+      if (slot->image_plus1 == 0 || (slot->parent == parent && slot->function == function))
+        return slot;
+      pos = (pos + 1) & pass->child_mask;
+    }
+}
+
+static void
+child_table_grow (Pass *pass)
+{
+  ChildSlot *old = pass->child_slots;
+  gsize old_size = pass->child_mask + 1;
+
+  pass->child_slots = scratch_new (2 * old_size, sizeof (ChildSlot));
+  pass->child_mask = 2 * old_size - 1;
+  for (gsize i = 0; i < old_size; i++)
+    {
+      if (old[i].image_plus1 != 0)
+        *child_table_find (pass, old[i].parent, old[i].function) = old[i];
+    }
+  scratch_free (old, old_size, sizeof (ChildSlot));
+}
+
+/* Fills @slot, from child_table_find(); other slots may move */
+static inline void
+child_table_insert (Pass      *pass,
+                    ChildSlot *slot,
+                    guint32    parent,
+                    guint32    function,
+                    guint32    image)
+{
+  slot->parent = parent;
+  slot->function = function;
+  slot->image_plus1 = image + 1;
+  if (++pass->child_used * 2 > pass->child_mask)
+    child_table_grow (pass);
+}
+
+/* The sweeps look children up at random places of a big table: ask for
+ * the slot of a node a little ahead while this one is done, so that the
+ * memory's latency overlaps. Its parent came before it, so its parent's
+ * image is known unless the parent is one of the few nodes between. */
+#define PREFETCH_AHEAD 8
+
+static inline void
+prefetch_child_slot (const Pass *pass,
+                     guint32     now)
+{
+#if defined(__GNUC__)
+  guint32 n = now + PREFETCH_AHEAD;
+  guint32 p, parent_image;
+
+  if (n >= pass->n_nodes || pass->child_slots == NULL)
+    return;
+  p = pass->nodes[n].parent;
+  if (p == BL_NODE_NONE || p >= now)
+    return;
+  parent_image = pass->map[p];
+  if (pass->state[p] < STATE_MERGED || !pass->shared[parent_image])
+    return;
+  __builtin_prefetch (&pass->child_slots[child_hash (pass, parent_image,
+                                                     pass->node_function[n])]);
+#endif
+}
+
+/* A child of a node that more than one input node maps to: its children
+ * come from several input lists, and are put in order after the sweep.
+ * Each new node is recorded once at most (when its parent becomes shared,
+ * or when it is made under a shared one). */
+static inline void
+record_kid (Pass    *pass,
+            guint32  parent,
+            guint32  child)
+{
+  pass->kids[2 * pass->n_kids] = parent;
+  pass->kids[2 * pass->n_kids + 1] = child;
+  pass->n_kids++;
+}
+
 /* A node of the new tree that more than one input node maps to may get
  * the same child twice, so its children are looked up before one is added;
  * the children of any other node are new by construction (an input node
- * has no two children alike) and are simply appended, which saves a hash
- * lookup per node on the big trees. */
+ * has no two children alike) and are simply appended, which saves a lookup
+ * per node on the big trees. */
 static void
 mark_shared (Pass    *pass,
              guint32  image)
 {
-  if (pass->shared->len <= image)
-    {
-      guint old_len = pass->shared->len;
+  const BlNode *dst;
 
-      g_byte_array_set_size (pass->shared, image + 1);
-      memset (pass->shared->data + old_len, 0, image + 1 - old_len);
-    }
-  if (pass->shared->data[image])
+  if (pass->shared[image])
     return;
-  pass->shared->data[image] = TRUE;
-  _bl_profile_index_children (pass->dst, image);
+  pass->shared[image] = TRUE;
+
+  if (pass->has_frames)
+    {
+      _bl_profile_index_children (pass->dst, image);
+      return;
+    }
+
+  dst = bl_profile_get_nodes (pass->dst);
+  for (guint32 c = dst[image].first_child; c != BL_NODE_NONE; c = dst[c].next_sibling)
+    {
+      ChildSlot *slot = child_table_find (pass, image, pass->keys[c]);
+
+      if (slot->image_plus1 == 0)
+        child_table_insert (pass, slot, image, pass->keys[c], c);
+      record_kid (pass, image, c);
+    }
 }
 
-static inline gboolean
-is_shared (Pass    *pass,
-           guint32  image)
+/* What the finish needs of a new node, from the input node it was made
+ * for: its function and whether it is outermost */
+static inline void
+made_for (Pass    *pass,
+          guint32  image,
+          guint32  n)
 {
-  return image < pass->shared->len && pass->shared->data[image];
+  pass->keys[image] = pass->node_function[n];
+  if (pass->outermost != NULL)
+    pass->outermost[image] = pass->src_outermost[n];
 }
 
-/* The image of @n as a child of @parent_image */
+/* The image of @n as a child of @parent_image; sets @n's state */
 static guint32
 add_image (Pass    *pass,
            guint32  parent_image,
            guint32  n)
 {
   const BlNode *node = &pass->nodes[n];
-  guint32 frame = pass->has_frames ? bl_profile_get_node_frame (pass->src, n) : BL_NODE_NONE;
-  guint before;
   guint32 image;
 
-  if (!is_shared (pass, parent_image))
+  if (!pass->shared[parent_image])
     {
+      guint32 frame = pass->has_frames ? bl_profile_get_node_frame (pass->src, n) : BL_NODE_NONE;
+
       image = _bl_profile_append_child (pass->dst, parent_image, frame, pass->strings[node->name],
                                         pass->strings[node->file], node->line);
-      pass->origin[pass->n_origin++] = n;
+      made_for (pass, image, n);
+      pass->state[n] = STATE_MADE;
       return image;
     }
 
-  before = bl_profile_get_n_nodes (pass->dst);
-  if (frame != BL_NODE_NONE)
-    image = bl_profile_add_child_frame (pass->dst, parent_image, frame);
-  else
-    image = bl_profile_add_child (pass->dst, parent_image, pass->strings[node->name],
-                                  pass->strings[node->file], node->line);
-  if (image < before)
-    mark_shared (pass, image);      /* a second input node maps to it */
-  else
-    pass->origin[pass->n_origin++] = n;
+  if (!pass->has_frames)
+    {
+      ChildSlot *slot = child_table_find (pass, parent_image, pass->node_function[n]);
+
+      if (slot->image_plus1 != 0)
+        {
+          image = slot->image_plus1 - 1;
+          mark_shared (pass, image);      /* a second input node maps to it */
+          pass->state[n] = STATE_MERGED;
+          return image;
+        }
+      image = _bl_profile_append_child (pass->dst, parent_image, BL_NODE_NONE,
+                                        pass->strings[node->name], pass->strings[node->file],
+                                        node->line);
+      child_table_insert (pass, slot, parent_image, pass->node_function[n], image);
+      record_kid (pass, parent_image, image);
+      made_for (pass, image, n);
+      pass->state[n] = STATE_MADE;
+      return image;
+    }
+
+  {
+    guint32 frame = bl_profile_get_node_frame (pass->src, n);
+    guint before = bl_profile_get_n_nodes (pass->dst);
+
+    if (frame != BL_NODE_NONE)
+      image = bl_profile_add_child_frame (pass->dst, parent_image, frame);
+    else
+      image = bl_profile_add_child (pass->dst, parent_image, pass->strings[node->name],
+                                    pass->strings[node->file], node->line);
+    if (image < before)
+      {
+        mark_shared (pass, image);      /* a second input node maps to it */
+        pass->state[n] = STATE_MERGED;
+      }
+    else
+      {
+        made_for (pass, image, n);
+        pass->state[n] = STATE_MADE;
+      }
+  }
 
   return image;
 }
@@ -470,6 +674,8 @@ root_image (Pass    *pass,
 
   if (*image == BL_NODE_NONE)
     {
+      guint before = bl_profile_get_n_nodes (pass->dst);
+
       if (pass->t->kind == BL_TRANSFORM_MERGE_ALL_THREADS)
         {
           *image = bl_profile_add_thread (pass->dst,
@@ -487,8 +693,14 @@ root_image (Pass    *pass,
         {
           *image = bl_profile_add_thread (pass->dst, pass->strings[node->name]);
         }
-      if (pass->n_origin <= *image)
-        pass->origin[pass->n_origin++] = root;   /* not so when threads merge */
+      if (*image >= before)
+        {
+          /* not so when threads merge: thread roots are functions of
+           * their own, after the input's */
+          pass->keys[*image] = pass->n_functions + bl_profile_get_node (pass->dst, *image)->thread;
+          if (pass->outermost != NULL)
+            pass->outermost[*image] = TRUE;
+        }
       mark_shared (pass, *image);   /* focus roots and merged threads gather children */
     }
 
@@ -500,6 +712,31 @@ thread_root (Pass    *pass,
              guint32  n)
 {
   return bl_profile_get_thread_root (pass->src, pass->nodes[n].thread);
+}
+
+/* What every node of a sweep ends with: its self values go to its image
+ * (when the new profile has room for all nodes from the start, so that its
+ * value arrays do not move), and its function is known to have nodes */
+static inline void
+sweep_tail (Pass    *pass,
+            guint32  n)
+{
+  guint8 state = pass->state[n];
+
+  if (pass->alive != NULL)
+    pass->alive[pass->nodes[n].name] |= state >= STATE_MERGED ? 3 : 1;
+  if (state >= STATE_MERGED && pass->n_values > 0)
+    {
+      guint32 image = pass->map[n];
+
+      for (guint k = 0; k < pass->n_values; k++)
+        {
+          guint64 v = pass->src_self[k][n];
+
+          if (v != 0)
+            pass->dst_self[k][image] = bl_saturating_add (pass->dst_self[k][image], v);
+        }
+    }
 }
 
 static gboolean
@@ -517,6 +754,8 @@ sweep (Pass         *pass,
       if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         return FALSE;
 
+      prefetch_child_slot (pass, n);
+      pass->map[n] = BL_NODE_NONE;
       if (p == BL_NODE_NONE)
         {
           if (focus)
@@ -531,7 +770,7 @@ sweep (Pass         *pass,
               else if (kind == BL_TRANSFORM_FOCUS_PATH && pass->path_len == 1)
                 {
                   pass->map[n] = root_image (pass, n);
-                  pass->state[n] = STATE_MAPPED;
+                  pass->state[n] = STATE_MERGED;
                 }
               else
                 {
@@ -541,8 +780,9 @@ sweep (Pass         *pass,
           else
             {
               pass->map[n] = root_image (pass, n);
-              pass->state[n] = STATE_MAPPED;
+              pass->state[n] = STATE_MERGED;
             }
+          sweep_tail (pass, n);
           continue;
         }
 
@@ -550,13 +790,13 @@ sweep (Pass         *pass,
         {
         case STATE_DROPPED:
           pass->state[n] = STATE_DROPPED;
+          sweep_tail (pass, n);
           continue;
 
         case STATE_OUTSIDE:
           if (kind == BL_TRANSFORM_FOCUS_FUNCTION && node_matches (pass, node))
             {
               pass->map[n] = add_image (pass, root_image (pass, thread_root (pass, n)), n);
-              pass->state[n] = STATE_MAPPED;
             }
           else if (kind == BL_TRANSFORM_FOCUS_PATH &&
                    (node->depth >= pass->path_len || pass->path[node->depth] != node->name))
@@ -566,12 +806,12 @@ sweep (Pass         *pass,
           else if (kind == BL_TRANSFORM_FOCUS_PATH && node->depth + 1 == pass->path_len)
             {
               pass->map[n] = add_image (pass, root_image (pass, thread_root (pass, n)), n);
-              pass->state[n] = STATE_MAPPED;
             }
           else
             {
               pass->state[n] = STATE_OUTSIDE;
             }
+          sweep_tail (pass, n);
           continue;
 
         default:
@@ -579,7 +819,6 @@ sweep (Pass         *pass,
         }
 
       /* the parent has an image */
-      pass->state[n] = STATE_MAPPED;
       switch (kind)
         {
         case BL_TRANSFORM_MERGE_FUNCTION:
@@ -587,8 +826,10 @@ sweep (Pass         *pass,
           if (node_matches (pass, node))
             {
               pass->map[n] = pass->map[p];
+              pass->state[n] = STATE_MERGED;
               if (node->first_child != BL_NODE_NONE)
                 mark_shared (pass, pass->map[p]);
+              sweep_tail (pass, n);
               continue;
             }
           break;
@@ -597,6 +838,7 @@ sweep (Pass         *pass,
           if (node_matches (pass, node))
             {
               pass->state[n] = STATE_DROPPED;
+              sweep_tail (pass, n);
               continue;
             }
           break;
@@ -612,6 +854,7 @@ sweep (Pass         *pass,
         }
 
       pass->map[n] = add_image (pass, pass->map[p], n);
+      sweep_tail (pass, n);
     }
 
   return TRUE;
@@ -628,19 +871,19 @@ function_bit (guint32 f)
 /* Collapsing recursion: a node whose function is already on the path of
  * its parent's image takes that outer image (its subtree then hangs below
  * the outer one); any other node gets an image of its own. Parents come
- * before their children, so one sweep in node order does; each image keeps
- * its function, its parent and a mask of the functions on its path, and
- * only when the mask says the function may be on the path is the path
- * walked to find it. */
+ * before their children, so one sweep in node order does; each image has
+ * its function (its key) and its parent in the new tree, and keeps a mask
+ * of the functions on its path: only when the mask says the function may
+ * be on the path is the path walked to find it. */
 static gboolean
 sweep_recursion (Pass         *pass,
                  GCancellable *cancellable)
 {
-  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
+  const guint32 *node_function = pass->node_function;
+  const guint32 *keys = pass->keys;
   gsize n_slots = (gsize) pass->n_nodes + 1;   /* no more images than nodes */
-  g_autofree guint32 *image_function = g_new (guint32, n_slots);
-  g_autofree guint32 *image_parent = g_new (guint32, n_slots);
-  g_autofree guint64 *image_mask = g_new (guint64, n_slots);
+  guint64 *image_mask = scratch_new (n_slots, sizeof (guint64));
+  gboolean ok = TRUE;
 
   for (guint32 n = 0; n < pass->n_nodes; n++)
     {
@@ -649,17 +892,20 @@ sweep_recursion (Pass         *pass,
       guint64 bit;
 
       if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        return FALSE;
+        {
+          ok = FALSE;
+          break;
+        }
 
-      pass->state[n] = STATE_MAPPED;
+      prefetch_child_slot (pass, n);
       if (node->parent == BL_NODE_NONE)
         {
           image = root_image (pass, n);
           g_assert (image < n_slots);
-          image_function[image] = G_MAXUINT32;    /* a thread is no function */
-          image_parent[image] = BL_NODE_NONE;
           image_mask[image] = 0;
           pass->map[n] = image;
+          pass->state[n] = STATE_MERGED;
+          sweep_tail (pass, n);
           continue;
         }
 
@@ -668,8 +914,11 @@ sweep_recursion (Pass         *pass,
       bit = function_bit (f);
       if (image_mask[parent_image] & bit)
         {
-          for (guint32 x = parent_image; x != BL_NODE_NONE; x = image_parent[x])
-            if (image_function[x] == f)
+          const BlNode *dst = bl_profile_get_nodes (pass->dst);
+
+          /* thread roots' keys are no input function */
+          for (guint32 x = parent_image; x != BL_NODE_NONE; x = dst[x].parent)
+            if (keys[x] == f)
               {
                 outer = x;
                 break;
@@ -679,100 +928,201 @@ sweep_recursion (Pass         *pass,
       if (outer != BL_NODE_NONE)
         {
           pass->map[n] = outer;
+          pass->state[n] = STATE_MERGED;
           if (node->first_child != BL_NODE_NONE)
             mark_shared (pass, outer);
+          sweep_tail (pass, n);
           continue;
         }
 
       image = add_image (pass, parent_image, n);
       g_assert (image < n_slots);
-      image_function[image] = f;
-      image_parent[image] = parent_image;
-      image_mask[image] = image_mask[parent_image] | bit;
+      if (pass->state[n] == STATE_MADE)
+        image_mask[image] = image_mask[parent_image] | bit;
       pass->map[n] = image;
+      sweep_tail (pass, n);
     }
 
-  return TRUE;
+  scratch_free (image_mask, n_slots, sizeof (guint64));
+
+  return ok;
 }
 
 /* ---- what follows the map -------------------------------------------------- */
 
-/* Per new node, its function as a key: the input function of the node it
- * was made for (same name and file, so the same function), thread roots
- * after them, one each. */
-static guint32 *
-function_keys (Pass  *pass,
-               guint *n_keys)
-{
-  guint n_functions = bl_profile_get_n_functions (pass->src);
-  guint n_dst = bl_profile_get_n_nodes (pass->dst);
-  const BlNode *dst = bl_profile_get_nodes (pass->dst);
-  const guint32 *origin = pass->origin;
-  const guint32 *node_function = _bl_profile_get_node_functions (pass->src);
-  guint32 *keys = g_new (guint32, MAX (n_dst, 1));
-
-  g_assert (pass->n_origin == n_dst);
-  for (guint32 i = 0; i < n_dst; i++)
-    keys[i] = dst[i].parent == BL_NODE_NONE
-      ? n_functions + dst[i].thread
-      : node_function[origin[i]];
-  *n_keys = n_functions + bl_profile_get_n_threads (pass->dst);
-
-  return keys;
-}
-
-/* The next of @c and its siblings (in the input's order) that has an
- * image of its own under its parent's */
+/* The first of @c and its next siblings in the input that made a new
+ * node, or BL_NODE_NONE */
 static inline guint32
-next_kept (const Pass    *pass,
-           const guint32 *origin,
-           guint32        c)
+next_made (const Pass *pass,
+           guint32     c)
 {
-  while (c != BL_NODE_NONE &&
-         (pass->state[c] != STATE_MAPPED || origin[pass->map[c]] != c))
+  while (c != BL_NODE_NONE && pass->state[c] != STATE_MADE)
     c = pass->nodes[c].next_sibling;
 
   return c;
 }
 
 /* The children of a new node that only one input node maps to are the
- * images of that node's children that have one of their own, and the input
- * has them in the order bl_profile_finish() wants (by name, then file; the
- * strings are the same): link them so, and the finish need not sort them.
- * One sweep in the new nodes' order, which is near the input's. Frames may
- * make two siblings alike, and those the finish orders as it always did.
+ * images of that node's children that made one, and the input has them in
+ * the order bl_profile_finish() wants (by name, then file; the strings are
+ * the same): link them so, and the finish need not sort them. One sweep in
+ * the input's order, which is the new nodes' order too. Frames may make
+ * two siblings alike, and those the finish orders as it always did.
  * Returns the nodes whose children are in order, or NULL. */
 static guint8 *
 link_children_in_order (Pass *pass)
 {
-  guint n_dst = bl_profile_get_n_nodes (pass->dst);
   BlNode *dst = _bl_profile_get_nodes_mutable (pass->dst);
-  const guint32 *origin = pass->origin;
+  const guint8 *state = pass->state;
+  const guint32 *map = pass->map;
   guint8 *in_order;
 
   if (pass->has_frames)
     return NULL;
 
-  in_order = g_new0 (guint8, MAX (n_dst, 1));
-  for (guint32 i = 0; i < n_dst; i++)
+  in_order = scratch_new (pass->n_nodes, 1);
+  for (guint32 n = 0; n < pass->n_nodes; n++)
     {
-      const BlNode *from = &pass->nodes[origin[i]];
-      guint32 c;
+      const BlNode *node = &pass->nodes[n];
+      guint32 image, c;
 
-      if (dst[i].parent != BL_NODE_NONE && !is_shared (pass, dst[i].parent))
+      if (state[n] != STATE_MADE)
+        continue;
+      image = map[n];
+
+      /* its parent's image was made for its parent alone */
+      if (!pass->shared[dst[image].parent])
         {
-          c = next_kept (pass, origin, from->next_sibling);
-          dst[i].next_sibling = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
+          c = next_made (pass, node->next_sibling);
+          dst[image].next_sibling = c == BL_NODE_NONE ? BL_NODE_NONE : map[c];
         }
-      if (!is_shared (pass, i))
+      if (!pass->shared[image])
         {
-          c = next_kept (pass, origin, from->first_child);
-          dst[i].first_child = c == BL_NODE_NONE ? BL_NODE_NONE : pass->map[c];
-          in_order[i] = TRUE;
+          c = next_made (pass, node->first_child);
+          dst[image].first_child = c == BL_NODE_NONE ? BL_NODE_NONE : map[c];
+          in_order[image] = TRUE;
         }
     }
 
   return in_order;
+}
+
+static int
+compare_functions (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  BlProfile *src = user_data;
+  const BlFunction *fa = bl_profile_get_function (src, *(const guint32 *) a);
+  const BlFunction *fb = bl_profile_get_function (src, *(const guint32 *) b);
+  int c = strcmp (bl_profile_get_string (src, fa->name), bl_profile_get_string (src, fb->name));
+
+  if (c != 0)
+    return c;
+
+  return strcmp (bl_profile_get_string (src, fa->file), bl_profile_get_string (src, fb->file));
+}
+
+typedef struct
+{
+  guint32 rank;
+  guint32 node;
+} RankedKid;
+
+static int
+compare_ranked_kids (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  const RankedKid *ka = a;
+  const RankedKid *kb = b;
+
+  return ka->rank < kb->rank ? -1 : ka->rank > kb->rank;
+}
+
+/* The children of the shared nodes, in the order bl_profile_finish() sorts
+ * them into (by name, then file): the input's functions are ranked so once
+ * (no two children of a node have the same function), the recorded
+ * children are grouped by parent with a counting sort, and each group is
+ * sorted by rank and linked; the finish then sorts nothing. */
+static void
+link_shared_children (Pass   *pass,
+                      guint8 *in_order)
+{
+  guint n_dst = bl_profile_get_n_nodes (pass->dst);
+  BlNode *dst = _bl_profile_get_nodes_mutable (pass->dst);
+  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *rank = NULL;
+  g_autoptr(GArray) group = NULL;
+  guint32 *start, *sorted;
+
+  if (pass->n_kids == 0)
+    return;
+
+  order = g_new (guint32, MAX (pass->n_functions, 1));
+  rank = g_new (guint32, MAX (pass->n_functions, 1));
+  for (guint32 f = 0; f < pass->n_functions; f++)
+    order[f] = f;
+  g_qsort_with_data (order, pass->n_functions, sizeof (guint32), compare_functions, pass->src);
+  for (guint32 i = 0; i < pass->n_functions; i++)
+    rank[order[i]] = i;
+
+  /* start[p]: where the children of p begin in sorted */
+  start = scratch_new ((gsize) n_dst + 1, sizeof (guint32));
+  sorted = scratch_new (pass->n_kids, sizeof (guint32));
+  for (gsize i = 0; i < pass->n_kids; i++)
+    start[pass->kids[2 * i] + 1]++;
+  for (guint32 p = 0; p < n_dst; p++)
+    start[p + 1] += start[p];
+  for (gsize i = 0; i < pass->n_kids; i++)
+    sorted[start[pass->kids[2 * i]]++] = pass->kids[2 * i + 1];
+  /* each start[p] is now where p's children end */
+
+  group = g_array_new (FALSE, FALSE, sizeof (RankedKid));
+  for (guint32 p = 0, begin = 0; p < n_dst; begin = start[p], p++)
+    {
+      RankedKid *k;
+      guint len = start[p] - begin;
+
+      if (len == 0)
+        continue;
+
+      g_array_set_size (group, len);
+      k = (RankedKid *) group->data;
+      for (guint j = 0; j < len; j++)
+        {
+          k[j].node = sorted[begin + j];
+          k[j].rank = rank[pass->keys[k[j].node]];
+        }
+      if (len <= 16)
+        {
+          for (guint j = 1; j < len; j++)
+            {
+              RankedKid key = k[j];
+              guint at = j;
+
+              while (at > 0 && k[at - 1].rank > key.rank)
+                {
+                  k[at] = k[at - 1];
+                  at--;
+                }
+              k[at] = key;
+            }
+        }
+      else
+        {
+          g_qsort_with_data (k, len, sizeof (RankedKid), compare_ranked_kids, NULL);
+        }
+
+      dst[p].first_child = k[0].node;
+      for (guint j = 0; j + 1 < len; j++)
+        dst[k[j].node].next_sibling = k[j + 1].node;
+      dst[k[len - 1].node].next_sibling = BL_NODE_NONE;
+      in_order[p] = TRUE;
+    }
+
+  scratch_free (start, (gsize) n_dst + 1, sizeof (guint32));
+  scratch_free (sorted, pass->n_kids, sizeof (guint32));
 }
 
 /* Per new node, whether no ancestor belongs to its function, when the
@@ -782,40 +1132,28 @@ link_children_in_order (Pass *pass)
  * node is outermost as the node it was made for was; after collapsing
  * recursion no function is twice on a path. A focus cuts the path above
  * the focused frame, so the finish walks that tree (a smaller one). */
-static guint8 *
-carried_outermost (Pass *pass)
+static gboolean
+carries_outermost (BlTransformKind kind)
 {
-  guint n_dst = bl_profile_get_n_nodes (pass->dst);
-  const BlNode *dst = bl_profile_get_nodes (pass->dst);
-  const guint32 *origin = pass->origin;
-  const guint8 *outermost = _bl_profile_get_outermost (pass->src);
-  guint8 *out;
-
-  switch (pass->t->kind)
+  switch (kind)
     {
     case BL_TRANSFORM_COLLAPSE_RECURSION:
-      out = g_malloc (MAX (n_dst, 1));
-      memset (out, TRUE, MAX (n_dst, 1));
-      return out;
-
     case BL_TRANSFORM_MERGE_FUNCTION:
     case BL_TRANSFORM_HIDE:
     case BL_TRANSFORM_DROP_FUNCTION:
     case BL_TRANSFORM_MERGE_THREADS:
     case BL_TRANSFORM_MERGE_ALL_THREADS:
-      out = g_malloc (MAX (n_dst, 1));
-      for (guint32 i = 0; i < n_dst; i++)
-        out[i] = dst[i].parent == BL_NODE_NONE || outermost[origin[i]];
-      return out;
+      return TRUE;
 
     case BL_TRANSFORM_FOCUS_FUNCTION:
     case BL_TRANSFORM_FOCUS_PATH:
     case BL_N_TRANSFORM_KINDS:
     default:
-      return NULL;
+      return FALSE;
     }
 }
 
+/* The self values, when the sweep did not add them as it went */
 static void
 copy_values (Pass *pass)
 {
@@ -828,10 +1166,9 @@ copy_values (Pass *pass)
         continue;
 
       to = _bl_profile_get_self_mutable (pass->dst, m);
-      bl_profile_set_metric_decimals (pass->dst, m, bl_profile_get_metric_decimals (pass->src, m));
       self = bl_profile_get_self_array (pass->src, m);
       for (guint32 n = 0; n < pass->n_nodes; n++)
-        if (self[n] != 0 && pass->state[n] == STATE_MAPPED)
+        if (self[n] != 0 && pass->state[n] >= STATE_MERGED)
           to[pass->map[n]] = bl_saturating_add (to[pass->map[n]], self[n]);
     }
 }
@@ -846,15 +1183,10 @@ copy_lines (Pass *pass)
 {
   guint n_lines = bl_profile_get_n_lines (pass->src);
   guint n_strings = bl_profile_get_n_strings (pass->src);
-  g_autofree guint8 *alive = NULL;
+  const guint8 *alive = pass->alive;
 
   if (n_lines == 0)
     return;
-
-  /* 1: the function has nodes here, 2: one of them is kept or merged */
-  alive = g_new0 (guint8, MAX (n_strings, 1));
-  for (guint32 n = 0; n < pass->n_nodes; n++)
-    alive[pass->nodes[n].name] |= pass->state[n] == STATE_MAPPED ? 3 : 1;
 
   for (guint32 i = 0; i < n_lines; i++)
     {
@@ -897,7 +1229,7 @@ copy_samples (Pass *pass)
           guint32 n = samples[i].node;
           guint32 image;
 
-          if (n >= pass->n_nodes || pass->state[n] != STATE_MAPPED)
+          if (n >= pass->n_nodes || pass->state[n] < STATE_MERGED)
             continue;
           image = pass->map[n];
           dst_nodes = bl_profile_get_nodes (pass->dst);   /* stable: no nodes are added now */
@@ -995,7 +1327,7 @@ span_builder_emit (Pass        *pass,
 {
   if (end <= start)
     return;
-  if (pass->state[src_node] != STATE_MAPPED)
+  if (pass->state[src_node] < STATE_MERGED)
     {
       span_builder_close (b, 0, b->any ? b->last_end : start);
       return;
@@ -1214,13 +1546,21 @@ pass_clear (Pass *pass)
 {
   g_clear_object (&pass->dst);
   g_clear_pointer (&pass->strings, g_free);
-  g_clear_pointer (&pass->map, g_free);
-  g_clear_pointer (&pass->state, g_free);
+  scratch_free (pass->map, pass->n_nodes, sizeof (guint32));
+  scratch_free (pass->state, pass->n_nodes, 1);
+  scratch_free (pass->shared, pass->n_nodes, 1);
+  scratch_free (pass->keys, pass->n_nodes, sizeof (guint32));
+  scratch_free (pass->kids, 2 * (gsize) pass->n_nodes, sizeof (guint32));
+  pass->kids = NULL;
+  scratch_free (pass->child_slots, pass->child_mask + 1, sizeof (ChildSlot));
+  pass->map = pass->keys = NULL;
+  pass->state = pass->shared = NULL;
+  pass->child_slots = NULL;
   g_clear_pointer (&pass->roots, g_free);
   g_clear_pointer (&pass->matches, g_free);
   g_clear_pointer (&pass->path, g_free);
-  g_clear_pointer (&pass->shared, g_byte_array_unref);
-  g_clear_pointer (&pass->origin, g_free);
+  g_clear_pointer (&pass->outermost, g_free);
+  g_clear_pointer (&pass->alive, g_free);
 }
 
 /**
@@ -1237,6 +1577,7 @@ bl_transform_apply (const BlTransform  *self,
 {
   Pass pass = { 0 };
   guint n_threads;
+  gboolean focus;
   gboolean ok;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -1248,16 +1589,30 @@ bl_transform_apply (const BlTransform  *self,
   pass.dst = bl_profile_new (bl_profile_get_info (profile)->format);
   pass.nodes = bl_profile_get_nodes (profile);
   pass.n_nodes = bl_profile_get_n_nodes (profile);
-  pass.shared = g_byte_array_new ();
-  pass.origin = g_new (guint32, MAX (pass.n_nodes, 1));
+  pass.n_functions = bl_profile_get_n_functions (profile);
+  pass.node_function = _bl_profile_get_node_functions (profile);
+  pass.src_outermost = _bl_profile_get_outermost (profile);
   n_threads = bl_profile_get_n_threads (profile);
+  focus = self->kind == BL_TRANSFORM_FOCUS_FUNCTION || self->kind == BL_TRANSFORM_FOCUS_PATH;
 
   copy_strings_and_frames (&pass);
   copy_info (&pass);
 
-  pass.map = g_new (guint32, MAX (pass.n_nodes, 1));
-  memset (pass.map, 0xff, sizeof (guint32) * MAX (pass.n_nodes, 1));   /* BL_NODE_NONE */
-  pass.state = g_new0 (guint8, MAX (pass.n_nodes, 1));
+  /* scratch written before it is read: no need to clear it (the new
+   * profile has no more nodes than the input) */
+  pass.map = scratch_new (pass.n_nodes, sizeof (guint32));
+  pass.state = scratch_new (pass.n_nodes, 1);
+  pass.keys = scratch_new (pass.n_nodes, sizeof (guint32));
+  pass.shared = scratch_new (pass.n_nodes, 1);
+  if (carries_outermost (self->kind) && self->kind != BL_TRANSFORM_COLLAPSE_RECURSION)
+    pass.outermost = g_new (guint8, MAX (pass.n_nodes, 1));
+  if (bl_profile_get_n_lines (profile) > 0)
+    pass.alive = g_new0 (guint8, MAX (bl_profile_get_n_strings (profile), 1));
+  if (!pass.has_frames)
+    {
+      child_table_init (&pass);
+      pass.kids = scratch_new (2 * (gsize) pass.n_nodes, sizeof (guint32));
+    }
   pass.roots = g_new (guint32, MAX (n_threads, 1));
   for (guint t = 0; t < n_threads; t++)
     pass.roots[t] = BL_NODE_NONE;
@@ -1265,9 +1620,26 @@ bl_transform_apply (const BlTransform  *self,
   if (self->kind == BL_TRANSFORM_FOCUS_PATH)
     pass.path = split_path (profile, self->argument, &pass.path_len);
 
-  /* the kinds that keep most nodes: room for all of them at once */
-  if (self->kind != BL_TRANSFORM_FOCUS_FUNCTION && self->kind != BL_TRANSFORM_FOCUS_PATH)
-    _bl_profile_reserve_nodes (pass.dst, pass.n_nodes);
+  /* the kinds that keep most nodes: room for all of them (and their
+   * values) at once, so the sweep adds the self values as it goes */
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      if (!bl_profile_has_metric (profile, m))
+        continue;
+      bl_profile_enable_metric (pass.dst, m);
+      bl_profile_set_metric_decimals (pass.dst, m, bl_profile_get_metric_decimals (profile, m));
+    }
+  if (!focus)
+    {
+      _bl_profile_reserve_nodes (pass.dst, pass.n_nodes);
+      for (guint m = 0; m < BL_N_METRICS; m++)
+        {
+          if (!bl_profile_has_metric (profile, m))
+            continue;
+          pass.src_self[pass.n_values] = bl_profile_get_self_array (profile, m);
+          pass.dst_self[pass.n_values++] = _bl_profile_get_self_mutable (pass.dst, m);
+        }
+    }
 
   if (self->kind == BL_TRANSFORM_COLLAPSE_RECURSION)
     ok = sweep_recursion (&pass, cancellable);
@@ -1281,19 +1653,33 @@ bl_transform_apply (const BlTransform  *self,
       pass_clear (&pass);
       return NULL;
     }
+  scratch_free (pass.child_slots, pass.child_mask + 1, sizeof (ChildSlot));
+  pass.child_slots = NULL;
 
-  copy_values (&pass);
+  if (focus)
+    copy_values (&pass);
   copy_lines (&pass);
   copy_samples (&pass);
   copy_spans (&pass);
 
   {
-    guint n_keys = 0;
-    g_autofree guint32 *keys = function_keys (&pass, &n_keys);
-    g_autofree guint8 *outermost = carried_outermost (&pass);
-    g_autofree guint8 *in_order = link_children_in_order (&pass);
+    guint n_dst = bl_profile_get_n_nodes (pass.dst);
+    guint8 *in_order = link_children_in_order (&pass);
 
-    _bl_profile_finish_from (pass.dst, keys, n_keys, outermost, in_order);
+    if (in_order != NULL)
+      link_shared_children (&pass, in_order);
+
+    /* after collapsing recursion no function is twice on a path */
+    if (self->kind == BL_TRANSFORM_COLLAPSE_RECURSION)
+      {
+        pass.outermost = g_malloc (MAX (n_dst, 1));
+        memset (pass.outermost, TRUE, MAX (n_dst, 1));
+      }
+
+    _bl_profile_finish_from (pass.dst, pass.keys, pass.n_functions + bl_profile_get_n_threads (pass.dst),
+                             g_steal_pointer (&pass.outermost), in_order);
+    if (in_order != NULL)
+      scratch_free (in_order, pass.n_nodes, 1);
   }
 
   {

@@ -515,33 +515,6 @@ child_table_insert (Pass      *pass,
     child_table_grow (pass);
 }
 
-/* The sweeps look children up at random places of a big table: ask for
- * the slot of a node a little ahead while this one is done, so that the
- * memory's latency overlaps. Its parent came before it, so its parent's
- * image is known unless the parent is one of the few nodes between. */
-#define PREFETCH_AHEAD 8
-
-static inline void
-prefetch_child_slot (const Pass *pass,
-                     guint32     now)
-{
-#if defined(__GNUC__)
-  guint32 n = now + PREFETCH_AHEAD;
-  guint32 p, parent_image;
-
-  if (n >= pass->n_nodes || pass->child_slots == NULL)
-    return;
-  p = pass->nodes[n].parent;
-  if (p == BL_NODE_NONE || p >= now)
-    return;
-  parent_image = pass->map[p];
-  if (pass->state[p] < STATE_MERGED || !pass->shared[parent_image])
-    return;
-  __builtin_prefetch (&pass->child_slots[child_hash (pass, parent_image,
-                                                     pass->node_function[n])]);
-#endif
-}
-
 /* A child of a node that more than one input node maps to: its children
  * come from several input lists, and are put in order after the sweep.
  * Each new node is recorded once at most (when its parent becomes shared,
@@ -754,7 +727,6 @@ sweep (Pass         *pass,
       if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         return FALSE;
 
-      prefetch_child_slot (pass, n);
       pass->map[n] = BL_NODE_NONE;
       if (p == BL_NODE_NONE)
         {
@@ -860,50 +832,33 @@ sweep (Pass         *pass,
   return TRUE;
 }
 
-/* A 64-bit summary of a set of functions: a function is on a path only if
- * its bit is in the path's mask */
-static inline guint64
-function_bit (guint32 f)
-{
-  return G_GUINT64_CONSTANT (1) << ((f * 0x9E3779B9u) >> 26);
-}
-
 /* Collapsing recursion: a node whose function is already on the path of
  * its parent's image takes that outer image (its subtree then hangs below
  * the outer one); any other node gets an image of its own. Parents come
- * before their children, so one sweep in node order does; each image has
- * its function (its key) and its parent in the new tree, and keeps a mask
- * of the functions on its path: only when the mask says the function may
- * be on the path is the path walked to find it. */
+ * before their children, so one sweep in node order does. The functions on
+ * the path of a node's parent's image are those of the node's ancestors in
+ * the input (each ancestor's image is on that path, and each image on it
+ * was made for an ancestor), so the function is there exactly when the
+ * input node is not outermost: only then is the path walked, by the new
+ * nodes' parents and functions (their keys), to the one image of it. */
 static gboolean
 sweep_recursion (Pass         *pass,
                  GCancellable *cancellable)
 {
   const guint32 *node_function = pass->node_function;
   const guint32 *keys = pass->keys;
-  gsize n_slots = (gsize) pass->n_nodes + 1;   /* no more images than nodes */
-  guint64 *image_mask = scratch_new (n_slots, sizeof (guint64));
-  gboolean ok = TRUE;
 
   for (guint32 n = 0; n < pass->n_nodes; n++)
     {
       const BlNode *node = &pass->nodes[n];
-      guint32 parent_image, f, outer = BL_NODE_NONE, image;
-      guint64 bit;
+      guint32 parent_image, f, outer = BL_NODE_NONE;
 
       if ((n & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          ok = FALSE;
-          break;
-        }
+        return FALSE;
 
-      prefetch_child_slot (pass, n);
       if (node->parent == BL_NODE_NONE)
         {
-          image = root_image (pass, n);
-          g_assert (image < n_slots);
-          image_mask[image] = 0;
-          pass->map[n] = image;
+          pass->map[n] = root_image (pass, n);
           pass->state[n] = STATE_MERGED;
           sweep_tail (pass, n);
           continue;
@@ -911,8 +866,7 @@ sweep_recursion (Pass         *pass,
 
       parent_image = pass->map[node->parent];
       f = node_function[n];
-      bit = function_bit (f);
-      if (image_mask[parent_image] & bit)
+      if (!pass->src_outermost[n])
         {
           const BlNode *dst = bl_profile_get_nodes (pass->dst);
 
@@ -935,17 +889,11 @@ sweep_recursion (Pass         *pass,
           continue;
         }
 
-      image = add_image (pass, parent_image, n);
-      g_assert (image < n_slots);
-      if (pass->state[n] == STATE_MADE)
-        image_mask[image] = image_mask[parent_image] | bit;
-      pass->map[n] = image;
+      pass->map[n] = add_image (pass, parent_image, n);
       sweep_tail (pass, n);
     }
 
-  scratch_free (image_mask, n_slots, sizeof (guint64));
-
-  return ok;
+  return TRUE;
 }
 
 /* ---- what follows the map -------------------------------------------------- */

@@ -737,6 +737,46 @@ rebuild (BlProfile *result)
   return p;
 }
 
+/* @result is what building it node by node and bl_profile_finish() give:
+ * the same nodes (children linked in the same order), functions, outermost
+ * nodes and totals */
+static void
+assert_finished_as_builder (BlProfile *result)
+{
+  static const BlMetricId metrics[] = { BL_METRIC_SAMPLES, BL_METRIC_CALLS };
+  g_autoptr(BlProfile) expected = rebuild (result);
+  guint n = bl_profile_get_n_nodes (result);
+  guint n_functions = bl_profile_get_n_functions (result);
+
+  g_assert_cmpuint (bl_profile_get_n_nodes (expected), ==, n);
+  g_assert_cmpmem (bl_profile_get_nodes (result), n * sizeof (BlNode),
+                   bl_profile_get_nodes (expected), n * sizeof (BlNode));
+  g_assert_cmpuint (bl_profile_get_n_functions (expected), ==, n_functions);
+  for (guint f = 0; f < n_functions; f++)
+    {
+      g_assert_cmpmem (bl_profile_get_function (result, f), sizeof (BlFunction),
+                       bl_profile_get_function (expected, f), sizeof (BlFunction));
+      for (guint k = 0; k < G_N_ELEMENTS (metrics); k++)
+        {
+          g_assert_cmpuint (bl_profile_get_function_self (result, metrics[k], f), ==,
+                            bl_profile_get_function_self (expected, metrics[k], f));
+          g_assert_cmpuint (bl_profile_get_function_total (result, metrics[k], f), ==,
+                            bl_profile_get_function_total (expected, metrics[k], f));
+        }
+    }
+  for (guint32 x = 0; x < n; x++)
+    {
+      g_assert_cmpuint (bl_profile_get_node_function (result, x), ==,
+                        bl_profile_get_node_function (expected, x));
+      g_assert_cmpint (bl_profile_is_outermost (result, x), ==,
+                       bl_profile_is_outermost (expected, x));
+      g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_SAMPLES, x), ==,
+                        bl_profile_get_total (expected, BL_METRIC_SAMPLES, x));
+      g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_CALLS, x), ==,
+                        bl_profile_get_total (expected, BL_METRIC_CALLS, x));
+    }
+}
+
 /* A transform finishes its result from what the input knows (functions,
  * outermost nodes, children in order): all of it as bl_profile_finish()
  * would have made it, for every kind, and for a chain of them */
@@ -769,43 +809,80 @@ test_finish_as_builder (void)
                                                bl_profile_get_node_name (profile, first), NULL);
           const char *step = g_str_equal (chains[c][0], "focus-path") ? path : chains[c][0];
           g_autoptr(BlProfile) result = apply (profile, step, chains[c][1], NULL);
-          g_autoptr(BlProfile) expected = rebuild (result);
-          guint n = bl_profile_get_n_nodes (result);
-          guint n_functions = bl_profile_get_n_functions (result);
 
           g_test_message ("seed %u, %s %s: %u nodes", seed, step,
-                          chains[c][1] != NULL ? chains[c][1] : "", n);
-          g_assert_cmpuint (n, >, 1);
-          g_assert_cmpuint (bl_profile_get_n_nodes (expected), ==, n);
-          g_assert_cmpmem (bl_profile_get_nodes (result), n * sizeof (BlNode),
-                           bl_profile_get_nodes (expected), n * sizeof (BlNode));
-          g_assert_cmpuint (bl_profile_get_n_functions (expected), ==, n_functions);
-          for (guint f = 0; f < n_functions; f++)
-            {
-              g_assert_cmpmem (bl_profile_get_function (result, f), sizeof (BlFunction),
-                               bl_profile_get_function (expected, f), sizeof (BlFunction));
-              static const BlMetricId metrics[] = { BL_METRIC_SAMPLES, BL_METRIC_CALLS };
+                          chains[c][1] != NULL ? chains[c][1] : "",
+                          bl_profile_get_n_nodes (result));
+          g_assert_cmpuint (bl_profile_get_n_nodes (result), >, 1);
+          assert_finished_as_builder (result);
+        }
+    }
+}
 
-              for (guint k = 0; k < G_N_ELEMENTS (metrics); k++)
-                {
-                  g_assert_cmpuint (bl_profile_get_function_self (result, metrics[k], f), ==,
-                                    bl_profile_get_function_self (expected, metrics[k], f));
-                  g_assert_cmpuint (bl_profile_get_function_total (result, metrics[k], f), ==,
-                                    bl_profile_get_function_total (expected, metrics[k], f));
-                }
-            }
-          for (guint32 x = 0; x < n; x++)
+/* A node that gathers tens of thousands of children from several input
+ * nodes (more than the transform's child table holds at first, so it
+ * grows): each child once, in order, with the values of all it stands for */
+static void
+test_wide_shared (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  guint32 wrap, file = bl_profile_intern (p, "pkg:/source/wide.brs");
+  static const char * const steps[] = { "merge:wrap", "hide:wrap", "merge-all-threads" };
+
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("Row_%u", t + 1);
+      guint32 root = bl_profile_add_thread (p, bl_profile_intern (p, name));
+
+      wrap = bl_profile_add_child (p, root, bl_profile_intern (p, "wrap"), file, 1);
+      bl_profile_add_value (p, wrap, BL_METRIC_SAMPLES, 1);
+      for (guint i = 0; i < 40000; i++)
+        {
+          g_autofree char *g = g_strdup_printf ("g%05u", (i * 7919) % 40000);
+          guint32 name_id = bl_profile_intern (p, g);
+          guint32 under = bl_profile_add_child (p, wrap, name_id, file, 2);
+          guint32 leaf = bl_profile_add_child (p, under, bl_profile_intern (p, "leaf"), file, 3);
+
+          bl_profile_add_value (p, under, BL_METRIC_SAMPLES, 2);
+          bl_profile_add_value (p, under, BL_METRIC_CALLS, 1);
+          bl_profile_add_value (p, leaf, BL_METRIC_SAMPLES, 1);
+          if (i % 2 == 1)
             {
-              g_assert_cmpuint (bl_profile_get_node_function (result, x), ==,
-                                bl_profile_get_node_function (expected, x));
-              g_assert_cmpint (bl_profile_is_outermost (result, x), ==,
-                               bl_profile_is_outermost (expected, x));
-              g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_SAMPLES, x), ==,
-                                bl_profile_get_total (expected, BL_METRIC_SAMPLES, x));
-              g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_CALLS, x), ==,
-                                bl_profile_get_total (expected, BL_METRIC_CALLS, x));
+              guint32 direct = bl_profile_add_child (p, root, name_id, file, 2);
+
+              bl_profile_add_value (p, direct, BL_METRIC_SAMPLES, 10);
+              bl_profile_add_value (p, direct, BL_METRIC_CALLS, 1);
             }
         }
+    }
+  bl_profile_finish (p);
+
+  for (guint s = 0; s < G_N_ELEMENTS (steps); s++)
+    {
+      g_autoptr(BlProfile) result = apply (p, steps[s], NULL);
+      guint32 root = bl_profile_get_thread_root (result, 0);
+      const char *last = NULL;
+      guint n_children = 0;
+
+      g_test_message ("%s: %u nodes", steps[s], bl_profile_get_n_nodes (result));
+      assert_finished_as_builder (result);
+      for (guint32 c = bl_profile_get_node (result, root)->first_child; c != BL_NODE_NONE;
+           c = bl_profile_get_node (result, c)->next_sibling)
+        {
+          const char *name = bl_profile_get_node_name (result, c);
+
+          g_assert_true (last == NULL || strcmp (last, name) < 0);
+          last = name;
+          n_children++;
+          if (s < 2 && g_str_equal (name, "g07919"))
+            {
+              /* i = 1: under wrap (2) and directly (10) */
+              g_assert_cmpuint (bl_profile_get_self (result, BL_METRIC_SAMPLES, c), ==, 12);
+              g_assert_cmpuint (bl_profile_get_total (result, BL_METRIC_SAMPLES, c), ==, 13);
+            }
+        }
+      /* merged threads: "wrap" and the 20,000 direct children, 40,000 with wrap merged */
+      g_assert_cmpuint (n_children, ==, s < 2 ? 40000 : 20001);
     }
 }
 
@@ -832,6 +909,7 @@ main (int    argc,
   g_test_add_func ("/model/transform/frames", test_frames);
   g_test_add_func ("/model/transform/info-and-cancel", test_info_and_cancel);
   g_test_add_func ("/model/transform/finish-as-builder", test_finish_as_builder);
+  g_test_add_func ("/model/transform/wide-shared", test_wide_shared);
 
   return g_test_run ();
 }

@@ -1624,7 +1624,8 @@ bl_transform_apply (const BlTransform  *self,
         memset (pass.outermost, TRUE, MAX (n_dst, 1));
       }
 
-    _bl_profile_finish_from (pass.dst, pass.keys, pass.n_functions + bl_profile_get_n_threads (pass.dst),
+    _bl_profile_finish_from (pass.dst, pass.keys,
+                             pass.n_functions + bl_profile_get_n_threads (pass.dst),
                              g_steal_pointer (&pass.outermost), in_order);
     if (in_order != NULL)
       scratch_free (in_order, pass.n_nodes, 1);

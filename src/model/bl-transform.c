@@ -4,13 +4,15 @@
  * of its nodes to a node of a new profile (or to none), building the new
  * tree as it goes: a kept node becomes a child of its parent's image, a
  * merged one takes its parent's image, a dropped one and its subtree have
- * none. Self values, per-line records, samples and spans then follow the
- * map, and bl_profile_finish() computes totals and functions afresh.
- * Nodes are numbered after their parents, so every kind maps them in one
- * linear sweep (collapsing recursion keeps a summary of each image's path).
- * The result is finished from what the input knows: each new node's
- * function, whether it is outermost (for most kinds), and its children's
- * order where one input node maps to it.
+ * none. Self values go to the images in the same sweep; per-line records,
+ * samples and spans then follow the map, and bl_profile_finish() computes
+ * totals and functions. Nodes are numbered after their parents, so every
+ * kind maps them in one linear sweep (collapsing recursion walks an
+ * image's path only for the input's recursive calls). The result is
+ * finished from what the input knows: each new node's function, whether it
+ * is outermost (for most kinds), and its children's order (linked as the
+ * input has it where one input node maps to a new node, sorted once by the
+ * input's ranked functions where several do).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -21,6 +21,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bl-big-array-private.h"
@@ -957,20 +958,22 @@ link_children_in_order (Pass *pass)
   return in_order;
 }
 
+typedef struct
+{
+  const char *name;
+  const char *file;
+  guint32     function;
+} NamedFunction;
+
 static int
 compare_functions (gconstpointer a,
-                   gconstpointer b,
-                   gpointer      user_data)
+                   gconstpointer b)
 {
-  BlProfile *src = user_data;
-  const BlFunction *fa = bl_profile_get_function (src, *(const guint32 *) a);
-  const BlFunction *fb = bl_profile_get_function (src, *(const guint32 *) b);
-  int c = strcmp (bl_profile_get_string (src, fa->name), bl_profile_get_string (src, fb->name));
+  const NamedFunction *fa = a;
+  const NamedFunction *fb = b;
+  int c = strcmp (fa->name, fb->name);
 
-  if (c != 0)
-    return c;
-
-  return strcmp (bl_profile_get_string (src, fa->file), bl_profile_get_string (src, fb->file));
+  return c != 0 ? c : strcmp (fa->file, fb->file);
 }
 
 typedef struct
@@ -1001,7 +1004,7 @@ link_shared_children (Pass   *pass,
 {
   guint n_dst = bl_profile_get_n_nodes (pass->dst);
   BlNode *dst = _bl_profile_get_nodes_mutable (pass->dst);
-  g_autofree guint32 *order = NULL;
+  g_autofree NamedFunction *order = NULL;
   g_autofree guint32 *rank = NULL;
   g_autoptr(GArray) group = NULL;
   guint32 *start, *sorted;
@@ -1009,13 +1012,19 @@ link_shared_children (Pass   *pass,
   if (pass->n_kids == 0)
     return;
 
-  order = g_new (guint32, MAX (pass->n_functions, 1));
+  order = g_new (NamedFunction, MAX (pass->n_functions, 1));
   rank = g_new (guint32, MAX (pass->n_functions, 1));
   for (guint32 f = 0; f < pass->n_functions; f++)
-    order[f] = f;
-  g_qsort_with_data (order, pass->n_functions, sizeof (guint32), compare_functions, pass->src);
+    {
+      const BlFunction *function = bl_profile_get_function (pass->src, f);
+
+      order[f].name = bl_profile_get_string (pass->src, function->name);
+      order[f].file = bl_profile_get_string (pass->src, function->file);
+      order[f].function = f;
+    }
+  qsort (order, pass->n_functions, sizeof (NamedFunction), compare_functions);
   for (guint32 i = 0; i < pass->n_functions; i++)
-    rank[order[i]] = i;
+    rank[order[i].function] = i;
 
   /* start[p]: where the children of p begin in sorted */
   start = scratch_new ((gsize) n_dst + 1, sizeof (guint32));

@@ -444,8 +444,8 @@ bl_transform_check (const BlTransform  *self,
 
 /* The children of the new nodes that more than one input node maps to, by
  * (parent, function), in one open-addressing table kept at most half full.
- * It starts small, so that the lookups stay in the processor's caches when
- * they are few. Functions of the input are name and file, as a child is
+ * It starts small (at most CHILD_TABLE_MIN slots), so that the lookups stay
+ * in the processor's caches when they are few. Functions of the input are name and file, as a child is
  * found by in the new profile, so looking a child up by its input function
  * finds the same one bl_profile_add_child() would. Profiles with frames
  * use the profile's own lookup, by frame. */
@@ -454,8 +454,13 @@ bl_transform_check (const BlTransform  *self,
 static void
 child_table_init (Pass *pass)
 {
-  pass->child_slots = scratch_new (CHILD_TABLE_MIN, sizeof (ChildSlot));
-  pass->child_mask = CHILD_TABLE_MIN - 1;
+  gsize size = 64;
+
+  /* no bigger than a small tree needs */
+  while (size < CHILD_TABLE_MIN && size < 2 * (gsize) pass->n_nodes)
+    size *= 2;
+  pass->child_slots = scratch_new (size, sizeof (ChildSlot));
+  pass->child_mask = size - 1;
   pass->child_used = 0;
 }
 

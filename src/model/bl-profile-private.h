@@ -32,7 +32,7 @@ guint64            *_bl_profile_get_self_mutable (BlProfile    *self,
 void                _bl_profile_finish_from      (BlProfile     *self,
                                                   const guint32 *keys,
                                                   guint          n_keys,
-                                                  guint8        *outermost,
+                                                  const guint8  *outermost,
                                                   const guint8  *in_order);
 const guint32      *_bl_profile_get_node_functions (BlProfile  *self);
 const guint8       *_bl_profile_get_outermost    (BlProfile     *self);

@@ -849,7 +849,7 @@ static void
 build_functions (BlProfile     *self,
                  const guint32 *keys,
                  guint          n_keys,
-                 guint8        *outermost)
+                 const guint8  *outermost)
 {
   BlIndexHash hash;
   gsize cap = 256;
@@ -905,7 +905,7 @@ build_functions (BlProfile     *self,
 outermost_nodes:
   if (outermost != NULL)
     {
-      self->outermost = outermost;    /* the caller's, at least n_nodes long */
+      self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
       return;
     }
 
@@ -978,9 +978,8 @@ bl_profile_finish (BlProfile *self)
  * @keys: (nullable): per node, a number below @n_keys that is the same for
  *   two nodes exactly when they belong to the same function (thread roots
  *   each their own), or %NULL
- * @outermost: (nullable) (transfer full): per node, whether no ancestor
- *   belongs to its function (a g_malloc()ed array at least as long as the
- *   nodes, which the profile keeps), or %NULL
+ * @outermost: (nullable): per node, whether no ancestor belongs to its
+ *   function, or %NULL
  * @in_order: (nullable): per node, whether its children are linked in the
  *   order the finish sorts them into already (by name, then file), or %NULL
  *
@@ -993,7 +992,7 @@ void
 _bl_profile_finish_from (BlProfile     *self,
                          const guint32 *keys,
                          guint          n_keys,
-                         guint8        *outermost,
+                         const guint8  *outermost,
                          const guint8  *in_order)
 {
   g_return_if_fail (BL_IS_PROFILE (self));

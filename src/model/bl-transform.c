@@ -1642,7 +1642,7 @@ bl_transform_apply (const BlTransform  *self,
 
     _bl_profile_finish_from (pass.dst, pass.keys,
                              pass.n_functions + bl_profile_get_n_threads (pass.dst),
-                             g_steal_pointer (&pass.outermost), in_order);
+                             pass.outermost, in_order);
     if (in_order != NULL)
       scratch_free (in_order, pass.n_nodes, 1);
   }

@@ -27,6 +27,9 @@ BlProfile          *_bl_profile_copy_unfinished  (BlProfile     *self);
 
 void                _bl_profile_reserve_nodes    (BlProfile     *self,
                                                   gsize          n_nodes);
+/* Frees the index of the nodes, for a builder that adds no node any more
+ * before bl_profile_finish() (which frees it anyway). */
+void                _bl_profile_drop_node_index  (BlProfile     *self);
 guint64            *_bl_profile_get_self_mutable (BlProfile    *self,
                                                   BlMetricId     metric);
 void                _bl_profile_finish_from      (BlProfile     *self,

@@ -58,7 +58,11 @@ struct _BlProfile
   GArray        *threads;     /* guint32 root node per thread */
 
   guint64       *self[BL_N_METRICS];
+  /* Totals are made per metric when first asked for (see total_column()):
+   * a window shows one metric at a time, and `info` needs only the grand
+   * totals, which the finish keeps. On a million nodes each column is 8 MB. */
   guint64       *total[BL_N_METRICS];
+  guint64        grand_total[BL_N_METRICS];
   gboolean       has_metric[BL_N_METRICS];
   guint8         decimals[BL_N_METRICS];   /* values in 10^-decimals units */
 
@@ -735,6 +739,52 @@ compare_string_ids (gconstpointer a,
 
 /* Children by name, then file. Strings are interned, so ranking the string
  * table once turns every comparison into two integer ones. */
+/* The totals of one metric: a node's self value plus its children's
+ * totals, in one sweep backwards (children come after their parents). */
+static guint64 *
+compute_total_column (BlProfile  *self,
+                      BlMetricId  metric)
+{
+  const guint64 *own = self->self[metric];
+  guint64 *total = g_new (guint64, MAX (self->n_nodes, 1));
+
+  if (self->n_nodes > 0)
+    memcpy (total, own, self->n_nodes * sizeof (guint64));
+  for (gsize i = self->n_nodes; i-- > 0;)
+    {
+      guint32 parent = self->nodes[i].parent;
+
+      if (parent != BL_NODE_NONE)
+        total[parent] = bl_saturating_add (total[parent], total[i]);
+    }
+
+  return total;
+}
+
+/* The totals of a metric the profile has, made on the first call. A
+ * finished profile is shared between threads: two threads may both make
+ * the column, and the first one stored is kept. */
+static const guint64 *
+total_column (BlProfile  *self,
+              BlMetricId  metric)
+{
+  guint64 *total = __atomic_load_n (&self->total[metric], __ATOMIC_ACQUIRE);
+  guint64 *expected = NULL;
+
+  if G_LIKELY (total != NULL)
+    return total;
+
+  total = compute_total_column (self, metric);
+  if (!__atomic_compare_exchange_n (&self->total[metric], &expected, total, FALSE,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+      g_free (total);
+      total = expected;
+    }
+
+  return total;
+}
+
 static void
 sort_children (BlProfile    *self,
                const guint8 *in_order)
@@ -964,8 +1014,9 @@ outermost_nodes:
 /**
  * bl_profile_finish:
  *
- * Sorts children by name, computes totals and the per-function view, and
- * makes the profile immutable.
+ * Sorts children by name, computes the grand totals and the per-function
+ * view, and makes the profile immutable. The nodes' totals are made per
+ * metric when first asked for.
  */
 void
 bl_profile_finish (BlProfile *self)
@@ -1007,50 +1058,48 @@ _bl_profile_finish_from (BlProfile     *self,
   build_functions (self, keys, n_keys, outermost);
 
   {
-    guint64 *self_of[BL_N_METRICS];
-    guint64 *total_of[BL_N_METRICS];
-    guint64 *function_self_of[BL_N_METRICS];
-    guint64 *function_total_of[BL_N_METRICS];
-    guint n_metrics = 0;
+    /* One sweep backwards per metric (children after their parents), into
+     * a scratch column of totals used for every metric in turn: the node
+     * totals are not kept (total_column() makes a metric's when it is
+     * read), the grand and per-function totals are. A node's total is
+     * complete when the sweep reaches it, so its function's values are
+     * summed in the same sweep (sums that saturate come out the same in
+     * any order). A function's total counts only its outermost nodes: a
+     * recursive call's total is already in its outer call's. */
+    guint64 *scratch = NULL;
 
     for (guint m = 0; m < BL_N_METRICS; m++)
       {
+        const guint64 *own = self->self[m];
+        guint64 *function_self, *function_total;
+
         if (!self->has_metric[m])
           continue;
-        self->total[m] = alloc_per_node0 (sizeof (guint64) * MAX (self->n_nodes, 1));
-        self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-        self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-        self_of[n_metrics] = self->self[m];
-        total_of[n_metrics] = self->total[m];
-        function_self_of[n_metrics] = self->function_self[m];
-        function_total_of[n_metrics++] = self->function_total[m];
-      }
+        if (scratch == NULL)
+          scratch = alloc_per_node (sizeof (guint64) * MAX (self->n_nodes, 1));
+        function_self = self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+        function_total = self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
+        if (self->n_nodes > 0)
+          memcpy (scratch, own, self->n_nodes * sizeof (guint64));
 
-    /* Children after their parents: one sweep backwards, all metrics at
-     * once. A node's total is complete when the sweep reaches it, so its
-     * function's values are summed in the same sweep (sums that saturate
-     * come out the same in any order). A function's total counts only its
-     * outermost nodes: a recursive call's total is already in its outer
-     * call's. */
-    for (gsize i = self->n_nodes; i-- > 0;)
-      {
-        guint32 parent = self->nodes[i].parent;
-        guint32 f = self->node_function[i];
-        gboolean outer = self->outermost[i];
-
-        for (guint k = 0; k < n_metrics; k++)
+        for (gsize i = self->n_nodes; i-- > 0;)
           {
-            guint64 *total = total_of[k];
-            guint64 value = self_of[k][i];
+            guint32 parent = self->nodes[i].parent;
+            guint32 f = self->node_function[i];
 
-            total[i] = bl_saturating_add (total[i], value);
             if (parent != BL_NODE_NONE)
-              total[parent] = bl_saturating_add (total[parent], total[i]);
-            function_self_of[k][f] = bl_saturating_add (function_self_of[k][f], value);
-            if (outer)
-              function_total_of[k][f] = bl_saturating_add (function_total_of[k][f], total[i]);
+              scratch[parent] = bl_saturating_add (scratch[parent], scratch[i]);
+            function_self[f] = bl_saturating_add (function_self[f], own[i]);
+            if (self->outermost[i])
+              function_total[f] = bl_saturating_add (function_total[f], scratch[i]);
           }
+
+        for (guint t = 0; t < self->threads->len; t++)
+          self->grand_total[m] = bl_saturating_add (self->grand_total[m],
+                                                    scratch[g_array_index (self->threads,
+                                                                           guint32, t)]);
       }
+    g_free (scratch);
   }
 
   self->finished = TRUE;
@@ -1294,7 +1343,7 @@ bl_profile_get_total (BlProfile  *self,
   if (!metric_present (self, metric))
     return 0;
 
-  return self->total[metric][node];
+  return total_column (self, metric)[node];
 }
 
 /**
@@ -1325,25 +1374,20 @@ bl_profile_get_total_array (BlProfile  *self,
   if (!metric_present (self, metric))
     return NULL;
 
-  return self->total[metric];
+  return total_column (self, metric);
 }
 
 guint64
 bl_profile_get_grand_total (BlProfile  *self,
                             BlMetricId  metric)
 {
-  guint64 sum = 0;
-
   g_return_val_if_fail (BL_IS_PROFILE (self), 0);
   g_return_val_if_fail (self->finished, 0);
 
   if (!metric_present (self, metric))
     return 0;
 
-  for (guint t = 0; t < self->threads->len; t++)
-    sum = bl_saturating_add (sum, self->total[metric][g_array_index (self->threads, guint32, t)]);
-
-  return sum;
+  return self->grand_total[metric];
 }
 
 /**
@@ -2432,6 +2476,15 @@ _bl_profile_reserve_nodes (BlProfile *self,
         }
     }
   self->nodes_cap = n_nodes;
+}
+
+void
+_bl_profile_drop_node_index (BlProfile *self)
+{
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  index_hash_clear (&self->node_hash);
 }
 
 /**

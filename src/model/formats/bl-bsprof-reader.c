@@ -92,7 +92,7 @@ typedef struct
   guint64 alloc_bytes;
   guint64 alloc_count;
   guint32 line_row;    /* row + 1; 0: none */
-  guint32 node;        /* the profile's node (as in PathInfo) */
+  guint32 node;        /* the profile's node, once made (decoder_make_nodes()) */
 } PathElement;
 
 G_STATIC_ASSERT (sizeof (PathElement) == 48);
@@ -104,8 +104,20 @@ typedef struct
   guint32 file;        /* interned */
   guint32 line;        /* where the function is defined */
   guint32 function;    /* interned */
-  guint32 node;
+  guint32 up;          /* the caller's record; for a root, its PendingThread */
 } PathInfo;
+
+/* The profile's nodes are made at the end, once the table of live blocks
+ * is gone (on a million path elements the nodes and their index take some
+ * 64 MB, which would otherwise come on top of the table), in the order the
+ * definitions came: a module's thread root before the path elements
+ * defined after it. */
+typedef struct
+{
+  guint32 before_pe;   /* the number of path elements defined before it */
+  guint32 name;        /* interned */
+  guint32 node;        /* the root, once made */
+} PendingThread;
 
 typedef struct
 {
@@ -183,7 +195,7 @@ typedef struct
   gboolean    lines;
   gboolean    memory;
   BlU32Map    strings;     /* file string id → interned id */
-  BlU32Map    modules;     /* module id → thread root node */
+  BlU32Map    modules;     /* module id → index into threads */
   BlU32Map    elements;    /* sparse path element ids → index into pe */
   guint32     n_in_order;  /* ids 1 … n_in_order are at index id − 1 */
   guint32    *dense;       /* small path element ids → index into pe + 1 */
@@ -192,6 +204,9 @@ typedef struct
   gsize       n_pe;
   gsize       pe_cap;
   GArray     *pe_info;     /* PathInfo, indexed like pe */
+  GArray     *threads;     /* PendingThread, in the order of the modules */
+  gsize       threads_made;
+  gsize       nodes_made;  /* path elements whose node is made */
   LiveTable   table;       /* live blocks with 32-bit addresses and sizes */
   AddrMap     wide;        /* the other live blocks */
   gsize       n_low_wide;  /* blocks in wide with 32-bit addresses */
@@ -740,8 +755,6 @@ enable_memory (Decoder *dec)
     return;
 
   dec->memory = TRUE;
-  for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-    bl_profile_enable_metric (dec->profile, mem_metrics[m]);
   live_table_init (&dec->table, LIVE_BUCKETS_MIN);
   addr_map_init (&dec->wide);
 }
@@ -1143,8 +1156,12 @@ parse_module (Decoder       *dec,
   if (!lookup_string (dec, strid, entry_offset, &name, error))
     return PARSE_ERROR;
 
-  bl_u32_map_insert (&dec->modules, (guint32) payload,
-                     bl_profile_add_thread (dec->profile, name));
+  {
+    PendingThread thread = { (guint32) dec->n_pe, name, BL_NODE_NONE };
+
+    bl_u32_map_insert (&dec->modules, (guint32) payload, dec->threads->len);
+    g_array_append_val (dec->threads, thread);
+  }
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -1202,7 +1219,7 @@ parse_path (Decoder       *dec,
                      (guint32) payload, entry_offset, module);
           return PARSE_ERROR;
         }
-      info.node = bl_profile_add_child (dec->profile, root, info.function, info.file, line);
+      info.up = root;
     }
   else
     {
@@ -1244,15 +1261,14 @@ parse_path (Decoder       *dec,
             }
         }
 
-      info.node = bl_profile_add_child (dec->profile, pe_info_of (dec, parent)->node,
-                                        info.function, info.file, line);
+      info.up = pe_index_of (dec, parent);
     }
 
   /* A redefined id gets a fresh record: the old one keeps its sums and the
    * live allocations that point at it. */
   if (dec->lines)
     elem.line_row = line_row_of (dec, info.file, line);
-  elem.node = info.node;
+  elem.node = BL_NODE_NONE;
   element_insert (dec, (guint32) payload, dec->n_pe);
   ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
   dec->pe[dec->n_pe++] = elem;
@@ -2174,6 +2190,7 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->elements);
   bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
   g_clear_pointer (&dec->pe_info, g_array_unref);
+  g_clear_pointer (&dec->threads, g_array_unref);
   if (dec->memory)
     {
       live_table_clear (&dec->table);
@@ -2205,6 +2222,44 @@ mem_values (guint64        alloc_bytes,
   values[3] = alloc_count - live_count;
   values[4] = live_bytes;
   values[5] = live_count;
+}
+
+/* The thread roots of the modules defined before @n_pe path elements. */
+static void
+make_threads (Decoder *dec,
+              gsize    n_pe)
+{
+  for (; dec->threads_made < dec->threads->len; dec->threads_made++)
+    {
+      PendingThread *thread = &g_array_index (dec->threads, PendingThread, dec->threads_made);
+
+      if (thread->before_pe > n_pe)
+        break;
+      thread->node = bl_profile_add_thread (dec->profile, thread->name);
+    }
+}
+
+/* Makes the profile's nodes of the path elements defined so far (and the
+ * thread roots before and among them), in the order of their definitions,
+ * as if each had been made when it was read. */
+static void
+decoder_make_nodes (Decoder *dec)
+{
+  for (; dec->nodes_made < dec->n_pe; dec->nodes_made++)
+    {
+      gsize i = dec->nodes_made;
+      const PathInfo *info = &g_array_index (dec->pe_info, PathInfo, i);
+      guint32 parent;
+
+      make_threads (dec, i);
+      if (info->caller_id == 0)
+        parent = g_array_index (dec->threads, PendingThread, info->up).node;
+      else
+        parent = dec->pe[info->up].node;
+      dec->pe[i].node = bl_profile_add_child (dec->profile, parent, info->function,
+                                              info->file, info->line);
+    }
+  make_threads (dec, dec->n_pe);
 }
 
 /* Hands the accumulated sums to @profile (the decoder's own, or a copy
@@ -2259,10 +2314,15 @@ decoder_flush (Decoder   *dec,
     }
 
   /* and so are the tables that only decoding needs (on a million path
-   * elements, some 40 bytes each), unless decoding goes on */
+   * elements, some 40 bytes each), unless decoding goes on; the nodes are
+   * made first (a snapshot's are, before its copy), and their index goes
+   * too: nothing adds a node any more */
   if (!keep)
     {
+      decoder_make_nodes (dec);
+      _bl_profile_drop_node_index (profile);
       g_clear_pointer (&dec->pe_info, g_array_unref);
+      g_clear_pointer (&dec->threads, g_array_unref);
       bl_u32_map_clear (&dec->elements);
       bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
       dec->dense = NULL;
@@ -2271,6 +2331,16 @@ decoder_flush (Decoder   *dec,
       dec->line_rows = NULL;
       dec->rows_cap = 0;
     }
+
+  /* the metric columns come last, with the live blocks' tables and the
+   * decoding tables gone */
+  g_assert (dec->nodes_made == dec->n_pe);
+  bl_profile_enable_metric (profile, BL_METRIC_CPU);
+  bl_profile_enable_metric (profile, BL_METRIC_WALL);
+  bl_profile_enable_metric (profile, BL_METRIC_CALLS);
+  if (dec->memory)
+    for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+      bl_profile_enable_metric (profile, mem_metrics[m]);
 
   for (gsize i = 0; i < dec->n_pe; i++)
     {
@@ -2334,6 +2404,7 @@ decoder_init (Decoder   *dec,
   bl_u32_map_init (&dec->modules);
   bl_u32_map_init (&dec->elements);
   dec->pe_info = g_array_new (FALSE, FALSE, sizeof (PathInfo));
+  dec->threads = g_array_new (FALSE, FALSE, sizeof (PendingThread));
 
   dec->line_mask = 1023;
   dec->line_slots = bl_big_array_grow (NULL, 0, (dec->line_mask + 1) * sizeof (LineSlot));
@@ -2453,10 +2524,6 @@ decode (BlSource       *src,
       goto out;
     }
   src->pos = header_size - src->base;
-
-  bl_profile_enable_metric (profile, BL_METRIC_CPU);
-  bl_profile_enable_metric (profile, BL_METRIC_WALL);
-  bl_profile_enable_metric (profile, BL_METRIC_CALLS);
 
   /* a second thread for the live blocks of a large file, now or once
    * they are many */
@@ -2800,6 +2867,7 @@ _bl_bsprof_decoder_snapshot (BlBsprofDecoder *decoder,
   if (decoder->phase == PHASE_HEADER || decoder->phase == PHASE_SKIP_HEADER)
     return NULL;
 
+  decoder_make_nodes (&decoder->dec);
   profile = _bl_profile_copy_unfinished (decoder->profile);
   if (decoder->phase == PHASE_BODY)
     set_incomplete_in_body (profile, decoder->stop_at, decoder->dec.entries);

@@ -218,7 +218,8 @@ model_bytes (BlProfile *profile)
   gsize lines = bl_profile_get_n_lines (profile);
   gsize funcs = bl_profile_get_n_functions (profile);
 
-  return nodes * (sizeof (BlNode) + 4 + n_metrics * 16) +
+  /* node totals are made per metric when read, not kept for all */
+  return nodes * (sizeof (BlNode) + 4 + 1 + n_metrics * 8) +
          lines * (sizeof (BlLine) + n_metrics * 8) +
          funcs * (sizeof (BlFunction) + n_metrics * 16);
 }
@@ -378,6 +379,10 @@ bench_file (const char *shape_name,
       printf ("threads:         decoding thread %.3f s (%.2f× the varint pass), "
               "live-block worker %.3f s (%.2f×)\n",
               c_main, c_main / c_bare, c_worker, c_worker / c_bare);
+      printf ("hand-over:       %.1f M operations to the worker; it slept %" G_GUINT64_FORMAT
+              " times (ring empty), the decoding thread %" G_GUINT64_FORMAT
+              " times (ring full), in the last run\n",
+              stats.handed_over / 1e6, stats.worker_sleeps, stats.decoder_waits);
       printf ("peak RSS:        %.1f MB%s (before decoding %.1f MB; target <= %.1f MB = "
               "file/2 + model + 16 B per live block)\n",
               peak_kib / 1024.0, hwm ? "" : " (whole process)", rss_before / 1024.0,

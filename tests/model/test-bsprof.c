@@ -462,6 +462,68 @@ test_recursion (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CPU), ==, 60);
 }
 
+/* The nodes are numbered in the order of the definitions, a module's
+ * thread root where the module came, also when modules come between path
+ * elements and two modules share a thread; metric columns and totals hold
+ * for threads with no path element at all. */
+static void
+test_node_order (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  static const char *const stacks[] = {
+    "Thread main", "Thread main;main", "Task", "Task;run", "Thread main;main;walk",
+    "Idle", "Task;run;walk",
+  };
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.memory = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "pkg:/source/main.brs");
+  bl_bsprof_writer_string (w, 3, "main");
+  bl_bsprof_writer_string (w, 4, "Task");
+  bl_bsprof_writer_string (w, 5, "run");
+  bl_bsprof_writer_string (w, 6, "walk");
+  bl_bsprof_writer_string (w, 7, "Idle");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 2, 1, 3);        /* Thread main;main */
+  bl_bsprof_writer_module (w, 2, 4);
+  bl_bsprof_writer_root (w, 2, 2, 2, 20, 5);       /* Task;run */
+  bl_bsprof_writer_module (w, 3, 1);               /* Thread main again */
+  bl_bsprof_writer_path (w, 3, 1, 0, 2, 40, 6);    /* Thread main;main;walk */
+  bl_bsprof_writer_cpu (w, 3, 0, 5, 7);
+  bl_bsprof_writer_module (w, 4, 7);               /* no path element */
+  bl_bsprof_writer_path (w, 4, 2, 0, 2, 40, 6);    /* Task;run;walk */
+  bl_bsprof_writer_cpu (w, 4, 0, 11, 13);
+  bl_bsprof_writer_alloc (w, 4, 0, 0x1000, 64);
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+  profile = decode (bytes);
+
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, G_N_ELEMENTS (stacks));
+  for (guint32 i = 0; i < G_N_ELEMENTS (stacks); i++)
+    {
+      g_autofree char *s = bl_profile_dup_stack_string (profile, i, ';');
+
+      g_assert_cmpstr (s, ==, stacks[i]);
+    }
+  g_assert_cmpuint (bl_profile_get_n_threads (profile), ==, 3);
+  g_assert_cmpstr (bl_profile_get_thread_name (profile, 2), ==, "Idle");
+
+  g_assert_true (bl_profile_has_metric (profile, BL_METRIC_LIVE_BYTES));
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_CPU, 0), ==, 5);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_CPU, 2), ==, 11);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_LIVE_BYTES, 2), ==, 64);
+  g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_LIVE_BYTES, 5), ==, 0);
+  g_assert_cmpuint (bl_profile_get_total_array (profile, BL_METRIC_WALL)[3], ==, 13);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WALL), ==, 20);
+  g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_ALLOC_COUNT), ==, 1);
+}
+
 static void
 test_header_padding_newer_minor (void)
 {
@@ -626,6 +688,7 @@ main (int    argc,
                         test_memory_reference);
   g_test_add_func ("/model/bsprof/memory-without-flag", test_memory_without_flag);
   g_test_add_func ("/model/bsprof/recursion", test_recursion);
+  g_test_add_func ("/model/bsprof/node-order", test_node_order);
   g_test_add_func ("/model/bsprof/header-padding-newer-minor", test_header_padding_newer_minor);
   g_test_add_func ("/model/bsprof/sparse-ids", test_sparse_ids_and_identical_stacks);
   g_test_add_func ("/model/bsprof/stream-chunks", test_stream_chunks);

@@ -41,6 +41,74 @@ test_build_and_totals (void)
   g_assert_cmpuint (bl_profile_get_node (p, c)->depth, ==, 2);
 }
 
+/* Node totals are made per metric when first read, and a finished profile
+ * is shared between threads: threads that ask at once all get the one
+ * column, with the same sums (saturating) as the grand total. */
+typedef struct
+{
+  BlProfile     *profile;
+  const guint64 *column;
+} TotalsJob;
+
+static gpointer
+read_totals (gpointer data)
+{
+  TotalsJob *job = data;
+
+  job->column = bl_profile_get_total_array (job->profile, BL_METRIC_CPU);
+  return NULL;
+}
+
+static void
+test_totals_made_on_demand (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  TotalsJob jobs[4];
+  GThread *threads[G_N_ELEMENTS (jobs)];
+  guint32 t, n = 0;
+
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  for (guint i = 0; i < 20000; i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "f%u", i % 7);
+      n = bl_profile_add_child (p, i % 3 == 0 ? t : n, bl_profile_intern (p, name), 0, 0);
+      bl_profile_add_value (p, n, BL_METRIC_CPU, i + 1);
+      bl_profile_add_value (p, n, BL_METRIC_WALL, 1);
+    }
+  bl_profile_add_value (p, n, BL_METRIC_CPU, G_MAXUINT64 - 5);
+  bl_profile_finish (p);
+
+  g_assert_cmpuint (bl_profile_get_grand_total (p, BL_METRIC_CPU), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_grand_total (p, BL_METRIC_WALL), ==, 20000);
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      jobs[i].profile = p;
+      threads[i] = g_thread_new ("totals", read_totals, &jobs[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_thread_join (threads[i]);
+      g_assert_true (jobs[i].column == jobs[0].column);
+    }
+  g_assert_true (bl_profile_get_total_array (p, BL_METRIC_CPU) == jobs[0].column);
+  g_assert_cmpuint (jobs[0].column[t], ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_total (p, BL_METRIC_CPU, n), ==, G_MAXUINT64);
+  g_assert_cmpuint (bl_profile_get_total (p, BL_METRIC_WALL, t), ==, 20000);
+  /* a node's total is its self value and its children's totals */
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (p); i++)
+    {
+      guint64 sum = bl_profile_get_self (p, BL_METRIC_WALL, i);
+
+      for (guint32 c = bl_profile_get_node (p, i)->first_child; c != BL_NODE_NONE;
+           c = bl_profile_get_node (p, c)->next_sibling)
+        sum += bl_profile_get_total (p, BL_METRIC_WALL, c);
+      g_assert_cmpuint (bl_profile_get_total (p, BL_METRIC_WALL, i), ==, sum);
+    }
+}
+
 static void
 test_function_recursion (void)
 {
@@ -225,6 +293,7 @@ main (int    argc,
 
   g_test_add_func ("/model/profile/build-and-totals", test_build_and_totals);
   g_test_add_func ("/model/profile/function-recursion", test_function_recursion);
+  g_test_add_func ("/model/profile/totals-made-on-demand", test_totals_made_on_demand);
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
   g_test_add_func ("/model/profile/metric-table", test_metric_table);

@@ -229,6 +229,9 @@ typedef struct
   Worker     *worker;      /* NULL: the live blocks are done in line */
   guint64     worker_live; /* a worker from this many live blocks; 0: none */
   gboolean    start_worker;
+  guint64     handed_over;   /* what the workers did, for BlBsprofStats */
+  guint64     worker_sleeps;
+  guint64     decoder_waits;
 } Decoder;
 
 /* ---- varints and strings ------------------------------------------------ */
@@ -1518,6 +1521,11 @@ G_STATIC_ASSERT (sizeof (MemOp) == 32);
 #endif
 #define RING_MASK        (RING_SIZE - 1)
 #define WORKER_AHEAD     16
+/* A thread that waits sleeps until there is this much for it to do: the
+ * worker until so many operations wait in the ring, the decoding thread
+ * until so much room is free. Each wake-up then pays for a batch, and
+ * neither thread spins on the other's processor. */
+#define RING_BATCH       (RING_SIZE / 8)
 
 struct _Worker
 {
@@ -1525,27 +1533,70 @@ struct _Worker
   GThread *thread;
   gsize    head_local;    /* producer only: written up to here */
   gsize    tail_seen;     /* producer only: the consumer's tail last read */
+  GMutex   lock;          /* only to sleep and to wake */
+  GCond    wake_worker;
+  GCond    wake_decoder;
+  guint64  sleeps;        /* consumer only: times the worker slept */
+  guint64  waits;         /* producer only: times the decoding thread slept */
   /* shared, each on its own cache line */
   gsize    head __attribute__ ((aligned (64)));   /* published by the producer */
   gsize    tail __attribute__ ((aligned (64)));   /* published by the consumer */
   gint     done __attribute__ ((aligned (64)));
+  /* written only when a thread goes to sleep: the one that sleeps sets its
+   * flag and the head or tail it waits for, the other clears the flag
+   * (under the lock) and signals */
+  gint     worker_asleep __attribute__ ((aligned (64)));
+  gint     decoder_asleep;
+  gsize    wake_worker_at;    /* head at which the worker wants waking */
+  gsize    wake_decoder_at;   /* tail at which the decoding thread wants waking */
 };
 
-/* Spins a little, then yields, then sleeps: the machine may be busy. */
-static void
-worker_pause (guint *spins)
+/* Each side publishes its position and then reads the other's flag, and a
+ * thread going to sleep sets its flag and then reads the other's position
+ * (both sequentially consistent): so either the sleeper sees the position
+ * it waits for and stays awake, or the other thread sees the flag and
+ * wakes it. */
+static G_NO_INLINE void
+wake (Worker *w,
+      gint   *asleep,
+      GCond  *cond)
 {
-  if (*spins < 32)
+  g_mutex_lock (&w->lock);
+  if (__atomic_load_n (asleep, __ATOMIC_RELAXED))
     {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause ();
-#endif
+      __atomic_store_n (asleep, 0, __ATOMIC_RELAXED);
+      g_cond_signal (cond);
     }
-  else if (*spins < 256)
-    g_thread_yield ();
+  g_mutex_unlock (&w->lock);
+}
+
+/* The worker: waits until RING_BATCH operations follow @tail, or the end. */
+static void
+worker_sleep (Worker *w,
+              gsize   tail)
+{
+  g_mutex_lock (&w->lock);
+  w->wake_worker_at = tail + RING_BATCH;
+  __atomic_store_n (&w->worker_asleep, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n (&w->head, __ATOMIC_SEQ_CST) >= w->wake_worker_at ||
+      __atomic_load_n (&w->done, __ATOMIC_SEQ_CST))
+    __atomic_store_n (&w->worker_asleep, 0, __ATOMIC_RELAXED);
   else
-    g_usleep (50);
-  (*spins)++;
+    w->sleeps++;
+  while (__atomic_load_n (&w->worker_asleep, __ATOMIC_RELAXED))
+    g_cond_wait (&w->wake_worker, &w->lock);
+  g_mutex_unlock (&w->lock);
+}
+
+/* The worker: done up to @tail. */
+static inline void
+worker_publish_tail (Worker *w,
+                     gsize   tail)
+{
+  __atomic_store_n (&w->tail, tail, __ATOMIC_SEQ_CST);
+  if G_UNLIKELY (__atomic_load_n (&w->decoder_asleep, __ATOMIC_SEQ_CST) &&
+                 tail >= __atomic_load_n (&w->wake_decoder_at, __ATOMIC_RELAXED))
+    wake (w, &w->decoder_asleep, &w->wake_decoder);
 }
 
 static gpointer
@@ -1554,7 +1605,6 @@ worker_main (gpointer data)
   Decoder *dec = data;
   Worker *w = dec->worker;
   gsize tail = 0;
-  guint spins = 0;
 
   for (;;)
     {
@@ -1565,10 +1615,9 @@ worker_main (gpointer data)
           if (__atomic_load_n (&w->done, __ATOMIC_ACQUIRE) &&
               __atomic_load_n (&w->head, __ATOMIC_ACQUIRE) == tail)
             break;
-          worker_pause (&spins);
+          worker_sleep (w, tail);
           continue;
         }
-      spins = 0;
 
       /* the buckets of an operation WORKER_AHEAD on are fetched while this
        * one is done, so that the misses overlap */
@@ -1592,10 +1641,10 @@ worker_main (gpointer data)
             }
           table_op (dec, m->op, m->addr, m->size, m->pe_plus1, m->line_plus1);
           if (((i + 1) & (RING_PUBLISH - 1)) == 0)
-            __atomic_store_n (&w->tail, i + 1, __ATOMIC_RELEASE);
+            worker_publish_tail (w, i + 1);
         }
       tail = head;
-      __atomic_store_n (&w->tail, tail, __ATOMIC_RELEASE);
+      worker_publish_tail (w, tail);
     }
 
   return NULL;
@@ -1607,36 +1656,50 @@ worker_start (Decoder *dec)
   Worker *w = g_new0 (Worker, 1);
 
   w->ring = bl_big_array_grow (NULL, 0, RING_SIZE * sizeof (MemOp));
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->wake_worker);
+  g_cond_init (&w->wake_decoder);
   dec->worker = w;
   w->thread = g_thread_try_new ("bsprof-live", worker_main, dec, NULL);
   if (w->thread == NULL)
     {
       /* no thread to be had: the live blocks are done in line */
       bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+      g_mutex_clear (&w->lock);
+      g_cond_clear (&w->wake_worker);
+      g_cond_clear (&w->wake_decoder);
       g_free (w);
       dec->worker = NULL;
     }
 }
 
+/* The decoding thread: written up to head_local. */
 static inline void
 worker_publish (Worker *w)
 {
-  __atomic_store_n (&w->head, w->head_local, __ATOMIC_RELEASE);
+  __atomic_store_n (&w->head, w->head_local, __ATOMIC_SEQ_CST);
+  if G_UNLIKELY (__atomic_load_n (&w->worker_asleep, __ATOMIC_SEQ_CST) &&
+                 w->head_local >= __atomic_load_n (&w->wake_worker_at, __ATOMIC_RELAXED))
+    wake (w, &w->worker_asleep, &w->wake_worker);
 }
 
+/* The decoding thread, with the ring full: waits until RING_BATCH slots
+ * are free. */
 static G_NO_INLINE void
 worker_wait_room (Worker *w)
 {
-  guint spins = 0;
-
   worker_publish (w);
-  for (;;)
-    {
-      w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
-      if (w->head_local - w->tail_seen < RING_SIZE)
-        return;
-      worker_pause (&spins);
-    }
+  g_mutex_lock (&w->lock);
+  w->wake_decoder_at = w->head_local - RING_SIZE + RING_BATCH;
+  __atomic_store_n (&w->decoder_asleep, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n (&w->tail, __ATOMIC_SEQ_CST) >= w->wake_decoder_at)
+    __atomic_store_n (&w->decoder_asleep, 0, __ATOMIC_RELAXED);
+  else
+    w->waits++;
+  while (__atomic_load_n (&w->decoder_asleep, __ATOMIC_RELAXED))
+    g_cond_wait (&w->wake_decoder, &w->lock);
+  g_mutex_unlock (&w->lock);
+  w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
 }
 
 G_ALWAYS_INLINE static inline void
@@ -1650,7 +1713,11 @@ worker_push (Worker  *w,
   MemOp *m;
 
   if G_UNLIKELY (w->head_local - w->tail_seen >= RING_SIZE)
-    worker_wait_room (w);
+    {
+      w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
+      if (w->head_local - w->tail_seen >= RING_SIZE)
+        worker_wait_room (w);
+    }
 
   m = &w->ring[w->head_local & RING_MASK];
   m->addr = addr;
@@ -1673,9 +1740,16 @@ worker_finish (Decoder *dec)
     return;
 
   worker_publish (w);
-  __atomic_store_n (&w->done, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&w->done, 1, __ATOMIC_SEQ_CST);
+  wake (w, &w->worker_asleep, &w->wake_worker);
   g_thread_join (w->thread);
+  dec->handed_over += w->head_local;
+  dec->worker_sleeps += w->sleeps;
+  dec->decoder_waits += w->waits;
   bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->wake_worker);
+  g_cond_clear (&w->wake_decoder);
   g_free (w);
   dec->worker = NULL;
 }
@@ -2642,6 +2716,9 @@ done:
     {
       stats->entries = dec.entries;
       stats->bytes = bl_source_offset (src, src->pos);
+      stats->handed_over = dec.handed_over;
+      stats->worker_sleeps = dec.worker_sleeps;
+      stats->decoder_waits = dec.decoder_waits;
     }
 
 out:

@@ -38,6 +38,9 @@ typedef struct
 {
   guint64 entries;       /* body entries decoded */
   guint64 bytes;         /* bytes consumed */
+  guint64 handed_over;   /* memory operations handed to the worker thread */
+  guint64 worker_sleeps; /* times the worker slept, its ring empty */
+  guint64 decoder_waits; /* times the decoding thread slept, the ring full */
 } BlBsprofStats;
 
 GQuark     bl_bsprof_error_quark (void);

@@ -27,6 +27,10 @@ BlProfile          *_bl_profile_copy_unfinished  (BlProfile     *self);
 
 void                _bl_profile_reserve_nodes    (BlProfile     *self,
                                                   gsize          n_nodes);
+/* Sizes the index of the nodes (and the nodes) for @n_nodes in all, for a
+ * builder that knows how many it will add at most. */
+void                _bl_profile_reserve_node_index (BlProfile   *self,
+                                                  gsize          n_nodes);
 /* Frees the index of the nodes, for a builder that adds no node any more
  * before bl_profile_finish() (which frees it anyway). */
 void                _bl_profile_drop_node_index  (BlProfile     *self);

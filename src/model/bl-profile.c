@@ -2479,6 +2479,23 @@ _bl_profile_reserve_nodes (BlProfile *self,
 }
 
 void
+_bl_profile_reserve_node_index (BlProfile *self,
+                                gsize      n_nodes)
+{
+  BlIndexHash *hash = &self->node_hash;
+
+  g_return_if_fail (BL_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  if (n_nodes >= BL_NODE_NONE)
+    return;
+  _bl_profile_reserve_nodes (self, n_nodes);
+  /* index_hash_insert() grows past half full */
+  while (n_nodes * 2 > hash->mask)
+    index_hash_grow (hash);
+}
+
+void
 _bl_profile_drop_node_index (BlProfile *self)
 {
   g_return_if_fail (BL_IS_PROFILE (self));

@@ -1966,11 +1966,16 @@ decode_hot (Decoder      *dec,
       goto stop;                                                              \
   } G_STMT_END
 
-#define HOT_ELEMENT(id)                                                       \
+#define HOT_ELEMENT_INDEX(id)                                                 \
   G_STMT_START {                                                              \
     if G_UNLIKELY ((id) > G_MAXUINT32 ||                                      \
                    !element_index (dec, (guint32) (id), &e->pe))              \
       goto stop;                                                              \
+  } G_STMT_END
+
+#define HOT_ELEMENT(id)                                                       \
+  G_STMT_START {                                                              \
+    HOT_ELEMENT_INDEX (id);                                                   \
     __builtin_prefetch (&pes[e->pe], 1);                                      \
     __builtin_prefetch ((const guint8 *) &pes[e->pe + 1] - 1, 1);             \
   } G_STMT_END
@@ -2019,7 +2024,11 @@ decode_hot (Decoder      *dec,
                 HOT_VARINT (b);
               if G_UNLIKELY (offset > G_MAXUINT32 || e->op > MEM_FREE_REALLOC || !dec->memory)
                 goto stop;
-              HOT_ELEMENT (tag >> 5);
+              /* a free touches no record of its path element */
+              if (e->op == MEM_ALLOC)
+                HOT_ELEMENT (tag >> 5);
+              else
+                HOT_ELEMENT_INDEX (tag >> 5);
               if (!threaded && a <= G_MAXUINT32)
                 live_table_prefetch (&dec->table, (guint32) a);
               break;
@@ -2050,14 +2059,20 @@ decode_hot (Decoder      *dec,
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
 
-              /* the line row of an entry a few ahead (its record is here) */
+              /* the line row of an entry a few ahead (its record is here;
+               * calls and frees have no line and read no record) */
               if (lines && i + ROW_AHEAD < n_prev)
                 {
                   const HotEntry *ahead = &prev[i + ROW_AHEAD];
-                  guint32 row = pes[ahead->pe].line_row;
 
-                  if (row != 0 && ahead->offset < LINE_ROW)
-                    __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
+                  if (ahead->tag == TAG_CPU ||
+                      (ahead->tag == TAG_MEMORY && ahead->op == MEM_ALLOC))
+                    {
+                      guint32 row = pes[ahead->pe].line_row;
+
+                      if (row != 0 && ahead->offset < LINE_ROW)
+                        __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
+                    }
                 }
 
               switch (e->tag)
@@ -2084,6 +2099,7 @@ decode_hot (Decoder      *dec,
 
 #undef HOT_VARINT
 #undef HOT_ELEMENT
+#undef HOT_ELEMENT_INDEX
 
   if (threaded)
     worker_publish (dec->worker);
@@ -2393,10 +2409,6 @@ decoder_flush (Decoder   *dec,
    * too: nothing adds a node any more */
   if (!keep)
     {
-      decoder_make_nodes (dec);
-      _bl_profile_drop_node_index (profile);
-      g_clear_pointer (&dec->pe_info, g_array_unref);
-      g_clear_pointer (&dec->threads, g_array_unref);
       bl_u32_map_clear (&dec->elements);
       bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
       dec->dense = NULL;
@@ -2404,33 +2416,50 @@ decoder_flush (Decoder   *dec,
       bl_big_array_free (dec->line_rows, dec->rows_cap * LINE_ROW * sizeof (guint32));
       dec->line_rows = NULL;
       dec->rows_cap = 0;
+
+      /* sized once: no second index while the first one grows */
+      _bl_profile_reserve_node_index (profile, dec->n_pe + dec->threads->len);
+      decoder_make_nodes (dec);
+      _bl_profile_drop_node_index (profile);
+      g_clear_pointer (&dec->pe_info, g_array_unref);
+      g_clear_pointer (&dec->threads, g_array_unref);
     }
 
   /* the metric columns come last, with the live blocks' tables and the
-   * decoding tables gone */
+   * decoding tables gone: the memory metrics first, so that the live sums
+   * go before the other columns are made */
   g_assert (dec->nodes_made == dec->n_pe);
+  if (dec->memory)
+    {
+      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+        bl_profile_enable_metric (profile, mem_metrics[m]);
+      for (gsize i = 0; i < dec->n_pe; i++)
+        {
+          const PathElement *pe = &dec->pe[i];
+
+          mem_values (pe->alloc_bytes, pe->alloc_count,
+                      i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
+          for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
+            bl_profile_add_value (profile, pe->node, mem_metrics[m], values[m]);
+        }
+      if (!keep)
+        {
+          bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
+          dec->pe_live = NULL;
+          dec->pe_live_cap = 0;
+        }
+    }
+
   bl_profile_enable_metric (profile, BL_METRIC_CPU);
   bl_profile_enable_metric (profile, BL_METRIC_WALL);
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
-  if (dec->memory)
-    for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-      bl_profile_enable_metric (profile, mem_metrics[m]);
-
   for (gsize i = 0; i < dec->n_pe; i++)
     {
       const PathElement *pe = &dec->pe[i];
-      guint32 node = pe->node;
 
-      bl_profile_add_value (profile, node, BL_METRIC_CPU, pe->cpu);
-      bl_profile_add_value (profile, node, BL_METRIC_WALL, pe->wall);
-      bl_profile_add_value (profile, node, BL_METRIC_CALLS, pe->calls);
-      if (!dec->memory)
-        continue;
-
-      mem_values (pe->alloc_bytes, pe->alloc_count,
-                  i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
-      for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-        bl_profile_add_value (profile, node, mem_metrics[m], values[m]);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_CPU, pe->cpu);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_WALL, pe->wall);
+      bl_profile_add_value (profile, pe->node, BL_METRIC_CALLS, pe->calls);
     }
 
   for (gsize i = 0; i < n_lines; i++)

@@ -1966,16 +1966,11 @@ decode_hot (Decoder      *dec,
       goto stop;                                                              \
   } G_STMT_END
 
-#define HOT_ELEMENT_INDEX(id)                                                 \
+#define HOT_ELEMENT(id)                                                       \
   G_STMT_START {                                                              \
     if G_UNLIKELY ((id) > G_MAXUINT32 ||                                      \
                    !element_index (dec, (guint32) (id), &e->pe))              \
       goto stop;                                                              \
-  } G_STMT_END
-
-#define HOT_ELEMENT(id)                                                       \
-  G_STMT_START {                                                              \
-    HOT_ELEMENT_INDEX (id);                                                   \
     __builtin_prefetch (&pes[e->pe], 1);                                      \
     __builtin_prefetch ((const guint8 *) &pes[e->pe + 1] - 1, 1);             \
   } G_STMT_END
@@ -2024,11 +2019,7 @@ decode_hot (Decoder      *dec,
                 HOT_VARINT (b);
               if G_UNLIKELY (offset > G_MAXUINT32 || e->op > MEM_FREE_REALLOC || !dec->memory)
                 goto stop;
-              /* a free touches no record of its path element */
-              if (e->op == MEM_ALLOC)
-                HOT_ELEMENT (tag >> 5);
-              else
-                HOT_ELEMENT_INDEX (tag >> 5);
+              HOT_ELEMENT (tag >> 5);
               if (!threaded && a <= G_MAXUINT32)
                 live_table_prefetch (&dec->table, (guint32) a);
               break;
@@ -2059,20 +2050,14 @@ decode_hot (Decoder      *dec,
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
 
-              /* the line row of an entry a few ahead (its record is here;
-               * calls and frees have no line and read no record) */
+              /* the line row of an entry a few ahead (its record is here) */
               if (lines && i + ROW_AHEAD < n_prev)
                 {
                   const HotEntry *ahead = &prev[i + ROW_AHEAD];
+                  guint32 row = pes[ahead->pe].line_row;
 
-                  if (ahead->tag == TAG_CPU ||
-                      (ahead->tag == TAG_MEMORY && ahead->op == MEM_ALLOC))
-                    {
-                      guint32 row = pes[ahead->pe].line_row;
-
-                      if (row != 0 && ahead->offset < LINE_ROW)
-                        __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
-                    }
+                  if (row != 0 && ahead->offset < LINE_ROW)
+                    __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
                 }
 
               switch (e->tag)
@@ -2099,7 +2084,6 @@ decode_hot (Decoder      *dec,
 
 #undef HOT_VARINT
 #undef HOT_ELEMENT
-#undef HOT_ELEMENT_INDEX
 
   if (threaded)
     worker_publish (dec->worker);

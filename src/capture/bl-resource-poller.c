@@ -33,6 +33,19 @@
 #include "bl-resource-poller.h"
 #include "bl-rrm-reader.h"
 
+/* The optional queries, in the order a poll asks them after chanperf. */
+typedef enum
+{
+  QUERY_FPS,
+  QUERY_BEACONS,
+  QUERY_RENDEZVOUS,
+  QUERY_GRAPHICS,
+  QUERY_NODES,
+  QUERY_OBJECTS,
+  QUERY_REGISTRY,
+  N_QUERIES
+} QueryId;
+
 struct _BlResourcePoller
 {
   GObject       parent_instance;
@@ -51,13 +64,8 @@ struct _BlResourcePoller
   JsonArray    *nodes;     /* owned by root */
   JsonArray    *objects;   /* owned by root */
   JsonArray    *registry;  /* owned by root */
-  gboolean      graphics_supported;
-  gboolean      nodes_supported;
-  gboolean      objects_supported;
-  gboolean      registry_supported;
-  gboolean      rendezvous_supported;
-  gboolean      fps_supported;
-  gboolean      beacons_supported;
+  gboolean      supported[N_QUERIES];  /* FALSE: dropped for the run */
+  QueryId       query;     /* the optional query (or tracking) in flight */
   guint         n_polls;
   gint64        first_poll_us;  /* g_get_monotonic_time(), 0: none yet */
   GBytes       *writing;   /* the document being written */
@@ -325,10 +333,6 @@ add_chanperf (BlResourcePoller *self,
 
 static void poll_now (BlResourcePoller *self);
 static void save (BlResourcePoller *self);
-static void query_beacons (BlResourcePoller *self);
-static void query_rendezvous (BlResourcePoller *self);
-static void query_graphics (BlResourcePoller *self);
-static void query_nodes (BlResourcePoller *self);
 
 static void
 finish_run (BlResourcePoller *self,
@@ -488,16 +492,27 @@ take_answer (BlResourcePoller *self,
   return bytes;
 }
 
-/* Whether a tree answer says OK (or nothing). */
+/* Whether an answer's status (NULL: it gave none) says OK; if not,
+ * @error says what it said. */
 static gboolean
-answer_ok (const BlEcpElement *answer,
-           const char         *what)
+status_ok (const char  *status,
+           const char  *reason,
+           GError     **error)
 {
-  const char *status = bl_ecp_element_get_text (answer, "status");
-
   if (status == NULL || g_ascii_strcasecmp (status, "OK") == 0)
     return TRUE;
-  g_debug ("%s: %s (%s)", what, status, bl_ecp_element_get_text (answer, "error"));
+  g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL, "%s (%s)", status,
+               reason != NULL ? reason : "no reason given");
+
+  return FALSE;
+}
+
+/* The answer is parsed but lacks @what: @error says so. */
+static gboolean
+lacks (const char  *what,
+       GError     **error)
+{
+  g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL, "no %s in the answer", what);
 
   return FALSE;
 }
@@ -542,59 +557,40 @@ set_total (JsonObject *point,
     json_object_set_null_member (point, name);
 }
 
-static void
-polled_graphics (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+/* r2d2-bitmaps: the graphics memory and the bitmaps */
+static gboolean
+parse_graphics (BlResourcePoller  *self,
+               const char        *data,
+               gsize              len,
+               GError           **error)
 {
   static const char *const numbers[] = { "bpp", "height", "width", "size" };
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GHashTable) answer = NULL;
   g_autoptr(GPtrArray) items = NULL;
   g_autoptr(GPtrArray) instances = NULL;
-  GError *error = NULL;
+  const char *wrapper;
   JsonObject *point;
   JsonArray *bitmaps;
-  const char *data;
-  const char *status;
-  gsize len;
   gint64 texture = 0, texture_max = 0, system_used = 0;
   gboolean has_texture = FALSE, has_texture_max = FALSE, has_system = FALSE;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "r2d2-bitmaps", &go_on);
-  if (!go_on)
-    return;
   /* the ECP page's sample has <rographics> right under the root, devices
    * and other clients one or more under <graphics-instances> */
-  if (bytes != NULL)
-    {
-      data = g_bytes_get_data (bytes, &len);
-      answer = bl_ecp_xml_parse (data, len, "r2d2-bitmaps", &error);
-      if (answer != NULL)
-        {
-          const char *wrapper = g_hash_table_contains (answer, "graphics-instances")
-                                ? "graphics-instances" : NULL;
-
-          instances = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps", wrapper, &error);
-          if (instances != NULL)
-            items = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps",
-                                           wrapper != NULL ? "graphics-instances/rographics"
-                                                           : "rographics",
-                                           &error);
-        }
-    }
-  status = answer != NULL ? g_hash_table_lookup (answer, "status") : NULL;
-  if (items == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
-    {
-      g_debug ("r2d2-bitmaps: %s",
-               error != NULL ? error->message : status != NULL ? status : "refused");
-      g_clear_error (&error);
-      self->graphics_supported = FALSE;
-      query_nodes (self);
-      return;
-    }
+  answer = bl_ecp_xml_parse (data, len, "r2d2-bitmaps", error);
+  if (answer == NULL)
+    return FALSE;
+  wrapper = g_hash_table_contains (answer, "graphics-instances") ? "graphics-instances" : NULL;
+  instances = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps", wrapper, error);
+  if (instances == NULL)
+    return FALSE;
+  items = bl_ecp_xml_parse_list (data, len, "r2d2-bitmaps",
+                                 wrapper != NULL ? "graphics-instances/rographics"
+                                                 : "rographics",
+                                 error);
+  if (items == NULL ||
+      !status_ok (g_hash_table_lookup (answer, "status"), g_hash_table_lookup (answer, "error"),
+                  error))
+    return FALSE;
 
   /* memory summed over the graphics instances */
   for (guint i = 0; i < instances->len; i++)
@@ -648,7 +644,7 @@ polled_graphics (GObject      *source,
   json_object_set_array_member (point, "bitmaps", bitmaps);
   json_array_add_object_element (self->graphics, point);
 
-  query_nodes (self);
+  return TRUE;
 }
 
 /* an ECP path for the app being recorded: PREFIX/APP-ID ("dev" for the
@@ -660,20 +656,6 @@ app_path (BlResourcePoller *self,
   const char *app = bl_device_get_app_id (self->device);
 
   return g_strdup_printf ("%s/%s", prefix, app != NULL ? app : "dev");
-}
-
-static void
-query_graphics (BlResourcePoller *self)
-{
-  g_autofree char *path = NULL;
-
-  if (!self->graphics_supported)
-    {
-      query_nodes (self);
-      return;
-    }
-  path = app_path (self, "/query/r2d2-bitmaps");
-  bl_device_get_async (self->device, path, self->stop, polled_graphics, g_object_ref (self));
 }
 
 /* A non-negative integer from a device's text, or -1. */
@@ -738,39 +720,26 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-static void query_objects (BlResourcePoller *self);
-
-static void
-polled_nodes (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
+/* sgnodes/all: the SceneGraph nodes by type */
+static gboolean
+parse_nodes (BlResourcePoller  *self,
+            const char        *data,
+            gsize              len,
+            GError           **error)
 {
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlEcpElement) answer = NULL;
   g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GError) error = NULL;
   g_autofree const char **names = NULL;
   JsonObject *point;
   JsonArray *types;
   guint64 total = 0;
   guint n_names;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "sgnodes", &go_on);
-  if (!go_on)
-    return;
-  if (bytes != NULL)
-    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                    NULL, &error);
-  if (answer == NULL || !answer_ok (answer, "sgnodes"))
-    {
-      if (error != NULL)
-        g_debug ("sgnodes: %s", error->message);
-      self->nodes_supported = FALSE;
-      query_objects (self);
-      return;
-    }
+  answer = bl_ecp_xml_parse_tree (data, len, NULL, error);
+  if (answer == NULL ||
+      !status_ok (bl_ecp_element_get_text (answer, "status"),
+                  bl_ecp_element_get_text (answer, "error"), error))
+    return FALSE;
 
   count_nodes (answer, counts, &total);
   names = (const char **) g_hash_table_get_keys_as_array (counts, &n_names);
@@ -795,53 +764,30 @@ polled_nodes (GObject      *source,
   json_object_set_array_member (point, "nodes", types);
   json_array_add_object_element (self->nodes, point);
 
-  query_objects (self);
+  return TRUE;
 }
 
-static void
-query_nodes (BlResourcePoller *self)
+/* app-object-counts/APP: the BrightScript objects by type */
+static gboolean
+parse_objects (BlResourcePoller  *self,
+              const char        *data,
+              gsize              len,
+              GError           **error)
 {
-  if (!self->nodes_supported)
-    {
-      query_objects (self);
-      return;
-    }
-  bl_device_get_async (self->device, "/query/sgnodes/all", self->stop, polled_nodes,
-                       g_object_ref (self));
-}
-
-static void query_registry (BlResourcePoller *self);
-
-static void
-polled_objects (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlEcpElement) answer = NULL;
-  g_autoptr(GError) error = NULL;
   BlEcpElement *totals, *list;
   JsonObject *point, *group;
   JsonArray *groups, *objects;
   const char *id, *title;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "app-object-counts", &go_on);
-  if (!go_on)
-    return;
-  if (bytes != NULL)
-    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                    "app-object-counts", &error);
-  totals = answer != NULL ? bl_ecp_element_get_child (answer, "objects") : NULL;
-  if (answer == NULL || !answer_ok (answer, "app-object-counts") || totals == NULL)
-    {
-      if (error != NULL)
-        g_debug ("app-object-counts: %s", error->message);
-      self->objects_supported = FALSE;
-      query_registry (self);
-      return;
-    }
+  answer = bl_ecp_xml_parse_tree (data, len, "app-object-counts", error);
+  if (answer == NULL ||
+      !status_ok (bl_ecp_element_get_text (answer, "status"),
+                  bl_ecp_element_get_text (answer, "error"), error))
+    return FALSE;
+  totals = bl_ecp_element_get_child (answer, "objects");
+  if (totals == NULL)
+    return lacks ("<objects>", error);
 
   /* one group, the app, with its objects by type (SceneGraph nodes by
    * their subtype, "roSGNode:Font") */
@@ -888,53 +834,30 @@ polled_objects (GObject      *source,
   json_object_set_array_member (point, "groups", groups);
   json_array_add_object_element (self->objects, point);
 
-  query_registry (self);
+  return TRUE;
 }
 
-static void
-query_objects (BlResourcePoller *self)
+/* registry/APP: the app's registry sections and keys, the space used */
+static gboolean
+parse_registry (BlResourcePoller  *self,
+               const char        *data,
+               gsize              len,
+               GError           **error)
 {
-  g_autofree char *path = NULL;
-
-  if (!self->objects_supported)
-    {
-      query_registry (self);
-      return;
-    }
-  path = app_path (self, "/query/app-object-counts");
-  bl_device_get_async (self->device, path, self->stop, polled_objects, g_object_ref (self));
-}
-
-static void
-polled_registry (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlEcpElement) answer = NULL;
-  g_autoptr(GError) error = NULL;
   BlEcpElement *registry, *sections;
   JsonObject *point;
   JsonArray *list;
   gint64 available;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "registry", &go_on);
-  if (!go_on)
-    return;
-  if (bytes != NULL)
-    answer = bl_ecp_xml_parse_tree (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                    NULL, &error);
-  registry = answer != NULL ? bl_ecp_element_get_child (answer, "registry") : NULL;
-  if (answer == NULL || !answer_ok (answer, "registry") || registry == NULL)
-    {
-      if (error != NULL)
-        g_debug ("registry: %s", error->message);
-      self->registry_supported = FALSE;
-      save (self);
-      return;
-    }
+  answer = bl_ecp_xml_parse_tree (data, len, NULL, error);
+  if (answer == NULL ||
+      !status_ok (bl_ecp_element_get_text (answer, "status"),
+                  bl_ecp_element_get_text (answer, "error"), error))
+    return FALSE;
+  registry = bl_ecp_element_get_child (answer, "registry");
+  if (registry == NULL)
+    return lacks ("<registry>", error);
 
   /* what the app's registry uses of the 32 KB Roku gives each app */
   point = json_object_new ();
@@ -972,21 +895,7 @@ polled_registry (GObject      *source,
   json_object_set_array_member (point, "sections", list);
   json_array_add_object_element (self->registry, point);
 
-  save (self);
-}
-
-static void
-query_registry (BlResourcePoller *self)
-{
-  g_autofree char *path = NULL;
-
-  if (!self->registry_supported)
-    {
-      save (self);
-      return;
-    }
-  path = app_path (self, "/query/registry");
-  bl_device_get_async (self->device, path, self->stop, polled_registry, g_object_ref (self));
+  return TRUE;
 }
 
 /* an integer field of @map as a JSON member (null when absent or not one) */
@@ -1007,41 +916,25 @@ set_int (JsonObject *object,
     json_object_set_int_member (object, name, value);
 }
 
-static void
-polled_rendezvous (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+/* sgrendezvous: the rendezvous events since the last read */
+static gboolean
+parse_rendezvous (BlResourcePoller  *self,
+                 const char        *data,
+                 gsize              len,
+                 GError           **error)
 {
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GHashTable) answer = NULL;
   g_autoptr(GPtrArray) items = NULL;
-  GError *error = NULL;
   JsonObject *point;
   JsonArray *events;
   gint64 total_time = 0;
-  const char *data;
-  gsize len;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "sgrendezvous", &go_on);
-  if (!go_on)
-    return;
-  if (bytes != NULL)
-    {
-      data = g_bytes_get_data (bytes, &len);
-      answer = bl_ecp_xml_parse (data, len, "sgrendezvous", &error);
-      if (answer != NULL)
-        items = bl_ecp_xml_parse_list (data, len, "sgrendezvous", "data", &error);
-    }
+  answer = bl_ecp_xml_parse (data, len, "sgrendezvous", error);
+  if (answer == NULL)
+    return FALSE;
+  items = bl_ecp_xml_parse_list (data, len, "sgrendezvous", "data", error);
   if (items == NULL)
-    {
-      g_debug ("sgrendezvous: %s", error != NULL ? error->message : "refused");
-      g_clear_error (&error);
-      self->rendezvous_supported = FALSE;
-      query_graphics (self);
-      return;
-    }
+    return FALSE;
 
   /* the read drained the device's queue: these are the events since the
    * last poll */
@@ -1078,125 +971,153 @@ polled_rendezvous (GObject      *source,
   json_object_set_array_member (point, "items", events);
   json_array_add_object_element (self->rendezvous, point);
 
-  query_graphics (self);
+  return TRUE;
 }
 
-static void
-query_rendezvous (BlResourcePoller *self)
+/* fwbeacons: the app's launch beacons since the last read */
+static gboolean
+parse_beacons (BlResourcePoller  *self,
+              const char        *data,
+              gsize              len,
+              GError           **error)
 {
-  if (!self->rendezvous_supported)
-    {
-      query_graphics (self);
-      return;
-    }
-  bl_device_get_async (self->device, "/query/sgrendezvous", self->stop, polled_rendezvous,
-                       g_object_ref (self));
-}
-
-static void
-polled_beacons (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GPtrArray) items = NULL;
-  GError *error = NULL;
-  gboolean go_on;
 
-  bytes = take_answer (self, result, "fwbeacons", &go_on);
-  if (!go_on)
-    return;
-  if (bytes != NULL)
-    items = bl_ecp_xml_parse_list (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                   NULL, NULL, &error);
+  items = bl_ecp_xml_parse_list (data, len, NULL, NULL, error);
   if (items == NULL)
-    {
-      g_debug ("fwbeacons: %s", error != NULL ? error->message : "refused");
-      g_clear_error (&error);
-      self->beacons_supported = FALSE;
-    }
-  else
-    {
-      /* each read drains the device's queue: every beacon is new */
-      for (guint i = 0; i < items->len; i++)
-        {
-          GHashTable *item = g_ptr_array_index (items, i);
-          const char *name = g_hash_table_lookup (item, "#name");
-          const char *timestamp = g_hash_table_lookup (item, "timestamp");
-          g_autofree char *event = NULL;
-          JsonObject *beacon;
-          gint64 ms;
-          char *end = NULL;
+    return FALSE;
 
-          if (name == NULL || timestamp == NULL
-              || !(g_str_has_suffix (name, "-initiate") || g_str_has_suffix (name, "-complete")))
-            continue;
-          ms = g_ascii_strtoll (timestamp, &end, 10);
-          if (end == timestamp || *end != '\0' || ms <= 0)
-            continue;
+  /* each read drains the device's queue: every beacon is new */
+  for (guint i = 0; i < items->len; i++)
+    {
+      GHashTable *item = g_ptr_array_index (items, i);
+      const char *name = g_hash_table_lookup (item, "#name");
+      const char *timestamp = g_hash_table_lookup (item, "timestamp");
+      g_autofree char *event = NULL;
+      JsonObject *beacon;
+      gint64 ms;
+      char *end = NULL;
 
-          /* the session format names them app_load_complete */
-          event = g_strdelimit (g_strdup (name), "-", '_');
-          beacon = json_object_new ();
-          json_object_set_string_member (beacon, "name", event);
-          json_object_set_int_member (beacon, "timestamp", ms);
-          json_array_add_object_element (self->beacons, beacon);
-        }
+      if (name == NULL || timestamp == NULL
+          || !(g_str_has_suffix (name, "-initiate") || g_str_has_suffix (name, "-complete")))
+        continue;
+      ms = g_ascii_strtoll (timestamp, &end, 10);
+      if (end == timestamp || *end != '\0' || ms <= 0)
+        continue;
+
+      /* the session format names them app_load_complete */
+      event = g_strdelimit (g_strdup (name), "-", '_');
+      beacon = json_object_new ();
+      json_object_set_string_member (beacon, "name", event);
+      json_object_set_int_member (beacon, "timestamp", ms);
+      json_array_add_object_element (self->beacons, beacon);
     }
 
-  query_rendezvous (self);
+  return TRUE;
 }
 
-static void
-query_beacons (BlResourcePoller *self)
+/* graphics-frame-rate: the frame rate (older firmware has none) */
+static gboolean
+parse_fps (BlResourcePoller  *self,
+          const char        *data,
+          gsize              len,
+          GError           **error)
 {
-  if (!self->beacons_supported)
+  g_autoptr(GHashTable) answer = NULL;
+  JsonObject *point;
+
+  answer = bl_ecp_xml_parse (data, len, "graphics-frame-rate", error);
+  if (answer == NULL ||
+      !status_ok (g_hash_table_lookup (answer, "status"), g_hash_table_lookup (answer, "error"),
+                  error))
+    return FALSE;
+
+  point = json_object_new ();
+  json_object_set_int_member (point, "timestamp", self->poll_time_ms);
+  set_number (point, "fps", answer, "fps");
+  json_array_add_object_element (self->fps, point);
+
+  return TRUE;
+}
+
+/* ---- the chain of optional queries ------------------------------------ */
+
+typedef struct
+{
+  const char *what;      /* for debug messages */
+  const char *path;
+  gboolean    per_app;   /* the path ends in /APP-ID */
+  const char *track;     /* POSTed (+ /APP-ID) once as a run starts, or NULL */
+  gboolean  (*parse) (BlResourcePoller  *self,
+                      const char        *data,
+                      gsize              len,
+                      GError           **error);
+} Query;
+
+static const Query queries[N_QUERIES] = {
+  [QUERY_FPS] = { "graphics-frame-rate", "/query/graphics-frame-rate", FALSE, NULL, parse_fps },
+  [QUERY_BEACONS] = { "fwbeacons", "/query/fwbeacons", FALSE, "/fwbeacons/track",
+                      parse_beacons },
+  [QUERY_RENDEZVOUS] = { "sgrendezvous", "/query/sgrendezvous", FALSE, "/sgrendezvous/track",
+                         parse_rendezvous },
+  [QUERY_GRAPHICS] = { "r2d2-bitmaps", "/query/r2d2-bitmaps", TRUE, NULL, parse_graphics },
+  [QUERY_NODES] = { "sgnodes", "/query/sgnodes/all", FALSE, NULL, parse_nodes },
+  [QUERY_OBJECTS] = { "app-object-counts", "/query/app-object-counts", TRUE, NULL,
+                      parse_objects },
+  [QUERY_REGISTRY] = { "registry", "/query/registry", TRUE, NULL, parse_registry },
+};
+
+static void polled_query (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data);
+
+/* Asks the first query from @first on that the device supports; after
+ * the last, the poll is saved. */
+static void
+query_from (BlResourcePoller *self,
+            QueryId           first)
+{
+  g_autofree char *path = NULL;
+  QueryId id = first;
+
+  while (id < N_QUERIES && !self->supported[id])
+    id++;
+  if (id == N_QUERIES)
     {
-      query_rendezvous (self);
+      save (self);
       return;
     }
-  bl_device_get_async (self->device, "/query/fwbeacons", self->stop, polled_beacons,
-                       g_object_ref (self));
+
+  self->query = id;
+  path = queries[id].per_app ? app_path (self, queries[id].path) : g_strdup (queries[id].path);
+  bl_device_get_async (self->device, path, self->stop, polled_query, g_object_ref (self));
 }
 
+/* An optional query's answer: parsed into the session, or the query is
+ * dropped for the rest of the run; then the next one. */
 static void
-polled_fps (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
+polled_query (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(BlResourcePoller) self = user_data;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GHashTable) answer = NULL;
-  GError *error = NULL;
-  const char *status;
+  g_autoptr(GError) error = NULL;
+  const Query *query = &queries[self->query];
   gboolean go_on;
 
-  bytes = take_answer (self, result, "graphics-frame-rate", &go_on);
+  bytes = take_answer (self, result, query->what, &go_on);
   if (!go_on)
     return;
-  if (bytes != NULL)
-    answer = bl_ecp_xml_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                               "graphics-frame-rate", &error);
-  status = answer != NULL ? g_hash_table_lookup (answer, "status") : NULL;
-  if (answer == NULL || (status != NULL && g_ascii_strcasecmp (status, "OK") != 0))
+  if (bytes == NULL
+      || !query->parse (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     {
-      /* older firmware: no frame rate, the rest of the session goes on */
-      g_debug ("graphics-frame-rate: %s",
-               error != NULL ? error->message : status != NULL ? status : "refused");
-      g_clear_error (&error);
-      self->fps_supported = FALSE;
-    }
-  else
-    {
-      JsonObject *point = json_object_new ();
-
-      json_object_set_int_member (point, "timestamp", self->poll_time_ms);
-      set_number (point, "fps", answer, "fps");
-      json_array_add_object_element (self->fps, point);
+      if (error != NULL)
+        g_debug ("%s: %s", query->what, error->message);
+      self->supported[self->query] = FALSE;
     }
 
-  query_beacons (self);
+  query_from (self, self->query + 1);
 }
 
 static void
@@ -1246,13 +1167,7 @@ polled (GObject      *source,
     self->first_poll_us = g_get_monotonic_time ();
   add_chanperf (self, answer, self->poll_time_ms);
 
-  if (!self->fps_supported)
-    {
-      query_beacons (self);
-      return;
-    }
-  bl_device_get_async (self->device, "/query/graphics-frame-rate", self->stop, polled_fps,
-                       g_object_ref (self));
+  query_from (self, 0);
 }
 
 static void
@@ -1277,38 +1192,11 @@ stop_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Rendezvous tracking is on (or the device has none): polling starts. */
-static void
-tracked_rendezvous (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(BlResourcePoller) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  GError *error = NULL;
+static void track_from (BlResourcePoller *self,
+                        QueryId           first);
 
-  if (self->task == NULL)
-    return;
-
-  bytes = bl_device_get_finish (self->device, result, &error);
-  if (bytes == NULL)
-    {
-      if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
-        {
-          g_clear_error (&error);
-          self->rendezvous_supported = FALSE;
-        }
-      else
-        {
-          poll_failed (self, error, FALSE);
-          return;
-        }
-    }
-
-  poll_now (self);
-}
-
-/* Beacon tracking is on (or the device has none): rendezvous next. */
+/* A query's tracking is on, or the device has none (the query is dropped
+ * for the run): the next tracking. */
 static void
 tracked (GObject      *source,
          GAsyncResult *result,
@@ -1316,7 +1204,6 @@ tracked (GObject      *source,
 {
   g_autoptr(BlResourcePoller) self = user_data;
   g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *path = NULL;
   GError *error = NULL;
 
   if (self->task == NULL)
@@ -1328,7 +1215,7 @@ tracked (GObject      *source,
       if (g_error_matches (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL))
         {
           g_clear_error (&error);
-          self->beacons_supported = FALSE;
+          self->supported[self->query] = FALSE;
         }
       else
         {
@@ -1337,9 +1224,29 @@ tracked (GObject      *source,
         }
     }
 
-  path = app_path (self, "/sgrendezvous/track");
-  bl_device_post_async (self->device, path, self->stop, tracked_rendezvous,
-                        g_object_ref (self));
+  track_from (self, self->query + 1);
+}
+
+/* Turns on the tracking of the first query from @first on that has one
+ * (fwbeacons, then sgrendezvous); after the last, polling starts. */
+static void
+track_from (BlResourcePoller *self,
+            QueryId           first)
+{
+  g_autofree char *path = NULL;
+  QueryId id = first;
+
+  while (id < N_QUERIES && queries[id].track == NULL)
+    id++;
+  if (id == N_QUERIES)
+    {
+      poll_now (self);
+      return;
+    }
+
+  self->query = id;
+  path = app_path (self, queries[id].track);
+  bl_device_post_async (self->device, path, self->stop, tracked, g_object_ref (self));
 }
 
 static void
@@ -1361,8 +1268,6 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autofree char *path = NULL;
-
   g_return_if_fail (BL_IS_RESOURCE_POLLER (self));
   g_return_if_fail (self->task == NULL);
 
@@ -1372,13 +1277,8 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
   self->stop = g_cancellable_new ();
   self->n_polls = 0;
   self->first_poll_us = 0;
-  self->fps_supported = TRUE;
-  self->beacons_supported = TRUE;
-  self->rendezvous_supported = TRUE;
-  self->graphics_supported = TRUE;
-  self->nodes_supported = TRUE;
-  self->objects_supported = TRUE;
-  self->registry_supported = TRUE;
+  for (guint i = 0; i < N_QUERIES; i++)
+    self->supported[i] = TRUE;
   if (cancellable != NULL)
     {
       self->caller = g_object_ref (cancellable);
@@ -1387,8 +1287,7 @@ bl_resource_poller_run_async (BlResourcePoller    *self,
     }
 
   build_root (self);
-  path = app_path (self, "/fwbeacons/track");
-  bl_device_post_async (self->device, path, self->stop, tracked, g_object_ref (self));
+  track_from (self, 0);
 }
 
 gboolean

@@ -26,6 +26,7 @@ typedef struct
   GFile            *output;
   guint             stop_after;     /* stop (or vanish) after this many polls */
   gboolean          vanish;
+  gboolean          refusing;       /* some queries are refused: not all series */
   GCancellable     *cancellable;
   guint             checked;        /* polls whose file was read back */
 } Fixture;
@@ -289,18 +290,20 @@ on_polled (BlResourcePoller *poller,
 
   /* valid after every poll, holding every poll so far */
   session = read_back (f);
-  assert_served (f, session, n);
+  if (!f->refusing)
+    assert_served (f, session, n);
 
   /* the same, straight from the poller, for a live view */
-  {
-    g_autoptr(BlSession) live = bl_resource_poller_dup_session (poller);
+  if (!f->refusing)
+    {
+      g_autoptr(BlSession) live = bl_resource_poller_dup_session (poller);
 
-    g_assert_nonnull (live);
-    assert_served (f, live, n);
-    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), >, 0);
-    g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), <=,
-                     g_get_monotonic_time ());
-  }
+      g_assert_nonnull (live);
+      assert_served (f, live, n);
+      g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), >, 0);
+      g_assert_cmpint (bl_resource_poller_get_first_poll_time (poller), <=,
+                       g_get_monotonic_time ());
+    }
   f->checked = n;
 
   if (n == f->stop_after)
@@ -436,6 +439,82 @@ test_cancel (Fixture       *f,
   assert_served (f, session, 2);
 }
 
+/* Firmware without some queries: each refused one (a 404, an answer whose
+ * status says FAILED, a refused tracking) is asked once and dropped for the
+ * rest of the run; the others go on at every poll. */
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  static const struct
+  {
+    const char *path;
+    guint       n_asked;
+  } expected[] = {
+    { "/query/chanperf/dev", 3 },
+    { "/query/graphics-frame-rate", 1 },
+    { "/fwbeacons/track/dev", 1 },
+    { "/query/fwbeacons", 0 },
+    { "/sgrendezvous/track/dev", 1 },
+    { "/query/sgrendezvous", 3 },
+    { "/query/r2d2-bitmaps/dev", 3 },
+    { "/query/sgnodes/all", 1 },
+    { "/query/app-object-counts/dev", 3 },
+    { "/query/registry/dev", 1 },
+  };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlSession) session = NULL;
+  const BlSample *used, *texture, *objects, *count;
+  guint n_used, n_fps, n_texture, n_nodes, n_objects, n_registry, n_count, n_beacons;
+
+  bl_fake_roku_refuse (f->roku, "/query/graphics-frame-rate", BL_FAKE_ROKU_REFUSE_NOT_FOUND);
+  bl_fake_roku_refuse (f->roku, "/fwbeacons/track/dev", BL_FAKE_ROKU_REFUSE_NOT_FOUND);
+  bl_fake_roku_refuse (f->roku, "/query/sgnodes/all", BL_FAKE_ROKU_REFUSE_STATUS);
+  bl_fake_roku_refuse (f->roku, "/query/registry/dev", BL_FAKE_ROKU_REFUSE_STATUS);
+  f->refusing = TRUE;
+  f->stop_after = 3;
+  bl_resource_poller_run_async (f->poller, NULL, got_result, &result);
+  g_assert_true (bl_resource_poller_run_finish (f->poller, wait_for (&result), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_resource_poller_get_n_polls (f->poller), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_test_message ("%s", expected[i].path);
+      g_assert_cmpuint (bl_fake_roku_get_n_queries (f->roku, expected[i].path), ==,
+                        expected[i].n_asked);
+    }
+
+  /* the session has what the device answered, and nothing of the rest */
+  session = read_back (f);
+  used = bl_session_get_series (session, BL_SERIES_MEMORY_USED, &n_used);
+  bl_session_get_series (session, BL_SERIES_FPS, &n_fps);
+  texture = bl_session_get_series (session, BL_SERIES_GRAPHICS_TEXTURE, &n_texture);
+  bl_session_get_series (session, BL_SERIES_NODES_TOTAL, &n_nodes);
+  objects = bl_session_get_series (session, BL_SERIES_BS_OBJECTS_COUNT, &n_objects);
+  bl_session_get_series (session, BL_SERIES_REGISTRY_USED, &n_registry);
+  count = bl_session_get_series (session, BL_SERIES_RENDEZVOUS_COUNT, &n_count);
+  bl_session_get_beacons (session, &n_beacons);
+  g_assert_cmpuint (n_used, ==, 3);
+  g_assert_cmpuint (n_texture, ==, 3);
+  g_assert_cmpuint (n_objects, ==, 3);
+  g_assert_cmpuint (n_count, ==, 3);
+  g_assert_cmpuint (n_fps, ==, 0);
+  g_assert_cmpuint (n_nodes, ==, 0);
+  g_assert_cmpuint (n_registry, ==, 0);
+  g_assert_cmpuint (n_beacons, ==, 0);
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_NODES), ==, 0);
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_REGISTRY), ==, 0);
+  g_assert_cmpuint (bl_session_get_n_details (session, BL_DETAIL_BITMAPS), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpfloat (used[i].value, ==, (double) bl_fake_roku_chanperf_used (i));
+      g_assert_cmpfloat (texture[i].value, ==, (double) bl_fake_roku_texture_used (i));
+      g_assert_cmpfloat (count[i].value, ==, bl_fake_roku_rendezvous_count (i));
+      g_assert_cmpint (objects[i].timestamp_ms, ==, used[i].timestamp_ms);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,6 +527,7 @@ main (int   argc,
   ADD ("series", test_series);
   ADD ("vanish", test_vanish);
   ADD ("cancel", test_cancel);
+  ADD ("refused", test_refused);
 
   return g_test_run ();
 }

@@ -49,6 +49,7 @@ struct _BlFakeRoku
   gboolean           vanished;
 
   GHashTable        *queries;         /* path → count */
+  GHashTable        *refused;         /* path → BlFakeRokuRefusal */
 
   GBytes            *trace;           /* the Perfetto trace to stream */
   GBytes            *heap_graph;      /* sent once a heap graph is asked for */
@@ -436,6 +437,26 @@ chanperf (guint n)
     user, sys, used, used, used / 2, used - used / 2 - 4096);
 }
 
+/* what firmware without @path answers: 404, or an answer whose status
+ * says so (its root named after the query) */
+static void
+refuse (SoupServerMessage *msg,
+        const char        *path,
+        BlFakeRokuRefusal  how)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  const char *root = g_strv_length (parts) > 2 ? parts[2] : "answer";
+
+  if (how == BL_FAKE_ROKU_REFUSE_NOT_FOUND)
+    reply (msg, SOUP_STATUS_NOT_FOUND, "text/plain; charset=\"utf-8\"", g_strdup ("Not Found"));
+  else
+    reply (msg, SOUP_STATUS_OK, "text/xml; charset=\"utf-8\"",
+           g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+                            "<%s>\n\t<status>FAILED</status>\n"
+                            "\t<error>not supported on this device</error>\n</%s>\n",
+                            root, root));
+}
+
 static void
 ecp_handler (SoupServer        *server,
              SoupServerMessage *msg,
@@ -453,6 +474,12 @@ ecp_handler (SoupServer        *server,
       /* what devices answer since Roku OS 14.1 with the setting on Limited */
       reply (msg, SOUP_STATUS_FORBIDDEN, "text/plain; charset=\"utf-8\"",
              g_strdup ("ECP command not allowed in Limited mode."));
+      return;
+    }
+
+  if (g_hash_table_contains (self->refused, path))
+    {
+      refuse (msg, path, GPOINTER_TO_INT (g_hash_table_lookup (self->refused, path)));
       return;
     }
 
@@ -1022,6 +1049,7 @@ bl_fake_roku_new (BlFakeRokuMode   mode,
   self->chunk_size = 1024;
   self->interval_ms = 5;
   self->queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   self->ecp = soup_server_new ("server-header", "Roku/14.1.4 UPnP/1.0 Roku/14.1.4", NULL);
   soup_server_add_handler (self->ecp, NULL, ecp_handler, self, NULL);
@@ -1107,6 +1135,7 @@ bl_fake_roku_free (BlFakeRoku *self)
   g_clear_pointer (&self->heap_graph, g_bytes_unref);
   g_clear_pointer (&self->trace_sent, g_byte_array_unref);
   g_clear_pointer (&self->queries, g_hash_table_unref);
+  g_clear_pointer (&self->refused, g_hash_table_unref);
   g_free (self);
 }
 
@@ -1183,6 +1212,15 @@ gboolean
 bl_fake_roku_get_vanished (BlFakeRoku *self)
 {
   return self->vanished;
+}
+
+/* From now on, ECP @path is refused @how (firmware without it). */
+void
+bl_fake_roku_refuse (BlFakeRoku        *self,
+                     const char        *path,
+                     BlFakeRokuRefusal  how)
+{
+  g_hash_table_insert (self->refused, g_strdup (path), GINT_TO_POINTER (how));
 }
 
 guint

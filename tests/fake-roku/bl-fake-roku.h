@@ -18,6 +18,13 @@ typedef enum
   BL_FAKE_ROKU_NOT_PROFILING,   /* nothing listens on the profiler port */
 } BlFakeRokuMode;
 
+/* how bl_fake_roku_refuse() refuses a query */
+typedef enum
+{
+  BL_FAKE_ROKU_REFUSE_NOT_FOUND,  /* HTTP 404 */
+  BL_FAKE_ROKU_REFUSE_STATUS,     /* an answer whose <status> is FAILED */
+} BlFakeRokuRefusal;
+
 typedef struct _BlFakeRoku BlFakeRoku;
 
 BlFakeRoku *bl_fake_roku_new               (BlFakeRokuMode  mode,
@@ -53,6 +60,9 @@ gboolean    bl_fake_roku_get_paused        (BlFakeRoku     *self);
 gboolean    bl_fake_roku_get_vanished      (BlFakeRoku     *self);
 guint       bl_fake_roku_get_n_queries     (BlFakeRoku     *self,
                                             const char     *path);
+void        bl_fake_roku_refuse            (BlFakeRoku     *self,
+                                            const char     *path,
+                                            BlFakeRokuRefusal how);
 
 /* the simulated app's values at its @n-th chanperf answer (0-based) */
 guint64     bl_fake_roku_chanperf_used     (guint           n);

@@ -320,13 +320,24 @@ char *
 bl_time_axis_format_offset (BlTimeAxis *self,
                             gint64      t_ms)
 {
-  gint64 offset;
+  g_return_val_if_fail (BL_IS_TIME_AXIS (self), NULL);
+
+  return bl_time_axis_format_span (t_ms - self->start_ms);
+}
+
+/**
+ * bl_time_axis_format_span:
+ *
+ * Returns: (transfer full): @offset_ms as m:ss (or h:mm:ss), the rulers'
+ *   labels
+ */
+char *
+bl_time_axis_format_span (gint64 offset_ms)
+{
+  gint64 offset = offset_ms;
   gint64 s;
   const char *sign = "";
 
-  g_return_val_if_fail (BL_IS_TIME_AXIS (self), NULL);
-
-  offset = t_ms - self->start_ms;
   if (offset < 0)
     {
       sign = "−";
@@ -337,6 +348,42 @@ bl_time_axis_format_offset (BlTimeAxis *self,
     return g_strdup_printf ("%s%" G_GINT64_FORMAT ":%02d:%02d", sign, s / 3600,
                             (int) (s / 60 % 60), (int) (s % 60));
   return g_strdup_printf ("%s%d:%02d", sign, (int) (s / 60), (int) (s % 60));
+}
+
+/**
+ * bl_time_axis_tick_step:
+ *
+ * A ruler's tick step for @span_ms across @width px, at least 90 px: a round number of seconds, minutes,
+ * hours, then days times 1, 2, 5, 10… whatever the span, so that a ruler
+ * never has more than width / 90 + 1 ticks.
+ *
+ * Returns: the step in milliseconds
+ */
+gint64
+bl_time_axis_tick_step (double span_ms,
+                        double width)
+{
+  static const gint64 steps[] = {
+    1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000,
+    1800000, 3600000, 7200000, 21600000, 43200000, 86400000,
+  };
+  double per_px = MAX (span_ms, 1) / MAX (width, 1);
+  double step;
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] / per_px >= 90)
+      return steps[i];
+
+  /* days: 2, 5, 10, 20, 50… (capped far below G_MAXINT64) */
+  for (step = 86400000.0; step < 1e17; step *= 10)
+    for (guint k = 0; k < 3; k++)
+      {
+        static const double mult[] = { 2, 5, 10 };
+
+        if (step * mult[k] / per_px >= 90)
+          return (gint64) (step * mult[k]);
+      }
+  return G_GINT64_CONSTANT (100000000000000000);
 }
 
 /**

@@ -78,6 +78,12 @@ gint64      bl_time_axis_x_to_time      (BlTimeAxis *self,
 /* "mm:ss" (or "h:mm:ss") from the start of the bounds. */
 char       *bl_time_axis_format_offset  (BlTimeAxis *self,
                                          gint64      t_ms);
+/* "m:ss" (or "h:mm:ss") of a span, the rulers' labels. */
+char       *bl_time_axis_format_span    (gint64      offset_ms);
+/* A ruler's tick step (ms) for @span_ms across @width px: a round number
+ * of seconds, minutes, hours or days, at least 90 px. */
+gint64      bl_time_axis_tick_step      (double      span_ms,
+                                         double      width);
 /* Wall-clock time in the local time zone: "14:33:20.250". */
 char       *bl_time_axis_format_clock   (gint64      t_ms);
 

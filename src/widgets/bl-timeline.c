@@ -445,36 +445,6 @@ with_alpha (const GdkRGBA *c,
   return out;
 }
 
-/* A tick step of at least 90 px: a round number of seconds, minutes,
- * hours, then days times 1, 2, 5, 10… whatever the span, so that a ruler
- * never has more than width / 90 + 1 ticks. */
-static gint64
-tick_step_ms (double span_ms,
-              double width)
-{
-  static const gint64 steps[] = {
-    1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000,
-    1800000, 3600000, 7200000, 21600000, 43200000, 86400000,
-  };
-  double per_px = MAX (span_ms, 1) / MAX (width, 1);
-  double step;
-
-  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    if (steps[i] / per_px >= 90)
-      return steps[i];
-
-  /* days: 2, 5, 10, 20, 50… (capped far below G_MAXINT64) */
-  for (step = 86400000.0; step < 1e17; step *= 10)
-    for (guint k = 0; k < 3; k++)
-      {
-        static const double mult[] = { 2, 5, 10 };
-
-        if (step * mult[k] / per_px >= 90)
-          return (gint64) (step * mult[k]);
-      }
-  return G_GINT64_CONSTANT (100000000000000000);
-}
-
 static void
 draw_ruler (BlTimeline  *self,
             GtkSnapshot *snapshot,
@@ -488,7 +458,7 @@ draw_ruler (BlTimeline  *self,
 
   bl_time_axis_get_bounds (self->axis, &start, NULL);
   bl_time_axis_get_visible (self->axis, &vs, &ve);
-  step = tick_step_ms ((double) ve - (double) vs, width);
+  step = bl_time_axis_tick_step ((double) ve - (double) vs, width);
   max_ticks = (guint) (MAX (width, 0) / 90) + 2;
 
   gtk_snapshot_append_color (snapshot, &grid,

@@ -20,6 +20,11 @@
  * Pointer: Ctrl+wheel zooms around the pointer, Shift+wheel or a horizontal
  * wheel pans, the wheel scrolls the lanes (the widget is GtkScrollable: the
  * horizontal adjustment is the visible time, the vertical one the lanes).
+ * The ruler reads the time since the trace's start ("1.50 s"), or, with a
+ * ruler origin (bl_trace_timeline_set_ruler_origin()), m:ss from that
+ * origin on the steps of BlTimeline's ruler, so that lanes shown under
+ * resource charts read as they do.
+ *
  * Dragging across the lanes selects a time range, dragging the ruler (or
  * with the middle button) pans; a click selects a slice, whose flows are
  * then drawn as arrows. Keys: plus/minus zoom, Left/Right pan, Home shows everything,
@@ -37,6 +42,7 @@
 #include <string.h>
 
 #include "bl-perfetto-reader.h"
+#include "bl-time-axis.h"
 
 #include "bl-trace-timeline.h"
 
@@ -95,6 +101,7 @@ struct _BlTraceTimeline
   double                 t1;
   double                 extent_start;  /* bounds asked for beyond the data, */
   double                 extent_end;    /* end < start: none */
+  double                 ruler_origin;  /* NAN: the ruler counts from t0 */
   double                 content;
 
   /* view */
@@ -962,23 +969,90 @@ tick_step (double raw)
   return MAX (step, 1.0);
 }
 
+/* The ruler's @i-th tick from the left: its time from the ruler's zero
+ * (@t) and its x; FALSE past the last. */
+static gboolean
+ruler_tick (BlTraceTimeline *self,
+            int              width,
+            guint            i,
+            double          *t,
+            double          *x)
+{
+  double s = scale (self);
+  double zero = isnan (self->ruler_origin) ? self->t0 : self->ruler_origin;
+  double step;
+
+  if (isnan (self->ruler_origin))
+    step = tick_step (TICK_PX / s);
+  else
+    step = (double) bl_time_axis_tick_step ((self->v1 - self->v0) / 1e6, MAX (width, 1)) * 1e6;
+  *t = (ceil ((self->v0 - zero) / step) + i) * step;
+  if (zero + *t > self->v1)
+    return FALSE;
+  *x = floor ((zero + *t - self->v0) * s);
+
+  return TRUE;
+}
+
+static char *
+ruler_text (BlTraceTimeline *self,
+            double           t)
+{
+  if (isnan (self->ruler_origin))
+    return format_time (self, t);
+  return bl_time_axis_format_span ((gint64) llround (t / 1e6));
+}
+
+/* What the ruler says at its right end: how much time the view shows. */
+static char *
+ruler_shown (BlTraceTimeline *self)
+{
+  g_autofree char *span_text = format_time (self, self->v1 - self->v0);
+
+  /* Translators: the trace timeline's ruler: how much time the view shows */
+  return g_strdup_printf (_("%s shown"), span_text);
+}
+
+/* The label of the ruler's @i-th tick and where it starts; NULL past the
+ * last label (one that would run into the span shown is not drawn). */
+static char *
+ruler_label (BlTraceTimeline *self,
+             int              width,
+             guint            i,
+             double          *x)
+{
+  g_autofree char *shown = ruler_shown (self);
+  g_autofree char *label = NULL;
+  int span_w, label_w;
+  double t, tick_x;
+
+  if (!ruler_tick (self, width, i, &t, &tick_x))
+    return NULL;
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_text (self->layout, shown, -1);
+  pango_layout_get_pixel_size (self->layout, &span_w, NULL);
+  label = ruler_text (self, t);
+  pango_layout_set_text (self->layout, label, -1);
+  pango_layout_get_pixel_size (self->layout, &label_w, NULL);
+  if (tick_x + 3 + label_w > width - span_w - 12)
+    return NULL;
+  *x = tick_x + 3;
+
+  return g_steal_pointer (&label);
+}
+
 static void
 snapshot_ruler (BlTraceTimeline *self,
                 GtkSnapshot     *snapshot,
                 int              width)
 {
-  double s = scale (self);
-  double step = tick_step (TICK_PX / s);
-  g_autofree char *span_text = NULL;
-  g_autofree char *shown = NULL;
+  g_autofree char *shown = ruler_shown (self);
   GdkRGBA dim = self->fg;
+  double t, x;
   int span_w, text_h;
   cairo_t *cr;
 
   dim.alpha = 0.55;
-  span_text = format_time (self, self->v1 - self->v0);
-  /* Translators: the trace timeline's ruler: how much time the view shows */
-  shown = g_strdup_printf (_("%s shown"), span_text);
   pango_layout_set_width (self->layout, -1);
   pango_layout_set_text (self->layout, shown, -1);
   pango_layout_get_pixel_size (self->layout, &span_w, &text_h);
@@ -990,29 +1064,21 @@ snapshot_ruler (BlTraceTimeline *self,
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, 0, self->ruler_height - 0.5);
   cairo_line_to (cr, width, self->ruler_height - 0.5);
-  for (double t = ceil ((self->v0 - self->t0) / step) * step; self->t0 + t <= self->v1; t += step)
+  for (guint i = 0; ruler_tick (self, width, i, &t, &x); i++)
     {
-      double x = floor ((self->t0 + t - self->v0) * s) + 0.5;
-
-      cairo_move_to (cr, x, self->ruler_height - 6);
-      cairo_line_to (cr, x, self->ruler_height);
+      cairo_move_to (cr, x + 0.5, self->ruler_height - 6);
+      cairo_line_to (cr, x + 0.5, self->ruler_height);
     }
   cairo_stroke (cr);
   cairo_destroy (cr);
 
-  for (double t = ceil ((self->v0 - self->t0) / step) * step; self->t0 + t <= self->v1; t += step)
+  for (guint i = 0;; i++)
     {
-      double x = floor ((self->t0 + t - self->v0) * s);
-      g_autofree char *label = format_time (self, t);
-      int label_w;
+      g_autofree char *label = ruler_label (self, width, i, &x);
 
-      pango_layout_set_width (self->layout, -1);
-      pango_layout_set_text (self->layout, label, -1);
-      pango_layout_get_pixel_size (self->layout, &label_w, NULL);
-      if (x + 3 + label_w > width - span_w - 12)
+      if (label == NULL)
         break;
-      append_text (self, snapshot, label, x + 3, (self->ruler_height - 6 - text_h) / 2.0, -1,
-                   &dim);
+      append_text (self, snapshot, label, x, (self->ruler_height - 6 - text_h) / 2.0, -1, &dim);
     }
 
   append_text (self, snapshot, shown, width - span_w - 6,
@@ -1846,6 +1912,7 @@ bl_trace_timeline_init (BlTraceTimeline *self)
   self->annotations = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->t1 = 1;
   self->v1 = 1;
+  self->ruler_origin = NAN;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -2418,6 +2485,39 @@ bl_trace_timeline_dup_slice_details (BlTraceTimeline *self,
   g_return_val_if_fail (BL_IS_TRACE_TIMELINE (self), NULL);
 
   return dup_slice_text (self, thread, span, TRUE);
+}
+
+/* The ruler reads m:ss from @origin (a trace time), on BlTimeline's
+ * steps, instead of the time since the trace's start; NAN goes back. */
+void
+bl_trace_timeline_set_ruler_origin (BlTraceTimeline *self,
+                                    double           origin)
+{
+  g_return_if_fail (BL_IS_TRACE_TIMELINE (self));
+
+  if (self->ruler_origin == origin || (isnan (self->ruler_origin) && isnan (origin)))
+    return;
+  self->ruler_origin = origin;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The @i-th label the ruler draws (from the left) and the x it starts at
+ * in widget coordinates, or NULL past the last. */
+char *
+bl_trace_timeline_dup_ruler_label (BlTraceTimeline *self,
+                                   guint            i,
+                                   double          *x)
+{
+  double at;
+  char *label;
+
+  g_return_val_if_fail (BL_IS_TRACE_TIMELINE (self), NULL);
+
+  label = ruler_label (self, gtk_widget_get_width (GTK_WIDGET (self)), i, &at);
+  if (label != NULL && x != NULL)
+    *x = at;
+
+  return label;
 }
 
 guint

@@ -124,6 +124,14 @@ char       *bl_trace_timeline_dup_slice_details  (BlTraceTimeline *self,
                                                   guint            thread,
                                                   guint32          span);
 guint       bl_trace_timeline_get_ruler_height   (BlTraceTimeline *self);
+/* The ruler reads m:ss from @origin (a trace time) on the resource charts'
+ * steps; NAN (the default): the time since the trace's start. */
+void        bl_trace_timeline_set_ruler_origin   (BlTraceTimeline *self,
+                                                  double           origin);
+/* The @i-th label the ruler draws and the x it starts at, or NULL. */
+char       *bl_trace_timeline_dup_ruler_label    (BlTraceTimeline *self,
+                                                  guint            i,
+                                                  double          *x);
 gboolean    bl_trace_timeline_get_counter_color  (BlTraceTimeline *self,
                                                   guint            counter,
                                                   GdkRGBA         *color);

@@ -12,7 +12,10 @@
  *   - the trace's lanes (BlTraceTimeline): the Perfetto reader re-run on the
  *     growing file in a worker (BlLoader) every TRACE_EVERY ticks when it
  *     gained bytes; the lanes are inset to line up with the charts' plots;
- *   - the pause/resume/status and heap-graph marks, drawn over both;
+ *   - the pause/resume/status and heap-graph marks, drawn across both,
+ *     their names in a row of their own above the charts, so that they
+ *     never cover the rulers' labels;
+ *   - both rulers read m:ss from the recording's start, on the same ticks;
  *   - the profile's flame graph from a BlBsprofFollower: once a tick a
  *     worker feeds it what the file gained and takes a snapshot, never on
  *     the main loop, never more than one at a time.
@@ -120,6 +123,7 @@ struct _BlRecordingView
   GtkWidget            *trace_scroller;
   BlTraceTimeline      *trace_timeline;
   GtkDrawingArea       *marks_area;
+  GtkWidget            *marks_row;
   GtkStack             *profile_stack;
   GtkLabel             *profile_empty_label;
   BlFlameGraph         *flame_graph;
@@ -142,6 +146,8 @@ mark_clear (gpointer data)
   g_free (mark->text);
 }
 
+static void update_marks_row (BlRecordingView *self);
+
 static void
 set_state (BlRecordingView      *self,
            BlRecordingViewState  state)
@@ -149,6 +155,7 @@ set_state (BlRecordingView      *self,
   if (self->state == state)
     return;
   self->state = state;
+  update_marks_row (self);
   g_signal_emit (self, signals[STATE_CHANGED], 0);
 }
 
@@ -275,6 +282,8 @@ apply_axis (BlRecordingView *self)
     }
   if (self->trace != NULL)
     {
+      /* the lanes' ruler reads as the charts' one: m:ss from the start */
+      bl_trace_timeline_set_ruler_origin (self->trace_timeline, axis_to_trace (self, 0));
       bl_trace_timeline_set_extent (self->trace_timeline, axis_to_trace (self, 0),
                                     axis_to_trace (self, self->extent_us));
       bl_trace_timeline_set_visible_range (self->trace_timeline,
@@ -366,6 +375,27 @@ mark_color (BlRecordingMarkKind  kind,
   gdk_rgba_parse (color, colors[MIN ((guint) kind, G_N_ELEMENTS (colors) - 1)]);
 }
 
+/* The flag with @mark's name, at the top of the marks' overlay (in the
+ * marks' row), for a mark at @x: on the right of its line, or on the left
+ * where the right has no room. */
+static void
+mark_flag (BlRecordingView *self,
+           const Mark      *mark,
+           double           x,
+           PangoLayout    **layout,
+           graphene_rect_t *flag)
+{
+  int lw, lh;
+
+  *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->marks_area),
+                                            mark_label (mark->kind));
+  pango_layout_get_pixel_size (*layout, &lw, &lh);
+  graphene_rect_init (flag, floor (x) + 1, 0, lw + 6, lh + 2);
+  /* near the right end, on the left of the line */
+  if (flag->origin.x + flag->size.width > gtk_widget_get_width (GTK_WIDGET (self->marks_area)))
+    flag->origin.x = MAX (floor (x) - flag->size.width, 0);
+}
+
 static void
 draw_marks (GtkDrawingArea *area,
             cairo_t        *cr,
@@ -379,6 +409,7 @@ draw_marks (GtkDrawingArea *area,
     {
       const Mark *mark = &g_array_index (self->marks, Mark, i);
       g_autoptr(PangoLayout) layout = NULL;
+      graphene_rect_t flag;
       GdkRGBA color;
       double x;
 
@@ -391,19 +422,31 @@ draw_marks (GtkDrawingArea *area,
       cairo_move_to (cr, floor (x) + 0.5, 0);
       cairo_line_to (cr, floor (x) + 0.5, height);
       cairo_stroke (cr);
-      /* a flag with the mark's name at the top */
-      layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), mark_label (mark->kind));
-      {
-        int lw, lh;
-
-        pango_layout_get_pixel_size (layout, &lw, &lh);
-        cairo_rectangle (cr, floor (x) + 1, 0, lw + 6, lh + 2);
-        cairo_fill (cr);
-        cairo_set_source_rgb (cr, 1, 1, 1);
-        cairo_move_to (cr, floor (x) + 4, 1);
-        pango_cairo_show_layout (cr, layout);
-      }
+      /* a flag with the mark's name, in the marks' row */
+      mark_flag (self, mark, x, &layout, &flag);
+      cairo_rectangle (cr, flag.origin.x, flag.origin.y, flag.size.width, flag.size.height);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_move_to (cr, flag.origin.x + 3, flag.origin.y + 1);
+      pango_cairo_show_layout (cr, layout);
     }
+}
+
+/* The marks' row above the charts holds the flags: shown while recording
+ * (a mark may come) and when there are marks, as tall as a flag. */
+static void
+update_marks_row (BlRecordingView *self)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  int height;
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->marks_area), "Ag");
+  pango_layout_get_pixel_size (layout, NULL, &height);
+  gtk_widget_set_size_request (self->marks_row, -1, height + 4);
+  gtk_widget_set_visible (self->marks_row,
+                          self->marks->len > 0
+                          || self->state == BL_RECORDING_VIEW_RECORDING
+                          || self->state == BL_RECORDING_VIEW_STOPPING);
 }
 
 static void
@@ -415,6 +458,7 @@ add_mark (BlRecordingView     *self,
   Mark mark = { time_us, kind, g_strdup (text != NULL ? text : "") };
 
   g_array_append_val (self->marks, mark);
+  update_marks_row (self);
   /* a mark made now: the axis reaches it before the next tick */
   if (self->state == BL_RECORDING_VIEW_RECORDING || self->state == BL_RECORDING_VIEW_STOPPING)
     {
@@ -1111,6 +1155,7 @@ bl_recording_view_class_init (BlRecordingViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, trace_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, trace_timeline);
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, marks_area);
+  gtk_widget_class_bind_template_child (widget_class, BlRecordingView, marks_row);
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, profile_stack);
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, profile_empty_label);
   gtk_widget_class_bind_template_child (widget_class, BlRecordingView, flame_graph);
@@ -1279,6 +1324,7 @@ bl_recording_view_set_recording (BlRecordingView *self,
   self->follow = TRUE;
 
   g_array_set_size (self->marks, 0);
+  update_marks_row (self);
   marks = bl_recording_get_marks (recording, &n_marks);
   for (guint i = 0; i < n_marks; i++)
     add_mark (self, marks[i].kind, marks[i].time_us, marks[i].text);
@@ -1459,6 +1505,34 @@ bl_recording_view_get_mark (BlRecordingView     *self,
     *time_us = mark->time_us;
   if (x != NULL)
     return axis_to_x (self, mark->time_us, x);
+  return TRUE;
+}
+
+/* Where the @index-th mark's flag (its name) is drawn, in the view's
+ * coordinates; FALSE when it is not drawn. */
+gboolean
+bl_recording_view_get_mark_flag (BlRecordingView *self,
+                                 guint            index,
+                                 graphene_rect_t *flag)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  const Mark *mark;
+  graphene_rect_t in_area, area;
+  double x;
+
+  g_return_val_if_fail (BL_IS_RECORDING_VIEW (self), FALSE);
+  g_return_val_if_fail (index < self->marks->len, FALSE);
+
+  mark = &g_array_index (self->marks, Mark, index);
+  if (!axis_to_x (self, mark->time_us, &x) || x < 0
+      || x > gtk_widget_get_width (GTK_WIDGET (self->marks_area)))
+    return FALSE;
+  mark_flag (self, mark, x, &layout, &in_area);
+
+  if (!gtk_widget_compute_bounds (GTK_WIDGET (self->marks_area), GTK_WIDGET (self), &area))
+    return FALSE;
+  graphene_rect_offset_r (&in_area, area.origin.x, area.origin.y, flag);
+
   return TRUE;
 }
 

@@ -67,6 +67,9 @@ gboolean              bl_recording_view_get_mark         (BlRecordingView       
                                                           BlRecordingMarkKind      *kind,
                                                           gint64                   *time_us,
                                                           double                   *x);
+gboolean              bl_recording_view_get_mark_flag    (BlRecordingView          *self,
+                                                          guint                     index,
+                                                          graphene_rect_t          *flag);
 const char           *bl_recording_view_get_banner_text  (BlRecordingView          *self);
 const char           *bl_recording_view_get_status_text  (BlRecordingView          *self);
 guint64               bl_recording_view_get_bytes        (BlRecordingView          *self,

@@ -817,6 +817,160 @@ test_sizes (Fixture       *f,
   remove_tree (folder);
 }
 
+/* seconds from m:ss ("1:05" → 65), or -1 */
+static int
+parse_m_ss (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", -1);
+  guint64 m, s;
+
+  if (g_strv_length (parts) != 2 || strlen (parts[1]) != 2
+      || !g_ascii_string_to_unsigned (parts[0], 10, 0, 600, &m, NULL)
+      || !g_ascii_string_to_unsigned (parts[1], 10, 0, 59, &s, NULL))
+    return -1;
+  return (int) (m * 60 + s);
+}
+
+/* The lanes' ruler reads as the charts' one (m:ss from the recording's
+ * start, a label on the same x as the charts' tick of that second), and
+ * the marks' flags cover neither ruler's labels. */
+static void
+assert_rulers (BlRecordingView *view)
+{
+  BlTimeline *charts = bl_recording_view_get_timeline (view);
+  BlTraceTimeline *lanes = bl_recording_view_get_trace_timeline (view);
+  graphene_rect_t charts_box;
+  gint64 start_ms, vs;
+  int last = -1, step = 0;
+  guint n_labels = 0, n_flags = 0;
+
+  bl_time_axis_get_bounds (bl_timeline_get_axis (charts), &start_ms, NULL);
+  bl_time_axis_get_visible (bl_timeline_get_axis (charts), &vs, NULL);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (charts), GTK_WIDGET (view), &charts_box));
+
+  for (guint i = 0;; i++)
+    {
+      double x;
+      g_autofree char *label = bl_trace_timeline_dup_ruler_label (lanes, i, &x);
+      graphene_point_t at, tick;
+      int seconds;
+
+      if (label == NULL)
+        break;
+      n_labels++;
+      seconds = parse_m_ss (label);
+      g_test_message ("lanes' ruler label %u: “%s” at %.1f", i, label, x);
+      g_assert_cmpint (seconds, >=, 0);
+      /* whole steps of the charts' table, increasing */
+      if (last >= 0 && step == 0)
+        step = seconds - last;
+      else if (last >= 0)
+        g_assert_cmpint (seconds - last, ==, step);
+      last = seconds;
+      if (i == 0 && vs == start_ms)
+        g_assert_cmpstr (label, ==, "0:00");
+
+      /* where the charts draw the tick of that second */
+      g_assert_true (gtk_widget_compute_point (GTK_WIDGET (lanes), GTK_WIDGET (view),
+                                               &GRAPHENE_POINT_INIT (x - 3, 0), &at));
+      g_assert_true (gtk_widget_compute_point (GTK_WIDGET (charts), GTK_WIDGET (view),
+                                               &GRAPHENE_POINT_INIT (bl_timeline_time_to_x (
+                                                 charts, start_ms + seconds * 1000), 0),
+                                               &tick));
+      g_assert_cmpfloat (fabs (at.x - tick.x), <=, 2);
+
+      /* no flag over it */
+      for (guint m = 0; m < bl_recording_view_get_n_marks (view); m++)
+        {
+          g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (lanes),
+                                                                          label);
+          graphene_rect_t flag, box;
+          int w, h;
+
+          if (!bl_recording_view_get_mark_flag (view, m, &flag))
+            continue;
+          pango_layout_get_pixel_size (layout, &w, &h);
+          graphene_rect_init (&box, at.x + 3, at.y, w, bl_trace_timeline_get_ruler_height (lanes));
+          g_assert_false (graphene_rect_intersection (&flag, &box, NULL));
+        }
+    }
+  g_assert_cmpuint (n_labels, >=, 2);
+  g_assert_cmpint (step, >, 0);
+
+  /* the flags are in their own row, above the charts and their ruler */
+  for (guint m = 0; m < bl_recording_view_get_n_marks (view); m++)
+    {
+      graphene_rect_t flag;
+
+      if (!bl_recording_view_get_mark_flag (view, m, &flag))
+        continue;
+      n_flags++;
+      g_test_message ("flag %u: %.0f,%.0f %.0f×%.0f; charts from y %.0f", m, flag.origin.x,
+                      flag.origin.y, flag.size.width, flag.size.height, charts_box.origin.y);
+      g_assert_cmpfloat (flag.size.width, >, 0);
+      g_assert_cmpfloat (flag.origin.y + flag.size.height, <=, charts_box.origin.y);
+    }
+  g_assert_cmpuint (n_flags, ==, bl_recording_view_get_n_marks (view));
+}
+
+/* A recording with marks: live and saved, at 1280×720 and 800×600, one
+ * time axis and one label format, flags clear of the rulers. */
+static void
+test_rulers (Fixture       *f,
+             gconstpointer  data)
+{
+  static const int sizes[][2] = { { 1280, 720 }, { 800, 600 } };
+  BlRecordingView *view = start_recording (f);
+  g_autoptr(GFile) folder = g_object_ref (bl_recording_view_get_folder (view));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlRecording) recording = NULL;
+
+  while (n_memory_samples (bl_timeline_get_session (bl_recording_view_get_timeline (view))) < 2
+         || bl_trace_timeline_get_n_lanes (bl_recording_view_get_trace_timeline (view)) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  bl_recording_view_pause (view, TRUE);
+  while (bl_recording_view_get_n_marks (view) < 1)
+    g_main_context_iteration (NULL, TRUE);
+  bl_recording_view_pause (view, FALSE);
+  while (bl_recording_view_get_n_marks (view) < 2)
+    g_main_context_iteration (NULL, TRUE);
+  flush ();
+  assert_rulers (view);
+
+  bl_recording_view_stop (view);
+  wait_saved (view);
+
+  /* saved and opened again, at both sizes */
+  recording = bl_recording_load (folder, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      BlRecordingView *again = bl_recording_view_new ();
+      GtkWidget *window = gtk_window_new ();
+
+      bl_recording_view_set_recording (again, recording);
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (again));
+      gtk_window_present (GTK_WINDOW (window));
+      while (gtk_widget_get_width (GTK_WIDGET (again)) == 0)
+        g_main_context_iteration (NULL, TRUE);
+      for (guint frame = 0; frame < 5; frame++)
+        {
+          gboolean done = FALSE;
+
+          g_timeout_add_once (50, set_true, &done);
+          while (!done)
+            g_main_context_iteration (NULL, TRUE);
+        }
+      flush ();
+      g_test_message ("%d×%d", sizes[i][0], sizes[i][1]);
+      g_assert_cmpuint (bl_recording_view_get_n_marks (again), ==, 2);
+      assert_rulers (again);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  remove_tree (folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -861,6 +1015,7 @@ main (int   argc,
   ADD ("close-asks", BL_FAKE_ROKU_NORMAL, test_close_asks);
   ADD ("close-window-asks", BL_FAKE_ROKU_NORMAL, test_close_window_asks);
   ADD ("sizes", BL_FAKE_ROKU_NORMAL, test_sizes);
+  ADD ("rulers", BL_FAKE_ROKU_NORMAL, test_rulers);
 #undef ADD
 
   status = g_test_run ();

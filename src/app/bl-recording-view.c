@@ -14,7 +14,7 @@
  *     gained bytes; the lanes are inset to line up with the charts' plots;
  *   - the pause/resume/status and heap-graph marks, drawn across both,
  *     their names in a row of their own above the charts, so that they
- *     never cover the rulers' labels;
+ *     never cover the rulers' labels (nor each other);
  *   - both rulers read m:ss from the recording's start, on the same ticks;
  *   - the profile's flame graph from a BlBsprofFollower: once a tick a
  *     worker feeds it what the file gained and takes a snapshot, never on
@@ -375,25 +375,52 @@ mark_color (BlRecordingMarkKind  kind,
   gdk_rgba_parse (color, colors[MIN ((guint) kind, G_N_ELEMENTS (colors) - 1)]);
 }
 
-/* The flag with @mark's name, at the top of the marks' overlay (in the
- * marks' row), for a mark at @x: on the right of its line, or on the left
- * where the right has no room. */
-static void
-mark_flag (BlRecordingView *self,
-           const Mark      *mark,
-           double           x,
-           PangoLayout    **layout,
-           graphene_rect_t *flag)
+/* The flags with the marks' names, in the marks' row at the top of the
+ * overlay: each on the right of its line, pushed right past the flag
+ * before it, then back left where the row ends, so that none covers
+ * another (unless the row is too short for all). A mark not drawn has an
+ * empty flag. */
+static GArray *
+layout_flags (BlRecordingView *self)
 {
-  int lw, lh;
+  GArray *flags = g_array_sized_new (FALSE, TRUE, sizeof (graphene_rect_t), self->marks->len);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->marks_area));
+  double end = -G_MAXDOUBLE;
+  int last = -1;
 
-  *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->marks_area),
-                                            mark_label (mark->kind));
-  pango_layout_get_pixel_size (*layout, &lw, &lh);
-  graphene_rect_init (flag, floor (x) + 1, 0, lw + 6, lh + 2);
-  /* near the right end, on the left of the line */
-  if (flag->origin.x + flag->size.width > gtk_widget_get_width (GTK_WIDGET (self->marks_area)))
-    flag->origin.x = MAX (floor (x) - flag->size.width, 0);
+  g_array_set_size (flags, self->marks->len);
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const Mark *mark = &g_array_index (self->marks, Mark, i);
+      graphene_rect_t *flag = &g_array_index (flags, graphene_rect_t, i);
+      g_autoptr(PangoLayout) layout = NULL;
+      int lw, lh;
+      double x;
+
+      if (!axis_to_x (self, mark->time_us, &x) || x < 0 || x > width)
+        continue;
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->marks_area),
+                                               mark_label (mark->kind));
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      graphene_rect_init (flag, MAX (floor (x) + 1, end + 1), 0, lw + 6, lh + 2);
+      end = flag->origin.x + flag->size.width;
+      last = (int) i;
+    }
+
+  /* back from the end of the row */
+  end = width;
+  for (int i = last; i >= 0; i--)
+    {
+      graphene_rect_t *flag = &g_array_index (flags, graphene_rect_t, i);
+
+      if (flag->size.width == 0)
+        continue;
+      if (flag->origin.x + flag->size.width > end)
+        flag->origin.x = MAX (end - flag->size.width, 0);
+      end = flag->origin.x - 1;
+    }
+
+  return flags;
 }
 
 static void
@@ -404,32 +431,39 @@ draw_marks (GtkDrawingArea *area,
             gpointer        user_data)
 {
   BlRecordingView *self = user_data;
+  g_autoptr(GArray) flags = layout_flags (self);
 
-  for (guint i = 0; i < self->marks->len; i++)
-    {
-      const Mark *mark = &g_array_index (self->marks, Mark, i);
-      g_autoptr(PangoLayout) layout = NULL;
-      graphene_rect_t flag;
-      GdkRGBA color;
-      double x;
+  /* the lines, then the flags over them */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < self->marks->len; i++)
+      {
+        const Mark *mark = &g_array_index (self->marks, Mark, i);
+        const graphene_rect_t *flag = &g_array_index (flags, graphene_rect_t, i);
+        g_autoptr(PangoLayout) layout = NULL;
+        GdkRGBA color;
+        double x;
 
-      if (!axis_to_x (self, mark->time_us, &x) || x < 0 || x > width)
-        continue;
+        if (flag->size.width == 0 || !axis_to_x (self, mark->time_us, &x))
+          continue;
 
-      mark_color (mark->kind, &color);
-      gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_line_width (cr, 1.5);
-      cairo_move_to (cr, floor (x) + 0.5, 0);
-      cairo_line_to (cr, floor (x) + 0.5, height);
-      cairo_stroke (cr);
-      /* a flag with the mark's name, in the marks' row */
-      mark_flag (self, mark, x, &layout, &flag);
-      cairo_rectangle (cr, flag.origin.x, flag.origin.y, flag.size.width, flag.size.height);
-      cairo_fill (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_move_to (cr, flag.origin.x + 3, flag.origin.y + 1);
-      pango_cairo_show_layout (cr, layout);
-    }
+        mark_color (mark->kind, &color);
+        gdk_cairo_set_source_rgba (cr, &color);
+        if (pass == 0)
+          {
+            cairo_set_line_width (cr, 1.5);
+            cairo_move_to (cr, floor (x) + 0.5, 0);
+            cairo_line_to (cr, floor (x) + 0.5, height);
+            cairo_stroke (cr);
+            continue;
+          }
+        layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), mark_label (mark->kind));
+        cairo_rectangle (cr, flag->origin.x, flag->origin.y, flag->size.width,
+                         flag->size.height);
+        cairo_fill (cr);
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_move_to (cr, flag->origin.x + 3, flag->origin.y + 1);
+        pango_cairo_show_layout (cr, layout);
+      }
 }
 
 /* The marks' row above the charts holds the flags: shown while recording
@@ -1515,23 +1549,18 @@ bl_recording_view_get_mark_flag (BlRecordingView *self,
                                  guint            index,
                                  graphene_rect_t *flag)
 {
-  g_autoptr(PangoLayout) layout = NULL;
-  const Mark *mark;
-  graphene_rect_t in_area, area;
-  double x;
+  g_autoptr(GArray) flags = NULL;
+  graphene_rect_t area;
 
   g_return_val_if_fail (BL_IS_RECORDING_VIEW (self), FALSE);
   g_return_val_if_fail (index < self->marks->len, FALSE);
 
-  mark = &g_array_index (self->marks, Mark, index);
-  if (!axis_to_x (self, mark->time_us, &x) || x < 0
-      || x > gtk_widget_get_width (GTK_WIDGET (self->marks_area)))
+  flags = layout_flags (self);
+  if (g_array_index (flags, graphene_rect_t, index).size.width == 0
+      || !gtk_widget_compute_bounds (GTK_WIDGET (self->marks_area), GTK_WIDGET (self), &area))
     return FALSE;
-  mark_flag (self, mark, x, &layout, &in_area);
-
-  if (!gtk_widget_compute_bounds (GTK_WIDGET (self->marks_area), GTK_WIDGET (self), &area))
-    return FALSE;
-  graphene_rect_offset_r (&in_area, area.origin.x, area.origin.y, flag);
+  graphene_rect_offset_r (&g_array_index (flags, graphene_rect_t, index), area.origin.x,
+                          area.origin.y, flag);
 
   return TRUE;
 }

@@ -897,7 +897,8 @@ assert_rulers (BlRecordingView *view)
   g_assert_cmpuint (n_labels, >=, 2);
   g_assert_cmpint (step, >, 0);
 
-  /* the flags are in their own row, above the charts and their ruler */
+  /* the flags are in their own row, above the charts and their ruler, and
+   * do not cover each other */
   for (guint m = 0; m < bl_recording_view_get_n_marks (view); m++)
     {
       graphene_rect_t flag;
@@ -905,6 +906,13 @@ assert_rulers (BlRecordingView *view)
       if (!bl_recording_view_get_mark_flag (view, m, &flag))
         continue;
       n_flags++;
+      for (guint o = 0; o < m; o++)
+        {
+          graphene_rect_t other;
+
+          if (bl_recording_view_get_mark_flag (view, o, &other))
+            g_assert_false (graphene_rect_intersection (&flag, &other, NULL));
+        }
       g_test_message ("flag %u: %.0f,%.0f %.0f×%.0f; charts from y %.0f", m, flag.origin.x,
                       flag.origin.y, flag.size.width, flag.size.height, charts_box.origin.y);
       g_assert_cmpfloat (flag.size.width, >, 0);

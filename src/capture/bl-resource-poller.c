@@ -507,6 +507,24 @@ status_ok (const char  *status,
   return FALSE;
 }
 
+/* A tree answer whose status says OK (or nothing), or NULL with @error
+ * set. */
+static BlEcpElement *
+parse_tree (const char  *data,
+            gsize        len,
+            const char  *root,
+            GError     **error)
+{
+  g_autoptr(BlEcpElement) answer = bl_ecp_xml_parse_tree (data, len, root, error);
+
+  if (answer == NULL
+      || !status_ok (bl_ecp_element_get_text (answer, "status"),
+                     bl_ecp_element_get_text (answer, "error"), error))
+    return NULL;
+
+  return g_steal_pointer (&answer);
+}
+
 /* The answer is parsed but lacks @what: @error says so. */
 static gboolean
 lacks (const char  *what,
@@ -560,9 +578,9 @@ set_total (JsonObject *point,
 /* r2d2-bitmaps: the graphics memory and the bitmaps */
 static gboolean
 parse_graphics (BlResourcePoller  *self,
-               const char        *data,
-               gsize              len,
-               GError           **error)
+                const char        *data,
+                gsize              len,
+                GError           **error)
 {
   static const char *const numbers[] = { "bpp", "height", "width", "size" };
   g_autoptr(GHashTable) answer = NULL;
@@ -723,9 +741,9 @@ compare_names (gconstpointer a,
 /* sgnodes/all: the SceneGraph nodes by type */
 static gboolean
 parse_nodes (BlResourcePoller  *self,
-            const char        *data,
-            gsize              len,
-            GError           **error)
+             const char        *data,
+             gsize              len,
+             GError           **error)
 {
   g_autoptr(BlEcpElement) answer = NULL;
   g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
@@ -735,10 +753,8 @@ parse_nodes (BlResourcePoller  *self,
   guint64 total = 0;
   guint n_names;
 
-  answer = bl_ecp_xml_parse_tree (data, len, NULL, error);
-  if (answer == NULL ||
-      !status_ok (bl_ecp_element_get_text (answer, "status"),
-                  bl_ecp_element_get_text (answer, "error"), error))
+  answer = parse_tree (data, len, NULL, error);
+  if (answer == NULL)
     return FALSE;
 
   count_nodes (answer, counts, &total);
@@ -770,9 +786,9 @@ parse_nodes (BlResourcePoller  *self,
 /* app-object-counts/APP: the BrightScript objects by type */
 static gboolean
 parse_objects (BlResourcePoller  *self,
-              const char        *data,
-              gsize              len,
-              GError           **error)
+               const char        *data,
+               gsize              len,
+               GError           **error)
 {
   g_autoptr(BlEcpElement) answer = NULL;
   BlEcpElement *totals, *list;
@@ -780,10 +796,8 @@ parse_objects (BlResourcePoller  *self,
   JsonArray *groups, *objects;
   const char *id, *title;
 
-  answer = bl_ecp_xml_parse_tree (data, len, "app-object-counts", error);
-  if (answer == NULL ||
-      !status_ok (bl_ecp_element_get_text (answer, "status"),
-                  bl_ecp_element_get_text (answer, "error"), error))
+  answer = parse_tree (data, len, "app-object-counts", error);
+  if (answer == NULL)
     return FALSE;
   totals = bl_ecp_element_get_child (answer, "objects");
   if (totals == NULL)
@@ -840,9 +854,9 @@ parse_objects (BlResourcePoller  *self,
 /* registry/APP: the app's registry sections and keys, the space used */
 static gboolean
 parse_registry (BlResourcePoller  *self,
-               const char        *data,
-               gsize              len,
-               GError           **error)
+                const char        *data,
+                gsize              len,
+                GError           **error)
 {
   g_autoptr(BlEcpElement) answer = NULL;
   BlEcpElement *registry, *sections;
@@ -850,10 +864,8 @@ parse_registry (BlResourcePoller  *self,
   JsonArray *list;
   gint64 available;
 
-  answer = bl_ecp_xml_parse_tree (data, len, NULL, error);
-  if (answer == NULL ||
-      !status_ok (bl_ecp_element_get_text (answer, "status"),
-                  bl_ecp_element_get_text (answer, "error"), error))
+  answer = parse_tree (data, len, NULL, error);
+  if (answer == NULL)
     return FALSE;
   registry = bl_ecp_element_get_child (answer, "registry");
   if (registry == NULL)
@@ -919,9 +931,9 @@ set_int (JsonObject *object,
 /* sgrendezvous: the rendezvous events since the last read */
 static gboolean
 parse_rendezvous (BlResourcePoller  *self,
-                 const char        *data,
-                 gsize              len,
-                 GError           **error)
+                  const char        *data,
+                  gsize              len,
+                  GError           **error)
 {
   g_autoptr(GHashTable) answer = NULL;
   g_autoptr(GPtrArray) items = NULL;
@@ -977,9 +989,9 @@ parse_rendezvous (BlResourcePoller  *self,
 /* fwbeacons: the app's launch beacons since the last read */
 static gboolean
 parse_beacons (BlResourcePoller  *self,
-              const char        *data,
-              gsize              len,
-              GError           **error)
+               const char        *data,
+               gsize              len,
+               GError           **error)
 {
   g_autoptr(GPtrArray) items = NULL;
 
@@ -1019,9 +1031,9 @@ parse_beacons (BlResourcePoller  *self,
 /* graphics-frame-rate: the frame rate (older firmware has none) */
 static gboolean
 parse_fps (BlResourcePoller  *self,
-          const char        *data,
-          gsize              len,
-          GError           **error)
+           const char        *data,
+           gsize              len,
+           GError           **error)
 {
   g_autoptr(GHashTable) answer = NULL;
   JsonObject *point;

@@ -353,9 +353,10 @@ bl_time_axis_format_span (gint64 offset_ms)
 /**
  * bl_time_axis_tick_step:
  *
- * A ruler's tick step for @span_ms across @width px, at least 90 px: a round number of seconds, minutes,
- * hours, then days times 1, 2, 5, 10… whatever the span, so that a ruler
- * never has more than width / 90 + 1 ticks.
+ * A ruler's tick step for @span_ms across @width px, at least 90 px: a
+ * round number of seconds, minutes, hours, then days times 1, 2, 5, 10…
+ * whatever the span, so that a ruler never has more than width / 90 + 1
+ * ticks.
  *
  * Returns: the step in milliseconds
  */

@@ -8,6 +8,8 @@
 
 #include "bl-model.h"
 
+G_BEGIN_DECLS
+
 /* a reader of one DevTools profile format */
 typedef BlProfile *(*BlFuzzJsonRead) (const guint8  *data,
                                       gsize          size,
@@ -17,3 +19,5 @@ int bl_fuzz_json_profile (const guint8   *data,
                           size_t          size,
                           BlFuzzJsonRead  read,
                           GQuark          domain);
+
+G_END_DECLS

@@ -850,8 +850,8 @@ assert_rulers (BlRecordingView *view)
     double ts, te;
 
     bl_trace_timeline_get_visible_range (lanes, &ts, &te);
-    g_test_message ("lanes %d px wide, %.0f–%.0f ns shown", gtk_widget_get_width (GTK_WIDGET (lanes)),
-                    ts, te);
+    g_test_message ("lanes %d px wide, %.0f–%.0f ns shown",
+                    gtk_widget_get_width (GTK_WIDGET (lanes)), ts, te);
   }
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (charts), GTK_WIDGET (view), &charts_box));
 

@@ -950,40 +950,33 @@ stream_ended (BlRecordingView   *self,
     finish (self);
 }
 
+/* A stream's run ended (stopped, lost, failed): the profiler's stream,
+ * the resource poller or the trace's stream. */
 static void
-profile_done (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(BlRecordingView) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  bl_profile_stream_run_finish (BL_PROFILE_STREAM (source), result, &error);
-  stream_ended (self, BL_RECORDING_STREAM_PROFILE, error);
-}
-
-static void
-poller_done (GObject      *source,
+stream_done (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
   g_autoptr(BlRecordingView) self = user_data;
   g_autoptr(GError) error = NULL;
+  BlRecordingStream stream;
 
-  bl_resource_poller_run_finish (BL_RESOURCE_POLLER (source), result, &error);
-  stream_ended (self, BL_RECORDING_STREAM_SESSION, error);
-}
-
-static void
-trace_done (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(BlRecordingView) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  bl_trace_stream_run_finish (BL_TRACE_STREAM (source), result, &error);
-  stream_ended (self, BL_RECORDING_STREAM_TRACE, error);
+  if (BL_IS_PROFILE_STREAM (source))
+    {
+      stream = BL_RECORDING_STREAM_PROFILE;
+      bl_profile_stream_run_finish (BL_PROFILE_STREAM (source), result, &error);
+    }
+  else if (BL_IS_RESOURCE_POLLER (source))
+    {
+      stream = BL_RECORDING_STREAM_SESSION;
+      bl_resource_poller_run_finish (BL_RESOURCE_POLLER (source), result, &error);
+    }
+  else
+    {
+      stream = BL_RECORDING_STREAM_TRACE;
+      bl_trace_stream_run_finish (BL_TRACE_STREAM (source), result, &error);
+    }
+  stream_ended (self, stream, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1297,7 +1290,7 @@ bl_recording_view_start (BlRecordingView          *self,
                                                     self->files[BL_RECORDING_STREAM_PROFILE]);
       self->follower = bl_bsprof_follower_new ();
       self->running++;
-      bl_profile_stream_run_async (self->profile_stream, NULL, profile_done, g_object_ref (self));
+      bl_profile_stream_run_async (self->profile_stream, NULL, stream_done, g_object_ref (self));
       show_profile (self, NULL, _("Waiting for the profiler’s first bytes…"));
     }
   if (options->resources)
@@ -1307,14 +1300,14 @@ bl_recording_view_start (BlRecordingView          *self,
       g_signal_connect_object (self->poller, "polled", G_CALLBACK (polled_cb), self,
                                G_CONNECT_SWAPPED);
       self->running++;
-      bl_resource_poller_run_async (self->poller, NULL, poller_done, g_object_ref (self));
+      bl_resource_poller_run_async (self->poller, NULL, stream_done, g_object_ref (self));
     }
   if (options->trace)
     {
       self->trace_stream = bl_trace_stream_new (device, bl_device_get_app_id (device),
                                                 self->files[BL_RECORDING_STREAM_TRACE]);
       self->running++;
-      bl_trace_stream_run_async (self->trace_stream, NULL, trace_done, g_object_ref (self));
+      bl_trace_stream_run_async (self->trace_stream, NULL, stream_done, g_object_ref (self));
     }
 
   self->tick_id = g_timeout_add (TICK_MS, tick, self);

@@ -31,6 +31,7 @@
 #include "bl-capture-error.h"
 #include "bl-ecp-xml.h"
 #include "bl-resource-poller.h"
+#include "bl-resource-poller-private.h"
 #include "bl-rrm-reader.h"
 
 /* The optional queries, in the order a poll asks them after chanperf. */
@@ -408,19 +409,27 @@ written (GObject      *source,
                                     poll_timeout, self);
 }
 
-/* Writes the session with the poll just made; written() goes on. */
-static void
-save (BlResourcePoller *self)
+/* The session document as it stands. */
+static GBytes *
+document (BlResourcePoller *self)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(GBytes) contents = NULL;
   char *text;
   gsize len;
 
   json_generator_set_root (generator, self->root);
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, &len);
-  contents = g_bytes_new_take (text, len);
+
+  return g_bytes_new_take (text, len);
+}
+
+/* Writes the session with the poll just made; written() goes on. */
+static void
+save (BlResourcePoller *self)
+{
+  g_autoptr(GBytes) contents = document (self);
+
   g_clear_pointer (&self->writing, g_bytes_unref);
   self->writing = g_bytes_ref (contents);
   g_file_replace_contents_bytes_async (self->output, contents, NULL, FALSE,
@@ -1324,4 +1333,57 @@ bl_resource_poller_stop (BlResourcePoller *self)
   g_cancellable_cancel (self->stop);
   /* between polls nothing is in flight to notice: end from an idle */
   g_idle_add (stop_idle, g_object_ref (self));
+}
+
+/* ---- for the fuzz target ---------------------------------------------- */
+
+/* @data as the answer to query @index (0: chanperf, which starts a poll,
+ * then the optional queries in the order a poll asks them), added to the
+ * session as a poll adds it; FALSE (with @error, perhaps) where a poll
+ * would stop or drop the query. */
+gboolean
+_bl_resource_poller_feed (BlResourcePoller  *self,
+                          guint              index,
+                          const char        *data,
+                          gsize              len,
+                          GError           **error)
+{
+  g_autoptr(GHashTable) answer = NULL;
+
+  g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), FALSE);
+  g_return_val_if_fail (index <= N_QUERIES, FALSE);
+
+  if (self->root == NULL)
+    build_root (self);
+  if (index > 0)
+    return queries[index - 1].parse (self, data, len, error);
+
+  answer = bl_ecp_xml_parse (data, len, "chanperf", error);
+  if (answer == NULL)
+    return FALSE;
+  /* a poll a second, from November 2023 */
+  self->poll_time_ms = self->poll_time_ms == 0 ? G_GINT64_CONSTANT (1700000000000)
+                                               : self->poll_time_ms + 1000;
+  add_chanperf (self, answer, self->poll_time_ms);
+
+  return TRUE;
+}
+
+/* How many kinds of answer _bl_resource_poller_feed() takes. */
+guint
+_bl_resource_poller_get_n_answers (void)
+{
+  return N_QUERIES + 1;
+}
+
+/* The session document as a poll would write it. */
+GBytes *
+_bl_resource_poller_dup_document (BlResourcePoller *self)
+{
+  g_return_val_if_fail (BL_IS_RESOURCE_POLLER (self), NULL);
+
+  if (self->root == NULL)
+    build_root (self);
+
+  return document (self);
 }

@@ -726,6 +726,23 @@ assert_lanes_aligned (BlRecordingView *view)
   g_assert_cmpfloat (fabs (c1.x - l1.x), <=, 2);
 }
 
+/* a few frames: a realignment after an allocation is laid out in the next one */
+static void
+wait_frames (GtkWidget *widget)
+{
+  while (gtk_widget_get_width (widget) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  for (guint frame = 0; frame < 5; frame++)
+    {
+      gboolean done = FALSE;
+
+      g_timeout_add_once (50, set_true, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  flush ();
+}
+
 /* The recording tab fits 1280×720 and works at 800×600: the window keeps its size. */
 static void
 test_sizes (Fixture       *f,
@@ -798,19 +815,7 @@ test_sizes (Fixture       *f,
     gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
     gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (again));
     gtk_window_present (GTK_WINDOW (window));
-    while (gtk_widget_get_width (GTK_WIDGET (again)) == 0)
-      g_main_context_iteration (NULL, TRUE);
-    /* a few frames: the realignment after the first allocation is laid out
-     * in the next one */
-    for (guint frame = 0; frame < 5; frame++)
-      {
-        gboolean done = FALSE;
-
-        g_timeout_add_once (50, set_true, &done);
-        while (!done)
-          g_main_context_iteration (NULL, TRUE);
-      }
-    flush ();
+    wait_frames (GTK_WIDGET (again));
     assert_lanes_aligned (again);
     gtk_window_destroy (GTK_WINDOW (window));
   }
@@ -930,23 +935,6 @@ assert_rulers (BlRecordingView *view)
 
 /* A recording with marks: live and saved, at 1280×720 and 800×600, one
  * time axis and one label format, flags clear of the rulers. */
-/* a few frames: a realignment after an allocation is laid out in the next one */
-static void
-wait_frames (GtkWidget *widget)
-{
-  while (gtk_widget_get_width (widget) == 0)
-    g_main_context_iteration (NULL, TRUE);
-  for (guint frame = 0; frame < 5; frame++)
-    {
-      gboolean done = FALSE;
-
-      g_timeout_add_once (50, set_true, &done);
-      while (!done)
-        g_main_context_iteration (NULL, TRUE);
-    }
-  flush ();
-}
-
 static void
 test_rulers (Fixture       *f,
              gconstpointer  data)

@@ -292,7 +292,8 @@ set_number (JsonObject *point,
   value = g_ascii_strtod (text, &end);
   if (end == text || *end != '\0' || !isfinite (value))
     json_object_set_null_member (point, name);
-  else if (value == (double) (gint64) value && strchr (text, '.') == NULL)
+  else if (fabs (value) <= 9007199254740992.0    /* 2^53: a double's exact integers */
+           && value == (double) (gint64) value && strchr (text, '.') == NULL)
     json_object_set_int_member (point, name, (gint64) value);
   else
     json_object_set_double_member (point, name, value);

@@ -271,6 +271,28 @@ build_root (BlResourcePoller *self)
   json_object_unref (root);
 }
 
+/* A double member (null if not finite). json-glib 1.6 appends ".0" to a number it writes
+ * without a point, even after an exponent ("2e+52.0", which no reader
+ * takes): such a value, a power of ten beyond 2^53 or a tiny one, goes in
+ * as its neighbour towards zero, whose digits have a point. */
+static void
+set_double (JsonObject *object,
+            const char *name,
+            double      value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      json_object_set_null_member (object, name);
+      return;
+    }
+  g_ascii_dtostr (text, sizeof text, value);
+  if (strpbrk (text, "eE") != NULL && strchr (text, '.') == NULL)
+    value = nextafter (value, 0);
+  json_object_set_double_member (object, name, value);
+}
+
 /* @field of the answer as a number member @name of @point (null when the
  * device left it out or it is not a number) */
 static void
@@ -296,7 +318,7 @@ set_number (JsonObject *point,
            && value == (double) (gint64) value && strchr (text, '.') == NULL)
     json_object_set_int_member (point, name, (gint64) value);
   else
-    json_object_set_double_member (point, name, value);
+    set_double (point, name, value);
 }
 
 static void
@@ -321,8 +343,7 @@ add_chanperf (BlResourcePoller *self,
 
   json_object_set_int_member (cpu, "timestamp", timestamp_ms);
   if (user != NULL && sys != NULL)
-    json_object_set_double_member (cpu, "total",
-                                   g_ascii_strtod (user, NULL) + g_ascii_strtod (sys, NULL));
+    set_double (cpu, "total", g_ascii_strtod (user, NULL) + g_ascii_strtod (sys, NULL));
   else
     json_object_set_null_member (cpu, "total");
   set_number (cpu, "user", answer, "plugin/cpu-percent/user");

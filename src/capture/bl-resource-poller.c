@@ -30,6 +30,7 @@
 
 #include "bl-capture-error.h"
 #include "bl-ecp-xml.h"
+#include "bl-json-text.h"
 #include "bl-resource-poller.h"
 #include "bl-resource-poller-private.h"
 #include "bl-rrm-reader.h"
@@ -431,34 +432,12 @@ written (GObject      *source,
                                     poll_timeout, self);
 }
 
-/* The session document as it stands. json-glib 1.6 leaves U+001F raw in
- * strings (it escapes the other control characters), which JSON forbids
- * and readers refuse: a device's text may hold one, so it is escaped here
- * (the byte is never part of a longer UTF-8 sequence, nor outside a
- * string in the generator's output). */
+/* The session document as it stands (a device's text may hold U+001F,
+ * which bl_json_to_bytes() escapes). */
 static GBytes *
 document (BlResourcePoller *self)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  GString *escaped;
-  char *text;
-  gsize len;
-
-  json_generator_set_root (generator, self->root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &len);
-  if (memchr (text, 0x1f, len) == NULL)
-    return g_bytes_new_take (text, len);
-
-  escaped = g_string_sized_new (len + 16);
-  for (gsize i = 0; i < len; i++)
-    if (text[i] == 0x1f)
-      g_string_append (escaped, "\\u001f");
-    else
-      g_string_append_c (escaped, text[i]);
-  g_free (text);
-
-  return g_string_free_to_bytes (escaped);
+  return bl_json_to_bytes (self->root);
 }
 
 /* Writes the session with the poll just made; written() goes on. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bl-cli.h"
+#include "bl-json-text.h"
 
 int
 bl_cli_usage_error (GOptionContext *context,
@@ -492,12 +493,8 @@ bl_cli_finish_stdout (int status)
 void
 bl_cli_print_json (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = bl_json_to_text (node, NULL);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
   printf ("%s\n", text);
 }
 

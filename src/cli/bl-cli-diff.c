@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bl-cli.h"
+#include "bl-json-text.h"
 
 typedef enum
 {
@@ -430,13 +431,11 @@ write_json (JsonBuilder    *builder,
             GOutputStream  *out,
             GError        **error)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  gsize len;
+  g_autofree char *text = bl_json_to_text (root, &len);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-
-  return json_generator_to_stream (generator, out, NULL, error) &&
+  return g_output_stream_write_all (out, text, len, NULL, NULL, error) &&
          g_output_stream_write_all (out, "\n", 1, NULL, NULL, error);
 }
 

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "bl-json-text.h"
 #include "bl-recording-writer.h"
 
 typedef struct
@@ -197,7 +198,6 @@ static char *
 build_manifest (BlRecordingWriter *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
@@ -265,10 +265,8 @@ build_manifest (BlRecordingWriter *self)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
 
-  return json_generator_to_data (generator, NULL);
+  return bl_json_to_text (root, NULL);
 }
 
 char *

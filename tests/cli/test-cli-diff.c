@@ -596,6 +596,32 @@ test_gate (void)
   }
 }
 
+/* A function's name may hold any control character (a .bsprof's strings are
+ * the app's own): the JSON that diff and info print stays JSON (json-glib
+ * 1.6 leaves U+001F raw, which JSON forbids). */
+static void
+test_json_control_characters (void)
+{
+  const char *base_ctl[] = { "Thread main;main;a\x1f" "b 100", "Thread main;main;tab\tc 10", NULL };
+  const char *grown_ctl[] = { "Thread main;main;a\x1f" "b 300", "Thread main;main;tab\tc 10", NULL };
+  g_autofree char *a = save_profile ("ctl-a.bsprof", base_ctl);
+  g_autofree char *b = save_profile ("ctl-b.bsprof", grown_ctl);
+  g_auto(BlCliRun) diff = { 0 };
+  g_auto(BlCliRun) info = { 0 };
+  BlCliRun *runs[] = { &diff, &info };
+
+  bl_cli_run (&diff, "diff", "--format", "json", a, b, NULL);
+  bl_cli_run (&info, "info", "--json", a, NULL);
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      g_assert_cmpint (runs[r]->status, ==, 0);
+      for (const char *c = runs[r]->out; *c != '\0'; c++)
+        g_assert_true ((guchar) *c >= 0x20 || *c == '\n');
+    }
+  g_assert_nonnull (strstr (diff.out, "a\\u001fb"));
+  g_assert_nonnull (strstr (diff.out, "tab\\tc"));
+}
+
 static void
 test_gate_json (void)
 {
@@ -721,6 +747,7 @@ main (int    argc,
   g_test_add_func ("/cli/diff/summary-table", test_summary_table);
   g_test_add_func ("/cli/diff/gate", test_gate);
   g_test_add_func ("/cli/diff/gate-json", test_gate_json);
+  g_test_add_func ("/cli/diff/json-control-characters", test_json_control_characters);
   g_test_add_func ("/cli/diff/explain-usage", test_explain_usage);
 
   ret = g_test_run ();

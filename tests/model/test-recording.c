@@ -264,6 +264,48 @@ test_round_trip (Fixture       *f,
     }
 }
 
+/* A console reply may hold any control character: the manifest stays
+ * strict JSON that any tool reads (json-glib 1.6 leaves U+001F raw, which
+ * its own parser forgives but JSON forbids), and the text comes back as
+ * it was. */
+static void
+test_control_characters (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(BlRecordingWriter) writer = new_writer (f);
+  g_autoptr(BlRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) reply = g_string_new ("status:");
+  g_autoptr(GFile) manifest = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
+  const BlRecordingMark *marks;
+  guint n_marks;
+
+  for (char c = 1; c < 0x20; c++)
+    g_string_append_c (reply, c);
+  g_string_append (reply, "\x1f end");
+
+  g_assert_true (bl_recording_writer_start (writer, &error));
+  g_assert_true (bl_recording_writer_add_mark (writer, BL_RECORDING_MARK_STATUS, 5,
+                                               reply->str, &error));
+  g_assert_true (bl_recording_writer_finish (writer, BL_RECORDING_END_STOPPED, NULL, &error));
+  g_assert_no_error (error);
+
+  manifest = g_file_get_child (f->file, "recording.json");
+  g_assert_true (g_file_load_contents (manifest, NULL, &text, &length, NULL, &error));
+  g_assert_no_error (error);
+  for (gsize i = 0; i < length; i++)
+    g_assert_true ((guchar) text[i] >= 0x20 || text[i] == '\n');
+  g_assert_nonnull (strstr (text, "\\u001f"));
+
+  recording = bl_recording_load (f->file, NULL, &error);
+  g_assert_no_error (error);
+  marks = bl_recording_get_marks (recording, &n_marks);
+  g_assert_cmpuint (n_marks, ==, 1);
+  g_assert_cmpstr (marks[0].text, ==, reply->str);
+}
+
 /* Cut off after the first mark (a crash): the manifest on disk opens, as
  * a recording that did not end. */
 static void
@@ -657,6 +699,8 @@ main (int   argc,
 
   g_test_add ("/recording/round-trip", Fixture, NULL, fixture_set_up, test_round_trip,
               fixture_tear_down);
+  g_test_add ("/recording/control-characters", Fixture, NULL, fixture_set_up,
+              test_control_characters, fixture_tear_down);
   g_test_add ("/recording/cut-off", Fixture, NULL, fixture_set_up, test_cut_off,
               fixture_tear_down);
   g_test_add ("/recording/streams-and-offsets", Fixture, NULL, fixture_set_up,

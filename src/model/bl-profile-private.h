@@ -51,6 +51,12 @@ BlSpan             *_bl_profile_append_spans     (BlProfile     *self,
                                                   guint          thread,
                                                   gsize          n,
                                                   guint         *first);
+/* Sets the duration of a span returned by _bl_profile_append_spans()
+ * whose duration is BL_SPAN_LONG or more (any other is written there). */
+void                _bl_profile_set_span_duration (BlProfile    *self,
+                                                  guint          thread,
+                                                  guint          span,
+                                                  guint64        duration);
 guint32             _bl_profile_append_line      (BlProfile     *self,
                                                   guint32        file,
                                                   guint32        line,

@@ -24,8 +24,7 @@
 
 typedef struct
 {
-  const BlSpan *spans;
-  gsize         n_spans;
+  BlSpanList    list;
   guint32      *order;   /* sorted position → span index; NULL: identity */
   guint32      *link;    /* per sorted position: the enclosing position or NO_LINK */
 } ThreadIndex;
@@ -47,7 +46,14 @@ static inline const BlSpan *
 span_at (const ThreadIndex *ti,
          gsize              pos)
 {
-  return &ti->spans[ti->order != NULL ? ti->order[pos] : pos];
+  return &ti->list.spans[ti->order != NULL ? ti->order[pos] : pos];
+}
+
+static inline guint64
+end_at (const ThreadIndex *ti,
+        gsize              pos)
+{
+  return bl_span_list_get_end (&ti->list, ti->order != NULL ? ti->order[pos] : pos);
 }
 
 static inline guint32
@@ -62,15 +68,16 @@ compare_positions (gconstpointer a,
                    gconstpointer b,
                    gpointer      user_data)
 {
-  const BlSpan *spans = user_data;
-  const BlSpan *sa = &spans[*(const guint32 *) a];
-  const BlSpan *sb = &spans[*(const guint32 *) b];
+  const BlSpanList *list = user_data;
+  const BlSpan *sa = &list->spans[*(const guint32 *) a];
+  const BlSpan *sb = &list->spans[*(const guint32 *) b];
+  guint32 da = list->nodes[sa->node].depth, db = list->nodes[sb->node].depth;
 
   if (sa->start != sb->start)
     return sa->start < sb->start ? -1 : 1;
   /* an enclosing span first; then the order they were added in */
-  if (sa->depth != sb->depth)
-    return sa->depth < sb->depth ? -1 : 1;
+  if (da != db)
+    return da < db ? -1 : 1;
   return *(const guint32 *) a < *(const guint32 *) b ? -1 : 1;
 }
 
@@ -80,28 +87,28 @@ index_thread (ThreadIndex *ti)
   g_autoptr (GArray) stack = NULL;
   gboolean sorted = TRUE;
 
-  for (gsize i = 1; i < ti->n_spans && sorted; i++)
-    if (ti->spans[i].start < ti->spans[i - 1].start)
+  for (gsize i = 1; i < ti->list.n_spans && sorted; i++)
+    if (ti->list.spans[i].start < ti->list.spans[i - 1].start)
       sorted = FALSE;
 
   if (!sorted)
     {
-      ti->order = g_new (guint32, ti->n_spans);
-      for (gsize i = 0; i < ti->n_spans; i++)
+      ti->order = g_new (guint32, ti->list.n_spans);
+      for (gsize i = 0; i < ti->list.n_spans; i++)
         ti->order[i] = (guint32) i;
-      g_qsort_with_data (ti->order, (gint) ti->n_spans, sizeof (guint32), compare_positions,
-                         (gpointer) ti->spans);
+      g_qsort_with_data (ti->order, (gint) ti->list.n_spans, sizeof (guint32), compare_positions,
+                         &ti->list);
     }
 
-  ti->link = g_new (guint32, MAX (ti->n_spans, 1));
+  ti->link = g_new (guint32, MAX (ti->list.n_spans, 1));
   stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (gsize pos = 0; pos < ti->n_spans; pos++)
+  for (gsize pos = 0; pos < ti->list.n_spans; pos++)
     {
       const BlSpan *span = span_at (ti, pos);
       guint32 p = (guint32) pos;
 
       while (stack->len > 0 &&
-             span_at (ti, g_array_index (stack, guint32, stack->len - 1))->end <= span->start)
+             end_at (ti, g_array_index (stack, guint32, stack->len - 1)) <= span->start)
         g_array_set_size (stack, stack->len - 1);
       ti->link[pos] = stack->len > 0 ? g_array_index (stack, guint32, stack->len - 1) : NO_LINK;
       g_array_append_val (stack, p);
@@ -120,9 +127,9 @@ ensure_index (BlProfileRange *self)
         {
           ThreadIndex *ti = &self->threads[t];
 
-          ti->spans = bl_profile_get_spans (self->profile, t, &ti->n_spans);
-          if (ti->spans == NULL || ti->n_spans >= G_MAXINT32)
-            ti->n_spans = 0;
+          if (!bl_profile_get_spans (self->profile, t, &ti->list) ||
+              ti->list.n_spans >= G_MAXINT32)
+            ti->list.n_spans = 0;
           index_thread (ti);
         }
       self->indexed = TRUE;
@@ -135,7 +142,7 @@ static gsize
 lower_bound (const ThreadIndex *ti,
              guint64            t)
 {
-  gsize lo = 0, hi = ti->n_spans;
+  gsize lo = 0, hi = ti->list.n_spans;
 
   while (lo < hi)
     {
@@ -232,7 +239,7 @@ bl_profile_range_collect (BlProfileRange *self,
   if (first > 0)
     {
       for (guint32 pos = (guint32) (first - 1); pos != NO_LINK; pos = ti->link[pos])
-        if (span_at (ti, pos)->end > t0)
+        if (end_at (ti, pos) > t0)
           {
             guint32 index = index_at (ti, pos);
 
@@ -251,7 +258,7 @@ bl_profile_range_collect (BlProfileRange *self,
         }
     }
 
-  for (gsize pos = first; pos < ti->n_spans && span_at (ti, pos)->start < t1; pos++)
+  for (gsize pos = first; pos < ti->list.n_spans && span_at (ti, pos)->start < t1; pos++)
     {
       guint32 index = index_at (ti, pos);
 
@@ -351,9 +358,10 @@ bl_profile_range_build (BlProfileRange *self,
       bl_profile_range_collect (self, t, t0, t1, found);
       for (guint i = 0; i < found->len; i++)
         {
-          const BlSpan *span = &ti->spans[g_array_index (found, guint32, i)];
+          guint32 index = g_array_index (found, guint32, i);
+          const BlSpan *span = &ti->list.spans[index];
           guint64 from = MAX (span->start, t0);
-          guint64 to = MIN (span->end, t1);
+          guint64 to = MIN (bl_span_list_get_end (&ti->list, index), t1);
 
           /* a drag asks for a new range every frame: stop early */
           if ((i & 0xffff) == 0xffff && g_cancellable_is_cancelled (cancellable))

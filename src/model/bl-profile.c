@@ -1011,6 +1011,8 @@ outermost_nodes:
   g_free (stack);
 }
 
+static void sort_all_span_longs (BlProfile *self);
+
 /**
  * bl_profile_finish:
  *
@@ -1101,6 +1103,9 @@ _bl_profile_finish_from (BlProfile     *self,
       }
     g_free (scratch);
   }
+
+  /* now, not by the readers of a finished profile (several threads) */
+  sort_all_span_longs (self);
 
   self->finished = TRUE;
 }
@@ -1678,6 +1683,8 @@ bl_profile_dup_stack_string (BlProfile *self,
 typedef struct
 {
   GArray  *spans;       /* BlSpan */
+  GArray  *longs;       /* BlSpanLong, or NULL */
+  gboolean longs_unsorted;
   GArray  *samples;     /* BlOrderedSample, or NULL */
   guint64  start;
   guint64  end;
@@ -1703,6 +1710,7 @@ thread_time_free (gpointer data)
   if (tt == NULL)
     return;
   g_array_unref (tt->spans);
+  g_clear_pointer (&tt->longs, g_array_unref);
   g_clear_pointer (&tt->samples, g_array_unref);
   g_free (tt);
 }
@@ -1839,13 +1847,117 @@ bl_profile_add_span (BlProfile *self,
   g_return_val_if_fail (self->nodes[node].thread == thread, 0);
 
   tt = ensure_thread_time (self, thread);
-  span.node = node;
-  span.depth = self->nodes[node].depth;
   span.start = start;
-  span.end = start;
+  span.node = node;
+  span.duration = 0;
   g_array_append_val (tt->spans, span);
 
   return tt->spans->len - 1;
+}
+
+G_STATIC_ASSERT (sizeof (BlSpan) == 16);
+
+static int
+compare_span_longs (gconstpointer a,
+                    gconstpointer b)
+{
+  guint32 sa = ((const BlSpanLong *) a)->span;
+  guint32 sb = ((const BlSpanLong *) b)->span;
+
+  return sa < sb ? -1 : sa > sb;
+}
+
+static void
+sort_span_longs (ThreadTime *tt)
+{
+  if (tt->longs != NULL && tt->longs_unsorted)
+    g_array_sort (tt->longs, compare_span_longs);
+  tt->longs_unsorted = FALSE;
+}
+
+/* Sorts the long span durations of every thread by span index. */
+static void
+sort_all_span_longs (BlProfile *self)
+{
+  if (self->extras == NULL || self->extras->times == NULL)
+    return;
+  for (guint t = 0; t < self->extras->times->len; t++)
+    if (g_ptr_array_index (self->extras->times, t) != NULL)
+      sort_span_longs (g_ptr_array_index (self->extras->times, t));
+}
+
+/* Sets the duration of span @index of @tt, which held @old (BL_SPAN_LONG:
+ * an entry of the long durations). */
+static void
+set_span_duration (ThreadTime *tt,
+                   guint       index,
+                   guint32     old,
+                   guint64     duration)
+{
+  BlSpan *span = &g_array_index (tt->spans, BlSpan, index);
+
+  if (old == BL_SPAN_LONG)
+    {
+      /* set twice: rare, the entry searched from the most recent */
+      for (guint i = tt->longs->len; i > 0; i--)
+        if (g_array_index (tt->longs, BlSpanLong, i - 1).span == index)
+          {
+            g_array_remove_index (tt->longs, i - 1);
+            break;
+          }
+    }
+  if (duration < BL_SPAN_LONG)
+    {
+      span->duration = (guint32) duration;
+      return;
+    }
+
+  span->duration = BL_SPAN_LONG;
+  if (tt->longs == NULL)
+    tt->longs = g_array_new (FALSE, FALSE, sizeof (BlSpanLong));
+  if (tt->longs->len > 0 &&
+      g_array_index (tt->longs, BlSpanLong, tt->longs->len - 1).span > index)
+    tt->longs_unsorted = TRUE;
+  g_array_append_vals (tt->longs, &(BlSpanLong) { index, 0, duration }, 1);
+}
+
+void
+_bl_profile_set_span_duration (BlProfile *self,
+                               guint      thread,
+                               guint      span,
+                               guint64    duration)
+{
+  ThreadTime *tt = get_thread_time (self, thread);
+
+  g_return_if_fail (tt != NULL && span < tt->spans->len);
+
+  set_span_duration (tt, span, g_array_index (tt->spans, BlSpan, span).duration, duration);
+}
+
+/**
+ * _bl_span_list_get_long:
+ * @index: a span whose duration is BL_SPAN_LONG
+ *
+ * Returns: its duration, from the list's long durations
+ */
+guint64
+_bl_span_list_get_long (const BlSpanList *list,
+                        gsize             index)
+{
+  gsize lo = 0, hi = list->n_longs;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (list->longs[mid].span < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_return_val_if_fail (lo < list->n_longs && list->longs[lo].span == index, BL_SPAN_LONG);
+
+  return list->longs[lo].duration;
 }
 
 BlSpan *
@@ -1873,6 +1985,7 @@ bl_profile_set_span_end (BlProfile *self,
                          guint64    end)
 {
   ThreadTime *tt;
+  BlSpan *s;
 
   g_return_if_fail (BL_IS_PROFILE (self));
   g_return_if_fail (!self->finished);
@@ -1880,7 +1993,8 @@ bl_profile_set_span_end (BlProfile *self,
   tt = get_thread_time (self, thread);
   g_return_if_fail (tt != NULL && span < tt->spans->len);
 
-  g_array_index (tt->spans, BlSpan, span).end = end;
+  s = &g_array_index (tt->spans, BlSpan, span);
+  set_span_duration (tt, span, s->duration, end > s->start ? end - s->start : 0);
 }
 
 /**
@@ -1932,33 +2046,45 @@ bl_profile_has_time_order (BlProfile *self)
   return FALSE;
 }
 
+static void
+fill_span_list (BlProfile  *self,
+                ThreadTime *tt,
+                BlSpanList *list)
+{
+  sort_span_longs (tt);
+  list->spans = (const BlSpan *) (gpointer) tt->spans->data;
+  list->n_spans = tt->spans->len;
+  list->longs = tt->longs != NULL ? (const BlSpanLong *) (gpointer) tt->longs->data : NULL;
+  list->n_longs = tt->longs != NULL ? tt->longs->len : 0;
+  list->nodes = self->nodes;
+}
+
 /**
  * bl_profile_get_spans:
- * @n_spans: (out): the number of spans
+ * @list: (out caller-allocates): the thread's spans
  *
- * Returns: (nullable) (array length=n_spans): the thread's spans in the
- *   order they were entered, or %NULL if it has none
+ * Fills @list with the thread's spans in the order they were entered.
+ *
+ * Returns: %FALSE (and an empty @list) if the thread has none
  */
-const BlSpan *
-bl_profile_get_spans (BlProfile *self,
-                      guint      thread,
-                      gsize     *n_spans)
+gboolean
+bl_profile_get_spans (BlProfile  *self,
+                      guint       thread,
+                      BlSpanList *list)
 {
   ThreadTime *tt;
 
-  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
-  g_return_val_if_fail (n_spans != NULL, NULL);
+  g_return_val_if_fail (list != NULL, FALSE);
+  memset (list, 0, sizeof *list);
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
 
   tt = get_thread_time (self, thread);
   if (tt == NULL || tt->spans->len == 0)
-    {
-      *n_spans = 0;
-      return NULL;
-    }
+    return FALSE;
 
-  *n_spans = tt->spans->len;
+  fill_span_list (self, tt, list);
 
-  return (const BlSpan *) (gpointer) tt->spans->data;
+  return TRUE;
 }
 
 /**
@@ -1991,12 +2117,16 @@ bl_profile_get_time_range (BlProfile *self,
       s = tt->start;
       e = tt->end;
     }
-  for (guint i = 0; i < tt->spans->len; i++)
+  if (tt->spans->len > 0)
     {
-      const BlSpan *span = &g_array_index (tt->spans, BlSpan, i);
+      BlSpanList list;
 
-      s = MIN (s, span->start);
-      e = MAX (e, span->end);
+      fill_span_list (self, tt, &list);
+      for (gsize i = 0; i < list.n_spans; i++)
+        {
+          s = MIN (s, list.spans[i].start);
+          e = MAX (e, bl_span_list_get_end (&list, i));
+        }
     }
 
   if (start != NULL)
@@ -2206,23 +2336,33 @@ bl_profile_get_samples (BlProfile *self,
  * Returns: (transfer full) (nullable) (array length=n_spans): the spans,
  *   or %NULL if the thread has no samples
  */
-BlSpan *
+/* Closes the sample span @index of @tt at @t. */
+static void
+close_sample_span (ThreadTime *tt,
+                   guint       index,
+                   guint64     t)
+{
+  const BlSpan *span = &g_array_index (tt->spans, BlSpan, index);
+
+  set_span_duration (tt, index, span->duration, t - span->start);
+}
+
+BlSpanList *
 bl_profile_dup_sample_spans (BlProfile *self,
                              guint      thread,
-                             gsize     *n_spans,
                              guint64   *duration)
 {
+  ThreadTime tt = { 0 };
+  BlSpanList *list;
+  gsize spans_size, longs_size;
   const BlOrderedSample *samples;
   gsize n_samples = 0;
-  GArray *spans;
+  GArray *spans;   /* tt.spans */
   GArray *open;     /* guint32 span index per depth - 1, the open stack */
   GArray *path;     /* guint32 nodes entered by one sample, leaf first */
   guint64 t = 0;
 
   g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
-  g_return_val_if_fail (n_spans != NULL, NULL);
-
-  *n_spans = 0;
   if (duration != NULL)
     *duration = 0;
 
@@ -2230,7 +2370,7 @@ bl_profile_dup_sample_spans (BlProfile *self,
   if (samples == NULL)
     return NULL;
 
-  spans = g_array_new (FALSE, FALSE, sizeof (BlSpan));
+  spans = tt.spans = g_array_new (FALSE, FALSE, sizeof (BlSpan));
   open = g_array_new (FALSE, FALSE, sizeof (guint32));
   path = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -2259,17 +2399,16 @@ bl_profile_dup_sample_spans (BlProfile *self,
 
       /* close what this sample left, open what it entered (parents first) */
       for (guint d = shared; d < open->len; d++)
-        g_array_index (spans, BlSpan, g_array_index (open, guint32, d)).end = t;
+        close_sample_span (&tt, g_array_index (open, guint32, d), t);
       g_array_set_size (open, shared);
       for (guint i = path->len; i > 0; i--)
         {
           BlSpan span;
           guint32 index = spans->len;
 
-          span.node = g_array_index (path, guint32, i - 1);
-          span.depth = self->nodes[span.node].depth;
           span.start = t;
-          span.end = t;
+          span.node = g_array_index (path, guint32, i - 1);
+          span.duration = 0;
           g_array_append_val (spans, span);
           g_array_append_val (open, index);
         }
@@ -2278,22 +2417,37 @@ bl_profile_dup_sample_spans (BlProfile *self,
     }
 
   for (guint d = 0; d < open->len; d++)
-    g_array_index (spans, BlSpan, g_array_index (open, guint32, d)).end = t;
+    close_sample_span (&tt, g_array_index (open, guint32, d), t);
 
   g_array_unref (open);
   g_array_unref (path);
 
   if (duration != NULL)
     *duration = t;
-  *n_spans = spans->len;
   if (spans->len == 0)
     {
       g_array_unref (spans);
+      g_clear_pointer (&tt.longs, g_array_unref);
       return NULL;
     }
 
-  /* no room to spare on a million samples */
-  return g_realloc (g_array_free (spans, FALSE), sizeof (BlSpan) * *n_spans);
+  /* one block: no room to spare on a million samples */
+  sort_span_longs (&tt);
+  spans_size = sizeof (BlSpan) * spans->len;
+  longs_size = tt.longs != NULL ? sizeof (BlSpanLong) * tt.longs->len : 0;
+  list = g_malloc (sizeof (BlSpanList) + spans_size + longs_size);
+  list->spans = (const BlSpan *) (gpointer) (list + 1);
+  list->n_spans = spans->len;
+  list->longs = (const BlSpanLong *) (gpointer) ((guint8 *) (list + 1) + spans_size);
+  list->n_longs = tt.longs != NULL ? tt.longs->len : 0;
+  list->nodes = self->nodes;
+  memcpy (list + 1, spans->data, spans_size);
+  if (longs_size > 0)
+    memcpy ((guint8 *) (list + 1) + spans_size, tt.longs->data, longs_size);
+  g_array_unref (spans);
+  g_clear_pointer (&tt.longs, g_array_unref);
+
+  return list;
 }
 
 /* ---- heap snapshots ---- */

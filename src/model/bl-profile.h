@@ -297,15 +297,67 @@ const BlHistogramBucket *bl_profile_get_histogram (BlProfile             *self,
  * which a node was on the stack, in the order they were entered (by start
  * time; a parent before its children). Times are in the unit of the
  * thread's metric as stored (nanoseconds for time-ns; with decimals set for
- * that metric, 10^-decimals of it, see above). */
+ * that metric, 10^-decimals of it, see above).
+ *
+ * A span takes 16 bytes: its start, its node and its duration. A duration
+ * of 2^32 - 1 or more is BL_SPAN_LONG there, the duration itself kept in
+ * the list's long durations (few in real traces: sorted by span index,
+ * found by binary search). A span's depth is its node's. Read spans
+ * through a BlSpanList and its helpers: bl_span_list_get_end(),
+ * bl_span_list_get_duration(), bl_span_list_get_depth(). */
 typedef struct
 {
-  guint32 node;
-  guint32 depth;      /* the node's depth, thread root = 0 */
   guint64 start;
-  guint64 end;
+  guint32 node;
+  guint32 duration;   /* end - start, or BL_SPAN_LONG */
 } BlSpan;
 
+#define BL_SPAN_LONG G_MAXUINT32
+
+typedef struct
+{
+  guint32 span;       /* the span's index in its list */
+  guint32 reserved;
+  guint64 duration;   /* at least BL_SPAN_LONG */
+} BlSpanLong;
+
+typedef struct
+{
+  const BlSpan     *spans;
+  gsize             n_spans;
+  const BlSpanLong *longs;    /* the long durations, by span index */
+  gsize             n_longs;
+  const BlNode     *nodes;    /* the profile's nodes (for depths) */
+} BlSpanList;
+
+guint64             _bl_span_list_get_long       (const BlSpanList *list,
+                                                  gsize             index);
+
+static inline guint64
+bl_span_list_get_duration (const BlSpanList *list,
+                           gsize             index)
+{
+  guint32 d = list->spans[index].duration;
+
+  return G_LIKELY (d != BL_SPAN_LONG) ? d : _bl_span_list_get_long (list, index);
+}
+
+static inline guint64
+bl_span_list_get_end (const BlSpanList *list,
+                      gsize             index)
+{
+  return list->spans[index].start + bl_span_list_get_duration (list, index);
+}
+
+static inline guint32
+bl_span_list_get_depth (const BlSpanList *list,
+                        gsize             index)
+{
+  return list->nodes[list->spans[index].node].depth;
+}
+
+/* Spans are added in the order they were entered; an end before the
+ * start is taken as the start. */
 guint               bl_profile_add_span          (BlProfile     *self,
                                                   guint          thread,
                                                   guint32        node,
@@ -319,9 +371,11 @@ void                bl_profile_set_time_range    (BlProfile     *self,
                                                   guint64        start,
                                                   guint64        end);
 gboolean            bl_profile_has_time_order    (BlProfile     *self);
-const BlSpan       *bl_profile_get_spans         (BlProfile     *self,
+/* Fills @list with the thread's spans; %FALSE (and an empty list) if it
+ * has none. The list stays valid until a node or a span is added. */
+gboolean            bl_profile_get_spans         (BlProfile     *self,
                                                   guint          thread,
-                                                  gsize         *n_spans);
+                                                  BlSpanList    *list);
 gboolean            bl_profile_get_time_range    (BlProfile     *self,
                                                   guint          thread,
                                                   guint64       *start,
@@ -333,10 +387,10 @@ gboolean            bl_profile_get_time_range    (BlProfile     *self,
  * left and entered again two. Spans of depth 1 and deeper (not the thread
  * root), in the order they were entered, like bl_profile_get_spans();
  * @duration is the sum of the weights. Computed on each call, in time
- * linear in the total stack length of the samples. Free with g_free(). */
-BlSpan             *bl_profile_dup_sample_spans  (BlProfile     *self,
+ * linear in the total stack length of the samples. The list and its
+ * arrays are one block: free it with g_free(). */
+BlSpanList         *bl_profile_dup_sample_spans  (BlProfile     *self,
                                                   guint          thread,
-                                                  gsize         *n_spans,
                                                   guint64       *duration);
 
 /* Heap snapshots carried by the file (Perfetto heap graphs, DevTools heap

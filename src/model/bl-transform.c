@@ -1324,7 +1324,7 @@ copy_spans (Pass *pass)
   guint n_threads = bl_profile_get_n_threads (pass->src);
   guint n_dst_threads = bl_profile_get_n_threads (pass->dst);
   g_autoptr(GPtrArray) per_thread = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) open_src = g_array_new (FALSE, FALSE, sizeof (BlSpan));
+  g_autoptr(GArray) open_src = g_array_new (FALSE, FALSE, sizeof (gsize));   /* span indices */
   g_autofree guint8 *has_range = g_new0 (guint8, MAX (n_dst_threads, 1));
   g_autofree guint64 *range_start = g_new0 (guint64, MAX (n_dst_threads, 1));
   g_autofree guint64 *range_end = g_new0 (guint64, MAX (n_dst_threads, 1));
@@ -1340,8 +1340,9 @@ copy_spans (Pass *pass)
 
   for (guint t = 0; t < n_threads; t++)
     {
-      gsize n_spans = 0;
-      const BlSpan *spans = bl_profile_get_spans (pass->src, t, &n_spans);
+      BlSpanList list;
+      gsize n_spans = bl_profile_get_spans (pass->src, t, &list) ? list.n_spans : 0;
+      const BlSpan *spans = list.spans;
       guint32 root_image = pass->roots[t];
       guint64 s, e, now = 0;
 
@@ -1377,27 +1378,29 @@ copy_spans (Pass *pass)
             continue;
           while (open_src->len > 0)
             {
-              BlSpan *top = &g_array_index (open_src, BlSpan, open_src->len - 1);
+              gsize top = g_array_index (open_src, gsize, open_src->len - 1);
+              guint64 top_end = bl_span_list_get_end (&list, top);
 
-              if (top->end > span->start)
+              if (top_end > span->start)
                 break;
-              span_builder_emit (pass, &b, top->node, now, top->end);
-              now = MAX (now, top->end);
+              span_builder_emit (pass, &b, spans[top].node, now, top_end);
+              now = MAX (now, top_end);
               g_array_set_size (open_src, open_src->len - 1);
             }
           if (open_src->len > 0)
             span_builder_emit (pass, &b,
-                               g_array_index (open_src, BlSpan, open_src->len - 1).node,
+                               spans[g_array_index (open_src, gsize, open_src->len - 1)].node,
                                now, span->start);
           now = MAX (now, span->start);
-          g_array_append_val (open_src, *span);
+          g_array_append_val (open_src, i);
         }
       while (open_src->len > 0)
         {
-          BlSpan *top = &g_array_index (open_src, BlSpan, open_src->len - 1);
+          gsize top = g_array_index (open_src, gsize, open_src->len - 1);
+          guint64 top_end = bl_span_list_get_end (&list, top);
 
-          span_builder_emit (pass, &b, top->node, now, top->end);
-          now = MAX (now, top->end);
+          span_builder_emit (pass, &b, spans[top].node, now, top_end);
+          now = MAX (now, top_end);
           g_array_set_size (open_src, open_src->len - 1);
         }
       if (b.any)

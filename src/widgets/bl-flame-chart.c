@@ -46,9 +46,8 @@
 typedef struct
 {
   guint         thread;
-  const BlSpan *spans;
-  gsize         n_spans;
-  BlSpan       *owned;    /* a sampled thread's spans, derived by the model */
+  BlSpanList    list;
+  BlSpanList   *owned;    /* a sampled thread's spans, derived by the model */
   gsize         first;    /* the index of its first span among all lanes' */
   GPtrArray    *rows;     /* per depth - 1: GArray of guint32 span indexes */
   double        y;        /* top of the lane, in content coordinates */
@@ -222,7 +221,7 @@ row_first_after (const Lane *lane,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if ((double) lane->spans[g_array_index (row, guint32, mid)].end < t)
+      if ((double) bl_span_list_get_end (&lane->list, g_array_index (row, guint32, mid)) < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -244,14 +243,14 @@ row_top (BlFlameChart *self,
 static void
 span_rect (BlFlameChart    *self,
            const Lane      *lane,
-           const BlSpan    *span,
+           gsize            index,
            graphene_rect_t *rect)
 {
   double s = scale (self);
-  double x0 = ((double) span->start - self->v0) * s;
-  double x1 = ((double) span->end - self->v0) * s;
+  double x0 = ((double) lane->list.spans[index].start - self->v0) * s;
+  double x1 = ((double) bl_span_list_get_end (&lane->list, index) - self->v0) * s;
 
-  graphene_rect_init (rect, x0, row_top (self, lane, span->depth),
+  graphene_rect_init (rect, x0, row_top (self, lane, bl_span_list_get_depth (&lane->list, index)),
                       x1 - x0, self->row_height - 1);
 }
 
@@ -274,7 +273,7 @@ lane_of (BlFlameChart *self,
     {
       const Lane *lane = g_ptr_array_index (self->lanes, i);
 
-      if (index >= lane->first && index < lane->first + lane->n_spans)
+      if (index >= lane->first && index < lane->first + lane->list.n_spans)
         return lane;
     }
 
@@ -307,19 +306,18 @@ rebuild_rows (BlFlameChart *self)
       lane = g_new0 (Lane, 1);
       lane->thread = t;
       lane->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      lane->spans = bl_profile_get_spans (self->profile, t, &lane->n_spans);
-      if (lane->n_spans == 0)
+      if (!bl_profile_get_spans (self->profile, t, &lane->list))
         {
           /* a sampled thread: its samples end to end, from 0 */
-          lane->owned = bl_profile_dup_sample_spans (self->profile, t, &lane->n_spans, &end);
-          lane->spans = lane->owned;
+          lane->owned = bl_profile_dup_sample_spans (self->profile, t, &end);
           if (lane->owned != NULL)
             {
+              lane->list = *lane->owned;
               t0 = 0;
               t1 = MAX (t1, end);
             }
         }
-      if (lane->n_spans == 0 && all)
+      if (lane->list.n_spans == 0 && all)
         {
           lane_free (lane);
           continue;
@@ -330,9 +328,9 @@ rebuild_rows (BlFlameChart *self)
           t1 = MAX (t1, end);
         }
 
-      for (gsize i = 0; i < lane->n_spans; i++)
+      for (gsize i = 0; i < lane->list.n_spans; i++)
         {
-          guint depth = lane->spans[i].depth;
+          guint depth = bl_span_list_get_depth (&lane->list, i);
           guint32 index = (guint32) i;
 
           if (depth == 0)
@@ -343,7 +341,7 @@ rebuild_rows (BlFlameChart *self)
         }
 
       lane->first = self->n_spans;
-      self->n_spans += lane->n_spans;
+      self->n_spans += lane->list.n_spans;
       lane->header = all ? self->row_height : 0;
       lane->y = y;
       y += lane->header + (double) lane->rows->len * self->row_height + (all ? LANE_GAP : 0);
@@ -529,7 +527,7 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
           for (guint k = row_first_after (lane, row, self->v0); k < row->len; k++)
             {
               guint32 index = g_array_index (row, guint32, k);
-              const BlSpan *span = &lane->spans[index];
+              const BlSpan *span = &lane->list.spans[index];
               graphene_rect_t rect;
               GdkRGBA color;
               double x0, x1;
@@ -537,7 +535,7 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
               if ((double) span->start >= self->v1)
                 break;
 
-              span_rect (self, lane, span, &rect);
+              span_rect (self, lane, index, &rect);
               if (rect.size.width < MIN_BAR_PX)
                 {
                   /* a run of calls too short to see: one sliver for this pixel
@@ -1117,7 +1115,7 @@ bl_flame_chart_hit_test (BlFlameChart *self,
       if (k < row->len)
         {
           guint32 index = g_array_index (row, guint32, k);
-          const BlSpan *span = &lane->spans[index];
+          const BlSpan *span = &lane->list.spans[index];
 
           if ((double) span->start <= t + 0.5 / s)
             return lane->first + index;
@@ -1146,10 +1144,10 @@ bl_flame_chart_get_span_bounds (BlFlameChart    *self,
   g_return_val_if_fail (bounds != NULL, FALSE);
 
   lane = lane_of (self, span);
-  if (lane == NULL || lane->spans[span - lane->first].depth == 0)
+  if (lane == NULL || bl_span_list_get_depth (&lane->list, span - lane->first) == 0)
     return FALSE;
 
-  span_rect (self, lane, &lane->spans[span - lane->first], bounds);
+  span_rect (self, lane, span - lane->first, bounds);
 
   return TRUE;
 }
@@ -1178,10 +1176,11 @@ bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
   if (lane == NULL)
     return NULL;
 
-  s = &lane->spans[span - lane->first];
+  s = &lane->list.spans[span - lane->first];
   node = bl_profile_get_node (self->profile, s->node);
   metric = time_metric (self);
-  duration = bl_profile_format_value (self->profile, metric, s->end - s->start);
+  duration = bl_profile_format_value (self->profile, metric,
+                                     bl_span_list_get_duration (&lane->list, span - lane->first));
   start = bl_profile_format_value (self->profile, metric, s->start - (guint64) self->t0);
   file = bl_profile_get_string (self->profile, node->file);
 

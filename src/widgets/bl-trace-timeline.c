@@ -71,8 +71,7 @@ typedef struct
   guint         index;      /* thread or counter */
   gboolean      expanded;
   double        y;          /* top, in content coordinates */
-  const BlSpan *spans;
-  gsize         n_spans;
+  BlSpanList    list;       /* a thread's spans */
   GPtrArray    *rows;       /* per depth - 1: GArray of guint32 span indexes */
   GArray       *instants;   /* guint: indexes into trace->instants, by time */
   double        vmin;       /* counter: the scale */
@@ -467,11 +466,11 @@ rebuild (BlTraceTimeline *self)
         const BlPerfettoInstant *instant = &g_array_index (self->trace->instants,
                                                            BlPerfettoInstant, i);
 
-        gsize n_spans = 0;
+        BlSpanList list = { 0 };
 
         if (instant->thread < self->n_threads)
-          bl_profile_get_spans (self->profile, instant->thread, &n_spans);
-        if (n_spans == 0)
+          bl_profile_get_spans (self->profile, instant->thread, &list);
+        if (list.n_spans == 0)
           {
             if (markers == NULL)
               {
@@ -492,16 +491,16 @@ rebuild (BlTraceTimeline *self)
 
       self->thread_lane[t] = G_MAXUINT;
       lane = lane_new (LANE_THREAD, t);
-      lane->spans = bl_profile_get_spans (self->profile, t, &lane->n_spans);
-      if (lane->spans == NULL || lane->n_spans == 0 || lane->n_spans >= G_MAXINT32)
+      if (!bl_profile_get_spans (self->profile, t, &lane->list) ||
+          lane->list.n_spans >= G_MAXINT32)
         {
           lane_free (lane);
           continue;
         }
       lane->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      for (gsize i = 0; i < lane->n_spans; i++)
+      for (gsize i = 0; i < lane->list.n_spans; i++)
         {
-          guint depth = lane->spans[i].depth;
+          guint depth = bl_span_list_get_depth (&lane->list, i);
           guint32 index = (guint32) i;
 
           if (depth == 0)
@@ -509,7 +508,7 @@ rebuild (BlTraceTimeline *self)
           while (lane->rows->len < depth)
             g_ptr_array_add (lane->rows, g_array_new (FALSE, FALSE, sizeof (guint32)));
           g_array_append_val (g_ptr_array_index (lane->rows, depth - 1), index);
-          if (i > 0 && lane->spans[i].start < lane->spans[i - 1].start)
+          if (i > 0 && lane->list.spans[i].start < lane->list.spans[i - 1].start)
             sorted = FALSE;
         }
       /* tracks of the same name share a thread: their spans come one track
@@ -520,7 +519,7 @@ rebuild (BlTraceTimeline *self)
             GArray *row = g_ptr_array_index (lane->rows, r);
 
             g_qsort_with_data (row->data, (gint) row->len, sizeof (guint32),
-                               compare_span_start, (gpointer) lane->spans);
+                               compare_span_start, (gpointer) lane->list.spans);
           }
       if (bl_profile_get_time_range (self->profile, t, &start, &end))
         {
@@ -662,7 +661,7 @@ row_first_after (const Lane *lane,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if ((double) lane->spans[g_array_index (row, guint32, mid)].end <= t)
+      if ((double) bl_span_list_get_end (&lane->list, g_array_index (row, guint32, mid)) <= t)
         lo = mid + 1;
       else
         hi = mid;
@@ -747,14 +746,14 @@ counter_y (BlTraceTimeline *self,
 static void
 span_rect (BlTraceTimeline *self,
            const Lane      *lane,
-           const BlSpan    *span,
+           gsize            index,
            graphene_rect_t *rect)
 {
   double s = scale (self);
-  double x0 = ((double) span->start - self->v0) * s;
-  double x1 = ((double) span->end - self->v0) * s;
+  double x0 = ((double) lane->list.spans[index].start - self->v0) * s;
+  double x1 = ((double) bl_span_list_get_end (&lane->list, index) - self->v0) * s;
 
-  graphene_rect_init (rect, x0, row_top (self, lane, span->depth),
+  graphene_rect_init (rect, x0, row_top (self, lane, bl_span_list_get_depth (&lane->list, index)),
                       x1 - x0, self->row_height - 1);
 }
 
@@ -822,14 +821,17 @@ static guint64
 span_self (const Lane *lane,
            guint32     index)
 {
-  const BlSpan *span = &lane->spans[index];
-  guint64 duration = span->end - span->start;
+  const BlSpanList *list = &lane->list;
+  const BlSpan *span = &list->spans[index];
+  guint64 duration = bl_span_list_get_duration (list, index);
+  guint64 end = span->start + duration;
+  guint32 depth = bl_span_list_get_depth (list, index);
   guint64 children = 0;
 
   /* the direct children follow it, until something starts after its end */
-  for (gsize j = (gsize) index + 1; j < lane->n_spans && lane->spans[j].start < span->end; j++)
-    if (lane->spans[j].depth == span->depth + 1 && lane->spans[j].start >= span->start)
-      children += MIN (lane->spans[j].end, span->end) - lane->spans[j].start;
+  for (gsize j = (gsize) index + 1; j < list->n_spans && list->spans[j].start < end; j++)
+    if (bl_span_list_get_depth (list, j) == depth + 1 && list->spans[j].start >= span->start)
+      children += MIN (bl_span_list_get_end (list, j), end) - list->spans[j].start;
 
   return duration > children ? duration - children : 0;
 }
@@ -850,9 +852,9 @@ get_span (BlTraceTimeline *self,
 {
   Lane *lane = thread_lane (self, thread);
 
-  if (lane == NULL || index >= lane->n_spans)
+  if (lane == NULL || index >= lane->list.n_spans)
     return NULL;
-  return &lane->spans[index];
+  return &lane->list.spans[index];
 }
 
 static const char *
@@ -880,7 +882,7 @@ dup_slice_text (BlTraceTimeline *self,
     return NULL;
 
   start = format_time (self, (double) span->start - self->t0);
-  duration = format_time (self, (double) (span->end - span->start));
+  duration = format_time (self, (double) bl_span_list_get_duration (&lane->list, index));
   self_time = format_time (self, (double) span_self (lane, index));
   text = g_string_new (span_name (self, span));
   g_string_append_c (text, '\n');
@@ -1184,7 +1186,7 @@ snapshot_slices (BlTraceTimeline *self,
       for (guint k = row_first_after (lane, row, self->v0); k < row->len; k++)
         {
           guint32 index = g_array_index (row, guint32, k);
-          const BlSpan *span = &lane->spans[index];
+          const BlSpan *span = &lane->list.spans[index];
           graphene_rect_t rect;
           GdkRGBA color;
           double x0, x1;
@@ -1192,7 +1194,7 @@ snapshot_slices (BlTraceTimeline *self,
           if ((double) span->start >= self->v1)
             break;
 
-          span_rect (self, lane, span, &rect);
+          span_rect (self, lane, index, &rect);
           if (rect.size.width < MIN_BAR_PX)
             {
               /* calls too short to see: one sliver for this pixel column,
@@ -1309,11 +1311,12 @@ flow_point (BlTraceTimeline *self,
             double          *y)
 {
   Lane *lane = thread_lane (self, thread);
-  const BlSpan *span = &lane->spans[index];
+  const BlSpan *span = &lane->list.spans[index];
 
-  *x = ((double) (at_end ? span->end : span->start) - self->v0) * scale (self);
+  *x = ((double) (at_end ? bl_span_list_get_end (&lane->list, index) : span->start) - self->v0) *
+       scale (self);
   if (lane->expanded)
-    *y = row_top (self, lane, span->depth) + self->row_height / 2.0;
+    *y = row_top (self, lane, bl_span_list_get_depth (&lane->list, index)) + self->row_height / 2.0;
   else
     *y = lane_top (self, lane) + self->row_height / 2.0;
 }
@@ -2302,9 +2305,9 @@ bl_trace_timeline_get_span_bounds (BlTraceTimeline *self,
 
   s = get_span (self, thread, span);
   lane = thread_lane (self, thread);
-  if (s == NULL || !lane->expanded || s->depth == 0)
+  if (s == NULL || !lane->expanded || bl_span_list_get_depth (&lane->list, span) == 0)
     return FALSE;
-  span_rect (self, lane, s, bounds);
+  span_rect (self, lane, span, bounds);
 
   return TRUE;
 }
@@ -2394,7 +2397,7 @@ bl_trace_timeline_hit_test (BlTraceTimeline *self,
             {
               guint32 index = g_array_index (row, guint32, k);
 
-              if ((double) lane->spans[index].start <= t + 0.5 / s)
+              if ((double) lane->list.spans[index].start <= t + 0.5 / s)
                 {
                   hit->kind = BL_TRACE_HIT_SLICE;
                   hit->thread = lane->index;

@@ -151,10 +151,10 @@ main (int   argc,
   g_assert_no_error (error);
   for (guint i = 0; i < bl_profile_get_n_threads (profile); i++)
     {
-      gsize n;
+      BlSpanList list;
 
-      bl_profile_get_spans (profile, i, &n);
-      n_spans += n;
+      bl_profile_get_spans (profile, i, &list);
+      n_spans += list.n_spans;
     }
   g_print ("trace: %.1f MB, %" G_GUINT64_FORMAT " slices, read in %.0f ms (peer)\n",
            len / 1e6, n_spans, t);

@@ -79,18 +79,21 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_assert (bl_profile_get_n_threads (part) == bl_profile_get_n_threads (profile));
       for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
         {
-          gsize n_spans;
-          const BlSpan *spans = bl_profile_get_spans (profile, t, &n_spans);
+          BlSpanList list;
+          gsize n_spans = bl_profile_get_spans (profile, t, &list) ? list.n_spans : 0;
+          const BlSpan *spans = list.spans;
 
           g_array_set_size (found, 0);
           bl_profile_range_collect (range, t, from, to, found);
           for (guint k = 0; k < found->len; k++)
             {
-              const BlSpan *span = &spans[g_array_index (found, guint32, k)];
+              guint32 index = g_array_index (found, guint32, k);
+              const BlSpan *span;
 
-              g_assert (g_array_index (found, guint32, k) < n_spans);
+              g_assert (index < n_spans);
+              span = &spans[index];
               g_assert (span->start < to);
-              g_assert (span->end > from || span->start >= from);
+              g_assert (bl_span_list_get_end (&list, index) > from || span->start >= from);
             }
         }
     }

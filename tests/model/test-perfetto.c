@@ -68,6 +68,7 @@ test_slices (void)
   BlPbWriter *w = bl_pbw_new ();
   g_autoptr (BlProfile) profile = NULL;
   const BlPerfettoTrace *trace;
+  BlSpanList list;
   const BlSpan *spans;
   gsize n_spans;
 
@@ -93,11 +94,13 @@ test_slices (void)
                  "render;frame;paint 100\n");
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_TIME_NS), ==, 1100);
 
-  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  bl_profile_get_spans (profile, 0, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   g_assert_cmpuint (n_spans, ==, 4);
   g_assert_cmpuint (spans[0].start, ==, 1000);
-  g_assert_cmpuint (spans[0].end, ==, 2000);
-  g_assert_cmpuint (spans[1].depth, ==, 2);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 0), ==, 2000);
+  g_assert_cmpuint (bl_span_list_get_depth (&list, 1), ==, 2);
   g_assert_cmpuint (spans[3].start, ==, 2100);
 
   trace = bl_perfetto_get_trace (profile);
@@ -868,6 +871,7 @@ test_legacy_timestamps (void)
 {
   BlPbWriter *w = bl_pbw_new ();
   g_autoptr (BlProfile) profile = NULL;
+  BlSpanList list;
   const BlSpan *spans;
   gsize n_spans;
   const char *warning;
@@ -903,10 +907,12 @@ test_legacy_timestamps (void)
                  "ui;outer 15000\n"
                  "ui;outer;inner 13000\n"
                  "ui;outer;inner;once 2000\n");
-  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  bl_profile_get_spans (profile, 0, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   g_assert_cmpuint (n_spans, ==, 3);
   g_assert_cmpuint (spans[0].start, ==, 1005000);
-  g_assert_cmpuint (spans[0].end, ==, 1035000);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 0), ==, 1035000);
   g_assert_cmpuint (spans[2].start, ==, 1020000);
   warning = bl_profile_get_warning (profile);
   g_assert_nonnull (warning);
@@ -1192,6 +1198,7 @@ test_event_times (void)
   const guint64 top = G_GUINT64_CONSTANT (1) << 63;
   const guint64 b_at = 1000 + big, c_at = b_at + 50 + (big - 2), end_at = c_at + 1 + 100;
   g_autofree char *expected = NULL;
+  BlSpanList list;
   const BlSpan *spans;
   gsize n_spans;
 
@@ -1217,24 +1224,28 @@ test_event_times (void)
                               end_at - 1000 - 50 - 1);
   assert_folded (profile, expected);
 
-  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  bl_profile_get_spans (profile, 0, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   g_assert_cmpuint (n_spans, ==, 3);
   g_assert_cmpuint (spans[0].start, ==, 1000);
-  g_assert_cmpuint (spans[0].end, ==, end_at);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 0), ==, end_at);
   g_assert_cmpuint (spans[1].start, ==, b_at);
-  g_assert_cmpuint (spans[1].end, ==, b_at + 50);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 1), ==, b_at + 50);
   g_assert_cmpuint (spans[2].start, ==, c_at);
-  g_assert_cmpuint (spans[2].end, ==, c_at + 1);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 2), ==, c_at + 1);
 
-  spans = bl_profile_get_spans (profile, 1, &n_spans);
+  bl_profile_get_spans (profile, 1, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   g_assert_cmpuint (n_spans, ==, 2);
   g_assert_cmpstr (bl_profile_get_string (profile,
                                           bl_profile_get_node (profile, spans[0].node)->name),
                    ==, "y");
   g_assert_cmpuint (spans[0].start, ==, top + 100);
-  g_assert_cmpuint (spans[0].end, ==, top + 900);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 0), ==, top + 900);
   g_assert_cmpuint (spans[1].start, ==, top + 500);
-  g_assert_cmpuint (spans[1].end, ==, top + 500);
+  g_assert_cmpuint (bl_span_list_get_end (&list, 1), ==, top + 500);
 }
 
 /* One packet of sequence 4 holding a track event: type, track (0: the
@@ -1332,12 +1343,15 @@ test_usual_packets (void)
   g_assert_cmpuint (bl_profile_get_n_threads (usual), ==, bl_profile_get_n_threads (general));
   for (guint t = 0; t < bl_profile_get_n_threads (usual); t++)
     {
-      gsize n_a, n_b;
-      const BlSpan *sa = bl_profile_get_spans (usual, t, &n_a);
-      const BlSpan *sb = bl_profile_get_spans (general, t, &n_b);
+      BlSpanList la, lb;
 
-      g_assert_cmpuint (n_a, ==, n_b);
-      g_assert_cmpmem (sa, n_a * sizeof (BlSpan), sb, n_b * sizeof (BlSpan));
+      bl_profile_get_spans (usual, t, &la);
+      bl_profile_get_spans (general, t, &lb);
+      g_assert_cmpuint (la.n_spans, ==, lb.n_spans);
+      g_assert_cmpmem (la.spans, la.n_spans * sizeof (BlSpan), lb.spans, lb.n_spans * sizeof (BlSpan));
+      g_assert_cmpuint (la.n_longs, ==, lb.n_longs);
+      g_assert_cmpmem (la.longs, la.n_longs * sizeof (BlSpanLong),
+                       lb.longs, lb.n_longs * sizeof (BlSpanLong));
     }
 }
 

@@ -139,10 +139,11 @@ found_name (BlProfile *profile,
             GArray    *found,
             guint      i)
 {
-  gsize n_spans;
-  const BlSpan *spans = bl_profile_get_spans (profile, 0, &n_spans);
+  BlSpanList list;
 
-  return bl_profile_get_node_name (profile, spans[g_array_index (found, guint32, i)].node);
+  bl_profile_get_spans (profile, 0, &list);
+
+  return bl_profile_get_node_name (profile, list.spans[g_array_index (found, guint32, i)].node);
 }
 
 static void
@@ -151,10 +152,10 @@ test_collect (void)
   g_autoptr (BlProfile) profile = small_trace ();
   g_autoptr (BlProfileRange) range = bl_profile_range_new (profile);
   g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gsize n_spans;
+  BlSpanList list;
 
-  g_assert_nonnull (bl_profile_get_spans (profile, 0, &n_spans));
-  g_assert_cmpuint (n_spans, ==, 4);
+  g_assert_true (bl_profile_get_spans (profile, 0, &list));
+  g_assert_cmpuint (list.n_spans, ==, 4);
 
   /* D is open at 315: A, C, D, outermost first */
   g_assert_cmpuint (bl_profile_range_collect (range, 0, 315, 316, found), ==, 3);
@@ -255,12 +256,14 @@ test_random (void)
 
       for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
         {
-          gsize n_spans;
-          const BlSpan *spans = bl_profile_get_spans (profile, t, &n_spans);
+          BlSpanList list;
+          gsize n_spans = bl_profile_get_spans (profile, t, &list) ? list.n_spans : 0;
+          const BlSpan *spans = list.spans;
 
           for (gsize i = 0; i < n_spans; i++)
             {
-              guint64 from = MAX (spans[i].start, t0), to = MIN (spans[i].end, t1);
+              guint64 from = MAX (spans[i].start, t0);
+              guint64 to = MIN (bl_span_list_get_end (&list, i), t1);
               char *key;
               guint64 old;
 

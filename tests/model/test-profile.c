@@ -220,8 +220,8 @@ test_sample_spans (void)
 {
   g_autoptr(BlProfile) p = bl_profile_new ("test");
   guint32 t, u, a, b, c, x;
-  g_autofree BlSpan *spans = NULL;
-  gsize n = 0;
+  g_autofree BlSpanList *spans = NULL;
+  BlSpanList list;
   guint64 duration = 0;
   static const struct { guint32 node, depth; guint64 start, end; } expected[] = {
     { 0, 1,  0, 10 },   /* a */
@@ -266,23 +266,24 @@ test_sample_spans (void)
   bl_profile_finish (p);
 
   g_assert_true (bl_profile_has_time_order (p));
-  spans = bl_profile_dup_sample_spans (p, 0, &n, &duration);
+  spans = bl_profile_dup_sample_spans (p, 0, &duration);
   g_assert_nonnull (spans);
-  g_assert_cmpuint (n, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (spans->n_spans, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (spans->n_longs, ==, 0);
   g_assert_cmpuint (duration, ==, 20);
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; i < spans->n_spans; i++)
     {
-      g_assert_cmpuint (spans[i].node, ==, nodes[expected[i].node]);
-      g_assert_cmpuint (spans[i].depth, ==, expected[i].depth);
-      g_assert_cmpuint (spans[i].start, ==, expected[i].start);
-      g_assert_cmpuint (spans[i].end, ==, expected[i].end);
+      g_assert_cmpuint (spans->spans[i].node, ==, nodes[expected[i].node]);
+      g_assert_cmpuint (bl_span_list_get_depth (spans, i), ==, expected[i].depth);
+      g_assert_cmpuint (spans->spans[i].start, ==, expected[i].start);
+      g_assert_cmpuint (bl_span_list_get_end (spans, i), ==, expected[i].end);
     }
 
   /* a thread without samples has none; the evented spans stay apart */
-  g_assert_null (bl_profile_dup_sample_spans (p, bl_profile_get_node (p, u)->thread, &n, &duration));
-  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (bl_profile_dup_sample_spans (p, bl_profile_get_node (p, u)->thread, &duration));
   g_assert_cmpuint (duration, ==, 0);
-  g_assert_null (bl_profile_get_spans (p, 0, &n));
+  g_assert_false (bl_profile_get_spans (p, 0, &list));
+  g_assert_cmpuint (list.n_spans, ==, 0);
 }
 
 int

@@ -551,6 +551,7 @@ test_time_order_round_trip (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(BlProfile) profile = NULL;
   g_autoptr(BlProfile) again = NULL;
+  BlSpanList la, lb;
   const BlSpan *a, *b;
   gsize n_a, n_b;
   guint64 s0, e0, s1, e1;
@@ -563,16 +564,20 @@ test_time_order_round_trip (void)
   g_assert_nonnull (strstr (json, "\"type\":\"evented\""));
   again = round_trip (profile);
 
-  a = bl_profile_get_spans (profile, 0, &n_a);
-  b = bl_profile_get_spans (again, 0, &n_b);
+  bl_profile_get_spans (profile, 0, &la);
+  bl_profile_get_spans (again, 0, &lb);
+  a = la.spans;
+  b = lb.spans;
+  n_a = la.n_spans;
+  n_b = lb.n_spans;
   g_assert_cmpuint (n_a, ==, n_b);
   for (gsize i = 0; i < n_a; i++)
     {
       g_assert_cmpstr (bl_profile_get_node_name (profile, a[i].node), ==,
                        bl_profile_get_node_name (again, b[i].node));
-      g_assert_cmpuint (a[i].depth, ==, b[i].depth);
+      g_assert_cmpuint (bl_span_list_get_depth (&la, i), ==, bl_span_list_get_depth (&lb, i));
       g_assert_cmpuint (a[i].start, ==, b[i].start);
-      g_assert_cmpuint (a[i].end, ==, b[i].end);
+      g_assert_cmpuint (bl_span_list_get_end (&la, i), ==, bl_span_list_get_end (&lb, i));
     }
   g_assert_true (bl_profile_get_time_range (profile, 0, &s0, &e0));
   g_assert_true (bl_profile_get_time_range (again, 0, &s1, &e1));
@@ -597,22 +602,27 @@ test_time_order_edges (void)
   g_autoptr(BlProfile) profile = bl_speedscope_read_memory ((const guint8 *) json,
                                                             strlen (json), &error);
   g_autoptr(BlProfile) again = NULL;
+  BlSpanList la, lb;
   const BlSpan *a, *b;
   gsize n_a, n_b;
 
   g_assert_no_error (error);
   again = round_trip (profile);
-  a = bl_profile_get_spans (profile, 0, &n_a);
-  b = bl_profile_get_spans (again, 0, &n_b);
+  bl_profile_get_spans (profile, 0, &la);
+  bl_profile_get_spans (again, 0, &lb);
+  a = la.spans;
+  b = lb.spans;
+  n_a = la.n_spans;
+  n_b = lb.n_spans;
   g_assert_cmpuint (n_a, ==, 4);
   g_assert_cmpuint (n_b, ==, 4);
   for (gsize i = 0; i < n_a; i++)
     {
-      g_assert_cmpuint (a[i].depth, ==, b[i].depth);
+      g_assert_cmpuint (bl_span_list_get_depth (&la, i), ==, bl_span_list_get_depth (&lb, i));
       g_assert_cmpuint (a[i].start, ==, b[i].start);
-      g_assert_cmpuint (a[i].end, ==, b[i].end);
+      g_assert_cmpuint (bl_span_list_get_end (&la, i), ==, bl_span_list_get_end (&lb, i));
     }
-  g_assert_cmpuint (a[3].depth, ==, 3);
+  g_assert_cmpuint (bl_span_list_get_depth (&la, 3), ==, 3);
 }
 
 static void

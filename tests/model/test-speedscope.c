@@ -62,6 +62,7 @@ test_sample_evented (void)
       g_autoptr(GError) error = NULL;
       g_autoptr(BlProfile) profile = load_sample (names[i], &error);
       g_autofree char *out = NULL;
+      BlSpanList list;
       const BlSpan *spans;
       gsize n_spans;
       guint64 start, end;
@@ -77,21 +78,23 @@ test_sample_evented (void)
       g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_WEIGHT), ==, 14);
 
       g_assert_true (bl_profile_has_time_order (profile));
-      spans = bl_profile_get_spans (profile, 0, &n_spans);
+      bl_profile_get_spans (profile, 0, &list);
+      spans = list.spans;
+      n_spans = list.n_spans;
       g_assert_cmpuint (n_spans, ==, 5);
       g_assert_cmpstr (bl_profile_get_node_name (profile, spans[0].node), ==, "a");
-      g_assert_cmpuint (spans[0].depth, ==, 1);
+      g_assert_cmpuint (bl_span_list_get_depth (&list, 0), ==, 1);
       g_assert_cmpuint (spans[0].start, ==, 0);
-      g_assert_cmpuint (spans[0].end, ==, 14);
+      g_assert_cmpuint (bl_span_list_get_end (&list, 0), ==, 14);
       g_assert_cmpstr (bl_profile_get_node_name (profile, spans[2].node), ==, "c");
-      g_assert_cmpuint (spans[2].depth, ==, 3);
-      g_assert_cmpuint (spans[2].end, ==, 2);
+      g_assert_cmpuint (bl_span_list_get_depth (&list, 2), ==, 3);
+      g_assert_cmpuint (bl_span_list_get_end (&list, 2), ==, 2);
       g_assert_cmpstr (bl_profile_get_node_name (profile, spans[3].node), ==, "d");
       g_assert_cmpuint (spans[3].start, ==, 2);
-      g_assert_cmpuint (spans[3].end, ==, 6);
+      g_assert_cmpuint (bl_span_list_get_end (&list, 3), ==, 6);
       g_assert_cmpstr (bl_profile_get_node_name (profile, spans[4].node), ==, "c");
       g_assert_cmpuint (spans[4].start, ==, 6);
-      g_assert_cmpuint (spans[4].end, ==, 9);
+      g_assert_cmpuint (bl_span_list_get_end (&list, 4), ==, 9);
       g_assert_true (bl_profile_get_time_range (profile, 0, &start, &end));
       g_assert_cmpuint (start, ==, 0);
       g_assert_cmpuint (end, ==, 14);
@@ -785,6 +788,7 @@ test_compact_events (void)
   g_autoptr(BlProfile) b = NULL;
   g_autofree char *fa = NULL;
   g_autofree char *fb = NULL;
+  BlSpanList la, lb;
   const BlSpan *sa, *sb;
   gsize na, nb;
 
@@ -795,14 +799,18 @@ test_compact_events (void)
   fb = folded_all (b);
   g_assert_cmpstr (fa, ==, "# time-ns\nt;f 6500\nt;f;g 2500\n");
   g_assert_cmpstr (fa, ==, fb);
-  sa = bl_profile_get_spans (a, 0, &na);
-  sb = bl_profile_get_spans (b, 0, &nb);
+  bl_profile_get_spans (a, 0, &la);
+  bl_profile_get_spans (b, 0, &lb);
+  sa = la.spans;
+  sb = lb.spans;
+  na = la.n_spans;
+  nb = lb.n_spans;
   g_assert_cmpuint (na, ==, 2);
   g_assert_cmpuint (na, ==, nb);
   for (gsize i = 0; i < na; i++)
     {
       g_assert_cmpuint (sa[i].start, ==, sb[i].start);
-      g_assert_cmpuint (sa[i].end, ==, sb[i].end);
+      g_assert_cmpuint (bl_span_list_get_end (&la, i), ==, bl_span_list_get_end (&lb, i));
     }
   g_assert_nonnull (strstr (bl_profile_get_warning (a), "1 events of an unknown type "
                                                          "(the first is “Z”"));

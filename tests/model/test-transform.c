@@ -543,15 +543,17 @@ static char *
 spans_string (BlProfile *profile)
 {
   GString *s = g_string_new (NULL);
-  gsize n = 0;
-  const BlSpan *spans = bl_profile_get_spans (profile, 0, &n);
+  BlSpanList list;
+  gsize n = bl_profile_get_spans (profile, 0, &list) ? list.n_spans : 0;
+  const BlSpan *spans = list.spans;
 
   for (gsize i = 0; i < n; i++)
     {
       g_autofree char *stack = bl_profile_dup_stack_string (profile, spans[i].node, ';');
 
       g_string_append_printf (s, "%s@%u[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ") ",
-                              stack, spans[i].depth, spans[i].start, spans[i].end);
+                              stack, bl_span_list_get_depth (&list, i), spans[i].start,
+                              bl_span_list_get_end (&list, i));
     }
 
   return g_string_free (s, FALSE);

@@ -199,8 +199,9 @@ find_span (BlProfile  *profile,
            guint       thread,
            const char *name)
 {
-  gsize n_spans;
-  const BlSpan *spans = bl_profile_get_spans (profile, thread, &n_spans);
+  BlSpanList list;
+  gsize n_spans = bl_profile_get_spans (profile, thread, &list) ? list.n_spans : 0;
+  const BlSpan *spans = list.spans;
 
   for (gsize i = 0; i < n_spans; i++)
     if (g_strcmp0 (bl_profile_get_node_name (profile, spans[i].node), name) == 0)
@@ -792,6 +793,7 @@ test_sample_zoomed (void)
   GtkWidget *window;
   const guint8 *data;
   gsize len, n_spans;
+  BlSpanList list;
   const BlSpan *spans;
   g_autofree guint8 *pixels = NULL;
   int width, height;
@@ -811,13 +813,15 @@ test_sample_zoomed (void)
   /* frame 200: 1 s + 200 × 16 ms */
   bl_trace_timeline_set_visible_range (timeline, 4.2e9, 4.22e9);
   pixels = render_pixels (GTK_WIDGET (timeline), &width, &height);
-  spans = bl_profile_get_spans (profile, 0, &n_spans);
+  bl_profile_get_spans (profile, 0, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   for (gsize i = 0; i < n_spans; i++)
     {
       graphene_rect_t r;
       GdkRGBA color;
 
-      if (spans[i].start < 4.2e9 || spans[i].end > 4.22e9)
+      if (spans[i].start < 4.2e9 || bl_span_list_get_end (&list, i) > 4.22e9)
         continue;
       g_assert_true (bl_trace_timeline_get_span_bounds (timeline, 0, (guint32) i, &r));
       g_assert_true (bl_trace_timeline_get_span_color (timeline, 0, (guint32) i, &color));

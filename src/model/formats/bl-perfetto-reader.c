@@ -2769,10 +2769,11 @@ add_child (BlProfile  *profile,
   return node;
 }
 
-/* @spans: the track's spans, the first of them span @first of the thread */
+/* @spans: the track's spans, the first of them span @first of @thread */
 static void
 close_slice (BlProfile  *profile,
              ChildIndex *index,
+             guint       thread,
              BlSpan     *spans,
              guint       first,
              GArray     *stack,
@@ -2784,7 +2785,10 @@ close_slice (BlProfile  *profile,
 
   (*on_stack_of (index, bl_profile_get_node (profile, top->node)->name))--;
   bl_profile_add_value (profile, top->node, BL_METRIC_TIME_NS, self);
-  spans[top->span - first].end = top->start + duration;
+  if (duration < BL_SPAN_LONG)
+    spans[top->span - first].duration = (guint32) duration;
+  else
+    _bl_profile_set_span_duration (profile, thread, top->span, duration);
   g_array_set_size (stack, stack->len - 1);
   if (stack->len > 0)
     g_array_index (stack, Open, stack->len - 1).children += duration;
@@ -2881,10 +2885,9 @@ build_track (Reader          *reader,
           open.node = add_child (profile, &reader->children, parent, slice_name);
           (*on_stack_of (&reader->children, slice_name))++;
           open.span = next_span++;
-          spans[open.span - first_span].node = open.node;
-          spans[open.span - first_span].depth = bl_profile_get_node (profile, open.node)->depth;
           spans[open.span - first_span].start = ts;
-          spans[open.span - first_span].end = ts;
+          spans[open.span - first_span].node = open.node;
+          spans[open.span - first_span].duration = 0;
           open.start = ts;
           open.children = 0;
           g_array_append_val (stack, open);
@@ -2910,12 +2913,12 @@ build_track (Reader          *reader,
             }
         }
       else if (type == EV_SLICE_END && stack->len > 0)
-        close_slice (profile, &reader->children, spans, first_span, stack, ts);
+        close_slice (profile, &reader->children, thread, spans, first_span, stack, ts);
     }
 
   /* slices still open at the end of the trace end with its last event */
   while (stack->len > 0)
-    close_slice (profile, &reader->children, spans, first_span, stack, reader->max_event_ts);
+    close_slice (profile, &reader->children, thread, spans, first_span, stack, reader->max_event_ts);
 
   if (has_slices)
     bl_profile_set_time_range (profile, thread, first, MAX (last, reader->max_event_ts));

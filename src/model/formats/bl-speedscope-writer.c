@@ -101,13 +101,16 @@ write_evented (Writer         *w,
                GError        **error)
 {
   GString *buffer = w->buffer;
+  BlSpanList list;
   const BlSpan *spans;
   gsize n_spans;
   guint64 start = 0, end = 0;
   guint depth = 0;
   gboolean first = TRUE;
 
-  spans = bl_profile_get_spans (profile, thread, &n_spans);
+  bl_profile_get_spans (profile, thread, &list);
+  spans = list.spans;
+  n_spans = list.n_spans;
   bl_profile_get_time_range (profile, thread, &start, &end);
 
   g_string_append (buffer, ",\"type\":\"evented\",\"startValue\":");
@@ -118,18 +121,21 @@ write_evented (Writer         *w,
 
   for (gsize i = 0; i <= n_spans; i++)
     {
-      if (i < n_spans && spans[i].depth == 0)
+      if (i < n_spans && bl_span_list_get_depth (&list, i) == 0)
         continue;
 
       /* spans nest as they were entered: close those as deep as this one
        * or deeper (everything at the end) */
-      while (depth > 0 && (i == n_spans || spans[stack[depth - 1]].depth >= spans[i].depth))
+      while (depth > 0 &&
+             (i == n_spans ||
+              bl_span_list_get_depth (&list, stack[depth - 1]) >= bl_span_list_get_depth (&list, i)))
         {
-          const BlSpan *open = &spans[stack[--depth]];
+          guint32 open = stack[--depth];
 
           g_string_append_printf (buffer, ",{\"type\":\"C\",\"frame\":%u,\"at\":",
-                                  frame_of_node[open->node]);
-          bl_profile_append_exact_value (profile, metric, open->end, buffer);
+                                  frame_of_node[spans[open].node]);
+          bl_profile_append_exact_value (profile, metric, bl_span_list_get_end (&list, open),
+                                         buffer);
           g_string_append_c (buffer, '}');
         }
       if (i == n_spans)
@@ -463,8 +469,8 @@ bl_speedscope_write (BlProfile      *profile,
     {
       BlMetricId metrics[BL_N_METRICS];
       guint n_metrics = thread_metrics (profile, t, metrics);
-      gsize n_spans = 0;
-      gboolean has_spans = bl_profile_get_spans (profile, t, &n_spans) != NULL;
+      BlSpanList list;
+      gboolean has_spans = bl_profile_get_spans (profile, t, &list);
 
       for (guint i = 0; i < n_metrics; i++)
         {

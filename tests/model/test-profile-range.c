@@ -119,6 +119,83 @@ test_edges (void)
   assert_range (range, 600, 700, "");
 }
 
+/* Durations around 2^32 ns, the first kept aside from the span: a
+ * [10, 10 + 4·2^32) holds b [20, 19 + 2^32) (2^32 - 1), c [2^32 + 100,
+ * 2^33 + 98) (2^32 - 2) holding d [2^32 + 200, 2^33), e [2^33 + 100,
+ * 3·2^32 + 100) (2^32: first ended short), f (first ended long, then
+ * short) and g (ended before it started: no time); closed innermost first,
+ * so the long durations come out of span order. */
+static void
+test_long_spans (void)
+{
+  g_autoptr (BlProfile) p = bl_profile_new ("test");
+  g_autoptr (BlProfileRange) range = NULL;
+  const guint64 big = G_GUINT64_CONSTANT (1) << 32;
+  const guint64 ends[] = { 10 + 4 * big, 19 + big, 2 * big + 98, 2 * big, 3 * big + 100,
+                           3 * big + 300, 3 * big + 400 };
+  const guint depths[] = { 1, 2, 2, 3, 2, 2, 2 };
+  guint32 t, a, b, c, d, e, f, g;
+  guint sa, s;
+  BlSpanList list;
+  guint64 start, end;
+
+  bl_profile_enable_metric (p, BL_METRIC_TIME_NS);
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  a = bl_profile_add_child (p, t, bl_profile_intern (p, "a"), 0, 0);
+  b = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 0);
+  c = bl_profile_add_child (p, a, bl_profile_intern (p, "c"), 0, 0);
+  d = bl_profile_add_child (p, c, bl_profile_intern (p, "d"), 0, 0);
+  e = bl_profile_add_child (p, a, bl_profile_intern (p, "e"), 0, 0);
+  f = bl_profile_add_child (p, a, bl_profile_intern (p, "f"), 0, 0);
+  g = bl_profile_add_child (p, a, bl_profile_intern (p, "g"), 0, 0);
+
+  sa = bl_profile_add_span (p, 0, a, 10);
+  s = bl_profile_add_span (p, 0, b, 20);
+  bl_profile_set_span_end (p, 0, s, 19 + big);
+  s = bl_profile_add_span (p, 0, c, big + 100);
+  bl_profile_set_span_end (p, 0, bl_profile_add_span (p, 0, d, big + 200), 2 * big);
+  bl_profile_set_span_end (p, 0, s, 2 * big + 98);
+  s = bl_profile_add_span (p, 0, e, 2 * big + 100);
+  bl_profile_set_span_end (p, 0, s, 2 * big + 150);
+  bl_profile_set_span_end (p, 0, s, 3 * big + 100);
+  s = bl_profile_add_span (p, 0, f, 3 * big + 200);
+  bl_profile_set_span_end (p, 0, s, 4 * big);
+  bl_profile_set_span_end (p, 0, s, 3 * big + 300);
+  s = bl_profile_add_span (p, 0, g, 3 * big + 400);
+  bl_profile_set_span_end (p, 0, s, 5);
+  bl_profile_set_span_end (p, 0, sa, 10 + 4 * big);
+  bl_profile_add_value (p, a, BL_METRIC_TIME_NS, 1);
+  bl_profile_finish (p);
+
+  g_assert_true (bl_profile_get_spans (p, 0, &list));
+  g_assert_cmpuint (sizeof (BlSpan), ==, 16);
+  g_assert_cmpuint (list.n_spans, ==, G_N_ELEMENTS (ends));
+  /* a, b and e: by span index */
+  g_assert_cmpuint (list.n_longs, ==, 3);
+  g_assert_cmpuint (list.longs[0].span, ==, 0);
+  g_assert_cmpuint (list.longs[1].span, ==, 1);
+  g_assert_cmpuint (list.longs[2].span, ==, 4);
+  g_assert_cmpuint (list.spans[2].duration, ==, big - 2);
+  for (gsize i = 0; i < list.n_spans; i++)
+    {
+      g_assert_cmpuint (bl_span_list_get_end (&list, i), ==, ends[i]);
+      g_assert_cmpuint (bl_span_list_get_duration (&list, i), ==, ends[i] - list.spans[i].start);
+      g_assert_cmpuint (bl_span_list_get_depth (&list, i), ==, depths[i]);
+    }
+  g_assert_true (bl_profile_get_time_range (p, 0, &start, &end));
+  g_assert_cmpuint (start, ==, 10);
+  g_assert_cmpuint (end, ==, 10 + 4 * big);
+
+  range = bl_profile_range_new (p);
+  /* across b's end */
+  assert_range (range, big + 10, big + 30, "T;a 11\nT;a;b 9\n");
+  /* c and d whole, into e */
+  assert_range (range, big + 150, 2 * big + 120,
+                "T;a 2\nT;a;c 148\nT;a;c;d 4294967096\nT;a;e 20\n");
+  /* e's last nanosecond, f whole, past a's end */
+  assert_range (range, 3 * big + 99, 5 * big, "T;a 4294967106\nT;a;e 1\nT;a;f 100\n");
+}
+
 static void
 test_threads_kept (void)
 {
@@ -394,6 +471,7 @@ main (int   argc,
 
   g_test_add_func ("/profile-range/edges", test_edges);
   g_test_add_func ("/profile-range/threads-kept", test_threads_kept);
+  g_test_add_func ("/profile-range/long-spans", test_long_spans);
   g_test_add_func ("/profile-range/collect", test_collect);
   g_test_add_func ("/profile-range/unordered-thread", test_unordered_thread);
   g_test_add_func ("/profile-range/random", test_random);

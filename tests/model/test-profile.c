@@ -286,6 +286,43 @@ test_sample_spans (void)
   g_assert_cmpuint (list.n_spans, ==, 0);
 }
 
+/* A sampled thread whose spans last 2^32 and more: their durations kept
+ * aside, found again by span index. */
+static void
+test_sample_spans_long (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  g_autofree BlSpanList *spans = NULL;
+  const guint64 big = G_GUINT64_CONSTANT (1) << 32;
+  guint64 duration = 0;
+  guint32 t, a, b, c;
+
+  bl_profile_enable_metric (p, BL_METRIC_TIME_NS);
+  t = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  a = bl_profile_add_child (p, t, bl_profile_intern (p, "a"), 0, 0);
+  b = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 0);
+  c = bl_profile_add_child (p, t, bl_profile_intern (p, "c"), 0, 0);
+  bl_profile_add_sample (p, 0, b, big - 1);
+  bl_profile_add_sample (p, 0, a, 7);
+  bl_profile_add_sample (p, 0, c, big - 2);
+  bl_profile_add_value (p, b, BL_METRIC_TIME_NS, big - 1);
+  bl_profile_finish (p);
+
+  /* a [0, 2^32 + 6) holding b [0, 2^32 - 1), then c [2^32 + 6, 2^33 + 4) */
+  spans = bl_profile_dup_sample_spans (p, 0, &duration);
+  g_assert_nonnull (spans);
+  g_assert_cmpuint (duration, ==, 2 * big + 4);
+  g_assert_cmpuint (spans->n_spans, ==, 3);
+  g_assert_cmpuint (spans->n_longs, ==, 2);
+  g_assert_cmpuint (spans->spans[0].node, ==, a);
+  g_assert_cmpuint (bl_span_list_get_end (spans, 0), ==, big + 6);
+  g_assert_cmpuint (spans->spans[1].node, ==, b);
+  g_assert_cmpuint (bl_span_list_get_end (spans, 1), ==, big - 1);
+  g_assert_cmpuint (bl_span_list_get_depth (spans, 1), ==, 2);
+  g_assert_cmpuint (spans->spans[2].start, ==, big + 6);
+  g_assert_cmpuint (bl_span_list_get_duration (spans, 2), ==, big - 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -299,6 +336,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
   g_test_add_func ("/model/profile/metric-table", test_metric_table);
   g_test_add_func ("/model/profile/sample-spans", test_sample_spans);
+  g_test_add_func ("/model/profile/sample-spans-long", test_sample_spans_long);
 
   return g_test_run ();
 }

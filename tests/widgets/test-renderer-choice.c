@@ -92,15 +92,17 @@ test_user_choice (void)
   if (g_test_subprocess ())
     {
       g_autoptr(GdkGLContext) context = NULL;
+      /* GTK 4.14 removed the old "gl" renderer: its GL renderer is "ngl" */
+      const char *asked = gtk_get_minor_version () >= 14 ? "ngl" : "gl";
       gboolean gl;
 
-      g_setenv ("GSK_RENDERER", "gl", TRUE);
+      g_setenv ("GSK_RENDERER", asked, TRUE);
       g_unsetenv ("GDK_DEBUG");
       gtk_init ();
       gl = (context = gdk_display_create_gl_context (gdk_display_get_default (), NULL)) != NULL &&
            gdk_gl_context_realize (context, NULL);
       g_assert_null (bl_renderer_choice_apply (gdk_display_get_default ()));
-      g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "gl");
+      g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, asked);
       /* GL, even software GL, as asked (without GL at all GTK falls back) */
       if (gl)
         g_assert_false (window_renderer_type () == GSK_TYPE_CAIRO_RENDERER);
@@ -117,7 +119,14 @@ test_no_gl (void)
   if (g_test_subprocess ())
     {
       g_unsetenv ("GSK_RENDERER");
-      g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+      /* GTK 4.16 moved "gl-disable" from GDK_DEBUG to GDK_DISABLE=gl */
+      if (gtk_get_minor_version () >= 16)
+        {
+          g_unsetenv ("GDK_DEBUG");
+          g_setenv ("GDK_DISABLE", "gl", TRUE);
+        }
+      else
+        g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
       gtk_init ();
       g_assert_null (bl_renderer_choice_apply (gdk_display_get_default ()));
       g_assert_null (g_getenv ("GSK_RENDERER"));

@@ -227,7 +227,9 @@ test_german_window (void)
   g_assert_no_error (error);
   if (err != NULL && err[0] != '\0')
     g_test_message ("brightlens stderr:\n%s", err);
-  g_spawn_check_wait_status (status, &error);
+  if (!g_spawn_check_wait_status (status, &error))
+    /* on standard error, which the suite's console log keeps */
+    g_printerr ("brightlens (%s) failed; its standard error:\n%s\n", BL_APP, err);
   g_assert_no_error (error);
 
   /* the catalogue really was bound by the app (its bindtextdomain() call went through us) */

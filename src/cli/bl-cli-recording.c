@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "bl-cli.h"
+#include "bl-json-text.h"
 
 static gint64
 stream_size (BlRecording       *recording,
@@ -68,18 +69,6 @@ mark_text (BlRecordingMarkKind kind)
 }
 
 static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
 add_int (JsonBuilder *builder,
          const char  *name,
          gint64       value)
@@ -119,28 +108,28 @@ recording_to_json (BlRecording *recording)
   guint n_marks;
 
   json_builder_begin_object (builder);
-  add_string (builder, "format", BL_RECORDING_FORMAT_ID);
+  bl_json_add_string (builder, "format", BL_RECORDING_FORMAT_ID);
   add_int (builder, "version", info->version);
 
   json_builder_set_member_name (builder, "device");
   json_builder_begin_object (builder);
-  add_string (builder, "name", info->device_name);
-  add_string (builder, "model", info->device_model);
-  add_string (builder, "os_version", info->device_os_version);
-  add_string (builder, "serial", info->device_serial);
+  bl_json_add_string (builder, "name", info->device_name);
+  bl_json_add_string (builder, "model", info->device_model);
+  bl_json_add_string (builder, "os_version", info->device_os_version);
+  bl_json_add_string (builder, "serial", info->device_serial);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "app");
   json_builder_begin_object (builder);
-  add_string (builder, "id", info->app_id);
-  add_string (builder, "name", info->app_name);
-  add_string (builder, "version", info->app_version);
+  bl_json_add_string (builder, "id", info->app_id);
+  bl_json_add_string (builder, "name", info->app_name);
+  bl_json_add_string (builder, "version", info->app_version);
   json_builder_end_object (builder);
 
-  add_string (builder, "start_time", info->start_time);
+  bl_json_add_string (builder, "start_time", info->start_time);
   add_int (builder, "duration_us", info->duration_us);
-  add_string (builder, "state", bl_recording_end_get_name (info->end));
-  add_string (builder, "message", info->end_message);
+  bl_json_add_string (builder, "state", bl_recording_end_get_name (info->end));
+  bl_json_add_string (builder, "message", info->end_message);
 
   json_builder_set_member_name (builder, "marks");
   json_builder_begin_array (builder);
@@ -149,8 +138,8 @@ recording_to_json (BlRecording *recording)
     {
       json_builder_begin_object (builder);
       add_int (builder, "time_us", marks[i].time_us);
-      add_string (builder, "kind", bl_recording_mark_kind_get_name (marks[i].kind));
-      add_string (builder, "text", marks[i].text);
+      bl_json_add_string (builder, "kind", bl_recording_mark_kind_get_name (marks[i].kind));
+      bl_json_add_string (builder, "text", marks[i].text);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -164,10 +153,10 @@ recording_to_json (BlRecording *recording)
 
       json_builder_set_member_name (builder, bl_recording_stream_get_name (s));
       json_builder_begin_object (builder);
-      add_string (builder, "file", bl_recording_stream_get_file_name (s));
+      bl_json_add_string (builder, "file", bl_recording_stream_get_file_name (s));
       json_builder_set_member_name (builder, "recorded");
       json_builder_add_boolean_value (builder, bl_recording_has_stream (recording, s));
-      add_string (builder, "error", bl_recording_get_stream_error (recording, s));
+      bl_json_add_string (builder, "error", bl_recording_get_stream_error (recording, s));
       json_builder_set_member_name (builder, "bytes");
       if (stream_size (recording, s) >= 0)
         json_builder_add_int_value (builder, stream_size (recording, s));
@@ -199,7 +188,7 @@ recording_to_json (BlRecording *recording)
     }
   json_builder_end_object (builder);
 
-  add_string (builder, "warning", bl_recording_get_warning (recording));
+  bl_json_add_string (builder, "warning", bl_recording_get_warning (recording));
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bl-cli.h"
+#include "bl-json-text.h"
 
 static void
 print_warnings (BlSession  *session,
@@ -31,18 +32,6 @@ print_warnings (BlSession  *session,
 }
 
 /* ---- info --------------------------------------------------------------- */
-
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
 
 static void
 add_number (JsonBuilder *builder,
@@ -72,26 +61,26 @@ session_to_json (BlSession *session)
   intervals = bl_session_get_intervals (session, &n_intervals);
 
   json_builder_begin_object (builder);
-  add_string (builder, "format", "rrm");
-  add_string (builder, "file_version", info->file_version);
+  bl_json_add_string (builder, "format", "rrm");
+  bl_json_add_string (builder, "file_version", info->file_version);
 
   json_builder_set_member_name (builder, "device");
   json_builder_begin_object (builder);
-  add_string (builder, "name", info->device_name);
-  add_string (builder, "model", info->model_number);
-  add_string (builder, "serial", info->serial_number);
-  add_string (builder, "software_version", info->software_version);
+  bl_json_add_string (builder, "name", info->device_name);
+  bl_json_add_string (builder, "model", info->model_number);
+  bl_json_add_string (builder, "serial", info->serial_number);
+  bl_json_add_string (builder, "software_version", info->software_version);
   add_number (builder, "software_build", info->software_build >= 0 ? info->software_build : NAN);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "app");
   json_builder_begin_object (builder);
-  add_string (builder, "id", info->channel_id);
-  add_string (builder, "name", info->channel_name);
-  add_string (builder, "version", info->channel_version);
+  bl_json_add_string (builder, "id", info->channel_id);
+  bl_json_add_string (builder, "name", info->channel_name);
+  bl_json_add_string (builder, "version", info->channel_version);
   json_builder_end_object (builder);
 
-  add_string (builder, "uuid", info->uuid);
+  bl_json_add_string (builder, "uuid", info->uuid);
   add_number (builder, "started_at_ms", info->started_at_ms ? (double) info->started_at_ms : NAN);
   add_number (builder, "foreground_limit",
               info->has_foreground_limit ? (double) info->foreground_limit : NAN);
@@ -134,7 +123,7 @@ session_to_json (BlSession *session)
   for (guint i = 0; i < n_beacons; i++)
     {
       json_builder_begin_object (builder);
-      add_string (builder, "name", beacons[i].name);
+      bl_json_add_string (builder, "name", beacons[i].name);
       add_number (builder, "timestamp_ms", (double) beacons[i].timestamp_ms);
       json_builder_end_object (builder);
     }
@@ -145,7 +134,7 @@ session_to_json (BlSession *session)
   for (guint i = 0; i < n_intervals; i++)
     {
       json_builder_begin_object (builder);
-      add_string (builder, "name", intervals[i].name);
+      bl_json_add_string (builder, "name", intervals[i].name);
       add_number (builder, "start_ms", (double) intervals[i].start_ms);
       add_number (builder, "end_ms", (double) intervals[i].end_ms);
       add_number (builder, "duration_ms", (double) (intervals[i].end_ms - intervals[i].start_ms));
@@ -155,7 +144,7 @@ session_to_json (BlSession *session)
 
   json_builder_set_member_name (builder, "incomplete");
   json_builder_add_boolean_value (builder, bl_session_is_incomplete (session));
-  add_string (builder, "warning", bl_session_get_warning (session));
+  bl_json_add_string (builder, "warning", bl_session_get_warning (session));
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);

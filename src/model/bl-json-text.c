@@ -77,3 +77,23 @@ bl_json_to_bytes (JsonNode *root)
 
   return g_bytes_new_take (text, len);
 }
+
+/**
+ * bl_json_add_string:
+ * @builder: a builder inside an object
+ * @name: the member's name
+ * @value: (nullable): its text, or %NULL for a JSON null
+ *
+ * Adds the member @name with @value.
+ */
+void
+bl_json_add_string (JsonBuilder *builder,
+                    const char  *name,
+                    const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}

@@ -13,4 +13,8 @@ char   *bl_json_to_text  (JsonNode *root,
                           gsize    *length);
 GBytes *bl_json_to_bytes (JsonNode *root);
 
+void    bl_json_add_string (JsonBuilder *builder,
+                            const char  *name,
+                            const char  *value);
+
 G_END_DECLS

@@ -182,18 +182,6 @@ bl_recording_writer_set_stream (BlRecordingWriter *self,
 
 /* ---- the document -------------------------------------------------------- */
 
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static char *
 build_manifest (BlRecordingWriter *self)
 {
@@ -201,28 +189,28 @@ build_manifest (BlRecordingWriter *self)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
-  add_string (builder, "format", BL_RECORDING_FORMAT_ID);
+  bl_json_add_string (builder, "format", BL_RECORDING_FORMAT_ID);
   json_builder_set_member_name (builder, "version");
   json_builder_add_int_value (builder, BL_RECORDING_VERSION);
-  add_string (builder, "state", bl_recording_end_get_name (self->end));
-  add_string (builder, "message", self->end_message);
-  add_string (builder, "start_time", self->start_time);
+  bl_json_add_string (builder, "state", bl_recording_end_get_name (self->end));
+  bl_json_add_string (builder, "message", self->end_message);
+  bl_json_add_string (builder, "start_time", self->start_time);
   json_builder_set_member_name (builder, "duration_us");
   json_builder_add_int_value (builder, self->duration_us);
 
   json_builder_set_member_name (builder, "device");
   json_builder_begin_object (builder);
-  add_string (builder, "name", self->device[0]);
-  add_string (builder, "model", self->device[1]);
-  add_string (builder, "os_version", self->device[2]);
-  add_string (builder, "serial", self->device[3]);
+  bl_json_add_string (builder, "name", self->device[0]);
+  bl_json_add_string (builder, "model", self->device[1]);
+  bl_json_add_string (builder, "os_version", self->device[2]);
+  bl_json_add_string (builder, "serial", self->device[3]);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "app");
   json_builder_begin_object (builder);
-  add_string (builder, "id", self->app[0]);
-  add_string (builder, "name", self->app[1]);
-  add_string (builder, "version", self->app[2]);
+  bl_json_add_string (builder, "id", self->app[0]);
+  bl_json_add_string (builder, "name", self->app[1]);
+  bl_json_add_string (builder, "version", self->app[2]);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "streams");
@@ -233,11 +221,11 @@ build_manifest (BlRecordingWriter *self)
 
       json_builder_set_member_name (builder, bl_recording_stream_get_name (s));
       json_builder_begin_object (builder);
-      add_string (builder, "file", bl_recording_stream_get_file_name (s));
+      bl_json_add_string (builder, "file", bl_recording_stream_get_file_name (s));
       json_builder_set_member_name (builder, "recorded");
       json_builder_add_boolean_value (builder, stream->recorded);
       if (stream->note != NULL)
-        add_string (builder, "note", stream->note);
+        bl_json_add_string (builder, "note", stream->note);
       json_builder_set_member_name (builder, "first_byte_us");
       if (stream->first_byte_us >= 0)
         json_builder_add_int_value (builder, stream->first_byte_us);
@@ -256,8 +244,8 @@ build_manifest (BlRecordingWriter *self)
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "time_us");
       json_builder_add_int_value (builder, mark->time_us);
-      add_string (builder, "kind", bl_recording_mark_kind_get_name (mark->kind));
-      add_string (builder, "text", mark->text != NULL ? mark->text : "");
+      bl_json_add_string (builder, "kind", bl_recording_mark_kind_get_name (mark->kind));
+      bl_json_add_string (builder, "text", mark->text != NULL ? mark->text : "");
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bl-profile-node.h"
+#include "bl-profile-private.h"
 
 struct _BlProfileNode
 {
@@ -76,13 +77,14 @@ heaviest (BlProfile     *profile,
           const guint32 *nodes,
           guint          n)
 {
-  BlMetricId metric = bl_profile_get_default_metric (profile);
+  const guint64 *totals = bl_profile_get_total_array (profile,
+                                                      bl_profile_get_default_metric (profile));
   guint32 best = n > 0 ? nodes[0] : BL_NODE_NONE;
   guint64 best_value = 0;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n && totals != NULL; i++)
     {
-      guint64 v = bl_profile_get_total (profile, metric, nodes[i]);
+      guint64 v = totals[nodes[i]];
 
       if (v > best_value)
         {
@@ -173,31 +175,41 @@ bl_profile_node_list_roots (BlProfile *profile,
 
 typedef struct
 {
-  GArray  *nodes;
+  guint32 *nodes;     /* NULL when the function has no node here */
+  guint    n_nodes;
   guint64  self[BL_N_METRICS];
   guint64  total[BL_N_METRICS];
 } FunctionGroup;
 
 /* Groups the nodes of @thread (or all) by function, with self summed and
- * total summed over the nodes that have no ancestor of the same function. */
+ * total summed over the nodes that have no ancestor of the same function.
+ * Each group's nodes are in depth-first order. One walk of the tree notes
+ * the nodes and sums the values; a counting pass then gives every group
+ * its nodes in one allocation of its own. */
 static FunctionGroup *
 group_functions (BlProfile *profile,
                  guint      thread,
                  guint32    only_function)
 {
   guint n_functions = bl_profile_get_n_functions (profile);
+  guint n_all = bl_profile_get_n_nodes (profile);
   const BlNode *nodes = bl_profile_get_nodes (profile);
+  const guint32 *node_function = _bl_profile_get_node_functions (profile);
   FunctionGroup *groups = g_new0 (FunctionGroup, MAX (n_functions, 1));
   guint32 *on_stack = g_new0 (guint32, MAX (n_functions, 1));
-  guint32 *stack = g_new (guint32, MAX (bl_profile_get_n_nodes (profile), 1));
+  guint32 *stack = g_new (guint32, MAX (n_all, 1));
+  guint32 *visited = g_new (guint32, MAX (n_all, 1));
+  gsize n_visited = 0;
   const guint64 *self_arrays[BL_N_METRICS];
   const guint64 *total_arrays[BL_N_METRICS];
+  guint metrics[BL_N_METRICS], n_metrics = 0;
 
   for (guint m = 0; m < BL_N_METRICS; m++)
-    {
-      self_arrays[m] = bl_profile_get_self_array (profile, m);
-      total_arrays[m] = bl_profile_get_total_array (profile, m);
-    }
+    if ((self_arrays[m] = bl_profile_get_self_array (profile, m)) != NULL)
+      {
+        total_arrays[m] = bl_profile_get_total_array (profile, m);
+        metrics[n_metrics++] = m;
+      }
 
   for (guint t = 0; t < bl_profile_get_n_threads (profile); t++)
     {
@@ -210,22 +222,22 @@ group_functions (BlProfile *profile,
       n = bl_profile_get_thread_root (profile, t);
       while (n != BL_NODE_NONE)
         {
-          guint32 f = bl_profile_get_node_function (profile, n);
+          guint32 f = node_function[n];
 
           if (only_function == G_MAXUINT32 || only_function == f)
             {
               FunctionGroup *g = &groups[f];
 
-              if (g->nodes == NULL)
-                g->nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-              g_array_append_val (g->nodes, n);
-              for (guint m = 0; m < BL_N_METRICS; m++)
-                if (self_arrays[m] != NULL)
-                  {
-                    g->self[m] += self_arrays[m][n];
-                    if (on_stack[f] == 0)
-                      g->total[m] += total_arrays[m][n];
-                  }
+              visited[n_visited++] = n;
+              g->n_nodes++;
+              for (guint i = 0; i < n_metrics; i++)
+                {
+                  guint m = metrics[i];
+
+                  g->self[m] += self_arrays[m][n];
+                  if (on_stack[f] == 0)
+                    g->total[m] += total_arrays[m][n];
+                }
             }
 
           on_stack[f]++;
@@ -241,7 +253,7 @@ group_functions (BlProfile *profile,
             {
               guint32 done = stack[--depth];
 
-              on_stack[bl_profile_get_node_function (profile, done)]--;
+              on_stack[node_function[done]]--;
               if (depth == 0)
                 {
                   n = BL_NODE_NONE;
@@ -255,9 +267,23 @@ group_functions (BlProfile *profile,
             }
         }
     }
-
   g_free (on_stack);
   g_free (stack);
+
+  /* each group's nodes, in the order the walk met them */
+  for (guint f = 0; f < n_functions; f++)
+    if (groups[f].n_nodes > 0)
+      {
+        groups[f].nodes = g_new (guint32, groups[f].n_nodes);
+        groups[f].n_nodes = 0;
+      }
+  for (gsize i = 0; i < n_visited; i++)
+    {
+      FunctionGroup *g = &groups[node_function[visited[i]]];
+
+      g->nodes[g->n_nodes++] = visited[i];
+    }
+  g_free (visited);
 
   return groups;
 }
@@ -271,8 +297,8 @@ node_from_group (BlProfile         *profile,
   BlProfileNode *self = node_new (profile, kind);
 
   self->function = function;
-  self->n_nodes = g->nodes->len;
-  self->nodes = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&g->nodes), FALSE);
+  self->n_nodes = g->n_nodes;
+  self->nodes = g_steal_pointer (&g->nodes);
   if (kind == BL_PROFILE_NODE_CALLERS)
     self->leaves = g_memdup2 (self->nodes, sizeof (guint32) * self->n_nodes);
   memcpy (self->self, g->self, sizeof self->self);
@@ -313,10 +339,10 @@ bl_profile_node_list_functions (BlProfile         *profile,
       if (groups[f].nodes == NULL)
         continue;
       /* thread roots are not functions anyone wrote */
-      first = g_array_index (groups[f].nodes, guint32, 0);
+      first = groups[f].nodes[0];
       if (bl_profile_get_node (profile, first)->parent == BL_NODE_NONE)
         {
-          g_array_unref (groups[f].nodes);
+          g_free (groups[f].nodes);
           continue;
         }
       item = node_from_group (profile, &groups[f], f, kind);

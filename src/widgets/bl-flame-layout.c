@@ -68,6 +68,9 @@ bl_flame_layout_unref (BlFlameLayout *self)
  *
  * Returns: (transfer full) (nullable): the layout, or %NULL when cancelled
  */
+/* how many rectangles ahead the layout asks for the nodes it will read */
+#define PREFETCH_AHEAD 8
+
 BlFlameLayout *
 bl_flame_layout_new (BlProfile     *profile,
                      BlMetricId     metric,
@@ -109,7 +112,9 @@ bl_flame_layout_new (BlProfile     *profile,
       return g_steal_pointer (&self);
     }
 
-  cap = 1024;
+  /* at most one rectangle per node: sized once, so that no doubling
+   * copies the rectangles (pages never written cost nothing) */
+  cap = MAX (n_nodes, 1);
   self->rects = g_new (BlFlameRect, cap);
 
   for (guint t = 0; t < n_threads; t++)
@@ -168,6 +173,22 @@ bl_flame_layout_new (BlProfile     *profile,
           guint32 parent_node = self->rects[i].node;
           double x = self->rects[i].x0;
           double scale = (self->rects[i].x1 - self->rects[i].x0) / (double) total[parent_node];
+
+          /* the nodes of a level are scattered: fetch the records of the
+           * parents a few rectangles ahead, and of their first children
+           * once those records are in, so that the misses overlap */
+          if (i + 2 * PREFETCH_AHEAD < end)
+            __builtin_prefetch (&nodes[self->rects[i + 2 * PREFETCH_AHEAD].node]);
+          if (i + PREFETCH_AHEAD < end)
+            {
+              guint32 c = nodes[self->rects[i + PREFETCH_AHEAD].node].first_child;
+
+              if (c != BL_NODE_NONE)
+                {
+                  __builtin_prefetch (&nodes[c]);
+                  __builtin_prefetch (&total[c]);
+                }
+            }
 
           if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
             {

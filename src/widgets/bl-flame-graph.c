@@ -740,7 +740,6 @@ update_matches (BlFlameGraph *self)
 {
   const BlFlameRect *rects;
   const guint64 *total;
-  const BlNode *nodes;
   guint n_rects;
   guint64 matched = 0;
   guint8 *covered;
@@ -756,7 +755,6 @@ update_matches (BlFlameGraph *self)
       rects = bl_flame_layout_get_rects (self->layout);
       n_rects = bl_flame_layout_get_n_rects (self->layout);
       total = bl_profile_get_total_array (self->profile, bl_flame_layout_get_metric (self->layout));
-      nodes = bl_profile_get_nodes (self->profile);
 
       self->rect_match = g_new0 (guint8, MAX (n_rects, 1));
       covered = g_new0 (guint8, MAX (n_rects, 1));
@@ -765,7 +763,7 @@ update_matches (BlFlameGraph *self)
        * frame that has no matching ancestor, so recursion counts once */
       for (guint i = 0; i < n_rects; i++)
         {
-          gboolean match = self->string_match[nodes[rects[i].node].name];
+          gboolean match = self->string_match[rects[i].name];
           gboolean parent_covered = rects[i].parent != G_MAXUINT32 && covered[rects[i].parent];
 
           self->rect_match[i] = match;

@@ -153,7 +153,7 @@ bl_flame_layout_new (BlProfile     *profile,
         r->node = root;
         r->depth = 0;
         r->parent = G_MAXUINT32;
-        r->pad = 0;
+        r->name = nodes[root].name;
         self->node_rect[root] = self->n_rects++;
       }
   }
@@ -212,7 +212,7 @@ bl_flame_layout_new (BlProfile     *profile,
               r->node = c;
               r->depth = depth + 1;
               r->parent = i;
-              r->pad = 0;
+              r->name = nodes[c].name;
               self->node_rect[c] = self->n_rects++;
             }
         }

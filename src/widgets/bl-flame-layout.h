@@ -23,7 +23,7 @@ typedef struct
   guint32 node;
   guint32 depth;
   guint32 parent;  /* rect index of the parent frame, G_MAXUINT32 for a root */
-  guint32 pad;
+  guint32 name;    /* the node's name (a string id), read with the node */
 } BlFlameRect;
 
 typedef struct _BlFlameLayout BlFlameLayout;

@@ -1505,6 +1505,16 @@ bl_profile_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->release_source, g_source_remove);
+  /* a child can outlive the view (the flame graph while its layout is
+   * being made holds itself): none may call the view back after this */
+  {
+    gpointer children[] = { self->flame_graph, self->trace_view, self->graph_stack,
+                            self->thread_dropdown, self->metric_dropdown };
+
+    for (guint i = 0; i < G_N_ELEMENTS (children); i++)
+      if (children[i] != NULL)
+        g_signal_handlers_disconnect_by_data (children[i], self);
+  }
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROFILE_VIEW);
   /* the template's unnamed children too */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)

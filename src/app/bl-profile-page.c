@@ -234,16 +234,34 @@ forget_stdin_copy (GFile *file)
   g_rmdir (dir);
 }
 
+/* A load, started before its page is made when it can be: making the
+ * page's widgets takes tens of milliseconds that the worker need not wait
+ * for. Its result goes to the page attached before the main loop runs
+ * again. */
+typedef struct
+{
+  BlLoader      *loader;
+  GCancellable  *cancellable;
+  gint64         started;
+  BlProfilePage *page;
+} Load;
+
 static void
 load_cb (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(BlProfilePage) self = user_data;
+  Load *load = user_data;
+  g_autoptr(BlProfilePage) self = g_steal_pointer (&load->page);
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) document = NULL;
 
   document = bl_loader_load_finish (BL_LOADER (source), result, &error);
+  g_object_unref (load->loader);
+  g_object_unref (load->cancellable);
+  g_free (load);
+  if (self == NULL)
+    return;
   g_clear_handle_id (&self->progress_source, g_source_remove);
   forget_stdin_copy (self->file);
 
@@ -581,22 +599,64 @@ bl_profile_page_is_showing_heap (BlProfilePage *self)
   return gtk_stack_get_visible_child (self->view_stack) == GTK_WIDGET (self->heap_view);
 }
 
-void
-bl_profile_page_load (BlProfilePage *self)
+static Load *
+load_start (GFile *file)
 {
-  g_return_if_fail (BL_IS_PROFILE_PAGE (self));
-  g_return_if_fail (self->loader == NULL);
+  Load *load = g_new0 (Load, 1);
 
-  self->loader = bl_loader_new (self->file);
-  self->cancellable = g_cancellable_new ();
-  self->load_started = g_get_monotonic_time ();
+  load->loader = bl_loader_new (file);
+  load->cancellable = g_cancellable_new ();
+  load->started = g_get_monotonic_time ();
+  bl_loader_load_async (load->loader, load->cancellable, load_cb, load);
+
+  return load;
+}
+
+static void
+load_attach (BlProfilePage *self,
+             Load          *load)
+{
+  self->loader = g_object_ref (load->loader);
+  self->cancellable = g_object_ref (load->cancellable);
+  self->load_started = load->started;
+  load->page = g_object_ref (self);
   self->progress_shown = -1;
   set_state (self, BL_PROFILE_PAGE_LOADING);
   gtk_stack_set_visible_child_name (self->stack, "loading");
 
   update_progress (self);
   self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, update_progress, self);
-  bl_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+}
+
+void
+bl_profile_page_load (BlProfilePage *self)
+{
+  g_return_if_fail (BL_IS_PROFILE_PAGE (self));
+  g_return_if_fail (self->loader == NULL);
+
+  load_attach (self, load_start (self->file));
+}
+
+/**
+ * bl_profile_page_new_loading:
+ *
+ * A page for @file that is loading it: the same as bl_profile_page_new()
+ * and bl_profile_page_load(), but the worker starts reading before the
+ * page's widgets are made.
+ */
+BlProfilePage *
+bl_profile_page_new_loading (GFile *file)
+{
+  Load *load;
+  BlProfilePage *self;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  load = load_start (file);
+  self = bl_profile_page_new (file);
+  load_attach (self, load);
+
+  return self;
 }
 
 void

@@ -25,6 +25,7 @@ typedef enum
 } BlProfilePageState;
 
 BlProfilePage      *bl_profile_page_new               (GFile         *file);
+BlProfilePage      *bl_profile_page_new_loading       (GFile         *file);
 GFile              *bl_profile_page_get_file          (BlProfilePage *self);
 const char         *bl_profile_page_get_title         (BlProfilePage *self);
 BlProfilePageState  bl_profile_page_get_state         (BlProfilePage *self);

@@ -322,7 +322,7 @@ bl_window_open_file (BlWindow *self,
         }
     }
 
-  page = bl_profile_page_new (file);
+  page = bl_profile_page_new_loading (file);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   adw_tab_page_set_title (tab, bl_profile_page_get_title (page));
   adw_tab_page_set_loading (tab, TRUE);
@@ -333,7 +333,6 @@ bl_window_open_file (BlWindow *self,
   adw_tab_view_set_selected_page (self->tab_view, tab);
 
   _bl_window_add_recent (self, file);
-  bl_profile_page_load (page);
   update_view (self);
 
   return page;

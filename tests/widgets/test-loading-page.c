@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bl-bsprof-writer.h"
 #include "bl-profile-page.h"
+#include "bl-profile-view.h"
 
 typedef struct
 {
@@ -194,6 +196,140 @@ test_no_paints_while_waiting (void)
   g_cond_clear (&f.cond);
 }
 
+static void
+cancelled_cb (BlProfilePage *page,
+              gboolean      *cancelled)
+{
+  *cancelled = TRUE;
+}
+
+/* Same as feed(), but the reader may have gone away: writes may fail. */
+static gpointer
+feed_to_gone_reader (gpointer data)
+{
+  Feeder *f = data;
+  gsize n;
+  const guint8 *bytes = g_bytes_get_data (f->bytes, &n);
+  int fd = open (f->path, O_WRONLY);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (write_all (fd, bytes, n / 2));
+  g_mutex_lock (&f->lock);
+  while (!f->go_on)
+    g_cond_wait (&f->cond, &f->lock);
+  g_mutex_unlock (&f->lock);
+  write_all (fd, bytes + n / 2, n - n / 2);
+  close (fd);
+
+  return NULL;
+}
+
+/* bl_profile_page_new_loading() starts the worker before it makes the
+ * page: the page is loading at once, shows the profile when it is read,
+ * can be cancelled, and a page dropped while its file loads is freed once
+ * the worker is done. */
+static void
+test_new_loading (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-loading-page-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "plain.bsprof", NULL);
+  g_autoptr(GBytes) bytes = make_profile ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) pipe = NULL;
+  BlProfilePage *page;
+  BlProfilePage *dropped;
+  gboolean cancelled = FALSE;
+  Feeder f = { 0 };
+  GThread *thread;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), NULL));
+
+  /* read to the end */
+  page = g_object_ref_sink (bl_profile_page_new_loading (file));
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADING);
+  g_assert_true (loaded (page));
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+  g_assert_cmpuint (bl_profile_get_n_nodes (bl_profile_page_get_profile (page)), ==, 3);
+  g_object_unref (page);
+
+  /* cancelled halfway */
+  signal (SIGPIPE, SIG_IGN);
+  f.path = g_build_filename (dir, "pipe.bsprof", NULL);
+  g_assert_cmpint (mkfifo (f.path, 0600), ==, 0);
+  f.bytes = g_bytes_ref (bytes);
+  g_mutex_init (&f.lock);
+  g_cond_init (&f.cond);
+  pipe = g_file_new_for_path (f.path);
+  thread = g_thread_new ("feeder", feed_to_gone_reader, &f);
+  page = g_object_ref_sink (bl_profile_page_new_loading (pipe));
+  g_signal_connect (page, "cancelled", G_CALLBACK (cancelled_cb), &cancelled);
+  /* half of it read (a pipe has no size to give a fraction) */
+  iterate_for (500);
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADING);
+  bl_profile_page_cancel (page);
+  /* the worker sees it once its read of the pipe returns */
+  g_mutex_lock (&f.lock);
+  f.go_on = TRUE;
+  g_cond_signal (&f.cond);
+  g_mutex_unlock (&f.lock);
+  g_assert_false (loaded (page));
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_FAILED);
+  g_assert_true (cancelled);
+  g_assert_cmpstr (bl_profile_page_get_error_message (page), ==, "Loading was cancelled.");
+  g_thread_join (thread);
+  g_object_unref (page);
+
+  /* dropped before the main loop ever ran: freed when the worker is done */
+  dropped = g_object_ref_sink (bl_profile_page_new_loading (file));
+  g_object_add_weak_pointer (G_OBJECT (dropped), (gpointer *) &dropped);
+  g_object_unref (dropped);
+  for (guint i = 0; i < 3000 && dropped != NULL; i++)
+    iterate_for (10);
+  g_assert_null (dropped);
+
+  g_unlink (f.path);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (f.path);
+  g_bytes_unref (f.bytes);
+  g_mutex_clear (&f.lock);
+  g_cond_clear (&f.cond);
+}
+
+/* A tab closed as soon as its file is read, while its flame graph's layout
+ * is still being made: the layout arrives to a graph whose view is gone,
+ * which must not call the view back (it did: a critical, and a freed view
+ * used). */
+static void
+test_closed_as_it_loads (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-loading-page-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "plain.bsprof", NULL);
+  g_autoptr(GBytes) bytes = make_profile ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  BlProfileView *view;
+  GtkWidget *window;
+  BlProfilePage *page;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), NULL));
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  page = bl_profile_page_new_loading (file);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  view = bl_profile_page_get_profile_view (page);
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  g_assert_true (loaded (page));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (500);
+  g_assert_null (view);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -210,6 +346,8 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/loading-page/no-paints-while-waiting", test_no_paints_while_waiting);
+  g_test_add_func ("/loading-page/new-loading", test_new_loading);
+  g_test_add_func ("/loading-page/closed-as-it-loads", test_closed_as_it_loads);
 
   return g_test_run ();
 }

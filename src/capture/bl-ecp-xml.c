@@ -67,6 +67,13 @@ start_element (GMarkupParseContext  *context,
   Parse *p = user_data;
   g_autofree char *path = NULL;
 
+  if (p->depth >= BL_ECP_XML_MAX_FLAT_DEPTH)
+    {
+      g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                   _("The device's answer nests elements more than %u deep."),
+                   BL_ECP_XML_MAX_FLAT_DEPTH);
+      return;
+    }
   if (p->depth++ == 0)
     {
       if (p->root != NULL && !g_str_equal (name, p->root))
@@ -314,6 +321,13 @@ tree_start (GMarkupParseContext  *context,
       g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
                    _("The device answered with <%s> where <%s> was expected."),
                    name, t->root);
+      return;
+    }
+  if (t->stack->len >= BL_ECP_XML_MAX_DEPTH)
+    {
+      g_set_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL,
+                   _("The device's answer nests elements more than %u deep."),
+                   BL_ECP_XML_MAX_DEPTH);
       return;
     }
   if (++t->n_elements > BL_ECP_XML_MAX_ELEMENTS)

@@ -34,6 +34,12 @@ struct _BlEcpElement
 
 /* At most this many elements in one answer: more is an error. */
 #define BL_ECP_XML_MAX_ELEMENTS 1000000
+/* Elements nest at most this deep in a tree answer (a SceneGraph node tree
+ * is tens deep), and at most BL_ECP_XML_MAX_FLAT_DEPTH in one read as a
+ * flat map, whose keys are the paths: deeper is an error, so that neither
+ * a walk of the tree nor the keys grow without bound. */
+#define BL_ECP_XML_MAX_DEPTH      1000
+#define BL_ECP_XML_MAX_FLAT_DEPTH 32
 
 /* The whole answer, whose root element must be @root (any when NULL). */
 BlEcpElement *bl_ecp_xml_parse_tree         (const char          *text,

@@ -337,6 +337,90 @@ test_xml (void)
     }
 }
 
+/* "<root><a><a>…</a></a></root>", @depth elements deep with the root */
+static char *
+nested (const char *root,
+        guint       depth)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "<%s>", root);
+  for (guint i = 1; i < depth; i++)
+    g_string_append (s, "<abcdefgh>");
+  g_string_append (s, "x");
+  for (guint i = 1; i < depth; i++)
+    g_string_append (s, "</abcdefgh>");
+  g_string_append_printf (s, "</%s>", root);
+
+  return g_string_free (s, FALSE);
+}
+
+/* Answers that nest deeper than any device's: one sentence, and neither
+ * time nor memory that grows with the square of the answer (a flat map's
+ * keys are the paths: 20,000 deep took 19 s and 1.8 GB) nor a walk of the
+ * tree that overflows the stack (900,000 deep crashed). */
+static void
+test_xml_deep (void)
+{
+  guint depths[] = { BL_ECP_XML_MAX_FLAT_DEPTH + 1, 20000, 900000 };
+  g_autofree char *flat_ok = nested ("chanperf", BL_ECP_XML_MAX_FLAT_DEPTH);
+  g_autofree char *tree_ok = nested ("sgnodes", BL_ECP_XML_MAX_DEPTH);
+  g_autofree char *tree_deep = nested ("sgnodes", BL_ECP_XML_MAX_DEPTH + 1);
+  g_autoptr(GHashTable) map = NULL;
+  g_autoptr(GError) error = NULL;
+  BlEcpElement *tree, *e;
+  guint depth = 0;
+
+  map = bl_ecp_xml_parse (flat_ok, strlen (flat_ok), "chanperf", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (map), ==, BL_ECP_XML_MAX_FLAT_DEPTH - 1);
+
+  tree = bl_ecp_xml_parse_tree (tree_ok, strlen (tree_ok), "sgnodes", &error);
+  g_assert_no_error (error);
+  for (e = tree; e != NULL; e = bl_ecp_element_get_child (e, "abcdefgh"))
+    depth++;
+  g_assert_cmpuint (depth, ==, BL_ECP_XML_MAX_DEPTH);
+  bl_ecp_element_free (tree);
+
+  tree = bl_ecp_xml_parse_tree (tree_deep, strlen (tree_deep), "sgnodes", &error);
+  g_assert_null (tree);
+  g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "more than 1000 deep"));
+  g_clear_error (&error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      g_autofree char *flat = nested ("chanperf", depths[i]);
+      g_autofree char *deep_tree = nested ("sgnodes", depths[i]);
+      g_autoptr(GHashTable) none = NULL;
+      g_autoptr(GPtrArray) no_items = NULL;
+
+      none = bl_ecp_xml_parse (flat, strlen (flat), "chanperf", &error);
+      g_assert_null (none);
+      g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL);
+      g_assert_cmpstr (error->message, ==, "The device's answer nests elements more than 32 deep.");
+      g_clear_error (&error);
+
+      no_items = bl_ecp_xml_parse_list (flat, strlen (flat), "chanperf", "abcdefgh", &error);
+      g_assert_null (no_items);
+      g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL);
+      g_clear_error (&error);
+
+      tree = bl_ecp_xml_parse_tree (deep_tree, strlen (deep_tree), "sgnodes", &error);
+      if (depths[i] > BL_ECP_XML_MAX_DEPTH)
+        {
+          g_assert_null (tree);
+          g_assert_error (error, BL_CAPTURE_ERROR, BL_CAPTURE_ERROR_PROTOCOL);
+          g_clear_error (&error);
+        }
+      else
+        {
+          g_assert_no_error (error);
+          bl_ecp_element_free (tree);
+        }
+    }
+}
+
 static void
 test_ssdp_reply (void)
 {
@@ -396,6 +480,7 @@ main (int   argc,
   g_test_add_func ("/capture/device/discover-nobody", test_discover_nobody);
   g_test_add_func ("/capture/device/discover-cancel", test_discover_cancel);
   g_test_add_func ("/capture/device/xml", test_xml);
+  g_test_add_func ("/capture/device/xml-deep", test_xml_deep);
   g_test_add_func ("/capture/device/ssdp-reply", test_ssdp_reply);
 
   return g_test_run ();

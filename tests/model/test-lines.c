@@ -369,9 +369,10 @@ compare_records (gconstpointer a,
 }
 
 /* the ranking is bl_lines_compare()'s order, on many records with many
- * ties (values read once per record, ties broken by file and line) */
+ * ties (values read once per record, ties broken by file and line), and
+ * with values spread over five bytes (every digit of the radix sort) */
 static void
-test_rank_order (void)
+check_rank_order (gboolean wide_values)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
@@ -391,7 +392,10 @@ test_rank_order (void)
   bl_bsprof_writer_root (w, 1, 1, 2, 1, 4);
   bl_bsprof_writer_path (w, 2, 1, 7, 3, 1, 5);
   for (guint i = 0; i < 3000; i++)
-    bl_bsprof_writer_cpu (w, 1 + i % 2, i / 2, 1 + (i * 7919u) % 23, 1);
+    bl_bsprof_writer_cpu (w, 1 + i % 2, i / 2,
+                          wide_values ? 1 + (guint64) ((i * 2654435761u) % 1000003u) * 1000003u
+                                      : 1 + (i * 7919u) % 23,
+                          1);
   bl_bsprof_writer_end (w, 1);
   bytes = bl_bsprof_writer_finish (w);
   bl_bsprof_writer_free (w);
@@ -416,6 +420,13 @@ test_rank_order (void)
   g_assert_cmpuint (n, ==, 10);
   for (guint i = 0; i < n; i++)
     g_assert_cmpuint (ranked[i], ==, expected[i]);
+}
+
+static void
+test_rank_order (void)
+{
+  check_rank_order (FALSE);
+  check_rank_order (TRUE);
 }
 
 int

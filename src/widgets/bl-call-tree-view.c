@@ -20,6 +20,7 @@
 #include "bl-call-tree-view.h"
 #include "bl-lazy-children.h"
 #include "bl-profile-node.h"
+#include "bl-row-slice.h"
 #include "bl-transform-menu.h"
 #include "bl-value-cell.h"
 
@@ -46,9 +47,10 @@ struct _BlCallTreeView
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
   GtkColumnViewColumn *name_column;
-  GtkSingleSelection *selection;
+  GtkSingleSelection *selection;   /* over a slice of the rows that grows */
   GtkTreeListModel   *tree;
   GListModel         *roots;
+  BlRowSlice          rows;
 
   /* columns: the chosen metric's self and total always show; the others are
    * picked in the header menu and remembered per table (table-columns) */
@@ -889,6 +891,14 @@ filter_row (gpointer item,
   return index < n && flags[index];
 }
 
+/* Shows the rows on the column view, the first slice at once. */
+static void
+bind_rows (BlCallTreeView *self)
+{
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  bl_row_slice_grow (&self->rows);
+}
+
 static void
 set_roots (BlCallTreeView *self,
            GListModel     *roots)
@@ -923,14 +933,14 @@ set_roots (BlCallTreeView *self,
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
   g_clear_object (&self->selection);
-  self->selection = gtk_single_selection_new (model);
+  self->selection = gtk_single_selection_new (bl_row_slice_wrap (&self->rows, model));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected",
                             G_CALLBACK (selection_changed), self);
   /* a hidden table binds no rows: they are bound when it is shown */
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+    bind_rows (self);
   else
     gtk_column_view_set_model (self->column_view, NULL);
 
@@ -1080,7 +1090,7 @@ bl_call_tree_view_map (GtkWidget *widget)
       gtk_column_view_get_model (self->column_view) == GTK_SELECTION_MODEL (self->selection))
     return;
 
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  bind_rows (self);
   selected = gtk_single_selection_get_selected (self->selection);
   if (selected != GTK_INVALID_LIST_POSITION)
     {
@@ -1096,6 +1106,7 @@ bl_call_tree_view_dispose (GObject *object)
 {
   BlCallTreeView *self = (BlCallTreeView *) object;
 
+  bl_row_slice_clear (&self->rows);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
@@ -1229,6 +1240,7 @@ bl_call_tree_view_init (BlCallTreeView *self)
 
   self->thread = G_MAXUINT;
   self->function = G_MAXUINT32;
+  bl_row_slice_init (&self->rows, GTK_WIDGET (self));
   self->metric = BL_METRIC_INVALID;
   self->selected_node = BL_NODE_NONE;
   self->pending_node = BL_NODE_NONE;
@@ -1415,7 +1427,10 @@ select_object (BlCallTreeView *self,
                gpointer        wanted)
 {
   GListModel *model = G_LIST_MODEL (self->selection);
-  guint n = g_list_model_get_n_items (model);
+  guint n;
+
+  bl_row_slice_show_all (&self->rows);
+  n = g_list_model_get_n_items (model);
 
   for (guint i = 0; i < n; i++)
     {
@@ -1522,7 +1537,10 @@ bl_call_tree_view_select_node (BlCallTreeView *self,
     {
       guint32 function = bl_profile_get_node_function (self->profile, node);
       GListModel *model = G_LIST_MODEL (self->selection);
-      guint n = g_list_model_get_n_items (model);
+      guint n;
+
+      bl_row_slice_show_all (&self->rows);
+      n = g_list_model_get_n_items (model);
 
       for (guint i = 0; i < n; i++)
         {
@@ -1554,6 +1572,9 @@ GListModel *
 bl_call_tree_view_get_model (BlCallTreeView *self)
 {
   g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
+
+  /* every row: positions in it are the table's */
+  bl_row_slice_show_all (&self->rows);
 
   return G_LIST_MODEL (self->selection);
 }

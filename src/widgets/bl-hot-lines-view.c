@@ -19,6 +19,7 @@
 #include "bl-line-item.h"
 #include "bl-line-list.h"
 #include "bl-lines.h"
+#include "bl-row-slice.h"
 
 struct _BlHotLinesView
 {
@@ -36,6 +37,7 @@ struct _BlHotLinesView
   AdwStatusPage      *empty_page;
   GtkColumnView      *column_view;
   BlLineList         *store;     /* the ranked lines, items made when bound */
+  BlRowSlice          rows;      /* of the store, what the view shows */
   GtkSingleSelection *selection;
 };
 
@@ -224,7 +226,9 @@ apply_ranking (BlHotLinesView *self,
   bl_line_item_add_columns (self->column_view, FALSE, metrics, n_metrics);
 
   /* no object per line: the list makes the items that are bound */
+  bl_row_slice_restart (&self->rows);
   bl_line_list_set (self->store, self->profile, ranked, n_ranked);
+  bl_row_slice_grow (&self->rows);
 
   count = g_strdup_printf (ngettext ("%u line", "%u lines", n_ranked), n_ranked);
   gtk_label_set_text (self->count_label, count);
@@ -273,6 +277,7 @@ bl_hot_lines_view_dispose (GObject *object)
   GtkWidget *child;
 
   cancel_ranking (self);
+  bl_row_slice_clear (&self->rows);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
@@ -357,7 +362,10 @@ bl_hot_lines_view_init (BlHotLinesView *self)
   gtk_widget_set_parent (title_row, GTK_WIDGET (self));
 
   self->store = bl_line_list_new ();
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
+  bl_row_slice_init (&self->rows, GTK_WIDGET (self));
+  self->selection =
+    gtk_single_selection_new (bl_row_slice_wrap (&self->rows,
+                                                 g_object_ref (G_LIST_MODEL (self->store))));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (
@@ -450,6 +458,7 @@ bl_hot_lines_view_select (BlHotLinesView *self,
   g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
 
   ensure_rows (self);
+  bl_row_slice_show_all (&self->rows);
   gtk_single_selection_set_selected (self->selection, position);
 }
 

@@ -364,6 +364,71 @@ test_hidden_table (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+list_has_1000 (gpointer data)
+{
+  return g_list_model_get_n_items (data) == 1000;
+}
+
+static gboolean
+table_loaded (gpointer data)
+{
+  return !bl_call_tree_view_get_loading (data);
+}
+
+/* A table's rows reach its column view a slice a frame (GTK 4.8 binds up to
+ * 200 rows at once, all in one frame): a table's worth first, then all of
+ * them; selecting a row anywhere brings every row in at once. */
+static void
+test_table_rows_in_slices (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *table = bl_call_tree_view_new (BL_CALL_TREE_FUNCTIONS);
+  GtkColumnView *column_view = bl_call_tree_view_get_column_view (BL_CALL_TREE_VIEW (table));
+  guint32 root, last = BL_NODE_NONE;
+  GListModel *shown;
+
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "main"));
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("function%04u", i);
+      guint32 n = bl_profile_add_child (profile, root, bl_profile_intern (profile, name), 0, 0);
+
+      bl_profile_add_value (profile, n, BL_METRIC_SAMPLES, 10000 - i);
+      last = n;
+    }
+  bl_profile_finish (profile);
+
+  gtk_window_set_child (GTK_WINDOW (window), table);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, table));
+
+  for (guint round = 0; round < 2; round++)
+    {
+      bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, round == 0 ? G_MAXUINT : 0);
+      g_assert_true (iterate_until (table_loaded, table));
+      shown = G_LIST_MODEL (gtk_column_view_get_model (column_view));
+      g_assert_cmpuint (g_list_model_get_n_items (shown), >=, 48);
+      g_assert_cmpuint (g_list_model_get_n_items (shown), <=, 48 + 24);
+      if (round == 0)
+        {
+          /* the rest comes with the frames */
+          g_assert_true (iterate_until (list_has_1000, shown));
+        }
+      else
+        {
+          /* the last row, selected at once */
+          g_assert_true (bl_call_tree_view_select_node (BL_CALL_TREE_VIEW (table), last));
+          g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1000);
+          g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (shown)), ==, 999);
+        }
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The hot lines of a hidden Lines page are ranked when shown or asked for,
  * and are the lines bl_lines_rank() gives. */
 static void
@@ -506,6 +571,15 @@ not_loading (gpointer data)
 
 /* A shown view ranks its lines in a worker: a placeholder first, then
  * the rows; a metric change while it is shown does the same */
+static gboolean
+slice_is_whole (gpointer data)
+{
+  GtkSliceListModel *slice = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (slice)) ==
+         g_list_model_get_n_items (gtk_slice_list_model_get_model (slice));
+}
+
 static void
 test_hot_lines_spinner (void)
 {
@@ -516,6 +590,7 @@ test_hot_lines_spinner (void)
   GtkWidget *view = bl_hot_lines_view_new ();
   GtkStack *stack;
   GListModel *model;
+  GtkSliceListModel *slice;
   BlBsprofHeader h;
   BlBsprofWriter *w;
 
@@ -556,12 +631,17 @@ test_hot_lines_spinner (void)
       g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
 
       g_assert_true (iterate_until (not_loading, view));
-      iterate_for (50);
-      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "lines");
-      model = G_LIST_MODEL (gtk_single_selection_get_model (
+      /* the view gets the rows a slice a frame: a table's worth first */
+      slice = GTK_SLICE_LIST_MODEL (gtk_single_selection_get_model (
         GTK_SINGLE_SELECTION (gtk_column_view_get_model (
           GTK_COLUMN_VIEW (find_widget_of_type (view, GTK_TYPE_COLUMN_VIEW))))));
+      model = gtk_slice_list_model_get_model (slice);
       g_assert_cmpuint (g_list_model_get_n_items (model), >=, 1900);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (slice)), >=, 48);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (slice)), <=, 48 + 24);
+      g_assert_true (iterate_until (slice_is_whole, slice));
+      iterate_for (50);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "lines");
       g_assert_cmpuint (bl_line_list_get_n_made (BL_LINE_LIST (model)), >, 0);
     }
 
@@ -965,6 +1045,7 @@ main (int   argc,
   g_test_add_func ("/widgets/window/lazy-children", test_lazy_children);
   g_test_add_func ("/widgets/window/metric-sorts", test_metric_sorts);
   g_test_add_func ("/widgets/window/hidden-table", test_hidden_table);
+  g_test_add_func ("/widgets/window/table-rows-in-slices", test_table_rows_in_slices);
   g_test_add_func ("/widgets/window/hidden-hot-lines", test_hidden_hot_lines);
   g_test_add_func ("/widgets/window/hot-lines-lazy", test_hot_lines_lazy);
   g_test_add_func ("/widgets/window/hot-lines-spinner", test_hot_lines_spinner);

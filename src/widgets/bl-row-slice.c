@@ -11,21 +11,35 @@
 #define ROWS_PER_TICK 24
 #define ROWS_BOUND    256  /* more than GTK 4.8 binds at once */
 
-void
-bl_row_slice_init (BlRowSlice *self,
-                   GtkWidget  *widget)
-{
-  self->widget = widget;
-  self->slice = NULL;
-  self->tick = 0;
-}
-
 static void
 stop_growing (BlRowSlice *self)
 {
   if (self->tick != 0)
     gtk_widget_remove_tick_callback (self->widget, self->tick);
   self->tick = 0;
+}
+
+static void
+focus_entered (GtkEventControllerFocus *controller,
+               BlRowSlice              *self)
+{
+  /* End, Page Down, type-ahead go by the rows there are: all of them */
+  bl_row_slice_show_all (self);
+}
+
+/* @self lives as long as @widget, which shows the slices: the focus
+ * entering it (a click on a row, Tab) brings every row in. */
+void
+bl_row_slice_init (BlRowSlice *self,
+                   GtkWidget  *widget)
+{
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+
+  self->widget = widget;
+  self->slice = NULL;
+  self->tick = 0;
+  g_signal_connect (focus, "enter", G_CALLBACK (focus_entered), self);
+  gtk_widget_add_controller (widget, focus);
 }
 
 /**

@@ -21,4 +21,9 @@ BlProfile *bl_perfetto_read_stream_full (GInputStream   *stream,
                                          GCancellable   *cancellable,
                                          GError        **error);
 
+/* Heap graphs adding up to this many bytes go to a second thread. */
+#define BL_PERFETTO_HEAP_WORKER_MIN_BYTES (4 * 1024 * 1024)
+
+void       bl_perfetto_set_heap_worker  (guint64         min_bytes);
+
 G_END_DECLS

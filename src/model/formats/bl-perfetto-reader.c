@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bl-big-array-private.h"
 #include "bl-heap.h"
 #include "bl-heap-private.h"
 #include "bl-perfetto-private.h"
@@ -85,26 +86,57 @@ event_bits (guint32 name,
   return (MIN (name, EV_NAME_NONE) << EV_NAME_SHIFT) | type;
 }
 
+/* A track's events: a big array (bl-big-array.c), so that the millions
+ * of a long trace cost few page faults. */
+typedef struct
+{
+  Event *data;
+  gsize  len;
+  gsize  cap;
+} EventList;
+
+static G_GNUC_NO_INLINE void
+event_list_grow (EventList *list)
+{
+  gsize cap = MAX (list->cap * 2, 1024);
+
+  list->data = bl_big_array_grow (list->data, list->cap * sizeof (Event), cap * sizeof (Event));
+  list->cap = cap;
+}
+
+static void
+event_list_clear (EventList *list)
+{
+  if (list->data != NULL)
+    bl_big_array_free (list->data, list->cap * sizeof (Event));
+  list->data = NULL;
+  list->len = list->cap = 0;
+}
+
 /* Appends an event at @ts to @events, whose last event was at *@last. */
 static inline void
-events_append (GArray  *events,
-               guint64 *last,
-               guint64  ts,
-               guint32  bits)
+events_append (EventList *events,
+               guint64   *last,
+               guint64    ts,
+               guint32    bits)
 {
-  Event ev[2];
-  guint n = 0;
+  Event *ev;
 
+  if G_UNLIKELY (events->cap - events->len < 2)
+    event_list_grow (events);
+  ev = &events->data[events->len];
   if (G_UNLIKELY (ts < *last || ts - *last >= G_MAXUINT32 || events->len == 0))
     {
-      ev[n].delta = (guint32) (ts >> 32);
-      ev[n++].bits = EV_ESCAPE;
-      ev[n].delta = (guint32) ts;
+      ev->delta = (guint32) (ts >> 32);
+      ev->bits = EV_ESCAPE;
+      ev++;
+      events->len++;
+      ev->delta = (guint32) ts;
     }
   else
-    ev[n].delta = (guint32) (ts - *last);
-  ev[n++].bits = bits;
-  g_array_append_vals (events, ev, n);
+    ev->delta = (guint32) (ts - *last);
+  ev->bits = bits;
+  events->len++;
   *last = ts;
 }
 
@@ -177,7 +209,7 @@ typedef struct
   gboolean is_incremental;
   gint64   unit_multiplier;
   char    *unit;
-  GArray  *events;    /* Event */
+  EventList events;
   guint64  last_ts;   /* of its last event */
   gboolean events_unsorted;   /* a timestamp went back in file order */
   GArray  *points;    /* RawPoint */
@@ -246,7 +278,10 @@ typedef struct
   Track      *event_track;   /* the track of its last event */
 } Sequence;
 
-typedef struct
+typedef struct _HeapWorker HeapWorker;
+typedef struct _Reader Reader;
+
+struct _Reader
 {
   BlProfile   *profile;
   GHashTable  *tracks;       /* uuid → Track* */
@@ -277,7 +312,17 @@ typedef struct
   gboolean     inflate_warned;
   gboolean     analyse;      /* finish the heap graphs once all is read */
   ChildIndex   children;
-} Reader;
+  /* the heap graphs are decoded with a reader of their own (its problem,
+   * heaps, heap_warning and n_heap_graphs), in this thread or, once they
+   * are many bytes, by a worker (see HeapWorker) */
+  Reader      *hr;
+  HeapWorker  *worker;
+  guint64      heap_bytes;    /* of the heap graphs met so far */
+  gboolean     heap_pending;  /* heap graphs handed to the worker since it was last idle */
+  guint64      packet_at;     /* the offset of the top-level packet being read */
+  guint64      complete;      /* top-level packets read whole */
+  guint32      n_heaps_finished;  /* heaps[0 … n) had bl_heap_finish() (by the worker) */
+};
 
 static void
 track_free (gpointer data)
@@ -288,7 +333,7 @@ track_free (gpointer data)
   g_free (track->thread_name);
   g_free (track->process_name);
   g_free (track->unit);
-  g_array_unref (track->events);
+  event_list_clear (&track->events);
   g_array_unref (track->points);
   g_free (track);
 }
@@ -321,6 +366,17 @@ sequence_clear_state (Sequence *seq)
   g_array_set_size (seq->default_extra_counters, 0);
   seq->has_default_track = FALSE;
   seq->has_default_clock = FALSE;
+}
+
+/* The sequence of @id if a packet of it came before, else NULL. */
+static Sequence *
+find_sequence (Reader  *reader,
+               guint64  id)
+{
+  if (id < G_N_ELEMENTS (reader->small_seqs))
+    return reader->small_seqs[id];
+
+  return g_hash_table_lookup (reader->sequences, (gpointer) (guintptr) id);
 }
 
 static Sequence *
@@ -378,7 +434,6 @@ get_track (Reader  *reader,
   track->uuid = uuid;
   track->first_seen = reader->track_list->len;
   track->unit_multiplier = 1;
-  track->events = g_array_new (FALSE, FALSE, sizeof (Event));
   track->points = g_array_new (FALSE, FALSE, sizeof (RawPoint));
   g_hash_table_insert (reader->tracks, (gpointer) (guintptr) uuid, track);
   g_ptr_array_add (reader->track_list, track);
@@ -1273,9 +1328,9 @@ read_track_event (Reader          *reader,
   track = seq->event_track;
   if (track == NULL || track->uuid != track_uuid)
     track = seq->event_track = get_track (reader, track_uuid);
-  if (track->events->len > 0 && ts < track->last_ts)
+  if (track->events.len > 0 && ts < track->last_ts)
     track->events_unsorted = TRUE;
-  events_append (track->events, &track->last_ts, ts, bits);
+  events_append (&track->events, &track->last_ts, ts, bits);
   note_event_ts (reader, ts);
 
   return TRUE;
@@ -2135,6 +2190,329 @@ read_heap_graph (Reader          *reader,
   return TRUE;
 }
 
+/* ---- the heap graph worker ---- */
+
+/* The heap graphs of a large trace are decoded by a second thread while
+ * this one goes on with the packets after them. A heap graph takes nothing
+ * from the rest of the trace but its sequence's dump, so the worker gets a
+ * copy of each HeapGraph message and the Sequence it belongs to, in packet
+ * order, through a queue of bounded size; it has the heap graphs' reader
+ * (Reader.hr) to itself until this thread waits for it to be idle.
+ *
+ * The results are those of decoding in line. Only a packet whose one
+ * payload is a heap graph (nothing else of interest, on a sequence seen
+ * before) is handed over; before any other packet, and at the end, this
+ * thread waits until the worker is idle. If a handed-over heap graph turns
+ * out malformed, the worker drops the jobs after it, and the reading stops
+ * at its packet as it would have in line: the packets read meanwhile were
+ * heap graphs too, whose effect here (counts, sequence flags) is undone or
+ * no longer looked at. */
+typedef struct
+{
+  Sequence *seq;
+  guint8   *data;
+  gsize     len;
+  gsize     cap;
+  /* the reader's counts when its packet was read, for a stop there */
+  guint64   at;
+  guint64   n_packets;
+  guint64   n_skipped_packets;
+  guint64   complete;
+} HeapJob;
+
+#ifndef BL_FUZZING
+#define HEAP_QUEUE_BYTES (8 * 1024 * 1024)
+#define HEAP_SPARE_JOBS  8
+#else
+#define HEAP_QUEUE_BYTES 256            /* full and empty often */
+#define HEAP_SPARE_JOBS  2
+#endif
+
+struct _HeapWorker
+{
+  GThread  *thread;
+  Reader   *hr;
+  gboolean  analyse;      /* bl_heap_finish() each heap graph once complete */
+  GMutex    lock;
+  GCond     wake_worker;  /* a job, or the end */
+  GCond     wake_reader;  /* room in the queue, or idle */
+  GQueue    jobs;         /* HeapJob, in packet order */
+  GQueue    spare;        /* done, their buffers kept for the next ones */
+  gsize     queued;       /* bytes in jobs */
+  gboolean  busy;         /* a job is being decoded */
+  gboolean  quit;         /* drop the jobs left and end */
+  HeapJob  *failed;       /* the job whose heap graph is malformed; hr->problem says why */
+};
+
+#ifndef BL_FUZZING
+static guint64 heap_worker_min_bytes = BL_PERFETTO_HEAP_WORKER_MIN_BYTES;
+#else
+static guint64 heap_worker_min_bytes = 0;   /* every input: the hand-over is fuzzed too */
+#endif
+
+/**
+ * bl_perfetto_set_heap_worker: (skip)
+ * @min_bytes: once a trace's heap graphs add up to this many bytes, they
+ *   go to a second thread; G_MAXUINT64: never
+ *
+ * For tests and benchmarks.
+ */
+void
+bl_perfetto_set_heap_worker (guint64 min_bytes)
+{
+  __atomic_store_n (&heap_worker_min_bytes, min_bytes, __ATOMIC_RELAXED);
+}
+
+static void
+heap_job_free (gpointer data)
+{
+  HeapJob *job = data;
+
+  g_free (job->data);
+  g_free (job);
+}
+
+/* Finishes (bl_heap_finish()) the heap graphs complete so far. */
+static void
+heap_finish_complete (Reader *hr)
+{
+  for (; hr->n_heaps_finished < hr->heaps->len; hr->n_heaps_finished++)
+    bl_heap_finish (g_ptr_array_index (hr->heaps, hr->n_heaps_finished));
+}
+
+static gpointer
+heap_worker_main (gpointer data)
+{
+  HeapWorker *w = data;
+
+  g_mutex_lock (&w->lock);
+  for (;;)
+    {
+      HeapJob *job;
+      gboolean ok = TRUE, skip;
+
+      while (g_queue_is_empty (&w->jobs) && !w->quit)
+        g_cond_wait (&w->wake_worker, &w->lock);
+      if (w->quit)
+        break;
+      job = g_queue_pop_head (&w->jobs);
+      w->busy = TRUE;
+      skip = w->failed != NULL;
+      g_mutex_unlock (&w->lock);
+
+      if (!skip)
+        {
+          BlPbField f = { 56, BL_PB_BYTES, job->len, job->data, job->len };
+
+          ok = read_heap_graph (w->hr, job->seq, &f);
+          if (ok && w->analyse)
+            heap_finish_complete (w->hr);
+        }
+
+      g_mutex_lock (&w->lock);
+      w->busy = FALSE;
+      w->queued -= job->len;
+      if (!ok)
+        w->failed = job;
+      else if (g_queue_get_length (&w->spare) < HEAP_SPARE_JOBS)
+        g_queue_push_tail (&w->spare, job);
+      else
+        heap_job_free (job);
+      g_cond_signal (&w->wake_reader);
+    }
+  g_mutex_unlock (&w->lock);
+
+  return NULL;
+}
+
+static gboolean
+want_heap_worker (Reader *reader)
+{
+  guint64 min_bytes = __atomic_load_n (&heap_worker_min_bytes, __ATOMIC_RELAXED);
+
+  if (min_bytes == G_MAXUINT64 || reader->heap_bytes < min_bytes)
+    return FALSE;
+
+  return min_bytes == 0 || g_get_num_processors () >= 2;
+}
+
+static void
+heap_worker_start (Reader *reader)
+{
+  HeapWorker *w = g_new0 (HeapWorker, 1);
+
+  w->hr = reader->hr;
+  w->analyse = reader->analyse;
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->wake_worker);
+  g_cond_init (&w->wake_reader);
+  g_queue_init (&w->jobs);
+  g_queue_init (&w->spare);
+  w->thread = g_thread_try_new ("perfetto-heap", heap_worker_main, w, NULL);
+  if (w->thread == NULL)
+    {
+      /* no thread to be had: the heap graphs are decoded in line */
+      g_mutex_clear (&w->lock);
+      g_cond_clear (&w->wake_worker);
+      g_cond_clear (&w->wake_reader);
+      g_free (w);
+      return;
+    }
+  reader->worker = w;
+}
+
+/* Hands a heap graph of @seq over to the worker, waiting for room. */
+static void
+heap_worker_push (Reader          *reader,
+                  Sequence        *seq,
+                  const BlPbField *f)
+{
+  HeapWorker *w = reader->worker;
+  HeapJob *job = NULL;
+
+  g_mutex_lock (&w->lock);
+  /* a graph larger than the queue waits for it to be empty */
+  while (w->queued > 0 && w->queued + f->len > HEAP_QUEUE_BYTES && w->failed == NULL)
+    g_cond_wait (&w->wake_reader, &w->lock);
+  if (w->failed != NULL)
+    {
+      /* it would not be decoded: the reading stops at the failed one */
+      g_mutex_unlock (&w->lock);
+      reader->heap_pending = TRUE;
+      return;
+    }
+  for (GList *l = w->spare.head; l != NULL; l = l->next)
+    if (((HeapJob *) l->data)->cap >= f->len)
+      {
+        job = l->data;
+        g_queue_delete_link (&w->spare, l);
+        break;
+      }
+  if (job == NULL && !g_queue_is_empty (&w->spare))
+    job = g_queue_pop_head (&w->spare);
+  g_mutex_unlock (&w->lock);
+
+  if (job == NULL)
+    job = g_new0 (HeapJob, 1);
+  if (job->cap < f->len)
+    {
+      g_free (job->data);
+      job->cap = MAX (f->len, 64 * 1024);
+      job->data = g_malloc (job->cap);
+    }
+  memcpy (job->data, f->data, f->len);
+  job->len = f->len;
+  job->seq = seq;
+  job->at = reader->packet_at;
+  job->n_packets = reader->n_packets;
+  job->n_skipped_packets = reader->n_skipped_packets;
+  job->complete = reader->complete;
+
+  g_mutex_lock (&w->lock);
+  g_queue_push_tail (&w->jobs, job);
+  w->queued += job->len;
+  g_cond_signal (&w->wake_worker);
+  g_mutex_unlock (&w->lock);
+  reader->heap_pending = TRUE;
+}
+
+/* Waits until the worker has decoded every heap graph handed over: the
+ * heap graphs' reader is this thread's again until the next push. If one
+ * was malformed, the reading stops at its packet, as in line: sets the
+ * problem and the counts as they were then and returns TRUE. */
+static gboolean
+heap_worker_sync (Reader *reader)
+{
+  HeapWorker *w = reader->worker;
+  HeapJob *failed;
+
+  if (w == NULL || !reader->heap_pending)
+    return FALSE;
+
+  g_mutex_lock (&w->lock);
+  while (w->busy || (!g_queue_is_empty (&w->jobs) && w->failed == NULL))
+    g_cond_wait (&w->wake_reader, &w->lock);
+  failed = g_steal_pointer (&w->failed);
+  /* after a failure the jobs left are dropped */
+  while (!g_queue_is_empty (&w->jobs))
+    {
+      HeapJob *job = g_queue_pop_head (&w->jobs);
+
+      w->queued -= job->len;
+      heap_job_free (job);
+    }
+  g_mutex_unlock (&w->lock);
+  reader->heap_pending = FALSE;
+
+  if (failed == NULL)
+    return FALSE;
+
+  g_free (reader->problem);
+  reader->problem = g_strdup_printf (_("the packet at byte %" PRIu64 " is malformed: %s"),
+                                     failed->at, reader->hr->problem);
+  g_clear_pointer (&reader->hr->problem, g_free);
+  reader->n_packets = failed->n_packets;
+  reader->n_skipped_packets = failed->n_skipped_packets;
+  reader->complete = failed->complete;
+  heap_job_free (failed);
+
+  return TRUE;
+}
+
+/* Ends the worker, dropping what it was not done with. */
+static void
+heap_worker_stop (Reader *reader)
+{
+  HeapWorker *w = reader->worker;
+
+  if (w == NULL)
+    return;
+
+  g_mutex_lock (&w->lock);
+  w->quit = TRUE;
+  g_cond_signal (&w->wake_worker);
+  g_mutex_unlock (&w->lock);
+  g_thread_join (w->thread);
+  g_queue_clear_full (&w->jobs, heap_job_free);
+  g_queue_clear_full (&w->spare, heap_job_free);
+  g_clear_pointer (&w->failed, heap_job_free);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->wake_worker);
+  g_cond_clear (&w->wake_reader);
+  g_free (w);
+  reader->worker = NULL;
+  reader->heap_pending = FALSE;
+}
+
+/* A heap graph field of a packet: handed to the worker if @plain (the
+ * packet's one payload, see HeapWorker), else decoded here. */
+static gboolean
+read_heap_graph_field (Reader          *reader,
+                       Sequence        *seq,
+                       const BlPbField *f,
+                       gboolean         plain)
+{
+  reader->heap_bytes += f->len;
+  if (plain && reader->worker == NULL && want_heap_worker (reader))
+    heap_worker_start (reader);
+  if (plain && reader->worker != NULL)
+    {
+      heap_worker_push (reader, seq, f);
+      return TRUE;
+    }
+
+  /* the worker, if any, is idle (read_source() waited for it) */
+  g_assert (!reader->heap_pending);
+  if (!read_heap_graph (reader->hr, seq, f))
+    {
+      set_problem (reader, reader->hr->problem);
+      g_clear_pointer (&reader->hr->problem, g_free);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* ---- packets ---- */
 
 static gboolean read_packet (Reader       *reader,
@@ -2227,7 +2605,8 @@ read_packet_payload (Reader          *reader,
                      guint64          ts,
                      gboolean         has_clock,
                      guint32          clock_id,
-                     gboolean         allow_compressed)
+                     gboolean         allow_compressed,
+                     gboolean         plain_heap)
 {
   for (guint i = 0; i < n_fields; i++)
     {
@@ -2295,7 +2674,7 @@ read_packet_payload (Reader          *reader,
         return FALSE;
       if (fp->number == 11 && !read_track_event (reader, seq, fp, has_ts, ts))
         return FALSE;
-      if (fp->number == 56 && !read_heap_graph (reader, seq, fp))
+      if (fp->number == 56 && !read_heap_graph_field (reader, seq, fp, plain_heap))
         return FALSE;
       if (fp->number == 50 && allow_compressed && !read_compressed (reader, fp))
         return FALSE;
@@ -2390,9 +2769,9 @@ read_usual_packet (Reader       *reader,
   track = seq->event_track;
   if (track == NULL || track->uuid != track_uuid)
     track = seq->event_track = get_track (reader, track_uuid);
-  if (track->events->len > 0 && ts < track->last_ts)
+  if (track->events.len > 0 && ts < track->last_ts)
     track->events_unsorted = TRUE;
-  events_append (track->events, &track->last_ts, ts, bits);
+  events_append (&track->events, &track->last_ts, ts, bits);
   note_event_ts (reader, ts);
 
   return TRUE;
@@ -2417,6 +2796,8 @@ read_packet (Reader       *reader,
   gboolean needs_state = FALSE;
   BlPbField kept[8];
   guint n_kept = 0;
+  gboolean heap_only = TRUE;
+  gboolean plain_heap;
   Sequence *seq;
 
   if (read_usual_packet (reader, data, len))
@@ -2461,11 +2842,15 @@ read_packet (Reader       *reader,
           if (n_kept < G_N_ELEMENTS (kept))
             kept[n_kept] = f;
           n_kept++;
+          heap_only &= f.number == 56;
         }
     }
   if (!FIELDS_OK (status))
     return FALSE;
 
+  /* what packet_is_plain_heap() tells read_source() */
+  plain_heap = allow_compressed && heap_only && n_kept > 0 && n_kept <= G_N_ELEMENTS (kept) &&
+               find_sequence (reader, seq_id) != NULL;
   seq = get_sequence (reader, seq_id);
   if (cleared)
     {
@@ -2501,11 +2886,41 @@ read_packet (Reader       *reader,
           all[n_kept++] = f;
 
       return read_packet_payload (reader, seq, all, n_kept, has_ts, ts,
-                                  has_clock, clock_id, allow_compressed);
+                                  has_clock, clock_id, allow_compressed, plain_heap);
     }
 
   return read_packet_payload (reader, seq, kept, n_kept, has_ts, ts,
-                              has_clock, clock_id, allow_compressed);
+                              has_clock, clock_id, allow_compressed, plain_heap);
+}
+
+/* Whether a top-level packet would go to the heap graph worker: its one
+ * payload is a heap graph, on a sequence seen before (read_packet()). */
+static gboolean
+packet_is_plain_heap (Reader       *reader,
+                      const guint8 *data,
+                      gsize         len)
+{
+  BlPbCursor c;
+  BlPbField f;
+  BlPbStatus status;
+  guint64 seq_id = 0;
+  guint n_heap = 0;
+
+  bl_pb_cursor_init (&c, data, len);
+  while ((status = bl_pb_next (&c, &f)) == BL_PB_FIELD)
+    {
+      if (f.wire == BL_PB_VARINT && f.number == 10)
+        seq_id = f.value;
+      else if (f.wire == BL_PB_BYTES && packet_field_of_interest (f.number))
+        {
+          if (f.number != 56)
+            return FALSE;
+          n_heap++;
+        }
+    }
+
+  return status == BL_PB_END && n_heap > 0 && n_heap <= 8 &&
+         find_sequence (reader, seq_id) != NULL;
 }
 
 /* ---- building the profile ---- */
@@ -2524,24 +2939,23 @@ compare_events (gconstpointer a,
 static void
 sort_track_events (Track *track)
 {
-  g_autoptr (GArray) full = g_array_sized_new (FALSE, FALSE, sizeof (FullEvent), track->events->len);
-  GArray *sorted;
+  g_autoptr (GArray) full = g_array_sized_new (FALSE, FALSE, sizeof (FullEvent), track->events.len);
+  EventList sorted = { NULL, 0, 0 };
   guint64 ts = 0;
 
-  for (gsize pos = 0; pos < track->events->len;)
+  for (gsize pos = 0; pos < track->events.len;)
     {
       FullEvent ev;
 
-      ev.bits = events_next ((const Event *) (gpointer) track->events->data, &pos, &ts);
+      ev.bits = events_next (track->events.data, &pos, &ts);
       ev.ts = ts;
       g_array_append_val (full, ev);
     }
   g_array_sort (full, compare_events);
-  sorted = g_array_sized_new (FALSE, FALSE, sizeof (Event), track->events->len);
   for (guint i = 0; i < full->len; i++)
-    events_append (sorted, &ts, g_array_index (full, FullEvent, i).ts,
+    events_append (&sorted, &ts, g_array_index (full, FullEvent, i).ts,
                    g_array_index (full, FullEvent, i).bits);
-  g_array_unref (track->events);
+  event_list_clear (&track->events);
   track->events = sorted;
   track->events_unsorted = FALSE;
 }
@@ -2610,6 +3024,7 @@ typedef struct
 {
   guint32 node;
   guint32 span;
+  guint32 name;
   guint64 start;
   guint64 children;
 } Open;
@@ -2718,26 +3133,23 @@ on_stack_of (ChildIndex *index,
 
 /* The child of @parent called @name, created if new: what
  * bl_profile_add_child() does, with the lookup above. A new child is
- * outermost unless a slice of its name is open (on_stack_of()). */
+ * outermost unless a slice of its name is open (on_stack_of()). @nodes
+ * are the profile's nodes, valid until one is added. */
 static guint32
-add_child (BlProfile  *profile,
-           ChildIndex *index,
-           guint32     parent,
-           guint32     name)
+add_child (BlProfile    *profile,
+           ChildIndex   *index,
+           const BlNode *nodes,
+           guint32       parent,
+           guint32       name)
 {
   guint32 count = parent < index->cap ? index->n_children[parent] : 0;
   guint32 node;
 
   if (count <= FEW_CHILDREN)
     {
-      for (guint32 c = bl_profile_get_node (profile, parent)->first_child; c != BL_NODE_NONE;)
-        {
-          const BlNode *child = bl_profile_get_node (profile, c);
-
-          if (child->name == name)
-            return c;
-          c = child->next_sibling;
-        }
+      for (guint32 c = nodes[parent].first_child; c != BL_NODE_NONE; c = nodes[c].next_sibling)
+        if (nodes[c].name == name)
+          return c;
     }
   else
     {
@@ -2748,6 +3160,7 @@ add_child (BlProfile  *profile,
     }
 
   node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, 0, 0);
+  nodes = _bl_profile_get_nodes_mutable (profile);
   if (node >= index->cap)
     child_index_grow (index, (gsize) node + 1);
   index->outermost[node] = *on_stack_of (index, name) == 0;
@@ -2756,9 +3169,8 @@ add_child (BlProfile  *profile,
   if (count == FEW_CHILDREN)
     {
       /* one child too many for the walk: index them all from now on */
-      for (guint32 c = bl_profile_get_node (profile, parent)->first_child; c != BL_NODE_NONE;
-           c = bl_profile_get_node (profile, c)->next_sibling)
-        child_index_put (index, child_key (parent, bl_profile_get_node (profile, c)->name), c);
+      for (guint32 c = nodes[parent].first_child; c != BL_NODE_NONE; c = nodes[c].next_sibling)
+        child_index_put (index, child_key (parent, nodes[c].name), c);
       index->n_children[parent] = FEW_CHILDREN + 1;
     }
   else if (count > FEW_CHILDREN)
@@ -2769,29 +3181,39 @@ add_child (BlProfile  *profile,
   return node;
 }
 
-/* @spans: the track's spans, the first of them span @first of @thread */
-static void
+/* A track's slices being built: the open ones, innermost last. */
+typedef struct
+{
+  Open    *open;
+  gsize    len;
+  gsize    cap;
+} OpenStack;
+
+/* @spans: the track's spans, the first of them span @first of @thread;
+ * @self_ns: the profile's self times */
+static inline void
 close_slice (BlProfile  *profile,
              ChildIndex *index,
+             guint64    *self_ns,
              guint       thread,
              BlSpan     *spans,
              guint       first,
-             GArray     *stack,
+             OpenStack  *stack,
              guint64     end)
 {
-  Open *top = &g_array_index (stack, Open, stack->len - 1);
+  Open *top = &stack->open[stack->len - 1];
   guint64 duration = end >= top->start ? end - top->start : 0;
   guint64 self = duration >= top->children ? duration - top->children : 0;
 
-  (*on_stack_of (index, bl_profile_get_node (profile, top->node)->name))--;
-  bl_profile_add_value (profile, top->node, BL_METRIC_TIME_NS, self);
+  index->on_stack[top->name]--;
+  self_ns[top->node] = bl_saturating_add (self_ns[top->node], self);
   if (duration < BL_SPAN_LONG)
     spans[top->span - first].duration = (guint32) duration;
   else
     _bl_profile_set_span_duration (profile, thread, top->span, duration);
-  g_array_set_size (stack, stack->len - 1);
+  stack->len--;
   if (stack->len > 0)
-    g_array_index (stack, Open, stack->len - 1).children += duration;
+    stack->open[stack->len - 1].children += duration;
 }
 
 static void
@@ -2801,7 +3223,7 @@ build_track (Reader          *reader,
              GArray          *flow_steps)
 {
   BlProfile *profile = reader->profile;
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  OpenStack stack = { NULL, 0, 0 };
   g_autofree char *name = NULL;
   gboolean has_slices = FALSE;
   guint thread = G_MAXUINT32;
@@ -2812,16 +3234,19 @@ build_track (Reader          *reader,
   BlSpan *spans = NULL;
   guint first_span = 0, next_span = 0;
   const Event *events;
+  const BlNode *nodes;
+  guint64 *self_ns;
+  guint32 n_nodes;
   guint64 ts = 0;
 
-  if (track->events->len == 0)
+  if (track->events.len == 0)
     return;
 
   /* in file order already unless a timestamp went back */
   if (track->events_unsorted)
     sort_track_events (track);
-  events = (const Event *) (gpointer) track->events->data;
-  for (guint i = 0; i < track->events->len; i++)
+  events = track->events.data;
+  for (gsize i = 0; i < track->events.len; i++)
     n_slices += event_type (events[i].bits) == EV_SLICE_BEGIN;
   has_slices = n_slices > 0;
 
@@ -2837,7 +3262,12 @@ build_track (Reader          *reader,
       next_span = first_span;
     }
 
-  for (gsize pos = 0; pos < track->events->len;)
+  /* the profile's arrays, again whenever a node is added */
+  nodes = _bl_profile_get_nodes_mutable (profile);
+  self_ns = _bl_profile_get_self_mutable (profile, BL_METRIC_TIME_NS);
+  n_nodes = bl_profile_get_n_nodes (profile);
+
+  for (gsize pos = 0; pos < track->events.len;)
     {
       gboolean at_first = pos == 0;
       guint32 bits = events_next (events, &pos, &ts);
@@ -2845,7 +3275,7 @@ build_track (Reader          *reader,
       const EventExtra *extra = NULL;
       guint32 ev_name;
 
-      if ((bits & EV_HAS_EXTRA) != 0)
+      if G_UNLIKELY ((bits & EV_HAS_EXTRA) != 0)
         {
           extra = &g_array_index (reader->extras, EventExtra, bits >> EV_NAME_SHIFT);
           ev_name = event_name_bits (extra->name);
@@ -2857,7 +3287,69 @@ build_track (Reader          *reader,
         first = ts;
       last = MAX (last, ts);
 
-      if (type == EV_INSTANT)
+      if (type == EV_SLICE_BEGIN)
+        {
+          guint32 parent = stack.len > 0 ? stack.open[stack.len - 1].node : root;
+          guint32 slice_name = ev_name;
+          BlSpan *span;
+          Open *open;
+
+          if G_UNLIKELY (slice_name == G_MAXUINT32)
+            {
+              if (unnamed == G_MAXUINT32)
+                unnamed = bl_profile_intern (profile, "(unnamed)");
+              slice_name = unnamed;
+            }
+          if G_UNLIKELY (stack.len == stack.cap)
+            {
+              stack.cap = MAX (64, stack.cap * 2);
+              stack.open = g_renew (Open, stack.open, stack.cap);
+            }
+          open = &stack.open[stack.len++];
+          open->node = add_child (profile, &reader->children, nodes, parent, slice_name);
+          if G_UNLIKELY (open->node >= n_nodes)
+            {
+              nodes = _bl_profile_get_nodes_mutable (profile);
+              self_ns = _bl_profile_get_self_mutable (profile, BL_METRIC_TIME_NS);
+              n_nodes = open->node + 1;
+            }
+          (*on_stack_of (&reader->children, slice_name))++;
+          open->name = slice_name;
+          open->span = next_span++;
+          span = &spans[open->span - first_span];
+          span->start = ts;
+          span->node = open->node;
+          span->duration = 0;
+          open->start = ts;
+          open->children = 0;
+          trace->n_slices++;
+
+          if G_UNLIKELY (extra != NULL && extra->annotation != G_MAXUINT32)
+            {
+              BlPerfettoAnnotation *annotation = g_new0 (BlPerfettoAnnotation, 1);
+
+              annotation->thread = thread;
+              annotation->span = open->span;
+              annotation->text = g_steal_pointer (&g_ptr_array_index (reader->annotation_texts,
+                                                                      extra->annotation));
+              g_ptr_array_add (trace->annotations, annotation);
+            }
+
+          for (guint k = 0; extra != NULL && k < extra->n_flows; k++)
+            {
+              const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, extra->flow_first + k);
+              FlowStep step = { ts, extra->order, thread, open->span, ref->id, ref->terminating };
+
+              g_array_append_val (flow_steps, step);
+            }
+        }
+      else if (type == EV_SLICE_END)
+        {
+          if (stack.len > 0)
+            close_slice (profile, &reader->children, self_ns, thread, spans, first_span,
+                         &stack, ts);
+        }
+      else if (type == EV_INSTANT)
         {
           BlPerfettoInstant instant = { ts, ev_name, thread };
 
@@ -2870,55 +3362,13 @@ build_track (Reader          *reader,
           g_array_append_val (trace->instants, instant);
           trace->n_instants++;
         }
-      else if (type == EV_SLICE_BEGIN)
-        {
-          guint32 parent = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).node : root;
-          guint32 slice_name = ev_name;
-          Open open;
-
-          if (slice_name == G_MAXUINT32)
-            {
-              if (unnamed == G_MAXUINT32)
-                unnamed = bl_profile_intern (profile, "(unnamed)");
-              slice_name = unnamed;
-            }
-          open.node = add_child (profile, &reader->children, parent, slice_name);
-          (*on_stack_of (&reader->children, slice_name))++;
-          open.span = next_span++;
-          spans[open.span - first_span].start = ts;
-          spans[open.span - first_span].node = open.node;
-          spans[open.span - first_span].duration = 0;
-          open.start = ts;
-          open.children = 0;
-          g_array_append_val (stack, open);
-          trace->n_slices++;
-
-          if (extra != NULL && extra->annotation != G_MAXUINT32)
-            {
-              BlPerfettoAnnotation *annotation = g_new0 (BlPerfettoAnnotation, 1);
-
-              annotation->thread = thread;
-              annotation->span = open.span;
-              annotation->text = g_steal_pointer (&g_ptr_array_index (reader->annotation_texts,
-                                                                      extra->annotation));
-              g_ptr_array_add (trace->annotations, annotation);
-            }
-
-          for (guint k = 0; extra != NULL && k < extra->n_flows; k++)
-            {
-              const FlowRef *ref = &g_array_index (reader->flow_refs, FlowRef, extra->flow_first + k);
-              FlowStep step = { ts, extra->order, thread, open.span, ref->id, ref->terminating };
-
-              g_array_append_val (flow_steps, step);
-            }
-        }
-      else if (type == EV_SLICE_END && stack->len > 0)
-        close_slice (profile, &reader->children, thread, spans, first_span, stack, ts);
     }
 
   /* slices still open at the end of the trace end with its last event */
-  while (stack->len > 0)
-    close_slice (profile, &reader->children, thread, spans, first_span, stack, reader->max_event_ts);
+  while (stack.len > 0)
+    close_slice (profile, &reader->children, self_ns, thread, spans, first_span, &stack,
+                 reader->max_event_ts);
+  g_free (stack.open);
 
   if (has_slices)
     bl_profile_set_time_range (profile, thread, first, MAX (last, reader->max_event_ts));
@@ -3006,8 +3456,11 @@ compare_instants (gconstpointer a,
   return ia->ts < ib->ts ? -1 : ia->ts > ib->ts;
 }
 
-static void
-build_profile (Reader *reader)
+/* The call tree, time order, instants, counters and flows of the tracks:
+ * all but the heap graphs, so this is done while the worker, if any, is
+ * still decoding them. */
+static BlPerfettoTrace *
+build_tracks (Reader *reader)
 {
   BlPerfettoTrace *trace = g_new0 (BlPerfettoTrace, 1);
   g_autoptr (GArray) flow_steps = g_array_new (FALSE, FALSE, sizeof (FlowStep));
@@ -3025,9 +3478,8 @@ build_profile (Reader *reader)
       build_track (reader, trace, track, flow_steps);
       build_counter (reader, trace, track);
       /* done with its events: the memory goes to the next tracks' spans */
-      g_array_unref (track->events);
+      event_list_clear (&track->events);
       g_array_unref (track->points);
-      track->events = g_array_new (FALSE, FALSE, sizeof (Event));
       track->points = g_array_new (FALSE, FALSE, sizeof (RawPoint));
     }
 
@@ -3054,6 +3506,14 @@ build_profile (Reader *reader)
         g_hash_table_insert (last_step, key, GUINT_TO_POINTER (i + 1));
     }
 
+  return trace;
+}
+
+/* The rest of the trace, once the heap graphs are all decoded. */
+static void
+finish_trace (Reader          *reader,
+              BlPerfettoTrace *trace)
+{
   trace->n_packets = reader->n_packets;
   trace->n_heap_graphs = reader->n_heap_graphs;
   /* the profile owns the heap graphs; the trace lists the same ones */
@@ -3088,6 +3548,21 @@ window_varint (BlSource *src,
   return 0;
 }
 
+/* Ends the reading on an error of the input (or cancellation) at
+ * @error, unless a heap graph handed to the worker was malformed: then the
+ * reading had stopped at its packet already, before this error, and
+ * returns TRUE with the error cleared. */
+static gboolean
+heap_stop_before (Reader  *reader,
+                  GError **error)
+{
+  if (!heap_worker_sync (reader))
+    return FALSE;
+  g_clear_error (error);
+
+  return TRUE;
+}
+
 static BlProfile *
 read_source (BlSource  *src,
              gboolean   analyse,
@@ -3095,7 +3570,7 @@ read_source (BlSource  *src,
 {
   Reader reader = { 0 };
   BlProfile *profile = NULL;
-  guint64 complete = 0;
+  BlPerfettoTrace *trace = NULL;
 
   reader.profile = bl_profile_new ("perfetto");
   reader.tracks = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -3109,6 +3584,8 @@ read_source (BlSource  *src,
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
   reader.analyse = analyse;
   reader.heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
+  reader.hr = g_new0 (Reader, 1);
+  reader.hr->heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
   bl_profile_enable_metric (reader.profile, BL_METRIC_TIME_NS);
 
   for (;;)
@@ -3119,14 +3596,22 @@ read_source (BlSource  *src,
       int r;
 
       if (!bl_source_tick (src, error))
-        goto out;
+        {
+          if (heap_stop_before (&reader, error))
+            break;
+          goto out;
+        }
 
       if (src->pos >= src->len)
         {
           if (src->eof)
             break;
           if (!bl_source_fill (src, src->pos, error))
-            goto out;
+            {
+              if (heap_stop_before (&reader, error))
+                break;
+              goto out;
+            }
           continue;
         }
 
@@ -3143,7 +3628,11 @@ read_source (BlSource  *src,
       if (r == 0 && !src->eof)
         {
           if (!bl_source_fill (src, src->pos, error))
-            goto out;
+            {
+              if (heap_stop_before (&reader, error))
+                break;
+              goto out;
+            }
           continue;
         }
       if (r <= 0)
@@ -3165,7 +3654,11 @@ read_source (BlSource  *src,
               if (!src->eof)
                 {
                   if (!bl_source_fill (src, src->pos, error))
-                    goto out;
+                    {
+                      if (heap_stop_before (&reader, error))
+                        break;
+                      goto out;
+                    }
                   continue;
                 }
               set_problem (&reader, _("the file ends inside a field of the trace"));
@@ -3197,12 +3690,22 @@ read_source (BlSource  *src,
               break;
             }
           if (!bl_source_fill (src, src->pos, error))
-            goto out;
+            {
+              if (heap_stop_before (&reader, error))
+                break;
+              goto out;
+            }
           continue;
         }
 
       if ((key >> 3) == 1)
         {
+          /* with heap graphs at the worker, any other packet waits for it */
+          if (reader.heap_pending &&
+              !packet_is_plain_heap (&reader, src->data + pos, (gsize) len) &&
+              heap_worker_sync (&reader))
+            break;
+          reader.packet_at = at;
           if (!read_packet (&reader, src->data + pos, (gsize) len, TRUE))
             {
               g_autofree char *problem =
@@ -3212,18 +3715,27 @@ read_source (BlSource  *src,
               reader.problem = g_steal_pointer (&problem);
               break;
             }
-          complete++;
+          reader.complete++;
         }
       src->pos = pos + (gsize) len;
     }
 
-  if (complete == 0 && reader.problem != NULL)
+  /* the tracks while the worker decodes its last heap graphs; if one of
+   * them turns out malformed, the reading stopped at its packet, which
+   * changes nothing of the tracks */
+  if (reader.complete > 0 && reader.worker != NULL)
+    trace = build_tracks (&reader);
+  heap_worker_sync (&reader);
+  heap_worker_stop (&reader);
+  reader.n_heap_graphs = reader.hr->n_heap_graphs;
+
+  if (reader.complete == 0 && reader.problem != NULL)
     {
       g_set_error (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_MALFORMED,
                    _("Not a readable Perfetto trace: %s."), reader.problem);
       goto out;
     }
-  if (complete == 0)
+  if (reader.complete == 0)
     {
       g_set_error_literal (error, BL_PERFETTO_ERROR, BL_PERFETTO_ERROR_NOT_A_TRACE,
                            _("Not a Perfetto trace: the file holds no trace packet."));
@@ -3242,7 +3754,7 @@ read_source (BlSource  *src,
 
         if (seq->heap == NULL)
           continue;
-        heap_dump_finish (&reader, seq->heap);
+        heap_dump_finish (reader.hr, seq->heap);
         heap_dump_free (seq->heap);
         seq->heap = NULL;
         bl_profile_add_warning (reader.profile,
@@ -3250,6 +3762,11 @@ read_source (BlSource  *src,
                                   "the objects that arrived are shown."));
       }
   }
+  /* the heap graphs are this thread's again */
+  g_ptr_array_unref (reader.heaps);
+  reader.heaps = g_steal_pointer (&reader.hr->heaps);
+  reader.heap_warning = g_steal_pointer (&reader.hr->heap_warning);
+  reader.n_heaps_finished = reader.hr->n_heaps_finished;
   if (reader.heap_warning != NULL)
     bl_profile_add_warning (reader.profile, reader.heap_warning);
   if (reader.n_skipped_packets > 0)
@@ -3290,20 +3807,22 @@ read_source (BlSource  *src,
                          reader.n_untimed_events);
       bl_profile_add_warning (reader.profile, warning);
     }
-  build_profile (&reader);
+  if (trace == NULL)
+    trace = build_tracks (&reader);
+  finish_trace (&reader, g_steal_pointer (&trace));
   /* of the child lookup only the outermost nodes are still needed */
   g_clear_pointer (&reader.children.n_children, g_free);
   g_clear_pointer (&reader.children.slots, g_free);
   g_clear_pointer (&reader.children.on_stack, g_free);
   if (reader.analyse)
-    for (guint i = 0; i < reader.heaps->len; i++)
+    for (guint i = reader.n_heaps_finished; i < reader.heaps->len; i++)
       bl_heap_finish (g_ptr_array_index (reader.heaps, i));
   if (reader.problem != NULL)
     {
       g_autofree char *reason =
         g_strdup_printf (_("The trace is incomplete: %s; the %" PRIu64
                            " complete packets before it are shown."),
-                         reader.problem, complete);
+                         reader.problem, reader.complete);
       bl_profile_set_incomplete (reader.profile, reason);
     }
   /* the outermost nodes known from building: no walk of the tree */
@@ -3314,6 +3833,8 @@ read_source (BlSource  *src,
   profile = g_steal_pointer (&reader.profile);
 
 out:
+  heap_worker_stop (&reader);
+  g_clear_pointer (&trace, trace_free);
   g_clear_object (&reader.profile);
   g_hash_table_unref (reader.tracks);
   g_ptr_array_unref (reader.track_list);
@@ -3327,6 +3848,10 @@ out:
   g_free (reader.heap_warning);
   g_free (reader.problem);
   child_index_clear (&reader.children);
+  g_clear_pointer (&reader.hr->heaps, g_ptr_array_unref);
+  g_free (reader.hr->heap_warning);
+  g_free (reader.hr->problem);
+  g_free (reader.hr);
 
   return profile;
 }

@@ -379,14 +379,25 @@ find_sequence (Reader  *reader,
   return g_hash_table_lookup (reader->sequences, (gpointer) (guintptr) id);
 }
 
-static Sequence *
+static Sequence *get_sequence_slow (Reader  *reader,
+                                    guint64  id);
+
+static inline Sequence *
 get_sequence (Reader  *reader,
               guint64  id)
 {
+  if G_LIKELY (id < G_N_ELEMENTS (reader->small_seqs) && reader->small_seqs[id] != NULL)
+    return reader->small_seqs[id];
+
+  return get_sequence_slow (reader, id);
+}
+
+static G_GNUC_NO_INLINE Sequence *
+get_sequence_slow (Reader  *reader,
+                   guint64  id)
+{
   Sequence *seq;
 
-  if (id < G_N_ELEMENTS (reader->small_seqs) && reader->small_seqs[id] != NULL)
-    return reader->small_seqs[id];
   if (reader->last_seq != NULL && reader->last_seq_id == id)
     return reader->last_seq;
 
@@ -2687,16 +2698,56 @@ read_packet_payload (Reader          *reader,
  * type, a track and an interned name, nothing else. Decoded here without
  * the generic walk over fields, with the same result; FALSE (nothing done)
  * for any other packet, which read_packet() then reads. */
+/* A varint of the usual packet, which ends at @end; the bytes up to
+ * @readable (at least @end) may be read: as bl_pb_read_varint(), without
+ * a bound check per byte when ten bytes are there. */
+static inline gboolean
+usual_varint (const guint8 **pp,
+              const guint8  *end,
+              const guint8  *readable,
+              guint64       *value)
+{
+  const guint8 *p = *pp;
+  guint64 v = 0;
+  guint i;
+
+  if G_UNLIKELY (readable - p < 10)
+    return bl_pb_read_varint (pp, end, value);
+
+  for (i = 0; i < 9; i++)
+    {
+      guint64 b = p[i];
+
+      v |= (b & 0x7f) << (7 * i);
+      if (b < 0x80)
+        break;
+    }
+  if (i == 9)
+    {
+      if (p[9] > 1)
+        return FALSE;
+      v |= (guint64) p[9] << 63;
+    }
+  p += i + 1;
+  if (p > end)
+    return FALSE;   /* runs past the message */
+  *pp = p;
+  *value = v;
+
+  return TRUE;
+}
+
 static inline gboolean
 read_usual_packet (Reader       *reader,
                    const guint8 *p,
-                   gsize         len)
+                   gsize         len,
+                   const guint8 *readable)
 {
   const guint8 *end = p + len;
   const guint8 *ev = NULL, *ev_end = NULL;
   guint64 ts = 0, seq_id = 0, type = 0, track_uuid = 0, iid = 0, v;
   gboolean has_ts = FALSE, has_track = FALSE, has_name = FALSE;
-  guint32 name;
+  guint32 name, clock;
   Sequence *seq;
   Track *track;
   guint32 bits;
@@ -2707,16 +2758,16 @@ read_usual_packet (Reader       *reader,
       switch (*p++)
         {
         case 8 << 3 | BL_PB_VARINT:
-          if (!bl_pb_read_varint (&p, end, &ts))
+          if (!usual_varint (&p, end, readable, &ts))
             return FALSE;
           has_ts = TRUE;
           break;
         case 10 << 3 | BL_PB_VARINT:
-          if (!bl_pb_read_varint (&p, end, &seq_id))
+          if (!usual_varint (&p, end, readable, &seq_id))
             return FALSE;
           break;
         case 11 << 3 | BL_PB_BYTES:
-          if (ev != NULL || !bl_pb_read_varint (&p, end, &v) || v > (guint64) (end - p))
+          if (ev != NULL || !usual_varint (&p, end, readable, &v) || v > (guint64) (end - p))
             return FALSE;
           ev = p;
           ev_end = p + v;
@@ -2733,16 +2784,16 @@ read_usual_packet (Reader       *reader,
       switch (*ev++)
         {
         case 9 << 3 | BL_PB_VARINT:
-          if (!bl_pb_read_varint (&ev, ev_end, &type))
+          if (!usual_varint (&ev, ev_end, readable, &type))
             return FALSE;
           break;
         case 11 << 3 | BL_PB_VARINT:
-          if (!bl_pb_read_varint (&ev, ev_end, &track_uuid))
+          if (!usual_varint (&ev, ev_end, readable, &track_uuid))
             return FALSE;
           has_track = TRUE;
           break;
         case 10 << 3 | BL_PB_VARINT:
-          if (!bl_pb_read_varint (&ev, ev_end, &iid))
+          if (!usual_varint (&ev, ev_end, readable, &iid))
             return FALSE;
           has_name = TRUE;
           break;
@@ -2758,8 +2809,9 @@ read_usual_packet (Reader       *reader,
   if (!has_track && !seq->has_default_track)
     return FALSE;
   reader->n_packets++;
-  ts = to_trace_time (reader, seq,
-                      seq->has_default_clock ? seq->default_clock : reader->trace_clock, ts);
+  clock = seq->has_default_clock ? seq->default_clock : reader->trace_clock;
+  if (clock != reader->trace_clock)
+    ts = to_trace_time (reader, seq, clock, ts);
   name = has_name ? lookup_name (seq, iid) : G_MAXUINT32;
   if (!has_track)
     track_uuid = seq->default_track;
@@ -2800,7 +2852,7 @@ read_packet (Reader       *reader,
   gboolean plain_heap;
   Sequence *seq;
 
-  if (read_usual_packet (reader, data, len))
+  if (read_usual_packet (reader, data, len, data + len))
     return TRUE;
 
   reader->n_packets++;
@@ -3600,6 +3652,35 @@ read_source (BlSource  *src,
           if (heap_stop_before (&reader, error))
             break;
           goto out;
+        }
+
+      /* the usual packets, one-byte key and length, whole in the window
+       * and within the input's size, up to where bl_source_tick() has
+       * work: read here without the general framing below, with the same
+       * result */
+      if (!reader.heap_pending)
+        {
+          const guint8 *p = src->data + src->pos;
+          const guint8 *end = src->data + MAX (bl_source_tick_pos (src), src->pos);
+          gsize avail = src->len;
+          const guint8 *stop;
+
+          if (src->total != 0)
+            avail = src->total > src->base ? (gsize) MIN ((guint64) src->len,
+                                                          src->total - src->base) : 0;
+          stop = src->data + avail;
+          while (p + 2 <= end && p + 2 <= stop && p[0] == (1 << 3 | BL_PB_BYTES) && p[1] < 0x80 &&
+                 (gsize) (stop - p) >= 2 + (gsize) p[1] &&
+                 read_usual_packet (&reader, p + 2, p[1], src->data + src->len))
+            {
+              reader.complete++;
+              p += 2 + p[1];
+            }
+          if (p != src->data + src->pos)
+            {
+              src->pos = (gsize) (p - src->data);
+              continue;
+            }
         }
 
       if (src->pos >= src->len)

@@ -321,6 +321,7 @@ struct _Reader
   gboolean     heap_pending;  /* heap graphs handed to the worker since it was last idle */
   guint64      packet_at;     /* the offset of the top-level packet being read */
   guint64      complete;      /* top-level packets read whole */
+  guint64      total;         /* the input's size, 0 if unknown */
   guint32      n_heaps_finished;  /* heaps[0 … n) had bl_heap_finish() (by the worker) */
 };
 
@@ -1616,12 +1617,12 @@ typedef struct
 {
   HeapDump    *dump;
   ObjectIndex  objects;
-  GHashTable  *field_ids;   /* field-name iid → heap field + 1 */
+  GHashTable  *field_ids;   /* field-name iid → heap field + 1, past the small ones */
+  guint32     *small_field_ids;   /* SMALL_FIELD_IIDS: heap field + 1 per small iid */
+  RawType    **raw_types;   /* per heap type, its description or NULL */
   guint64      undefined;
   guint64      cached_iid;
   guint32      cached_field;
-  guint32      cached_type;
-  RawType     *cached_raw;
 } Resolve;
 
 static gboolean
@@ -1648,17 +1649,10 @@ resolve_reference (guint32   from,
   if ((*field & REF_BY_POSITION) != 0)
     {
       guint32 k = *field & ~REF_BY_POSITION;
+      const RawType *raw = r->raw_types[bl_heap_get_object_type (dump->heap, from)];
 
-      if (bl_heap_get_object_type (dump->heap, from) != r->cached_type)
-        {
-          r->cached_type = bl_heap_get_object_type (dump->heap, from);
-          r->cached_raw = g_hash_table_lookup (dump->types,
-                                               (gpointer) (guintptr) g_array_index (dump->type_ids,
-                                                                                    guint64,
-                                                                                    r->cached_type));
-        }
-      iid = r->cached_raw != NULL && k < r->cached_raw->fields->len
-            ? g_array_index (r->cached_raw->fields, guint64, k) : G_MAXUINT64;
+      iid = raw != NULL && k < raw->fields->len ? g_array_index (raw->fields, guint64, k)
+            : G_MAXUINT64;
     }
   else
     iid = g_array_index (dump->field_iids, guint64, *field);
@@ -1666,17 +1660,21 @@ resolve_reference (guint32   from,
   /* field-name iid → heap field id, interned once per name */
   if (iid != r->cached_iid)
     {
-      gpointer id = g_hash_table_lookup (r->field_ids, (gpointer) (guintptr) iid);
+      guint32 id = iid < SMALL_FIELD_IIDS ? r->small_field_ids[iid]
+                   : GPOINTER_TO_UINT (g_hash_table_lookup (r->field_ids, (gpointer) (guintptr) iid));
 
-      if (id == NULL)
+      if (id == 0)
         {
           const char *name = iid == G_MAXUINT64 ? "" : field_name_of (dump, iid);
 
-          id = GUINT_TO_POINTER (bl_heap_intern_field (dump->heap, name) + 1);
-          g_hash_table_insert (r->field_ids, (gpointer) (guintptr) iid, id);
+          id = bl_heap_intern_field (dump->heap, name) + 1;
+          if (iid < SMALL_FIELD_IIDS)
+            r->small_field_ids[iid] = id;
+          else
+            g_hash_table_insert (r->field_ids, (gpointer) (guintptr) iid, GUINT_TO_POINTER (id));
         }
       r->cached_iid = iid;
-      r->cached_field = GPOINTER_TO_UINT (id) - 1;
+      r->cached_field = id - 1;
     }
   *field = r->cached_field;
 
@@ -1714,11 +1712,18 @@ heap_dump_finish (Reader   *reader,
 
   r.dump = dump;
   r.field_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r.small_field_ids = g_new0 (guint32, SMALL_FIELD_IIDS);
+  r.raw_types = g_new0 (RawType *, MAX (dump->type_ids->len, 1));
+  for (guint t = 0; t < dump->type_ids->len; t++)
+    r.raw_types[t] = g_hash_table_lookup (dump->types,
+                                          (gpointer) (guintptr) g_array_index (dump->type_ids,
+                                                                               guint64, t));
   r.cached_iid = G_MAXUINT64 - 1;
-  r.cached_type = G_MAXUINT32;
   object_index_init (&r.objects, heap, dump->n_increasing);
   bl_heap_resolve_references (heap, resolve_reference, &r);
   g_hash_table_unref (r.field_ids);
+  g_free (r.small_field_ids);
+  g_free (r.raw_types);
 
   for (guint i = 0; i < dump->roots->len; i++)
     {
@@ -2231,11 +2236,17 @@ typedef struct
   guint64   complete;
 } HeapJob;
 
+/* The queue holds an eighth of the input at most, within these bounds:
+ * enough that this thread mostly reaches the end of a trace whose heap
+ * graphs come last, and builds the tracks, while the worker is still at
+ * them; the bytes waiting there are fewer than the arrays they become. */
 #ifndef BL_FUZZING
-#define HEAP_QUEUE_BYTES (8 * 1024 * 1024)
+#define HEAP_QUEUE_MIN   (8 * 1024 * 1024)
+#define HEAP_QUEUE_MAX   (64 * 1024 * 1024)
 #define HEAP_SPARE_JOBS  8
 #else
-#define HEAP_QUEUE_BYTES 256            /* full and empty often */
+#define HEAP_QUEUE_MIN   256            /* full and empty often */
+#define HEAP_QUEUE_MAX   256
 #define HEAP_SPARE_JOBS  2
 #endif
 
@@ -2250,6 +2261,7 @@ struct _HeapWorker
   GQueue    jobs;         /* HeapJob, in packet order */
   GQueue    spare;        /* done, their buffers kept for the next ones */
   gsize     queued;       /* bytes in jobs */
+  gsize     max_queued;
   gboolean  busy;         /* a job is being decoded */
   gboolean  quit;         /* drop the jobs left and end */
   HeapJob  *failed;       /* the job whose heap graph is malformed; hr->problem says why */
@@ -2348,10 +2360,12 @@ want_heap_worker (Reader *reader)
 }
 
 static void
-heap_worker_start (Reader *reader)
+heap_worker_start (Reader   *reader,
+                   guint64   total)
 {
   HeapWorker *w = g_new0 (HeapWorker, 1);
 
+  w->max_queued = (gsize) CLAMP (total / 8, HEAP_QUEUE_MIN, HEAP_QUEUE_MAX);
   w->hr = reader->hr;
   w->analyse = reader->analyse;
   g_mutex_init (&w->lock);
@@ -2383,7 +2397,7 @@ heap_worker_push (Reader          *reader,
 
   g_mutex_lock (&w->lock);
   /* a graph larger than the queue waits for it to be empty */
-  while (w->queued > 0 && w->queued + f->len > HEAP_QUEUE_BYTES && w->failed == NULL)
+  while (w->queued > 0 && w->queued + f->len > w->max_queued && w->failed == NULL)
     g_cond_wait (&w->wake_reader, &w->lock);
   if (w->failed != NULL)
     {
@@ -2505,7 +2519,7 @@ read_heap_graph_field (Reader          *reader,
 {
   reader->heap_bytes += f->len;
   if (plain && reader->worker == NULL && want_heap_worker (reader))
-    heap_worker_start (reader);
+    heap_worker_start (reader, reader->total);
   if (plain && reader->worker != NULL)
     {
       heap_worker_push (reader, seq, f);
@@ -3636,6 +3650,7 @@ read_source (BlSource  *src,
   reader.trace_clock = TRACE_CLOCK_DEFAULT;
   reader.analyse = analyse;
   reader.heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
+  reader.total = src->total;
   reader.hr = g_new0 (Reader, 1);
   reader.hr->heaps = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_heap_free);
   bl_profile_enable_metric (reader.profile, BL_METRIC_TIME_NS);

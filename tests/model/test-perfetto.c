@@ -10,6 +10,7 @@
 
 #include "bl-folded.h"
 #include "bl-format.h"
+#include "bl-perfetto-private.h"
 #include "bl-perfetto-reader.h"
 #include "bl-perfetto-writer.h"
 
@@ -1520,6 +1521,318 @@ test_heap_graph_references (void)
                             "refers to 1 objects it does not define"));
 }
 
+/* ---- the heap graph worker ---- */
+
+/* Everything a read gives, as text: call tree, warnings, incomplete
+ * reason, the trace's counts, and each heap graph object by object. */
+static char *
+describe (BlProfile *profile,
+          GError    *error)
+{
+  GString *out = g_string_new (NULL);
+  const BlPerfettoTrace *trace;
+  g_autofree char *text = NULL;
+
+  if (profile == NULL)
+    {
+      g_string_append_printf (out, "error %s %d: %s\n", g_quark_to_string (error->domain),
+                              error->code, error->message);
+      return g_string_free (out, FALSE);
+    }
+  text = folded (profile);
+  trace = bl_perfetto_get_trace (profile);
+  g_string_append_printf (out, "%s\nwarning: %s\nincomplete: %s\n", text,
+                          bl_profile_get_warning (profile) ? bl_profile_get_warning (profile) : "",
+                          bl_profile_get_incomplete_reason (profile)
+                          ? bl_profile_get_incomplete_reason (profile) : "");
+  g_string_append_printf (out, "packets %" G_GUINT64_FORMAT ", slices %" G_GUINT64_FORMAT
+                          ", heap graphs %" G_GUINT64_FORMAT " (%u kept)\n",
+                          trace->n_packets, trace->n_slices, trace->n_heap_graphs,
+                          trace->heaps->len);
+  for (guint h = 0; h < trace->heaps->len; h++)
+    {
+      BlHeap *heap = g_ptr_array_index (trace->heaps, h);
+
+      g_string_append_printf (out, "heap %u: %u objects, %u types, %" G_GUINT64_FORMAT " bytes\n",
+                              h, bl_heap_get_n_objects (heap), bl_heap_get_n_types (heap),
+                              bl_heap_get_total_bytes (heap));
+      for (guint32 t = 0; t < bl_heap_get_n_types (heap); t++)
+        g_string_append_printf (out, " type %u %s\n", t, bl_heap_get_type_name (heap, t));
+      for (guint32 o = 0; o < bl_heap_get_n_objects (heap); o++)
+        {
+          const guint32 *fields, *targets;
+          guint32 n = bl_heap_get_n_references (heap, o, &fields, &targets);
+
+          g_string_append_printf (out, " %" G_GUINT64_FORMAT " t%u %" G_GUINT64_FORMAT "%s:",
+                                  bl_heap_get_object_id (heap, o), bl_heap_get_object_type (heap, o),
+                                  bl_heap_get_self_size (heap, o),
+                                  bl_heap_is_root (heap, o) ? " root" : "");
+          for (guint32 r = 0; r < n; r++)
+            g_string_append_printf (out, " %s>%u", bl_heap_get_field_name (heap, fields[r]),
+                                    targets[r]);
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Reads @len bytes with the heap graphs decoded in line and again with
+ * all of them (or those past @min_bytes) through the worker: the same. */
+static void
+assert_worker_same (const guint8 *data,
+                    gsize         len,
+                    guint64       min_bytes)
+{
+  g_autoptr (GError) inline_error = NULL;
+  g_autoptr (GError) worker_error = NULL;
+  g_autoptr (BlProfile) inline_profile = NULL;
+  g_autoptr (BlProfile) worker_profile = NULL;
+  g_autofree char *inline_text = NULL;
+  g_autofree char *worker_text = NULL;
+
+  bl_perfetto_set_heap_worker (G_MAXUINT64);
+  inline_profile = bl_perfetto_read_memory (data, len, &inline_error);
+  bl_perfetto_set_heap_worker (min_bytes);
+  worker_profile = bl_perfetto_read_memory (data, len, &worker_error);
+  bl_perfetto_set_heap_worker (BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+
+  inline_text = describe (inline_profile, inline_error);
+  worker_text = describe (worker_profile, worker_error);
+  g_assert_cmpstr (worker_text, ==, inline_text);
+}
+
+/* A packet of @n heap objects (ids from @first, three types, references by
+ * field id and by position) of the dump on sequence @seq, continued. */
+static void
+heap_packet (BlPbWriter *w,
+             guint32     seq,
+             guint64     first,
+             guint       n,
+             gboolean    names)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, seq);
+  bl_pbw_begin (w, 56);
+  bl_pbw_varint (w, 1, seq * 100);
+  if (names)
+    {
+      heap_name (w, 9, 1, "roAssociativeArray");
+      heap_name (w, 9, 2, "roArray");
+      heap_name (w, 4, 1, "next");
+      heap_name (w, 4, 2, "item");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 id = first + i;
+      const guint64 fields[] = { 1, 2 }, targets[] = { (id + 1) % 120 + 1, id % 7 + 1 };
+
+      if (i % 5 == 4)
+        heap_object_by_position (w, id, 3, 0, id > 1 ? id - 1 : 0);
+      else
+        heap_object (w, id, 1 + id % 2, id % 40, fields, targets, 1 + id % 2);
+    }
+  bl_pbw_varint (w, 5, 1);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* The end of a dump: a root, continued no more. */
+static void
+heap_end (BlPbWriter *w,
+          guint32     seq)
+{
+  bl_pbw_begin (w, 1);
+  bl_pbw_varint (w, 10, seq);
+  bl_pbw_begin (w, 56);
+  bl_pbw_begin (w, 7);
+  bl_pbw_bytes (w, 1, "\x01", 1);
+  bl_pbw_end (w);
+  bl_pbw_varint (w, 5, 0);
+  bl_pbw_end (w);
+  bl_pbw_end (w);
+}
+
+/* Slices on a track, then two dumps on sequences 7 and 8 interleaved,
+ * with track events between their packets and one packet holding both a
+ * heap graph and a track event, and a third dump never ended. If
+ * @bad_at is not 0, the heap graph packet of that number holds an object
+ * whose packed references are malformed. */
+static GBytes *
+worker_trace (guint bad_at)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  GBytes *bytes;
+  guint64 ts = 1000;
+
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  bl_pftw_event (w, 1, ts++, 1, 1, "a");
+  /* a packet of each dump's sequence before its heap graphs */
+  bl_pftw_event (w, 7, ts++, 3, 1, "seven");
+  bl_pftw_event (w, 8, ts++, 3, 1, "eight");
+  for (guint k = 1; k <= 24; k++)
+    {
+      heap_packet (w, k % 3 == 0 ? 8 : 7, 1 + 40 * k, 40, k <= 2);
+      if (k == bad_at)
+        {
+          bl_pbw_begin (w, 1);
+          bl_pbw_varint (w, 10, 7);
+          bl_pbw_begin (w, 56);
+          bl_pbw_begin (w, 2);
+          bl_pbw_varint (w, 1, 5000);
+          bl_pbw_bytes (w, 5, "\x80", 1);   /* a varint cut short */
+          bl_pbw_end (w);
+          bl_pbw_varint (w, 5, 1);
+          bl_pbw_end (w);
+          bl_pbw_end (w);
+        }
+      if (k % 8 == 0)
+        bl_pftw_event (w, 1, ts++, k % 16 == 0 ? 2 : 1, 1, "b");
+      if (k == 12)
+        {
+          /* one packet: a heap graph and a track event */
+          bl_pbw_begin (w, 1);
+          bl_pbw_varint (w, 8, ts++);
+          bl_pbw_varint (w, 10, 7);
+          bl_pbw_begin (w, 11);
+          bl_pbw_varint (w, 9, 3);
+          bl_pbw_varint (w, 11, 1);
+          bl_pbw_string (w, 23, "both");
+          bl_pbw_end (w);
+          bl_pbw_begin (w, 56);
+          heap_object (w, 9000, 1, 5, NULL, NULL, 0);
+          bl_pbw_varint (w, 5, 1);
+          bl_pbw_end (w);
+          bl_pbw_end (w);
+        }
+    }
+  heap_end (w, 7);
+  heap_end (w, 8);
+  heap_packet (w, 9, 1, 30, TRUE);    /* never ended */
+  bl_pftw_event (w, 1, ts++, 2, 1, NULL);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+
+  return bytes;
+}
+
+/* heap graphs through the worker come out as decoded in line, whatever
+ * comes between their packets */
+static void
+test_heap_worker (void)
+{
+  g_autoptr (GBytes) bytes = worker_trace (0);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  g_autoptr (BlProfile) profile = bl_perfetto_read_memory (data, len, NULL);
+
+  g_assert_nonnull (profile);
+  g_assert_cmpuint (bl_perfetto_get_trace (profile)->heaps->len, ==, 3);
+  assert_worker_same (data, len, 0);
+  /* the worker started only once the heap graphs add up to some bytes */
+  assert_worker_same (data, len, len / 3);
+}
+
+/* a trace cut anywhere, in the heap graphs handed over too: the same
+ * complete packets kept, the same sentence said */
+static void
+test_heap_worker_truncated (void)
+{
+  g_autoptr (GBytes) bytes = worker_trace (0);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  for (gsize cut = 1; cut < len; cut += 1 + cut / 16)
+    assert_worker_same (data, cut, 0);
+}
+
+/* a malformed heap graph handed over stops the reading at its packet, as
+ * in line, though this thread read on meanwhile */
+static void
+test_heap_worker_malformed (void)
+{
+  for (guint bad_at = 1; bad_at <= 24; bad_at += 5)
+    {
+      g_autoptr (GBytes) bytes = worker_trace (bad_at);
+      g_autoptr (BlProfile) profile = NULL;
+      gsize len;
+      const guint8 *data = g_bytes_get_data (bytes, &len);
+
+      profile = bl_perfetto_read_memory (data, len, NULL);
+      g_assert_nonnull (profile);
+      g_assert_nonnull (strstr (bl_profile_get_incomplete_reason (profile), "malformed"));
+      assert_worker_same (data, len, 0);
+    }
+}
+
+/* A trace whose heap graph is some MB: at the default threshold it goes
+ * through the worker. */
+static GBytes *
+big_heap_trace (guint n_packets)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  GBytes *bytes;
+
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  bl_pftw_event (w, 7, 10, 1, 1, "a");
+  for (guint k = 0; k < n_packets; k++)
+    heap_packet (w, 7, 1 + 4000 * k, 4000, k == 0);
+  heap_end (w, 7);
+  bl_pftw_event (w, 1, 20, 2, 1, NULL);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+
+  return bytes;
+}
+
+static void
+test_heap_worker_big (void)
+{
+  g_autoptr (GBytes) bytes = big_heap_trace (150);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  g_assert_cmpuint (len, >, 2 * BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+  assert_worker_same (data, len, BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  guint64       at;
+} CancelAt;
+
+static void
+cancel_at (guint64  done,
+           guint64  total,
+           gpointer data)
+{
+  CancelAt *c = data;
+
+  if (done >= c->at)
+    g_cancellable_cancel (c->cancellable);
+}
+
+/* cancelled while the worker has heap graphs: the read ends with
+ * G_IO_ERROR_CANCELLED, the worker with it */
+static void
+test_heap_worker_cancel (void)
+{
+  g_autoptr (GBytes) bytes = big_heap_trace (60);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (bytes);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (BlProfile) profile = NULL;
+  CancelAt c = { cancellable, g_bytes_get_size (bytes) / 2 };
+
+  bl_perfetto_set_heap_worker (0);
+  profile = bl_perfetto_read_stream (in, g_bytes_get_size (bytes), cancel_at, &c, cancellable,
+                                     &error);
+  bl_perfetto_set_heap_worker (BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (profile);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1548,6 +1861,11 @@ main (int   argc,
   g_test_add_func ("/perfetto/needs-incremental-state", test_needs_incremental_state);
   g_test_add_func ("/perfetto/legacy-timestamps", test_legacy_timestamps);
   g_test_add_func ("/perfetto/untimed-events", test_untimed_events);
+  g_test_add_func ("/perfetto/heap-worker", test_heap_worker);
+  g_test_add_func ("/perfetto/heap-worker-truncated", test_heap_worker_truncated);
+  g_test_add_func ("/perfetto/heap-worker-malformed", test_heap_worker_malformed);
+  g_test_add_func ("/perfetto/heap-worker-big", test_heap_worker_big);
+  g_test_add_func ("/perfetto/heap-worker-cancel", test_heap_worker_cancel);
 
   return g_test_run ();
 }

@@ -240,6 +240,17 @@ typedef struct
   guint32 node;
 } ChildSlot;
 
+/* The children found last, by (parent, name), in a small direct-mapped
+ * table that stays in the cache: most slices begin where one did before. */
+#define CHILD_CACHE_BITS 14
+
+typedef struct
+{
+  guint32 parent;    /* G_MAXUINT32: empty */
+  guint32 name;
+  guint32 node;
+} ChildCached;
+
 typedef struct
 {
   guint8    *n_children;   /* per node, saturating at FEW_CHILDREN + 1 */
@@ -250,6 +261,7 @@ typedef struct
   ChildSlot *slots;
   gsize      mask;
   gsize      used;
+  ChildCached *cached;
 } ChildIndex;
 
 typedef struct
@@ -3159,6 +3171,7 @@ child_index_clear (ChildIndex *index)
   g_clear_pointer (&index->outermost, g_free);
   g_clear_pointer (&index->slots, g_free);
   g_clear_pointer (&index->on_stack, g_free);
+  g_clear_pointer (&index->cached, g_free);
   index->cap = index->mask = index->used = index->n_on_stack = 0;
 }
 
@@ -3209,23 +3222,35 @@ add_child (BlProfile    *profile,
            guint32       name)
 {
   guint32 count = parent < index->cap ? index->n_children[parent] : 0;
+  ChildCached *cached;
   guint32 node;
+
+  if G_UNLIKELY (index->cached == NULL)
+    {
+      index->cached = g_new (ChildCached, 1 << CHILD_CACHE_BITS);
+      memset (index->cached, 0xff, sizeof (ChildCached) << CHILD_CACHE_BITS);
+    }
+  cached = &index->cached[(parent * 0x9e3779b1u ^ name * 0x85ebca77u) >> (32 - CHILD_CACHE_BITS)];
+  if (cached->parent == parent && cached->name == name)
+    return cached->node;
+  cached->parent = parent;
+  cached->name = name;
 
   if (count <= FEW_CHILDREN)
     {
       for (guint32 c = nodes[parent].first_child; c != BL_NODE_NONE; c = nodes[c].next_sibling)
         if (nodes[c].name == name)
-          return c;
+          return cached->node = c;
     }
   else
     {
       ChildSlot *slot = child_slot (index, child_key (parent, name));
 
       if (slot->key != G_MAXUINT64)
-        return slot->node;
+        return cached->node = slot->node;
     }
 
-  node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, 0, 0);
+  node = cached->node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, 0, 0);
   nodes = _bl_profile_get_nodes_mutable (profile);
   if (node >= index->cap)
     child_index_grow (index, (gsize) node + 1);
@@ -3910,6 +3935,7 @@ read_source (BlSource  *src,
   g_clear_pointer (&reader.children.n_children, g_free);
   g_clear_pointer (&reader.children.slots, g_free);
   g_clear_pointer (&reader.children.on_stack, g_free);
+  g_clear_pointer (&reader.children.cached, g_free);
   if (reader.analyse)
     for (guint i = reader.n_heaps_finished; i < reader.heaps->len; i++)
       bl_heap_finish (g_ptr_array_index (reader.heaps, i));

@@ -2231,52 +2231,69 @@ read_heap_graph (Reader          *reader,
  * payload is a heap graph (nothing else of interest, on a sequence seen
  * before) is handed over; before any other packet, and at the end, this
  * thread waits until the worker is idle. If a handed-over heap graph turns
- * out malformed, the worker drops the jobs after it, and the reading stops
+ * out malformed, the worker drops the ones after it, and the reading stops
  * at its packet as it would have in line: the packets read meanwhile were
  * heap graphs too, whose effect here (counts, sequence flags) is undone or
- * no longer looked at. */
+ * no longer looked at.
+ *
+ * The heap graphs go over in chunks of a few MB, mapped apart from the
+ * heap (bl-big-array.c), so that the memory of the queue goes back to the
+ * system as soon as the worker is done with a chunk. */
 typedef struct
 {
   Sequence *seq;
-  guint8   *data;
+  gsize     offset;     /* of its bytes in the chunk */
   gsize     len;
-  gsize     cap;
   /* the reader's counts when its packet was read, for a stop there */
   guint64   at;
   guint64   n_packets;
   guint64   n_skipped_packets;
   guint64   complete;
-} HeapJob;
+} HeapGraphCopy;
 
-/* The queue holds an eighth of the input at most, within these bounds:
+typedef struct
+{
+  guint8        *data;
+  gsize          len;
+  gsize          cap;
+  HeapGraphCopy *graphs;
+  guint          n_graphs;
+  guint          cap_graphs;
+} HeapChunk;
+
+/* The queue holds a quarter of the input at most, within these bounds:
  * enough that this thread mostly reaches the end of a trace whose heap
  * graphs come last, and builds the tracks, while the worker is still at
  * them; the bytes waiting there are fewer than the arrays they become. */
 #ifndef BL_FUZZING
+#define HEAP_CHUNK       (2 * 1024 * 1024)
 #define HEAP_QUEUE_MIN   (8 * 1024 * 1024)
-#define HEAP_QUEUE_MAX   (64 * 1024 * 1024)
-#define HEAP_SPARE_JOBS  8
+#define HEAP_QUEUE_MAX   (128 * 1024 * 1024)
+#define HEAP_SPARE       2
 #else
-#define HEAP_QUEUE_MIN   256            /* full and empty often */
+#define HEAP_CHUNK       64             /* full and empty often */
+#define HEAP_QUEUE_MIN   256
 #define HEAP_QUEUE_MAX   256
-#define HEAP_SPARE_JOBS  2
+#define HEAP_SPARE       1
 #endif
 
 struct _HeapWorker
 {
-  GThread  *thread;
-  Reader   *hr;
-  gboolean  analyse;      /* bl_heap_finish() each heap graph once complete */
-  GMutex    lock;
-  GCond     wake_worker;  /* a job, or the end */
-  GCond     wake_reader;  /* room in the queue, or idle */
-  GQueue    jobs;         /* HeapJob, in packet order */
-  GQueue    spare;        /* done, their buffers kept for the next ones */
-  gsize     queued;       /* bytes in jobs */
-  gsize     max_queued;
-  gboolean  busy;         /* a job is being decoded */
-  gboolean  quit;         /* drop the jobs left and end */
-  HeapJob  *failed;       /* the job whose heap graph is malformed; hr->problem says why */
+  GThread   *thread;
+  Reader    *hr;
+  gboolean   analyse;      /* bl_heap_finish() each heap graph once complete */
+  HeapChunk *filling;      /* this thread's, not yet handed over */
+  GMutex     lock;
+  GCond      wake_worker;  /* a chunk, or the end */
+  GCond      wake_reader;  /* room in the queue, or idle */
+  GQueue     chunks;       /* HeapChunk, in packet order */
+  GQueue     spare;        /* done, kept for the next ones */
+  gsize      queued;       /* bytes in chunks */
+  gsize      max_queued;
+  gboolean   busy;         /* a chunk is being decoded */
+  gboolean   quit;         /* drop the chunks left and end */
+  gboolean   failed;       /* a heap graph was malformed (hr->problem says why) … */
+  HeapGraphCopy failure;   /* … this one */
 };
 
 #ifndef BL_FUZZING
@@ -2298,13 +2315,25 @@ bl_perfetto_set_heap_worker (guint64 min_bytes)
   __atomic_store_n (&heap_worker_min_bytes, min_bytes, __ATOMIC_RELAXED);
 }
 
-static void
-heap_job_free (gpointer data)
+static HeapChunk *
+heap_chunk_new (gsize cap)
 {
-  HeapJob *job = data;
+  HeapChunk *chunk = g_new0 (HeapChunk, 1);
 
-  g_free (job->data);
-  g_free (job);
+  chunk->cap = cap;
+  chunk->data = bl_big_array_grow (NULL, 0, cap);
+
+  return chunk;
+}
+
+static void
+heap_chunk_free (gpointer data)
+{
+  HeapChunk *chunk = data;
+
+  bl_big_array_free (chunk->data, chunk->cap);
+  g_free (chunk->graphs);
+  g_free (chunk);
 }
 
 /* Finishes (bl_heap_finish()) the heap graphs complete so far. */
@@ -2323,36 +2352,45 @@ heap_worker_main (gpointer data)
   g_mutex_lock (&w->lock);
   for (;;)
     {
-      HeapJob *job;
-      gboolean ok = TRUE, skip;
+      HeapChunk *chunk;
+      gboolean skip;
+      guint bad = G_MAXUINT;
 
-      while (g_queue_is_empty (&w->jobs) && !w->quit)
+      while (g_queue_is_empty (&w->chunks) && !w->quit)
         g_cond_wait (&w->wake_worker, &w->lock);
       if (w->quit)
         break;
-      job = g_queue_pop_head (&w->jobs);
+      chunk = g_queue_pop_head (&w->chunks);
       w->busy = TRUE;
-      skip = w->failed != NULL;
+      skip = w->failed;
       g_mutex_unlock (&w->lock);
 
-      if (!skip)
+      for (guint i = 0; i < chunk->n_graphs && !skip; i++)
         {
-          BlPbField f = { 56, BL_PB_BYTES, job->len, job->data, job->len };
+          const HeapGraphCopy *copy = &chunk->graphs[i];
+          BlPbField f = { 56, BL_PB_BYTES, copy->len, chunk->data + copy->offset, copy->len };
 
-          ok = read_heap_graph (w->hr, job->seq, &f);
-          if (ok && w->analyse)
+          if (!read_heap_graph (w->hr, copy->seq, &f))
+            {
+              bad = i;
+              break;
+            }
+          if (w->analyse)
             heap_finish_complete (w->hr);
         }
 
       g_mutex_lock (&w->lock);
       w->busy = FALSE;
-      w->queued -= job->len;
-      if (!ok)
-        w->failed = job;
-      else if (g_queue_get_length (&w->spare) < HEAP_SPARE_JOBS)
-        g_queue_push_tail (&w->spare, job);
+      w->queued -= chunk->len;
+      if (bad != G_MAXUINT)
+        {
+          w->failed = TRUE;
+          w->failure = chunk->graphs[bad];
+        }
+      if (g_queue_get_length (&w->spare) < HEAP_SPARE && chunk->cap == HEAP_CHUNK)
+        g_queue_push_tail (&w->spare, chunk);
       else
-        heap_job_free (job);
+        heap_chunk_free (chunk);
       g_cond_signal (&w->wake_reader);
     }
   g_mutex_unlock (&w->lock);
@@ -2377,13 +2415,13 @@ heap_worker_start (Reader   *reader,
 {
   HeapWorker *w = g_new0 (HeapWorker, 1);
 
-  w->max_queued = (gsize) CLAMP (total / 8, HEAP_QUEUE_MIN, HEAP_QUEUE_MAX);
+  w->max_queued = (gsize) CLAMP (total / 4, HEAP_QUEUE_MIN, HEAP_QUEUE_MAX);
   w->hr = reader->hr;
   w->analyse = reader->analyse;
   g_mutex_init (&w->lock);
   g_cond_init (&w->wake_worker);
   g_cond_init (&w->wake_reader);
-  g_queue_init (&w->jobs);
+  g_queue_init (&w->chunks);
   g_queue_init (&w->spare);
   w->thread = g_thread_try_new ("perfetto-heap", heap_worker_main, w, NULL);
   if (w->thread == NULL)
@@ -2398,58 +2436,76 @@ heap_worker_start (Reader   *reader,
   reader->worker = w;
 }
 
-/* Hands a heap graph of @seq over to the worker, waiting for room. */
+/* Hands the chunk being filled over, waiting for room. */
+static void
+heap_worker_send (HeapWorker *w)
+{
+  HeapChunk *chunk = g_steal_pointer (&w->filling);
+
+  if (chunk == NULL)
+    return;
+
+  g_mutex_lock (&w->lock);
+  /* a chunk larger than the queue waits for it to be empty */
+  while (w->queued > 0 && w->queued + chunk->len > w->max_queued && !w->failed)
+    g_cond_wait (&w->wake_reader, &w->lock);
+  if (w->failed)
+    {
+      /* it would not be decoded: the reading stops at the failed one */
+      g_mutex_unlock (&w->lock);
+      heap_chunk_free (chunk);
+      return;
+    }
+  g_queue_push_tail (&w->chunks, chunk);
+  w->queued += chunk->len;
+  g_cond_signal (&w->wake_worker);
+  g_mutex_unlock (&w->lock);
+}
+
+/* Copies a heap graph of @seq for the worker. */
 static void
 heap_worker_push (Reader          *reader,
                   Sequence        *seq,
                   const BlPbField *f)
 {
   HeapWorker *w = reader->worker;
-  HeapJob *job = NULL;
+  HeapChunk *chunk = w->filling;
+  HeapGraphCopy *copy;
 
-  g_mutex_lock (&w->lock);
-  /* a graph larger than the queue waits for it to be empty */
-  while (w->queued > 0 && w->queued + f->len > w->max_queued && w->failed == NULL)
-    g_cond_wait (&w->wake_reader, &w->lock);
-  if (w->failed != NULL)
+  if (chunk != NULL && chunk->cap - chunk->len < f->len)
     {
-      /* it would not be decoded: the reading stops at the failed one */
+      heap_worker_send (w);
+      chunk = NULL;
+    }
+  if (chunk == NULL && f->len <= HEAP_CHUNK)
+    {
+      g_mutex_lock (&w->lock);
+      chunk = g_queue_pop_head (&w->spare);
       g_mutex_unlock (&w->lock);
-      reader->heap_pending = TRUE;
-      return;
+      if (chunk != NULL)
+        chunk->len = chunk->n_graphs = 0;
     }
-  for (GList *l = w->spare.head; l != NULL; l = l->next)
-    if (((HeapJob *) l->data)->cap >= f->len)
-      {
-        job = l->data;
-        g_queue_delete_link (&w->spare, l);
-        break;
-      }
-  if (job == NULL && !g_queue_is_empty (&w->spare))
-    job = g_queue_pop_head (&w->spare);
-  g_mutex_unlock (&w->lock);
+  if (chunk == NULL)
+    chunk = heap_chunk_new (MAX (f->len, HEAP_CHUNK));
+  w->filling = chunk;
 
-  if (job == NULL)
-    job = g_new0 (HeapJob, 1);
-  if (job->cap < f->len)
+  if (chunk->n_graphs == chunk->cap_graphs)
     {
-      g_free (job->data);
-      job->cap = MAX (f->len, 64 * 1024);
-      job->data = g_malloc (job->cap);
+      chunk->cap_graphs = MAX (16, chunk->cap_graphs * 2);
+      chunk->graphs = g_renew (HeapGraphCopy, chunk->graphs, chunk->cap_graphs);
     }
-  memcpy (job->data, f->data, f->len);
-  job->len = f->len;
-  job->seq = seq;
-  job->at = reader->packet_at;
-  job->n_packets = reader->n_packets;
-  job->n_skipped_packets = reader->n_skipped_packets;
-  job->complete = reader->complete;
-
-  g_mutex_lock (&w->lock);
-  g_queue_push_tail (&w->jobs, job);
-  w->queued += job->len;
-  g_cond_signal (&w->wake_worker);
-  g_mutex_unlock (&w->lock);
+  copy = &chunk->graphs[chunk->n_graphs++];
+  copy->seq = seq;
+  copy->offset = chunk->len;
+  copy->len = f->len;
+  copy->at = reader->packet_at;
+  copy->n_packets = reader->n_packets;
+  copy->n_skipped_packets = reader->n_skipped_packets;
+  copy->complete = reader->complete;
+  memcpy (chunk->data + chunk->len, f->data, f->len);
+  chunk->len += f->len;
+  if (chunk->len == chunk->cap)
+    heap_worker_send (w);
   reader->heap_pending = TRUE;
 }
 
@@ -2461,37 +2517,40 @@ static gboolean
 heap_worker_sync (Reader *reader)
 {
   HeapWorker *w = reader->worker;
-  HeapJob *failed;
+  HeapGraphCopy failure;
+  gboolean failed;
 
   if (w == NULL || !reader->heap_pending)
     return FALSE;
 
+  heap_worker_send (w);
   g_mutex_lock (&w->lock);
-  while (w->busy || (!g_queue_is_empty (&w->jobs) && w->failed == NULL))
+  while (w->busy || (!g_queue_is_empty (&w->chunks) && !w->failed))
     g_cond_wait (&w->wake_reader, &w->lock);
-  failed = g_steal_pointer (&w->failed);
-  /* after a failure the jobs left are dropped */
-  while (!g_queue_is_empty (&w->jobs))
+  failed = w->failed;
+  failure = w->failure;
+  w->failed = FALSE;
+  /* after a failure the heap graphs left are dropped */
+  while (!g_queue_is_empty (&w->chunks))
     {
-      HeapJob *job = g_queue_pop_head (&w->jobs);
+      HeapChunk *chunk = g_queue_pop_head (&w->chunks);
 
-      w->queued -= job->len;
-      heap_job_free (job);
+      w->queued -= chunk->len;
+      heap_chunk_free (chunk);
     }
   g_mutex_unlock (&w->lock);
   reader->heap_pending = FALSE;
 
-  if (failed == NULL)
+  if (!failed)
     return FALSE;
 
   g_free (reader->problem);
   reader->problem = g_strdup_printf (_("the packet at byte %" PRIu64 " is malformed: %s"),
-                                     failed->at, reader->hr->problem);
+                                     failure.at, reader->hr->problem);
   g_clear_pointer (&reader->hr->problem, g_free);
-  reader->n_packets = failed->n_packets;
-  reader->n_skipped_packets = failed->n_skipped_packets;
-  reader->complete = failed->complete;
-  heap_job_free (failed);
+  reader->n_packets = failure.n_packets;
+  reader->n_skipped_packets = failure.n_skipped_packets;
+  reader->complete = failure.complete;
 
   return TRUE;
 }
@@ -2510,9 +2569,9 @@ heap_worker_stop (Reader *reader)
   g_cond_signal (&w->wake_worker);
   g_mutex_unlock (&w->lock);
   g_thread_join (w->thread);
-  g_queue_clear_full (&w->jobs, heap_job_free);
-  g_queue_clear_full (&w->spare, heap_job_free);
-  g_clear_pointer (&w->failed, heap_job_free);
+  g_clear_pointer (&w->filling, heap_chunk_free);
+  g_queue_clear_full (&w->chunks, heap_chunk_free);
+  g_queue_clear_full (&w->spare, heap_chunk_free);
   g_mutex_clear (&w->lock);
   g_cond_clear (&w->wake_worker);
   g_cond_clear (&w->wake_reader);

@@ -2403,7 +2403,11 @@ want_heap_worker (Reader *reader)
 {
   guint64 min_bytes = __atomic_load_n (&heap_worker_min_bytes, __ATOMIC_RELAXED);
 
-  if (min_bytes == G_MAXUINT64 || reader->heap_bytes < min_bytes)
+  if (min_bytes == G_MAXUINT64)
+    return FALSE;
+  /* an input of 16 times as many bytes has its first heap graph decoded
+   * by the worker already: a thread costs little beside reading it */
+  if (reader->heap_bytes < min_bytes && reader->total / 16 < min_bytes)
     return FALSE;
 
   return min_bytes == 0 || g_get_num_processors () >= 2;

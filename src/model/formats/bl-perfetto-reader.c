@@ -1791,10 +1791,50 @@ typedef struct
   gboolean      in_array;   /* repeated or unpacked: appended to the scratch array */
 } PackedList;
 
+/* A varint of a message that ends at @end, of the usual packet or of a
+ * heap graph; the bytes up to @readable (at least @end) may be read: as bl_pb_read_varint(), without
+ * a bound check per byte when ten bytes are there. */
+static inline gboolean
+usual_varint (const guint8 **pp,
+              const guint8  *end,
+              const guint8  *readable,
+              guint64       *value)
+{
+  const guint8 *p = *pp;
+  guint64 v = 0;
+  guint i;
+
+  if G_UNLIKELY (readable - p < 10)
+    return bl_pb_read_varint (pp, end, value);
+
+  for (i = 0; i < 9; i++)
+    {
+      guint64 b = p[i];
+
+      v |= (b & 0x7f) << (7 * i);
+      if (b < 0x80)
+        break;
+    }
+  if (i == 9)
+    {
+      if (p[9] > 1)
+        return FALSE;
+      v |= (guint64) p[9] << 63;
+    }
+  p += i + 1;
+  if (p > end)
+    return FALSE;   /* runs past the message */
+  *pp = p;
+  *value = v;
+
+  return TRUE;
+}
+
 /* Counts a packed list's varints, FALSE if one is malformed. */
 static gboolean
 packed_count (const guint8 *p,
               gsize         len,
+              const guint8 *readable,
               guint32      *n,
               guint32      *n_nonzero)
 {
@@ -1807,7 +1847,7 @@ packed_count (const guint8 *p,
 
       if G_LIKELY (*p < 0x80)
         v = *p++;
-      else if (!bl_pb_read_varint (&p, end, &v))
+      else if (!usual_varint (&p, end, readable, &v))
         return FALSE;
       count++;
       nonzero += v != 0;
@@ -1829,7 +1869,7 @@ packed_add (PackedList      *list,
     {
       list->data = f->data;
       list->len = f->len;
-      return packed_count (f->data, f->len, &list->n, &list->n_nonzero);
+      return packed_count (f->data, f->len, f->data + f->len, &list->n, &list->n_nonzero);
     }
   if (!list->in_array)
     {
@@ -1875,7 +1915,8 @@ heap_reference_field_code (HeapDump *dump,
 static gboolean
 read_heap_object (Reader          *reader,
                   HeapDump        *dump,
-                  const BlPbField *data)
+                  const BlPbField *data,
+                  const guint8    *readable)
 {
   BlPbCursor c;
   BlPbField f;
@@ -1901,7 +1942,7 @@ read_heap_object (Reader          *reader,
 
         if ((key & 7) == BL_PB_VARINT)
           {
-            if (!bl_pb_read_varint (&p, end, &v))
+            if (!usual_varint (&p, end, readable, &v))
               {
                 usual = FALSE;
                 break;
@@ -1934,9 +1975,9 @@ read_heap_object (Reader          *reader,
           {
             PackedList *list = key >> 3 == 4 ? &field_list : &target_list;
 
-            if (!bl_pb_read_varint (&p, end, &v) || v > (guint64) (end - p) ||
+            if (!usual_varint (&p, end, readable, &v) || v > (guint64) (end - p) ||
                 list->data != NULL ||
-                !packed_count (p, (gsize) v, &list->n, &list->n_nonzero))
+                !packed_count (p, (gsize) v, readable, &list->n, &list->n_nonzero))
               {
                 usual = FALSE;
                 break;
@@ -2041,9 +2082,9 @@ add:
           guint64 target = 0, field = 0;
           gboolean has_field = fp < fend;
 
-          bl_pb_read_varint (&tp, tend, &target);   /* counted: well formed */
+          usual_varint (&tp, tend, readable, &target);   /* counted: well formed */
           if (has_field)
-            bl_pb_read_varint (&fp, fend, &field);
+            usual_varint (&fp, fend, readable, &field);
           if (target == 0)
             continue;
           out_fields[w] = heap_reference_field_code (dump, base, has_field, field, i);
@@ -2135,10 +2176,13 @@ read_heap_type (Reader          *reader,
   return TRUE;
 }
 
+/* @readable: as far as the bytes after @data may be read (see
+ * usual_varint()) */
 static gboolean
 read_heap_graph (Reader          *reader,
                  Sequence        *seq,
-                 const BlPbField *data)
+                 const BlPbField *data,
+                 const guint8    *readable)
 {
   BlPbCursor c, ic;
   BlPbField f, inf;
@@ -2162,7 +2206,7 @@ read_heap_graph (Reader          *reader,
         dump->pid = (gint64) f.value;
       else if (f.wire != BL_PB_BYTES)
         continue;
-      else if (f.number == 2 && !read_heap_object (reader, dump, &f))
+      else if (f.number == 2 && !read_heap_object (reader, dump, &f, readable))
         return FALSE;
       else if (f.number == 9 && !read_heap_type (reader, dump, &f))
         return FALSE;
@@ -2370,7 +2414,7 @@ heap_worker_main (gpointer data)
           const HeapGraphCopy *copy = &chunk->graphs[i];
           BlPbField f = { 56, BL_PB_BYTES, copy->len, chunk->data + copy->offset, copy->len };
 
-          if (!read_heap_graph (w->hr, copy->seq, &f))
+          if (!read_heap_graph (w->hr, copy->seq, &f, chunk->data + chunk->cap))
             {
               bad = i;
               break;
@@ -2603,7 +2647,7 @@ read_heap_graph_field (Reader          *reader,
 
   /* the worker, if any, is idle (read_source() waited for it) */
   g_assert (!reader->heap_pending);
-  if (!read_heap_graph (reader->hr, seq, f))
+  if (!read_heap_graph (reader->hr, seq, f, f->data + f->len))
     {
       set_problem (reader, reader->hr->problem);
       g_clear_pointer (&reader->hr->problem, g_free);
@@ -2787,45 +2831,6 @@ read_packet_payload (Reader          *reader,
  * type, a track and an interned name, nothing else. Decoded here without
  * the generic walk over fields, with the same result; FALSE (nothing done)
  * for any other packet, which read_packet() then reads. */
-/* A varint of the usual packet, which ends at @end; the bytes up to
- * @readable (at least @end) may be read: as bl_pb_read_varint(), without
- * a bound check per byte when ten bytes are there. */
-static inline gboolean
-usual_varint (const guint8 **pp,
-              const guint8  *end,
-              const guint8  *readable,
-              guint64       *value)
-{
-  const guint8 *p = *pp;
-  guint64 v = 0;
-  guint i;
-
-  if G_UNLIKELY (readable - p < 10)
-    return bl_pb_read_varint (pp, end, value);
-
-  for (i = 0; i < 9; i++)
-    {
-      guint64 b = p[i];
-
-      v |= (b & 0x7f) << (7 * i);
-      if (b < 0x80)
-        break;
-    }
-  if (i == 9)
-    {
-      if (p[9] > 1)
-        return FALSE;
-      v |= (guint64) p[9] << 63;
-    }
-  p += i + 1;
-  if (p > end)
-    return FALSE;   /* runs past the message */
-  *pp = p;
-  *value = v;
-
-  return TRUE;
-}
-
 static inline gboolean
 read_usual_packet (Reader       *reader,
                    const guint8 *p,

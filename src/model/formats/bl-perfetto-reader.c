@@ -3707,14 +3707,17 @@ window_varint (BlSource *src,
   return 0;
 }
 
-/* Ends the reading on an error of the input (or cancellation) at
- * @error, unless a heap graph handed to the worker was malformed: then the
- * reading had stopped at its packet already, before this error, and
- * returns TRUE with the error cleared. */
+/* Ends the reading on an error of the input at @error, unless a heap
+ * graph handed to the worker was malformed: then the reading had stopped
+ * at its packet already, before this error, and returns TRUE with the
+ * error cleared. A cancellation ends it at once (the worker drops what it
+ * has). */
 static gboolean
 heap_stop_before (Reader  *reader,
                   GError **error)
 {
+  if (error != NULL && g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
   if (!heap_worker_sync (reader))
     return FALSE;
   g_clear_error (error);

@@ -1672,8 +1672,10 @@ resolve_reference (guint32   from,
   /* field-name iid → heap field id, interned once per name */
   if (iid != r->cached_iid)
     {
-      guint32 id = iid < SMALL_FIELD_IIDS ? r->small_field_ids[iid]
-                   : GPOINTER_TO_UINT (g_hash_table_lookup (r->field_ids, (gpointer) (guintptr) iid));
+      guint32 id = iid < SMALL_FIELD_IIDS
+                   ? r->small_field_ids[iid]
+                   : GPOINTER_TO_UINT (g_hash_table_lookup (r->field_ids,
+                                                            (gpointer) (guintptr) iid));
 
       if (id == 0)
         {
@@ -1792,8 +1794,9 @@ typedef struct
 } PackedList;
 
 /* A varint of a message that ends at @end, of the usual packet or of a
- * heap graph; the bytes up to @readable (at least @end) may be read: as bl_pb_read_varint(), without
- * a bound check per byte when ten bytes are there. */
+ * heap graph; the bytes up to @readable (at least @end) may be read: as
+ * bl_pb_read_varint(), without a bound check per byte when ten bytes are
+ * there. */
 static inline gboolean
 usual_varint (const guint8 **pp,
               const guint8  *end,

@@ -1564,7 +1564,8 @@ describe (BlProfile *profile,
           guint32 n = bl_heap_get_n_references (heap, o, &fields, &targets);
 
           g_string_append_printf (out, " %" G_GUINT64_FORMAT " t%u %" G_GUINT64_FORMAT "%s:",
-                                  bl_heap_get_object_id (heap, o), bl_heap_get_object_type (heap, o),
+                                  bl_heap_get_object_id (heap, o),
+                                  bl_heap_get_object_type (heap, o),
                                   bl_heap_get_self_size (heap, o),
                                   bl_heap_is_root (heap, o) ? " root" : "");
           for (guint32 r = 0; r < n; r++)

@@ -349,6 +349,7 @@ test_shape (gconstpointer data)
 {
   BlBsprofShape shape = GPOINTER_TO_UINT (data) & 0xff;
   gboolean worker = (GPOINTER_TO_UINT (data) & 0x100) != 0;
+  gboolean guess = (GPOINTER_TO_UINT (data) & 0x200) != 0;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
@@ -375,9 +376,14 @@ test_shape (gconstpointer data)
   /* the live blocks in line, or handed to the worker thread once a few
    * thousand are live (as large files do with many more) */
   bl_bsprof_set_worker (worker ? 0 : G_MAXUINT64, 4000);
+  /* or the table grows at once to one block per 64 bytes (47,000 blocks)
+   * once 2,000 are live, as large files do from 128 Ki on */
+  if (guess)
+    bl_bsprof_set_live_guess (2000, 64);
   profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                    &error);
   bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
+  bl_bsprof_set_live_guess (BL_BSPROF_LIVE_GUESS_FROM, BL_BSPROF_LIVE_GUESS_BYTES);
   g_assert_no_error (error);
   g_assert_nonnull (profile);
   g_assert_false (bl_profile_is_incomplete (profile));
@@ -468,8 +474,12 @@ main (int    argc,
       g_autofree char *worker_path = g_strdup_printf ("/model/bsprof/shape-worker/%s",
                                                       bl_bsprof_shape_name (s));
 
+      g_autofree char *guess_path = g_strdup_printf ("/model/bsprof/shape-guess/%s",
+                                                     bl_bsprof_shape_name (s));
+
       g_test_add_data_func (path, GUINT_TO_POINTER (s), test_shape);
       g_test_add_data_func (worker_path, GUINT_TO_POINTER (s | 0x100), test_shape);
+      g_test_add_data_func (guess_path, GUINT_TO_POINTER (s | 0x100 | 0x200), test_shape);
     }
 
   return g_test_run ();

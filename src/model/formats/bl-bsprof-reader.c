@@ -1330,8 +1330,60 @@ wide_remove (Decoder   *dec,
 
 #define GROW_AHEAD 4
 
-/* Twice the buckets. The old table is read in order, and each 2 MiB of it
- * is handed back to the system once its blocks have moved. */
+/* A table that holds BL_BSPROF_LIVE_GUESS_FROM blocks belongs to a long
+ * session, which keeps millions live: it grows at once to what the input's
+ * size suggests (a block per BL_BSPROF_LIVE_GUESS_BYTES of input), not by
+ * doublings, each of which moves every block and, done by the worker,
+ * leaves the decoding thread waiting on a full ring. Fuzzing builds make
+ * the guess from a few blocks on. */
+#ifndef BL_FUZZING
+static guint64 live_guess_from = BL_BSPROF_LIVE_GUESS_FROM;
+#else
+static guint64 live_guess_from = 16;
+#endif
+static guint64 live_guess_bytes = BL_BSPROF_LIVE_GUESS_BYTES;
+
+/**
+ * bl_bsprof_set_live_guess: (skip)
+ * @from_live: the table of live blocks grows to the size the input suggests
+ *   once it holds this many blocks
+ * @bytes_per_block: the input's size over this is the number of blocks
+ *   suggested
+ *
+ * For tests.
+ */
+void
+bl_bsprof_set_live_guess (guint64 from_live,
+                          guint64 bytes_per_block)
+{
+  g_return_if_fail (bytes_per_block > 0);
+
+  __atomic_store_n (&live_guess_from, from_live, __ATOMIC_RELAXED);
+  __atomic_store_n (&live_guess_bytes, bytes_per_block, __ATOMIC_RELAXED);
+}
+
+/* The buckets the table grows to. */
+static gsize
+live_table_next_size (Decoder *dec)
+{
+  gsize n_buckets = dec->table.n_buckets * 2;
+  guint64 guess;
+
+  if (dec->table.used < __atomic_load_n (&live_guess_from, __ATOMIC_RELAXED) ||
+      dec->src == NULL || dec->src->total == 0)
+    return n_buckets;
+
+  guess = dec->src->total / __atomic_load_n (&live_guess_bytes, __ATOMIC_RELAXED) /
+          BUCKET_SLOTS;
+  if (guess > n_buckets && guess <= G_MAXSIZE / sizeof (LiveBucket) / 2)
+    n_buckets = guess;
+
+  return n_buckets;
+}
+
+/* Twice the buckets, or the guess above. The old table is read in order,
+ * and each 2 MiB of it is handed back to the system once its blocks have
+ * moved. */
 static G_NO_INLINE void
 live_table_grow (Decoder *dec)
 {
@@ -1339,7 +1391,7 @@ live_table_grow (Decoder *dec)
   gsize old_bytes = old.n_buckets * sizeof (LiveBucket);
   const gsize chunk = ((gsize) 2 << 20) / sizeof (LiveBucket);
 
-  live_table_init (&dec->table, old.n_buckets * 2);
+  live_table_init (&dec->table, live_table_next_size (dec));
   dec->table.kick = old.kick;
   for (gsize b = 0; b < old.n_buckets; b++)
     {

@@ -34,6 +34,11 @@ typedef enum
 #define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
 #define BL_BSPROF_WORKER_MIN_LIVE  (128 * 1024)
 
+/* once that many blocks are live, the table of live blocks grows to hold
+ * one block per that many bytes of input (bl_bsprof_set_live_guess()) */
+#define BL_BSPROF_LIVE_GUESS_FROM  (128 * 1024)
+#define BL_BSPROF_LIVE_GUESS_BYTES 64
+
 typedef struct
 {
   guint64 entries;       /* body entries decoded */
@@ -56,5 +61,7 @@ BlProfile *bl_bsprof_read_memory (const guint8   *data,
                                   GError        **error);
 void       bl_bsprof_set_worker   (guint64         min_bytes,
                                    guint64         min_live);
+void       bl_bsprof_set_live_guess (guint64       from_live,
+                                     guint64       bytes_per_block);
 
 G_END_DECLS

@@ -472,6 +472,70 @@ test_worker_same (void)
       }
 }
 
+/* Addresses and sizes beyond 32 bits take two slots of the worker's ring:
+ * many of them, among 32-bit ones, across the ring's wrap and its publish
+ * and wake-up boundaries (400,000 operations for a ring of 131,072 slots),
+ * give what the in-line tables give. */
+static void
+test_worker_wide (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  g_autoptr(GBytes) bytes = NULL;
+  GRand *rand = g_rand_new_with_seed (11);
+  guint64 pool[4096];
+  guint n_pool = 0;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  h.memory = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "main");
+  bl_bsprof_writer_string (w, 3, "pkg:/source/main.brs");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 3, 10, 2);
+  bl_bsprof_writer_path (w, 2, 1, 3, 3, 20, 2);
+  bl_bsprof_writer_path (w, 3, 2, 4, 3, 30, 2);
+
+  for (guint i = 0; i < 400000; i++)
+    {
+      guint32 pe = g_rand_int_range (rand, 1, 4);
+      guint32 offset = g_rand_int_range (rand, 0, 5);
+      guint kind = g_rand_int_range (rand, 0, 10);
+
+      if (kind < 5 || n_pool == 0)
+        {
+          guint64 addr = 16 * (guint64) g_rand_int_range (rand, 1, 1 << 20);
+          guint64 size = g_rand_int_range (rand, 1, 300);
+
+          if (g_rand_int_range (rand, 0, 5) == 0)
+            addr |= G_GUINT64_CONSTANT (1) << g_rand_int_range (rand, 32, 64);
+          if (g_rand_int_range (rand, 0, 7) == 0)
+            size |= G_GUINT64_CONSTANT (1) << g_rand_int_range (rand, 32, 64);
+          bl_bsprof_writer_alloc (w, pe, offset, addr, size);
+          if (n_pool < G_N_ELEMENTS (pool))
+            pool[n_pool++] = addr;
+          else
+            pool[g_rand_int_range (rand, 0, n_pool)] = addr;
+        }
+      else if (kind < 9)
+        {
+          guint k = g_rand_int_range (rand, 0, n_pool);
+
+          bl_bsprof_writer_free_op (w, pe, offset, pool[k], kind == 8);
+          pool[k] = pool[--n_pool];
+        }
+      else
+        bl_bsprof_writer_free_op (w, pe, offset,
+                                  G_GUINT64_CONSTANT (1) << g_rand_int_range (rand, 0, 64), FALSE);
+    }
+  g_rand_free (rand);
+  bytes = finish (w);
+
+  assert_same_with_worker (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -484,6 +548,7 @@ main (int    argc,
   g_test_add_data_func ("/model/bsprof-hostile/prefixes/lines-memory", GUINT_TO_POINTER (3), test_every_prefix);
   g_test_add_func ("/model/bsprof-hostile/bit-flips", test_bit_flips);
   g_test_add_func ("/model/bsprof-hostile/worker-same", test_worker_same);
+  g_test_add_func ("/model/bsprof-hostile/worker-wide", test_worker_wide);
   g_test_add_func ("/model/bsprof-hostile/long-varint", test_long_varint);
   g_test_add_func ("/model/bsprof-hostile/caller-cycle", test_caller_cycle);
   g_test_add_func ("/model/bsprof-hostile/forward-cycle", test_forward_cycle);

@@ -55,10 +55,11 @@ typedef enum
 
 
 /* Metrics are summed into accumulators kept by the decoder and handed to
- * the profile at the end. They are laid out for the cache: a CPU, call or
- * allocation entry touches its path element's 64-byte record (its sums and
- * a small line cache) and at most one 32-byte per-line record; a free
- * touches only the table of live blocks.
+ * the profile at the end. They are laid out for the cache: a CPU or call
+ * entry touches its path element's 32-byte record and at most one 16-byte
+ * per-line record; an allocation reads the path element's record for its
+ * line, and adds to 16-byte records of its own per path element and line,
+ * next to the tables of live blocks; a free touches only those tables.
  *
  * Frees are credited to the path (and line) that allocated. What was freed
  * there is what it allocated less what is still live, and what is live is
@@ -84,18 +85,19 @@ static const BlMetricId mem_metrics[] = {
 #define LINE_ROWS_MAX 4
 #endif
 
+/* What CPU and call entries add to, and what every entry but a free reads.
+ * What allocations add up to is kept apart, by whoever owns the tables of
+ * live blocks (the worker thread, when there is one). */
 typedef struct
 {
   guint64 cpu;
   guint64 wall;
   guint64 calls;
-  guint64 alloc_bytes;
-  guint64 alloc_count;
   guint32 line_row;    /* row + 1; 0: none */
   guint32 node;        /* the profile's node, once made (decoder_make_nodes()) */
 } PathElement;
 
-G_STATIC_ASSERT (sizeof (PathElement) == 48);
+G_STATIC_ASSERT (sizeof (PathElement) == 32);
 
 /* What only definitions, line-cache misses and the end need, kept apart. */
 typedef struct
@@ -123,12 +125,11 @@ typedef struct
 {
   guint64 cpu;
   guint64 wall;
-  guint64 alloc_bytes;
-  guint64 alloc_count;
 } LineAcc;
 
-G_STATIC_ASSERT (sizeof (LineAcc) == 32);
+G_STATIC_ASSERT (sizeof (LineAcc) == 16);
 
+/* bytes and blocks: allocated, or still live at the end */
 typedef struct
 {
   guint64 bytes;
@@ -212,6 +213,10 @@ typedef struct
   gsize       n_low_wide;  /* blocks in wide with 32-bit addresses */
   LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
+  LiveAcc    *pe_alloc;    /* indexed like pe: what was allocated there */
+  gsize       pe_alloc_cap;
+  LiveAcc    *line_alloc;  /* indexed by line record */
+  gsize       line_alloc_cap;
   LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
   gsize       pe_live_cap;
   LiveAcc    *line_live;   /* indexed by line record; filled at the end */
@@ -1493,6 +1498,35 @@ memory_op_slow (Decoder *dec,
     dec->unmatched_frees++;
 }
 
+/* What an allocation adds to its path element and line (owned with the
+ * tables of live blocks, so by the worker when there is one: the decoding
+ * thread does not touch these records). */
+G_ALWAYS_INLINE static inline void
+credit_alloc (Decoder *dec,
+              guint32  pe_plus1,
+              guint32  line_plus1,
+              guint64  size)
+{
+  LiveAcc *acc;
+
+  if G_UNLIKELY (pe_plus1 > dec->pe_alloc_cap)
+    ensure_records ((gpointer *) &dec->pe_alloc, &dec->pe_alloc_cap, pe_plus1,
+                    sizeof (LiveAcc));
+  acc = &dec->pe_alloc[pe_plus1 - 1];
+  acc->bytes = bl_saturating_add (acc->bytes, size);
+  acc->count++;
+
+  if (line_plus1 != 0)
+    {
+      if G_UNLIKELY (line_plus1 > dec->line_alloc_cap)
+        ensure_records ((gpointer *) &dec->line_alloc, &dec->line_alloc_cap, line_plus1,
+                        sizeof (LiveAcc));
+      acc = &dec->line_alloc[line_plus1 - 1];
+      acc->bytes = bl_saturating_add (acc->bytes, size);
+      acc->count++;
+    }
+}
+
 /* A memory operation on the tables of live blocks, in file order. */
 G_ALWAYS_INLINE static inline void
 table_op (Decoder *dec,
@@ -1504,6 +1538,9 @@ table_op (Decoder *dec,
 {
   LiveBucket *bucket;
   guint slot;
+
+  if (op == MEM_ALLOC)
+    credit_alloc (dec, pe_plus1, line, size);
 
   if G_UNLIKELY (addr > G_MAXUINT32 || size > G_MAXUINT32 || dec->n_low_wide != 0)
     {
@@ -1544,28 +1581,36 @@ table_op (Decoder *dec,
 /* ---- the live-block worker ---------------------------------------------- *
  *
  * On a large file with memory operations, a second thread owns the tables
- * of live blocks (dec->table, dec->wide, n_low_wide, pe_live, line_live and
- * unmatched_frees): the decoding thread credits CPU, calls, allocations and
- * lines, and hands each memory operation, in file order, to the worker
+ * of live blocks and what allocations add up to (dec->table, dec->wide,
+ * n_low_wide, pe_alloc, line_alloc, pe_live, line_live and
+ * unmatched_frees): the decoding thread credits CPU and calls, finds the
+ * line of each allocation, and hands each memory operation, in file order,
+ * to the worker
  * through a ring that one thread fills and the other empties. The worker
  * does exactly what the decoding thread would have done, in the same order,
  * so the results are the same; the two only meet again when the tables are
  * read at the end (worker_finish()). */
 
+/* An operation in 16 bytes: an allocation names its path element (+ 1,
+ * so never 0), a free does not (the tables only tell a free from an
+ * allocation). An address or size beyond 32 bits takes two slots: the
+ * first with pe_plus1 0 and size MEMOP_WIDE (a free has size 0), its
+ * path element + 1 in addr (0 for a free) and its line; the second with
+ * the address and the size, low halves first. */
 typedef struct
 {
-  guint64 addr;
-  guint64 size;
-  guint32 pe_plus1;
+  guint32 addr;
+  guint32 size;
+  guint32 pe_plus1;    /* 0: a free */
   guint32 line_plus1;
-  guint32 op;
-  guint32 pad;
 } MemOp;
 
-G_STATIC_ASSERT (sizeof (MemOp) == 32);
+G_STATIC_ASSERT (sizeof (MemOp) == 16);
+
+#define MEMOP_WIDE 1
 
 #ifndef BL_FUZZING
-#define RING_SIZE        ((gsize) 1 << 16)     /* 2 MiB of operations */
+#define RING_SIZE        ((gsize) 1 << 17)     /* 2 MiB of operations */
 #define RING_PUBLISH     ((gsize) 256)
 #else
 #define RING_SIZE        ((gsize) 64)          /* full and empty often */
@@ -1585,6 +1630,7 @@ struct _Worker
   GThread *thread;
   gsize    head_local;    /* producer only: written up to here */
   gsize    tail_seen;     /* producer only: the consumer's tail last read */
+  gsize    n_wide;        /* producer only: operations of two slots */
   GMutex   lock;          /* only to sleep and to wake */
   GCond    wake_worker;
   GCond    wake_decoder;
@@ -1651,6 +1697,17 @@ worker_publish_tail (Worker *w,
     wake (w, &w->decoder_asleep, &w->wake_decoder);
 }
 
+/* What an operation will touch: its buckets, and an allocation's sums
+ * (always inlined, for the prefetches to stay). */
+G_ALWAYS_INLINE static inline void
+worker_prefetch (Decoder     *dec,
+                 const MemOp *m)
+{
+  live_table_prefetch (&dec->table, m->addr);
+  if (m->pe_plus1 != 0 && m->pe_plus1 <= dec->pe_alloc_cap)
+    __builtin_prefetch (&dec->pe_alloc[m->pe_plus1 - 1], 1);
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -1674,26 +1731,30 @@ worker_main (gpointer data)
       /* the buckets of an operation WORKER_AHEAD on are fetched while this
        * one is done, so that the misses overlap */
       for (gsize i = tail; i < MIN (head, tail + WORKER_AHEAD); i++)
-        {
-          const MemOp *m = &w->ring[i & RING_MASK];
-
-          if (m->addr <= G_MAXUINT32)
-            live_table_prefetch (&dec->table, (guint32) m->addr);
-        }
-      for (gsize i = tail; i < head; i++)
+        worker_prefetch (dec, &w->ring[i & RING_MASK]);
+      for (gsize i = tail, next; i < head; i = next)
         {
           const MemOp *m = &w->ring[i & RING_MASK];
 
           if (i + WORKER_AHEAD < head)
+            worker_prefetch (dec, &w->ring[(i + WORKER_AHEAD) & RING_MASK]);
+          if G_LIKELY (m->pe_plus1 != 0 || m->size != MEMOP_WIDE)
             {
-              const MemOp *ahead = &w->ring[(i + WORKER_AHEAD) & RING_MASK];
-
-              if (ahead->addr <= G_MAXUINT32)
-                live_table_prefetch (&dec->table, (guint32) ahead->addr);
+              table_op (dec, m->pe_plus1 != 0 ? MEM_ALLOC : MEM_FREE, m->addr, m->size,
+                        m->pe_plus1, m->line_plus1);
+              next = i + 1;
             }
-          table_op (dec, m->op, m->addr, m->size, m->pe_plus1, m->line_plus1);
-          if (((i + 1) & (RING_PUBLISH - 1)) == 0)
-            worker_publish_tail (w, i + 1);
+          else
+            {
+              const MemOp *x = &w->ring[(i + 1) & RING_MASK];
+
+              table_op (dec, m->addr != 0 ? MEM_ALLOC : MEM_FREE,
+                        x->addr | (guint64) x->size << 32,
+                        x->pe_plus1 | (guint64) x->line_plus1 << 32, m->addr, m->line_plus1);
+              next = i + 2;
+            }
+          if ((i ^ next) & ~(RING_PUBLISH - 1))
+            worker_publish_tail (w, next);
         }
       tail = head;
       worker_publish_tail (w, tail);
@@ -1762,22 +1823,43 @@ worker_push (Worker  *w,
              guint32  pe_plus1,
              guint32  line)
 {
+  gboolean wide = addr > G_MAXUINT32 || size > G_MAXUINT32;
+  gsize head = w->head_local;
   MemOp *m;
 
-  if G_UNLIKELY (w->head_local - w->tail_seen >= RING_SIZE)
+  /* room for two slots (RING_BATCH of them once the decoding thread waits) */
+  if G_UNLIKELY (head + 2 - w->tail_seen > RING_SIZE)
     {
       w->tail_seen = __atomic_load_n (&w->tail, __ATOMIC_ACQUIRE);
-      if (w->head_local - w->tail_seen >= RING_SIZE)
+      if (head + 2 - w->tail_seen > RING_SIZE)
         worker_wait_room (w);
     }
 
-  m = &w->ring[w->head_local & RING_MASK];
-  m->addr = addr;
-  m->size = size;
-  m->pe_plus1 = pe_plus1;
-  m->line_plus1 = line;
-  m->op = op;
-  if ((++w->head_local & (RING_PUBLISH - 1)) == 0)
+  m = &w->ring[head & RING_MASK];
+  if G_LIKELY (!wide)
+    {
+      m->addr = (guint32) addr;
+      m->size = op == MEM_ALLOC ? (guint32) size : 0;
+      m->pe_plus1 = op == MEM_ALLOC ? pe_plus1 : 0;
+      m->line_plus1 = line;
+      w->head_local = head + 1;
+    }
+  else
+    {
+      MemOp *x = &w->ring[(head + 1) & RING_MASK];
+
+      m->addr = op == MEM_ALLOC ? pe_plus1 : 0;
+      m->size = MEMOP_WIDE;
+      m->pe_plus1 = 0;
+      m->line_plus1 = line;
+      x->addr = (guint32) addr;
+      x->size = (guint32) (addr >> 32);
+      x->pe_plus1 = (guint32) size;
+      x->line_plus1 = (guint32) (size >> 32);
+      w->head_local = head + 2;
+      w->n_wide++;
+    }
+  if ((head ^ w->head_local) & ~(RING_PUBLISH - 1))
     worker_publish (w);
 }
 
@@ -1795,7 +1877,7 @@ worker_finish (Decoder *dec)
   __atomic_store_n (&w->done, 1, __ATOMIC_SEQ_CST);
   wake (w, &w->worker_asleep, &w->wake_worker);
   g_thread_join (w->thread);
-  dec->handed_over += w->head_local;
+  dec->handed_over += w->head_local - w->n_wide;
   dec->worker_sleeps += w->sleeps;
   dec->decoder_waits += w->waits;
   bl_big_array_free (w->ring, RING_SIZE * sizeof (MemOp));
@@ -1857,18 +1939,9 @@ credit_memory (Decoder     *dec,
   guint32 pe_plus1 = pe_index_of (dec, pe) + 1;
   guint32 line = 0;
 
+  /* the allocation is added up with the tables of live blocks */
   if (op == MEM_ALLOC)
-    {
-      line = line_for (dec, pe, offset);
-      pe->alloc_bytes = bl_saturating_add (pe->alloc_bytes, size);
-      pe->alloc_count++;
-      if (line != 0)
-        {
-          dec->line_acc[line - 1].alloc_bytes =
-            bl_saturating_add (dec->line_acc[line - 1].alloc_bytes, size);
-          dec->line_acc[line - 1].alloc_count++;
-        }
-    }
+    line = line_for (dec, pe, offset);
 
   if (dec->worker != NULL)
     worker_push (dec->worker, op, addr, size, pe_plus1, line);
@@ -1986,7 +2059,6 @@ parse_calls (Decoder       *dec,
  * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
 #define HOT_BATCH     16
-#define ROW_AHEAD     4
 
 typedef struct
 {
@@ -2028,11 +2100,26 @@ decode_hot (Decoder      *dec,
   } G_STMT_END
 
   /* read batch k + 1, then credit batch k: a whole batch lies between a
-   * prefetch and the use of what it loads */
+   * prefetch and the use of what it loads. The line rows batch k will read
+   * are fetched before batch k + 1 is read (batch k's path element records
+   * have come by then). */
   for (;;)
     {
       HotEntry *next = batches[filled % 2];
       guint n = 0;
+
+      if (lines && filled > 0)
+        {
+          const HotEntry *prev = batches[(filled - 1) % 2];
+
+          for (guint i = 0; i < n_prev; i++)
+            {
+              guint32 row = pes[prev[i].pe].line_row;
+
+              if (row != 0 && prev[i].offset < LINE_ROW)
+                __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + prev[i].offset]);
+            }
+        }
 
       /* read a batch */
       while (n < HOT_BATCH && p < limit && !stopped)
@@ -2101,16 +2188,6 @@ decode_hot (Decoder      *dec,
             {
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
-
-              /* the line row of an entry a few ahead (its record is here) */
-              if (lines && i + ROW_AHEAD < n_prev)
-                {
-                  const HotEntry *ahead = &prev[i + ROW_AHEAD];
-                  guint32 row = pes[ahead->pe].line_row;
-
-                  if (row != 0 && ahead->offset < LINE_ROW)
-                    __builtin_prefetch (&rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]);
-                }
 
               switch (e->tag)
                 {
@@ -2324,6 +2401,8 @@ decoder_clear (Decoder *dec)
     }
   bl_big_array_free (dec->dense, dec->dense_cap * sizeof (guint32));
   bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
+  bl_big_array_free (dec->pe_alloc, dec->pe_alloc_cap * sizeof (LiveAcc));
+  bl_big_array_free (dec->line_alloc, dec->line_alloc_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_live, dec->line_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_slots, (dec->line_mask + 1) * sizeof (LineSlot));
@@ -2334,11 +2413,12 @@ decoder_clear (Decoder *dec)
 
 /* The six memory metrics: freed = allocated − still live. */
 static void
-mem_values (guint64        alloc_bytes,
-            guint64        alloc_count,
+mem_values (const LiveAcc *alloc,
             const LiveAcc *live,
             guint64        values[6])
 {
+  guint64 alloc_bytes = alloc != NULL ? alloc->bytes : 0;
+  guint64 alloc_count = alloc != NULL ? alloc->count : 0;
   guint64 live_bytes = live != NULL ? live->bytes : 0;
   guint64 live_count = live != NULL ? live->count : 0;
 
@@ -2473,7 +2553,7 @@ decoder_flush (Decoder   *dec,
         {
           const PathElement *pe = &dec->pe[i];
 
-          mem_values (pe->alloc_bytes, pe->alloc_count,
+          mem_values (i < dec->pe_alloc_cap ? &dec->pe_alloc[i] : NULL,
                       i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
           for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
             bl_profile_add_value (profile, pe->node, mem_metrics[m], values[m]);
@@ -2483,6 +2563,9 @@ decoder_flush (Decoder   *dec,
           bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
           dec->pe_live = NULL;
           dec->pe_live_cap = 0;
+          bl_big_array_free (dec->pe_alloc, dec->pe_alloc_cap * sizeof (LiveAcc));
+          dec->pe_alloc = NULL;
+          dec->pe_alloc_cap = 0;
         }
     }
 
@@ -2509,7 +2592,7 @@ decoder_flush (Decoder   *dec,
       if (!dec->memory)
         continue;
 
-      mem_values (acc->alloc_bytes, acc->alloc_count,
+      mem_values (i < dec->line_alloc_cap ? &dec->line_alloc[i] : NULL,
                   i < dec->line_live_cap ? &dec->line_live[i] : NULL, values);
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
         if (values[m] != 0)

@@ -30,9 +30,10 @@ typedef enum
 #define BL_BSPROF_MAGIC_LEN 8
 
 /* inputs of this size and more hand their memory operations to a second
- * thread once that many blocks are live (bl_bsprof_set_worker()) */
+ * thread once that many blocks are live, from the start when 0
+ * (bl_bsprof_set_worker()) */
 #define BL_BSPROF_WORKER_MIN_BYTES (48 * 1000 * 1000)
-#define BL_BSPROF_WORKER_MIN_LIVE  (128 * 1024)
+#define BL_BSPROF_WORKER_MIN_LIVE  0
 
 /* once that many blocks are live, the table of live blocks grows to hold
  * one block per that many bytes of input (bl_bsprof_set_live_guess()) */

@@ -208,19 +208,8 @@ typedef struct
   GArray     *threads;     /* PendingThread, in the order of the modules */
   gsize       threads_made;
   gsize       nodes_made;  /* path elements whose node is made */
-  LiveTable   table;       /* live blocks with 32-bit addresses and sizes */
-  AddrMap     wide;        /* the other live blocks */
-  gsize       n_low_wide;  /* blocks in wide with 32-bit addresses */
   LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
-  LiveAcc    *pe_alloc;    /* indexed like pe: what was allocated there */
-  gsize       pe_alloc_cap;
-  LiveAcc    *line_alloc;  /* indexed by line record */
-  gsize       line_alloc_cap;
-  LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
-  gsize       pe_live_cap;
-  LiveAcc    *line_live;   /* indexed by line record; filled at the end */
-  gsize       line_live_cap;
   LineSlot   *line_slots;
   gsize       line_mask;
   gsize       line_used;
@@ -230,14 +219,28 @@ typedef struct
   LineSlot   *row_slots;   /* file << 32 | definition line → row + 1 */
   gsize       row_mask;
   guint64     entries;
-  guint64     unmatched_frees;
   Worker     *worker;      /* NULL: the live blocks are done in line */
   guint64     worker_live; /* a worker from this many live blocks; 0: none */
   gboolean    start_worker;
   guint64     handed_over;   /* what the workers did, for BlBsprofStats */
   guint64     worker_sleeps;
   guint64     decoder_waits;
-} Decoder;
+
+  /* the worker's while there is one (see below), on cache lines of their
+   * own: it writes table.used for every operation */
+  LiveTable   table __attribute__ ((aligned (64)));  /* 32-bit addresses and sizes */
+  AddrMap     wide;        /* the other live blocks */
+  gsize       n_low_wide;  /* blocks in wide with 32-bit addresses */
+  LiveAcc    *pe_alloc;    /* indexed like pe: what was allocated there */
+  gsize       pe_alloc_cap;
+  LiveAcc    *line_alloc;  /* indexed by line record */
+  gsize       line_alloc_cap;
+  LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
+  gsize       pe_live_cap;
+  LiveAcc    *line_live;   /* indexed by line record; filled at the end */
+  gsize       line_live_cap;
+  guint64     unmatched_frees;
+} Decoder;   /* a multiple of 64 bytes, so nothing else shares those lines */
 
 /* ---- varints and strings ------------------------------------------------ */
 
@@ -1624,18 +1627,24 @@ G_STATIC_ASSERT (sizeof (MemOp) == 16);
  * neither thread spins on the other's processor. */
 #define RING_BATCH       (RING_SIZE / 8)
 
+/* Allocated on a cache line of its own (g_aligned_alloc0()), each
+ * thread's own fields apart from the other's: the worker reading a line
+ * the decoding thread writes for every operation would take it away from
+ * the decoding thread each time. */
 struct _Worker
 {
   MemOp   *ring;
   GThread *thread;
-  gsize    head_local;    /* producer only: written up to here */
-  gsize    tail_seen;     /* producer only: the consumer's tail last read */
-  gsize    n_wide;        /* producer only: operations of two slots */
   GMutex   lock;          /* only to sleep and to wake */
   GCond    wake_worker;
   GCond    wake_decoder;
-  guint64  sleeps;        /* consumer only: times the worker slept */
-  guint64  waits;         /* producer only: times the decoding thread slept */
+  /* producer only */
+  gsize    head_local __attribute__ ((aligned (64)));   /* written up to here */
+  gsize    tail_seen;     /* the consumer's tail last read */
+  gsize    n_wide;        /* operations of two slots */
+  guint64  waits;         /* times the decoding thread slept */
+  /* consumer only */
+  guint64  sleeps __attribute__ ((aligned (64)));       /* times the worker slept */
   /* shared, each on its own cache line */
   gsize    head __attribute__ ((aligned (64)));   /* published by the producer */
   gsize    tail __attribute__ ((aligned (64)));   /* published by the consumer */
@@ -1713,6 +1722,7 @@ worker_main (gpointer data)
 {
   Decoder *dec = data;
   Worker *w = dec->worker;
+  const MemOp *ring = w->ring;
   gsize tail = 0;
 
   for (;;)
@@ -1731,13 +1741,13 @@ worker_main (gpointer data)
       /* the buckets of an operation WORKER_AHEAD on are fetched while this
        * one is done, so that the misses overlap */
       for (gsize i = tail; i < MIN (head, tail + WORKER_AHEAD); i++)
-        worker_prefetch (dec, &w->ring[i & RING_MASK]);
+        worker_prefetch (dec, &ring[i & RING_MASK]);
       for (gsize i = tail, next; i < head; i = next)
         {
-          const MemOp *m = &w->ring[i & RING_MASK];
+          const MemOp *m = &ring[i & RING_MASK];
 
           if (i + WORKER_AHEAD < head)
-            worker_prefetch (dec, &w->ring[(i + WORKER_AHEAD) & RING_MASK]);
+            worker_prefetch (dec, &ring[(i + WORKER_AHEAD) & RING_MASK]);
           if G_LIKELY (m->pe_plus1 != 0 || m->size != MEMOP_WIDE)
             {
               table_op (dec, m->pe_plus1 != 0 ? MEM_ALLOC : MEM_FREE, m->addr, m->size,
@@ -1746,7 +1756,7 @@ worker_main (gpointer data)
             }
           else
             {
-              const MemOp *x = &w->ring[(i + 1) & RING_MASK];
+              const MemOp *x = &ring[(i + 1) & RING_MASK];
 
               table_op (dec, m->addr != 0 ? MEM_ALLOC : MEM_FREE,
                         x->addr | (guint64) x->size << 32,
@@ -1766,7 +1776,7 @@ worker_main (gpointer data)
 static void
 worker_start (Decoder *dec)
 {
-  Worker *w = g_new0 (Worker, 1);
+  Worker *w = g_aligned_alloc0 (1, sizeof (Worker), 64);
 
   w->ring = bl_big_array_grow (NULL, 0, RING_SIZE * sizeof (MemOp));
   g_mutex_init (&w->lock);
@@ -1781,7 +1791,7 @@ worker_start (Decoder *dec)
       g_mutex_clear (&w->lock);
       g_cond_clear (&w->wake_worker);
       g_cond_clear (&w->wake_decoder);
-      g_free (w);
+      g_aligned_free (w);
       dec->worker = NULL;
     }
 }
@@ -1884,7 +1894,7 @@ worker_finish (Decoder *dec)
   g_mutex_clear (&w->lock);
   g_cond_clear (&w->wake_worker);
   g_cond_clear (&w->wake_decoder);
-  g_free (w);
+  g_aligned_free (w);
   dec->worker = NULL;
 }
 
@@ -2063,6 +2073,7 @@ parse_calls (Decoder       *dec,
  * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
 #define HOT_BATCH     16
+#define LINE_AHEAD    4
 
 typedef struct
 {
@@ -2192,6 +2203,21 @@ decode_hot (Decoder      *dec,
             {
               const HotEntry *e = &prev[i];
               PathElement *pe = &pes[e->pe];
+
+              /* the line record of the entry a few on (its row came while
+               * this batch was read), without a branch on its type: what
+               * only a CPU entry reads; a hint only, the row may not have
+               * the offset yet */
+              if (lines && i + LINE_AHEAD < n_prev)
+                {
+                  const HotEntry *ahead = &prev[i + LINE_AHEAD];
+                  guint32 row = pes[ahead->pe].line_row;
+                  guint32 index;
+
+                  if (row != 0 && ahead->offset < LINE_ROW &&
+                      (index = rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]) != 0)
+                    __builtin_prefetch (&dec->line_acc[index - 1], 1);
+                }
 
               switch (e->tag)
                 {
@@ -2981,7 +3007,8 @@ struct _BlBsprofDecoder
 BlBsprofDecoder *
 _bl_bsprof_decoder_new (void)
 {
-  BlBsprofDecoder *decoder = g_new0 (BlBsprofDecoder, 1);
+  BlBsprofDecoder *decoder = g_aligned_alloc0 (1, sizeof (BlBsprofDecoder),
+                                               G_ALIGNOF (BlBsprofDecoder));
 
   decoder->profile = bl_profile_new ("bsprof");
   decoder_init (&decoder->dec, decoder->profile, NULL);
@@ -2997,7 +3024,7 @@ _bl_bsprof_decoder_free (BlBsprofDecoder *decoder)
 
   decoder_clear (&decoder->dec);
   g_clear_object (&decoder->profile);
-  g_free (decoder);
+  g_aligned_free (decoder);
 }
 
 gboolean

@@ -406,6 +406,78 @@ test_saturating_sums (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_CALLS), ==, G_MAXUINT64);
 }
 
+/* A path element's sums are kept in 32 bits while decoding: sums that
+ * carry out of them, once and many times, values that do not fit, and
+ * sums that then saturate, read by the hot loop (most entries) and by the
+ * careful parsers (the last few, near the end of the input), are exact. */
+static void
+test_narrow_sums (void)
+{
+  BlBsprofWriter *w = writer_with_thread ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 want[3][3] = { { 0, } };   /* per path element: CPU, wall, calls */
+  GRand *rand = g_rand_new_with_seed (5);
+  guint32 node;
+
+  bl_bsprof_writer_string (w, 3, "alpha");
+  bl_bsprof_writer_string (w, 4, "beta");
+  bl_bsprof_writer_path (w, 2, 1, 0, 0, 2, 3);
+  bl_bsprof_writer_path (w, 3, 1, 0, 0, 3, 4);
+  for (guint i = 0; i < 3000; i++)
+    {
+      guint32 pe = g_rand_int_range (rand, 1, 4);
+      guint64 cpu, wall, calls;
+
+      switch (pe)
+        {
+        case 1:   /* carries every two entries or so */
+          cpu = G_MAXUINT32 / 2 + g_rand_int (rand) % 1000;
+          wall = G_MAXUINT32 - g_rand_int (rand) % 3;
+          calls = g_rand_int (rand);
+          break;
+        case 2:   /* beyond 32 bits, now and then */
+          cpu = g_rand_int_range (rand, 0, 8) == 0 ? G_GUINT64_CONSTANT (1) << 40 : 7;
+          wall = g_rand_int_range (rand, 0, 50) == 0 ? (guint64) G_MAXUINT32 + 1 : 1;
+          calls = g_rand_int_range (rand, 0, 9) == 0 ? G_MAXUINT32 : 1;
+          break;
+        default:  /* saturates at 2^64 − 1 */
+          cpu = G_MAXUINT64 / 100;
+          wall = 1;
+          calls = G_MAXUINT64 / 500;
+          break;
+        }
+      bl_bsprof_writer_cpu (w, pe, 0, cpu, wall);
+      bl_bsprof_writer_calls (w, pe, calls);
+      want[pe - 1][0] = bl_saturating_add (want[pe - 1][0], cpu);
+      want[pe - 1][1] = bl_saturating_add (want[pe - 1][1], wall);
+      want[pe - 1][2] = bl_saturating_add (want[pe - 1][2], calls);
+    }
+  g_rand_free (rand);
+  bytes = finish (w);
+  profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   &error);
+  g_assert_no_error (error);
+
+  /* the thread root's only child is path element 1, whose children are 2
+   * (alpha) and 3 (beta), in that order */
+  node = bl_profile_get_node (profile, bl_profile_get_thread_root (profile, 0))->first_child;
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CPU, node), ==, want[0][0]);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_WALL, node), ==, want[0][1]);
+  g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CALLS, node), ==, want[0][2]);
+  node = bl_profile_get_node (profile, node)->first_child;
+  for (guint pe = 1; pe < 3; pe++)
+    {
+      g_assert_cmpuint (node, !=, BL_NODE_NONE);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CPU, node), ==, want[pe][0]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_WALL, node), ==, want[pe][1]);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_CALLS, node), ==, want[pe][2]);
+      node = bl_profile_get_node (profile, node)->next_sibling;
+    }
+  g_assert_cmpuint (want[2][0], ==, G_MAXUINT64);
+}
+
 /* Decodes bytes with the live blocks done in line and then by the worker
  * thread: the same error, or the same profile (every metric of every node
  * and line, unmatched frees, completeness). */
@@ -566,6 +638,7 @@ main (int    argc,
   g_test_add_func ("/model/bsprof-hostile/trailing-bytes", test_trailing_bytes);
   g_test_add_func ("/model/bsprof-hostile/missing-footer", test_missing_footer);
   g_test_add_func ("/model/bsprof-hostile/saturating-sums", test_saturating_sums);
+  g_test_add_func ("/model/bsprof-hostile/narrow-sums", test_narrow_sums);
 
   return g_test_run ();
 }

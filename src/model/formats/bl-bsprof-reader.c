@@ -85,19 +85,34 @@ static const BlMetricId mem_metrics[] = {
 #define LINE_ROWS_MAX 4
 #endif
 
-/* What CPU and call entries add to, and what every entry but a free reads.
- * What allocations add up to is kept apart, by whoever owns the tables of
- * live blocks (the worker thread, when there is one). */
+/* What CPU and call entries add to, and what every entry but a free reads,
+ * in 16 bytes: a million path elements stay in the cache. The sums are
+ * kept in 32 bits; an addition that would carry out of them (or a value
+ * that does not fit) moves the sum to the element's PathBig, made on the
+ * first such carry, and starts again from 0: the sum is PathBig's plus
+ * this one. What allocations add up to is kept apart, by whoever owns the
+ * tables of live blocks (the worker thread, when there is one), and the
+ * profile's node too (dec->pe_node). */
+enum
+{
+  SUM_CPU,
+  SUM_WALL,
+  SUM_CALLS,
+  N_SUMS
+};
+
 typedef struct
 {
-  guint64 cpu;
-  guint64 wall;
-  guint64 calls;
+  guint32 sum[N_SUMS];
   guint32 line_row;    /* row + 1; 0: none */
-  guint32 node;        /* the profile's node, once made (decoder_make_nodes()) */
 } PathElement;
 
-G_STATIC_ASSERT (sizeof (PathElement) == 32);
+G_STATIC_ASSERT (sizeof (PathElement) == 16);
+
+typedef struct
+{
+  guint64 sum[N_SUMS];
+} PathBig;
 
 /* What only definitions, line-cache misses and the end need, kept apart. */
 typedef struct
@@ -204,6 +219,10 @@ typedef struct
   PathElement *pe;
   gsize       n_pe;
   gsize       pe_cap;
+  PathBig    *pe_big;      /* indexed like pe, once a sum carried out of 32 bits */
+  gsize       pe_big_cap;
+  guint32    *pe_node;     /* indexed like pe: the profile's node, once made */
+  gsize       pe_node_cap;
   GArray     *pe_info;     /* PathInfo, indexed like pe */
   GArray     *threads;     /* PendingThread, in the order of the modules */
   gsize       threads_made;
@@ -1279,7 +1298,6 @@ parse_path (Decoder       *dec,
    * live allocations that point at it. */
   if (dec->lines)
     elem.line_row = line_row_of (dec, info.file, line);
-  elem.node = BL_NODE_NONE;
   element_insert (dec, (guint32) payload, dec->n_pe);
   ensure_records ((gpointer *) &dec->pe, &dec->pe_cap, dec->n_pe + 1, sizeof (PathElement));
   dec->pe[dec->n_pe++] = elem;
@@ -1291,6 +1309,50 @@ parse_path (Decoder       *dec,
 }
 
 /* ---- measurements ------------------------------------------------------- */
+
+/* A sum of a path element whose 32 bits would carry, or a value beyond
+ * them: into its PathBig (saturating: in any grouping, the sum of values
+ * that saturates at 2^64 − 1 is the same). */
+static G_NO_INLINE void
+pe_add_big (Decoder     *dec,
+            PathElement *pe,
+            guint        which,
+            guint64      value)
+{
+  gsize index = pe - dec->pe;
+  guint64 *big;
+
+  ensure_records ((gpointer *) &dec->pe_big, &dec->pe_big_cap, index + 1, sizeof (PathBig));
+  big = &dec->pe_big[index].sum[which];
+  *big = bl_saturating_add (bl_saturating_add (*big, pe->sum[which]), value);
+  pe->sum[which] = 0;
+}
+
+G_ALWAYS_INLINE static inline void
+pe_add (Decoder     *dec,
+        PathElement *pe,
+        guint        which,
+        guint64      value)
+{
+  guint32 sum;
+
+  if G_LIKELY (value <= G_MAXUINT32 &&
+               !__builtin_add_overflow (pe->sum[which], (guint32) value, &sum))
+    pe->sum[which] = sum;
+  else
+    pe_add_big (dec, pe, which, value);
+}
+
+/* A path element's whole sum. */
+static guint64
+pe_sum (Decoder *dec,
+        gsize    index,
+        guint    which)
+{
+  guint64 big = index < dec->pe_big_cap ? dec->pe_big[index].sum[which] : 0;
+
+  return bl_saturating_add (big, dec->pe[index].sum[which]);
+}
 
 /* What CPU, call and memory entries add up to, once read and checked; both
  * the careful parsers below and the hot loop after them end here. */
@@ -1305,8 +1367,8 @@ credit_cpu (Decoder     *dec,
   guint32 line;
 
   /* sums saturate: huge values in a hostile file never wrap to small ones */
-  pe->cpu = bl_saturating_add (pe->cpu, cpu);
-  pe->wall = bl_saturating_add (pe->wall, wall);
+  pe_add (dec, pe, SUM_CPU, cpu);
+  pe_add (dec, pe, SUM_WALL, wall);
   if ((line = line_for (dec, pe, offset)) != 0)
     {
       dec->line_acc[line - 1].cpu = bl_saturating_add (dec->line_acc[line - 1].cpu, cpu);
@@ -2051,7 +2113,7 @@ parse_calls (Decoder       *dec,
   if (!lookup_entry_element (dec, payload, entry_offset, &pe, error))
     return PARSE_ERROR;
 
-  pe->calls = bl_saturating_add (pe->calls, count);
+  pe_add (dec, pe, SUM_CALLS, count);
   src->pos = p - src->data;
 
   return PARSE_OK;
@@ -2225,7 +2287,7 @@ decode_hot (Decoder      *dec,
                   credit_cpu (dec, pe, e->offset, e->a, e->b);
                   break;
                 case TAG_CALLS:
-                  pe->calls = bl_saturating_add (pe->calls, e->a);
+                  pe_add (dec, pe, SUM_CALLS, e->a);
                   break;
                 default:
                   credit_memory (dec, pe, e->op, e->offset, e->a, e->b);
@@ -2422,6 +2484,8 @@ decoder_clear (Decoder *dec)
   bl_u32_map_clear (&dec->modules);
   bl_u32_map_clear (&dec->elements);
   bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
+  bl_big_array_free (dec->pe_big, dec->pe_big_cap * sizeof (PathBig));
+  bl_big_array_free (dec->pe_node, dec->pe_node_cap * sizeof (guint32));
   g_clear_pointer (&dec->pe_info, g_array_unref);
   g_clear_pointer (&dec->threads, g_array_unref);
   if (dec->memory)
@@ -2481,6 +2545,7 @@ make_threads (Decoder *dec,
 static void
 decoder_make_nodes (Decoder *dec)
 {
+  ensure_records ((gpointer *) &dec->pe_node, &dec->pe_node_cap, dec->n_pe, sizeof (guint32));
   for (; dec->nodes_made < dec->n_pe; dec->nodes_made++)
     {
       gsize i = dec->nodes_made;
@@ -2491,8 +2556,8 @@ decoder_make_nodes (Decoder *dec)
       if (info->caller_id == 0)
         parent = g_array_index (dec->threads, PendingThread, info->up).node;
       else
-        parent = dec->pe[info->up].node;
-      dec->pe[i].node = bl_profile_add_child (dec->profile, parent, info->function,
+        parent = dec->pe_node[info->up];
+      dec->pe_node[i] = bl_profile_add_child (dec->profile, parent, info->function,
                                               info->file, info->line);
     }
   make_threads (dec, dec->n_pe);
@@ -2598,12 +2663,10 @@ decoder_flush (Decoder   *dec,
         bl_profile_enable_metric (profile, mem_metrics[m]);
       for (gsize i = 0; i < dec->n_pe; i++)
         {
-          const PathElement *pe = &dec->pe[i];
-
           mem_values (i < dec->pe_alloc_cap ? &dec->pe_alloc[i] : NULL,
                       i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
           for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-            bl_profile_add_value (profile, pe->node, mem_metrics[m], values[m]);
+            bl_profile_add_value (profile, dec->pe_node[i], mem_metrics[m], values[m]);
         }
       if (!keep)
         {
@@ -2621,11 +2684,10 @@ decoder_flush (Decoder   *dec,
   bl_profile_enable_metric (profile, BL_METRIC_CALLS);
   for (gsize i = 0; i < dec->n_pe; i++)
     {
-      const PathElement *pe = &dec->pe[i];
-
-      bl_profile_add_value (profile, pe->node, BL_METRIC_CPU, pe->cpu);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_WALL, pe->wall);
-      bl_profile_add_value (profile, pe->node, BL_METRIC_CALLS, pe->calls);
+      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_CPU, pe_sum (dec, i, SUM_CPU));
+      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_WALL, pe_sum (dec, i, SUM_WALL));
+      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_CALLS,
+                            pe_sum (dec, i, SUM_CALLS));
     }
 
   for (gsize i = 0; i < n_lines; i++)

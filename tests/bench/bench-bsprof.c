@@ -12,9 +12,9 @@
  * the model plus 16 bytes per live block).
  *
  * Files of BL_BSPROF_WORKER_MIN_BYTES and more are decoded with the worker
- * thread for the live blocks once they are many (--in-line: without); the CPU time of the
- * decoding thread and of the worker are printed apart (r-dec, r-wkr: their
- * ratios to the varint pass).
+ * thread for the live blocks from the start (--in-line: without); the CPU
+ * time of the decoding thread and of the worker are printed apart (r-dec,
+ * r-wkr: their ratios to the varint pass).
  *
  * Usage: bench-bsprof [--shape NAME] [SIZE_MB]    every shape (or one), default 256 MB
  *        bench-bsprof [--shape NAME] SIZE_MB FILE decode FILE in detail (written if missing)

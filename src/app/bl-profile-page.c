@@ -600,16 +600,21 @@ bl_profile_page_is_showing_heap (BlProfilePage *self)
 }
 
 static Load *
-load_start (GFile *file)
+load_new (GFile *file)
 {
   Load *load = g_new0 (Load, 1);
 
   load->loader = bl_loader_new (file);
   load->cancellable = g_cancellable_new ();
   load->started = g_get_monotonic_time ();
-  bl_loader_load_async (load->loader, load->cancellable, load_cb, load);
 
   return load;
+}
+
+static void
+load_start (Load *load)
+{
+  bl_loader_load_async (load->loader, load->cancellable, load_cb, load);
 }
 
 static void
@@ -631,10 +636,15 @@ load_attach (BlProfilePage *self,
 void
 bl_profile_page_load (BlProfilePage *self)
 {
+  Load *load;
+
   g_return_if_fail (BL_IS_PROFILE_PAGE (self));
   g_return_if_fail (self->loader == NULL);
 
-  load_attach (self, load_start (self->file));
+  /* the page shows "Reading…" before the worker can say more */
+  load = load_new (self->file);
+  load_attach (self, load);
+  load_start (load);
 }
 
 /**
@@ -652,7 +662,8 @@ bl_profile_page_new_loading (GFile *file)
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  load = load_start (file);
+  load = load_new (file);
+  load_start (load);
   self = bl_profile_page_new (file);
   load_attach (self, load);
 

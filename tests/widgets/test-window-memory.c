@@ -365,6 +365,12 @@ test_hidden_table (void)
 }
 
 static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static gboolean
 list_has_1000 (gpointer data)
 {
   return g_list_model_get_n_items (data) == 1000;
@@ -408,6 +414,10 @@ test_table_rows_in_slices (void)
 
   for (guint round = 0; round < 3; round++)
     {
+      GObject *old = G_OBJECT (gtk_column_view_get_model (column_view));
+
+      if (old != NULL)
+        g_object_add_weak_pointer (old, (gpointer *) &old);
       /* the focus elsewhere: in the table, it takes every row at once */
       gtk_window_set_focus (GTK_WINDOW (window), NULL);
       bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), profile, round == 1 ? 0 : G_MAXUINT);
@@ -434,6 +444,8 @@ test_table_rows_in_slices (void)
           g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1000);
           g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (shown)), ==, 999);
         }
+      /* the rows replaced are freed, after the frame that shows the new ones */
+      g_assert_true (iterate_until (is_null, &old));
     }
 
   gtk_window_destroy (GTK_WINDOW (window));

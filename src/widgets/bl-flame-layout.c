@@ -62,15 +62,15 @@ bl_flame_layout_unref (BlFlameLayout *self)
   g_free (self);
 }
 
+/* how many rectangles ahead the layout asks for the nodes it will read */
+#define PREFETCH_AHEAD 8
+
 /**
  * bl_flame_layout_new:
  * @thread: a thread index or %BL_FLAME_ALL_THREADS
  *
  * Returns: (transfer full) (nullable): the layout, or %NULL when cancelled
  */
-/* how many rectangles ahead the layout asks for the nodes it will read */
-#define PREFETCH_AHEAD 8
-
 BlFlameLayout *
 bl_flame_layout_new (BlProfile     *profile,
                      BlMetricId     metric,
@@ -83,7 +83,6 @@ bl_flame_layout_new (BlProfile     *profile,
   const guint64 *total;
   guint n_nodes;
   guint n_threads;
-  gsize cap;
   GArray *levels;
 
   g_return_val_if_fail (BL_IS_PROFILE (profile), NULL);
@@ -112,10 +111,10 @@ bl_flame_layout_new (BlProfile     *profile,
       return g_steal_pointer (&self);
     }
 
-  /* at most one rectangle per node: sized once, so that no doubling
-   * copies the rectangles (pages never written cost nothing) */
-  cap = MAX (n_nodes, 1);
-  self->rects = g_new (BlFlameRect, cap);
+  /* at most one rectangle per node (each node is reached once, from its
+   * parent): sized once, so that no doubling copies the rectangles (pages
+   * never written cost nothing) */
+  self->rects = g_new (BlFlameRect, MAX (n_nodes, 1));
 
   for (guint t = 0; t < n_threads; t++)
     if (thread == BL_FLAME_ALL_THREADS || thread == t)
@@ -144,8 +143,6 @@ bl_flame_layout_new (BlProfile     *profile,
         root = bl_profile_get_thread_root (profile, t);
         if (total[root] == 0)
           continue;
-        if (self->n_rects == cap)
-          self->rects = g_renew (BlFlameRect, self->rects, cap *= 2);
         r = &self->rects[self->n_rects];
         r->x0 = x;
         x += (double) total[root] / (double) self->total;
@@ -203,8 +200,6 @@ bl_flame_layout_new (BlProfile     *profile,
 
               if (total[c] == 0)
                 continue;
-              if (self->n_rects == cap)
-                self->rects = g_renew (BlFlameRect, self->rects, cap *= 2);
               r = &self->rects[self->n_rects];
               r->x0 = x;
               x += (double) total[c] * scale;

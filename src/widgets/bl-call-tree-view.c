@@ -938,10 +938,13 @@ set_roots (BlCallTreeView *self,
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected",
                             G_CALLBACK (selection_changed), self);
-  /* a hidden table binds no rows: they are bound when it is shown */
+  /* a hidden table binds no rows: they are bound when it is shown. One
+   * that is held keeps its old rows meanwhile: taking down a couple of
+   * hundred bound rows costs the main thread a frame or two, which waits
+   * until the view the user sees has been drawn (the release) */
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     bind_rows (self);
-  else
+  else if (!self->held)
     gtk_column_view_set_model (self->column_view, NULL);
 
   /* a single root (one thread, one function) starts open */
@@ -1585,7 +1588,8 @@ bl_call_tree_view_get_model (BlCallTreeView *self)
  * While @held, a table that is not shown makes no rows: what it is asked
  * for waits (the table stays loading) until it is released or shown, so
  * that the view the user sees is computed first, without these workers
- * competing with it for the processor.
+ * competing with it for the processor. Its old rows stay bound, hidden,
+ * until then: they are taken down when it is released.
  */
 void
 bl_call_tree_view_set_held (BlCallTreeView *self,
@@ -1594,8 +1598,13 @@ bl_call_tree_view_set_held (BlCallTreeView *self,
   g_return_if_fail (BL_IS_CALL_TREE_VIEW (self));
 
   self->held = !!held;
-  if (!self->held && self->rebuild_pending)
+  if (self->held)
+    return;
+  if (self->rebuild_pending)
     rebuild_model (self);
+  else if (!gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+           gtk_column_view_get_model (self->column_view) != GTK_SELECTION_MODEL (self->selection))
+    gtk_column_view_set_model (self->column_view, NULL);  /* the rows kept while held */
 }
 
 /**

@@ -43,6 +43,10 @@ struct _BlProfileView
   gboolean         paned_fitted;
   gboolean         focus_timeline;   /* on the trace view's next map */
   guint            release_source;   /* hidden tables held until the graph is drawn */
+  GdkFrameClock   *release_clock;    /* whose after-paint lets them go */
+  gulong           release_handler;
+  guint            release_idle;     /* lets them go one by one */
+  guint            release_next;
   GtkWidget       *sync_source;
   GSettings       *settings;
   char            *fallback_title;
@@ -312,11 +316,77 @@ graph_layout_current (BlProfileView *self)
 }
 
 static void
-release_tables (BlProfileView *self)
+stop_release (BlProfileView *self)
 {
   g_clear_handle_id (&self->release_source, g_source_remove);
+  g_clear_handle_id (&self->release_idle, g_source_remove);
+  if (self->release_clock != NULL)
+    {
+      /* a window's surface, when destroyed, takes its frame clock's
+       * handlers with it */
+      if (g_signal_handler_is_connected (self->release_clock, self->release_handler))
+        g_signal_handler_disconnect (self->release_clock, self->release_handler);
+      self->release_handler = 0;
+      g_clear_object (&self->release_clock);
+    }
+}
+
+static void
+release_tables (BlProfileView *self)
+{
+  stop_release (self);
   for (guint i = 0; table (self, i) != NULL; i++)
     bl_call_tree_view_set_held (table (self, i), FALSE);
+}
+
+/* one table a turn of the main loop, below the priority of drawing: each
+ * takes down the rows it kept and starts its worker */
+static gboolean
+release_next_table (gpointer data)
+{
+  BlProfileView *self = data;
+  BlCallTreeView *next = table (self, self->release_next);
+
+  if (next == NULL)
+    {
+      self->release_idle = 0;
+      return G_SOURCE_REMOVE;
+    }
+  bl_call_tree_view_set_held (next, FALSE);
+  self->release_next++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+release_after_paint_cb (GdkFrameClock *clock,
+                        BlProfileView *self)
+{
+  stop_release (self);
+  self->release_next = 0;
+  self->release_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, release_next_table, self, NULL);
+}
+
+/* The graph has its layout: the hidden tables wait until the frame that
+ * shows it has been painted, so that what they do (taking down their old
+ * rows, a couple of frames of the main thread's time together) is not
+ * between the user's click and its result. Without a frame clock, now. */
+static void
+release_after_paint (BlProfileView *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock == NULL)
+    {
+      release_tables (self);
+      return;
+    }
+  if (self->release_clock != NULL || self->release_idle != 0)
+    return;
+  self->release_clock = g_object_ref (clock);
+  self->release_handler = g_signal_connect (clock, "after-paint",
+                                            G_CALLBACK (release_after_paint_cb), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->flame_graph));
 }
 
 static void
@@ -332,7 +402,7 @@ static void
 graph_layout_cb (BlProfileView *self)
 {
   if (self->release_source != 0 && graph_layout_current (self))
-    release_tables (self);
+    release_after_paint (self);
 }
 
 /* before the tables are given what the graph was just given */
@@ -350,9 +420,9 @@ hold_tables (BlProfileView *self)
       release_tables (self);
       return;
     }
+  stop_release (self);
   for (guint i = 0; table (self, i) != NULL; i++)
     bl_call_tree_view_set_held (table (self, i), TRUE);
-  g_clear_handle_id (&self->release_source, g_source_remove);
   self->release_source = g_timeout_add_once (1000, release_tables_timeout, self);
 }
 
@@ -1504,7 +1574,7 @@ bl_profile_view_dispose (GObject *object)
   BlProfileView *self = (BlProfileView *) object;
   GtkWidget *child;
 
-  g_clear_handle_id (&self->release_source, g_source_remove);
+  stop_release (self);
   /* a child can outlive the view (the flame graph while its layout is
    * being made holds itself): none may call the view back after this */
   {

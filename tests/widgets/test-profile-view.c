@@ -415,6 +415,42 @@ window_mapped (gpointer data)
   return gtk_widget_get_mapped (data);
 }
 
+static gboolean
+tables_released (gpointer data)
+{
+  for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_CALLEES; m++)
+    if (bl_call_tree_view_get_waiting (bl_profile_view_get_call_tree (data, m)))
+      return FALSE;
+
+  return TRUE;
+}
+
+static GtkColumnView *
+column_view_of (BlCallTreeView *table)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (table)); w != NULL;)
+    {
+      if (GTK_IS_COLUMN_VIEW (w))
+        return GTK_COLUMN_VIEW (w);
+      /* depth first */
+      if (gtk_widget_get_first_child (w) != NULL)
+        w = gtk_widget_get_first_child (w);
+      else
+        {
+          while (w != NULL && gtk_widget_get_next_sibling (w) == NULL)
+            {
+              w = gtk_widget_get_parent (w);
+              if (w == GTK_WIDGET (table))
+                return NULL;
+            }
+          if (w != NULL)
+            w = gtk_widget_get_next_sibling (w);
+        }
+    }
+
+  return NULL;
+}
+
 /* a hidden table that is held makes no rows until it is released */
 static void
 test_held_table (void)
@@ -479,13 +515,73 @@ test_hidden_tables_wait (void)
                                                                             BL_CALL_TREE_TOP_DOWN)));
 
   g_assert_true (iterate_until (flame_has_layout, view));
-  g_assert_false (bl_call_tree_view_get_waiting (bottom_up));
-  g_assert_false (bl_call_tree_view_get_waiting (functions));
+  /* and they go on waiting until the frame with the graph is painted */
+  g_assert_true (bl_call_tree_view_get_waiting (bottom_up));
+  g_assert_true (bl_call_tree_view_get_waiting (functions));
+  g_assert_true (iterate_until (tables_released, view));
   current_view = view;
   settle ();
   g_assert_false (bl_call_tree_view_get_loading (bottom_up));
   /* both threads' functions: main, load, parse, draw, loop */
   g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (functions)), ==, 5);
+
+  current_view = NULL;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (t.profile);
+}
+
+/* A hidden table that had rows keeps them bound while it is held (their
+ * taking down is not between the click and the graph), lets them go when
+ * released, and binds the new ones when it is shown. */
+static void
+test_held_table_keeps_rows (void)
+{
+  Tree t;
+  GtkWidget *window = gtk_window_new ();
+  BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
+  BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+  GtkColumnView *column_view = column_view_of (bottom_up);
+  GtkSelectionModel *old_rows;
+
+  g_assert_nonnull (column_view);
+  tree_init (&t);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (window_mapped, window));
+  bl_profile_view_set_profile (view, t.profile);
+  g_assert_true (iterate_until (flame_has_layout, view));
+  g_assert_true (iterate_until (tables_released, view));
+  current_view = view;
+  settle ();
+
+  /* Bottom Up shown once: its rows are bound; then hidden again */
+  bl_profile_view_show_table (view, BL_CALL_TREE_BOTTOM_UP);
+  settle ();
+  old_rows = gtk_column_view_get_model (column_view);
+  g_assert_nonnull (old_rows);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (old_rows)), ==, 5);
+  g_object_ref (old_rows);
+  bl_profile_view_show_table (view, BL_CALL_TREE_TOP_DOWN);
+  settle ();
+
+  /* one thread: the hidden table is held, its old rows still bound */
+  bl_profile_view_set_thread (view, 0);
+  g_assert_true (bl_call_tree_view_get_waiting (bottom_up));
+  g_assert_true (gtk_column_view_get_model (column_view) == old_rows);
+
+  /* released after the graph's frame: the old rows are let go */
+  g_assert_true (iterate_until (tables_released, view));
+  settle ();
+  g_assert_null (gtk_column_view_get_model (column_view));
+  g_object_unref (old_rows);
+
+  /* shown: thread main's functions main, load, parse, draw */
+  bl_profile_view_show_table (view, BL_CALL_TREE_BOTTOM_UP);
+  settle ();
+  g_assert_nonnull (gtk_column_view_get_model (column_view));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (column_view))),
+                    ==, 4);
 
   current_view = NULL;
   gtk_window_destroy (GTK_WINDOW (window));
@@ -510,6 +606,7 @@ main (int   argc,
   g_test_add_func ("/widgets/profile-page/closed-while-loading", test_page_closed_while_loading);
   g_test_add_func ("/widgets/call-tree/held", test_held_table);
   g_test_add_func ("/widgets/profile-view/hidden-tables-wait", test_hidden_tables_wait);
+  g_test_add_func ("/widgets/profile-view/held-table-keeps-rows", test_held_table_keeps_rows);
 
   return g_test_run ();
 }

@@ -22,6 +22,7 @@
 
 #include "bl-cli.h"
 #include "bl-json-text.h"
+#include "bl-write-behind.h"
 
 int
 bl_cli_usage_error (GOptionContext *context,
@@ -298,6 +299,18 @@ open_temp (const char  *target,
   return fd;
 }
 
+/* Writing a big export into the page cache takes the kernel about as long
+ * as making it: a thread of its own writes while the command goes on. */
+static GOutputStream *
+write_behind (GOutputStream *fd_stream)
+{
+  GOutputStream *out = bl_write_behind_new (fd_stream, TRUE);
+
+  g_object_unref (fd_stream);
+
+  return out;
+}
+
 /**
  * bl_cli_open_output:
  * @path: (nullable): a file to write, or %NULL or "-" for standard output
@@ -322,7 +335,7 @@ bl_cli_open_output (const char  *path,
   int fd;
 
   if (path == NULL || g_strcmp0 (path, "-") == 0)
-    return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+    return write_behind (g_unix_output_stream_new (STDOUT_FILENO, FALSE));
 
   /* the kernel follows the links (also /dev/stdout's /proc ones) */
   exists = g_stat (path, &st) == 0;
@@ -350,7 +363,7 @@ bl_cli_open_output (const char  *path,
           set_errno_error (error, errno, _("Cannot write to %s"), path);
           return NULL;
         }
-      return g_unix_output_stream_new (fd, TRUE);
+      return write_behind (g_unix_output_stream_new (fd, TRUE));
     }
 
   /* a regular file, or none yet: replace the file the links lead to */
@@ -366,7 +379,7 @@ bl_cli_open_output (const char  *path,
   pending->target = g_steal_pointer (&target);
   pending->temp = g_steal_pointer (&temp);
 
-  out = g_unix_output_stream_new (fd, FALSE);
+  out = write_behind (g_unix_output_stream_new (fd, FALSE));
   g_object_set_data_full (G_OBJECT (out), "bl-cli-pending", pending, pending_free);
 
   return out;
@@ -444,7 +457,8 @@ bl_cli_redirect_stdout (const char  *path,
 
   pending = g_object_get_data (G_OBJECT (redirected), "bl-cli-pending");
   fd = pending != NULL ? pending->fd
-                       : g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (redirected));
+                       : g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (
+                           bl_write_behind_get_base (BL_WRITE_BEHIND (redirected))));
   fflush (stdout);
   if (dup2 (fd, STDOUT_FILENO) < 0)
     {

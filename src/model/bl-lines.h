@@ -15,6 +15,14 @@ guint32            *bl_lines_rank                 (BlProfile   *profile,
                                                    BlMetricId   metric,
                                                    guint        limit,
                                                    guint       *n_ranked);
+guint32            *bl_lines_place_order          (BlProfile   *profile,
+                                                   guint       *n_records);
+guint32            *bl_lines_rank_in_order        (BlProfile     *profile,
+                                                   const guint32 *order,
+                                                   guint          n_order,
+                                                   BlMetricId     metric,
+                                                   guint          limit,
+                                                   guint         *n_ranked);
 int                 bl_lines_compare              (BlProfile   *profile,
                                                    BlMetricId   metric,
                                                    guint32      a,

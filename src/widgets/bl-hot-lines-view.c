@@ -31,6 +31,7 @@ struct _BlHotLinesView
   gboolean            stale;     /* rows to rank when next shown or asked for */
   gboolean            loading;   /* a worker is ranking them */
   GCancellable       *cancellable;
+  GBytes             *order;     /* the profile's records in place order, once made */
 
   GtkLabel           *count_label;
   GtkStack           *stack;
@@ -82,6 +83,7 @@ typedef struct
 {
   BlProfile  *profile;
   BlMetricId  metric;
+  GBytes     *order;     /* bl_lines_place_order(): given, or made by the worker */
   guint32    *ranked;
   guint       n_ranked;
 } Ranking;
@@ -92,8 +94,53 @@ ranking_free (gpointer data)
   Ranking *r = data;
 
   g_clear_object (&r->profile);
+  g_clear_pointer (&r->order, g_bytes_unref);
   g_free (r->ranked);
   g_free (r);
+}
+
+/* Ranks @r's profile by its metric. The place order (the ties' order) is
+ * the same for every metric: made once, and kept for the next ranking. */
+static void
+rank (Ranking *r)
+{
+  gsize size;
+  const guint32 *order;
+
+  if (r->profile == NULL || r->metric == BL_METRIC_INVALID)
+    return;
+
+  if (r->order == NULL)
+    {
+      guint n;
+      guint32 *made = bl_lines_place_order (r->profile, &n);
+
+      r->order = g_bytes_new_take (made, (gsize) n * sizeof (guint32));
+    }
+  order = g_bytes_get_data (r->order, &size);
+  r->ranked = bl_lines_rank_in_order (r->profile, order, size / sizeof (guint32),
+                                      r->metric, 0, &r->n_ranked);
+}
+
+static Ranking *
+ranking_new (BlHotLinesView *self)
+{
+  Ranking *r = g_new0 (Ranking, 1);
+
+  r->profile = self->profile ? g_object_ref (self->profile) : NULL;
+  r->metric = self->metric;
+  r->order = self->order ? g_bytes_ref (self->order) : NULL;
+
+  return r;
+}
+
+/* what a ranking made for this profile is kept */
+static void
+keep_order (BlHotLinesView *self,
+            Ranking        *r)
+{
+  if (r->order != NULL && r->profile == self->profile && self->order == NULL)
+    self->order = g_bytes_ref (r->order);
 }
 
 static void
@@ -102,10 +149,7 @@ rank_worker (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  Ranking *r = task_data;
-
-  if (r->profile != NULL && r->metric != BL_METRIC_INVALID)
-    r->ranked = bl_lines_rank (r->profile, r->metric, 0, &r->n_ranked);
+  rank (task_data);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -121,6 +165,7 @@ rank_ready (GObject      *source,
     return;   /* cancelled: a newer ranking is on its way, or none is wanted */
 
   g_clear_object (&self->cancellable);
+  keep_order (self, r);
   apply_ranking (self, g_steal_pointer (&r->ranked), r->n_ranked);
   set_loading (self, FALSE);
 }
@@ -132,12 +177,10 @@ static void
 start_ranking (BlHotLinesView *self)
 {
   g_autoptr(GTask) task = NULL;
-  Ranking *r = g_new0 (Ranking, 1);
+  Ranking *r = ranking_new (self);
 
   cancel_ranking (self);
   self->stale = FALSE;
-  r->profile = self->profile ? g_object_ref (self->profile) : NULL;
-  r->metric = self->metric;
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, rank_ready, g_object_ref (self));
@@ -153,14 +196,14 @@ start_ranking (BlHotLinesView *self)
 static void
 rank_now (BlHotLinesView *self)
 {
-  guint32 *ranked = NULL;
-  guint n_ranked = 0;
+  Ranking *r = ranking_new (self);
 
   cancel_ranking (self);
   self->stale = FALSE;
-  if (self->profile != NULL && self->metric != BL_METRIC_INVALID)
-    ranked = bl_lines_rank (self->profile, self->metric, 0, &n_ranked);
-  apply_ranking (self, ranked, n_ranked);
+  rank (r);
+  keep_order (self, r);
+  apply_ranking (self, g_steal_pointer (&r->ranked), r->n_ranked);
+  ranking_free (r);
   set_loading (self, FALSE);
 }
 
@@ -283,6 +326,7 @@ bl_hot_lines_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->store);
   g_clear_object (&self->profile);
+  g_clear_pointer (&self->order, g_bytes_unref);
 
   G_OBJECT_CLASS (bl_hot_lines_view_parent_class)->dispose (object);
 }
@@ -415,6 +459,7 @@ bl_hot_lines_view_set_profile (BlHotLinesView *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
+  g_clear_pointer (&self->order, g_bytes_unref);
   queue_rebuild (self);
 }
 

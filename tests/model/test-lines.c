@@ -420,6 +420,46 @@ check_rank_order (gboolean wide_values)
   g_assert_cmpuint (n, ==, 10);
   for (guint i = 0; i < n; i++)
     g_assert_cmpuint (ranked[i], ==, expected[i]);
+
+  /* the place order: every record once, by file name, line, record; and
+   * ranking with it kept gives the same, metric after metric */
+  {
+    guint n_order = 0;
+    g_autofree guint32 *order = bl_lines_place_order (profile, &n_order);
+    g_autofree guint8 *seen = g_new0 (guint8, n_order + 1);
+
+    g_assert_cmpuint (n_order, ==, bl_profile_get_n_lines (profile));
+    for (guint k = 0; k < n_order; k++)
+      {
+        g_assert_cmpuint (order[k], <, n_order);
+        g_assert_false (seen[order[k]]);
+        seen[order[k]] = TRUE;
+        if (k > 0)
+          {
+            const BlLine *a = bl_profile_get_line (profile, order[k - 1]);
+            const BlLine *b = bl_profile_get_line (profile, order[k]);
+            int cmp = strcmp (bl_profile_get_string (profile, a->file),
+                              bl_profile_get_string (profile, b->file));
+
+            g_assert_true (cmp < 0 || (cmp == 0 && (a->line < b->line ||
+                                                    (a->line == b->line &&
+                                                     order[k - 1] < order[k]))));
+          }
+      }
+
+    for (guint round = 0; round < 2; round++)
+      for (BlMetricId m = 0; m < BL_N_METRICS; m++)
+        {
+          guint n_a = 0, n_b = 0;
+          g_autofree guint32 *a = bl_lines_rank (profile, m, 0, &n_a);
+          g_autofree guint32 *b = bl_lines_rank_in_order (profile, order, n_order, m, 0, &n_b);
+
+          g_assert_cmpuint (n_a, ==, n_b);
+          g_assert_cmpmem (a, n_a * sizeof (guint32), b, n_b * sizeof (guint32));
+          for (guint i = 1; i < n_a; i++)
+            g_assert_cmpint (bl_lines_compare (profile, m, a[i - 1], a[i]), <, 0);
+        }
+  }
 }
 
 static void

@@ -484,6 +484,22 @@ bl_hot_lines_view_set_metric (BlHotLinesView *self,
   queue_rebuild (self);
 }
 
+/**
+ * bl_hot_lines_view_prepare:
+ *
+ * A hidden view ranks its lines when it is shown; this ranks them now, in
+ * a worker, so that they are there when the user turns to it. For when
+ * what the user is looking at has been drawn.
+ */
+void
+bl_hot_lines_view_prepare (BlHotLinesView *self)
+{
+  g_return_if_fail (BL_IS_HOT_LINES_VIEW (self));
+
+  if (self->stale && self->profile != NULL && bl_profile_get_n_lines (self->profile) > 0)
+    start_ranking (self);
+}
+
 /* Returns: (transfer none): the ranked BlLineItems */
 GListModel *
 bl_hot_lines_view_get_model (BlHotLinesView *self)

@@ -25,5 +25,6 @@ GListModel *bl_hot_lines_view_get_model     (BlHotLinesView *self);
 void        bl_hot_lines_view_select        (BlHotLinesView *self,
                                              guint           position);
 gboolean    bl_hot_lines_view_get_loading   (BlHotLinesView *self);
+void        bl_hot_lines_view_prepare       (BlHotLinesView *self);
 
 G_END_DECLS

@@ -340,7 +340,8 @@ release_tables (BlProfileView *self)
 }
 
 /* one table a turn of the main loop, below the priority of drawing: each
- * takes down the rows it kept and starts its worker */
+ * takes down the rows it kept and starts its worker; then the Lines page,
+ * if hidden, ranks its lines in a worker */
 static gboolean
 release_next_table (gpointer data)
 {
@@ -350,6 +351,8 @@ release_next_table (gpointer data)
   if (next == NULL)
     {
       self->release_idle = 0;
+      if (self->lines_page != NULL)
+        bl_hot_lines_view_prepare (bl_lines_page_get_hot_lines (BL_LINES_PAGE (self->lines_page)));
       return G_SOURCE_REMOVE;
     }
   bl_call_tree_view_set_held (next, FALSE);

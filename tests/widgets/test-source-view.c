@@ -897,6 +897,62 @@ test_no_line_data (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+count_loading (BlHotLinesView *hot,
+               GParamSpec     *pspec,
+               guint          *n_rankings)
+{
+  if (bl_hot_lines_view_get_loading (hot))
+    (*n_rankings)++;
+}
+
+/* The hidden Lines page ranks its lines in a worker once the flame graph
+ * has been drawn, and again after a metric change: they are there when the
+ * user turns to it. */
+static void
+test_hidden_lines_prepared (void)
+{
+  g_autoptr(BlProfile) profile = make_profile ();
+  GtkWidget *profile_view = bl_profile_view_new ();
+  GtkWidget *window = present (profile_view);
+  BlHotLinesView *hot;
+  BlLinesPage *page;
+  guint n_rankings = 0;
+
+  copy_system_specs ();
+  page = BL_LINES_PAGE (find_descendant (profile_view, BL_TYPE_LINES_PAGE));
+  hot = bl_lines_page_get_hot_lines (page);
+  g_signal_connect (hot, "notify::loading", G_CALLBACK (count_loading), &n_rankings);
+
+  bl_profile_view_set_profile (BL_PROFILE_VIEW (profile_view), profile);
+  bl_profile_view_set_metric (BL_PROFILE_VIEW (profile_view), BL_METRIC_CPU);
+  for (guint i = 0; i < 3000 && (n_rankings == 0 || bl_hot_lines_view_get_loading (hot)); i++)
+    iterate (1);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_cmpuint (n_rankings, ==, 1);
+  g_assert_false (bl_hot_lines_view_get_loading (hot));
+
+  bl_profile_view_set_metric (BL_PROFILE_VIEW (profile_view), BL_METRIC_WALL);
+  for (guint i = 0; i < 3000 && (n_rankings == 1 || bl_hot_lines_view_get_loading (hot)); i++)
+    iterate (1);
+  g_assert_cmpuint (n_rankings, ==, 2);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (page)));
+
+  /* shown: ranked already, nothing more to do */
+  bl_profile_view_show_table (BL_PROFILE_VIEW (profile_view), BL_CALL_TREE_FUNCTIONS);
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))),
+                               GTK_WIDGET (page));
+  iterate (5);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_cmpuint (n_rankings, ==, 2);
+  g_assert_cmpuint (bl_hot_lines_view_get_metric (hot), ==, BL_METRIC_WALL);
+  g_assert_cmpuint (g_list_model_get_n_items (bl_hot_lines_view_get_model (hot)), >, 0);
+  g_assert_cmpuint (n_rankings, ==, 2);
+
+  g_signal_handlers_disconnect_by_func (hot, count_loading, &n_rankings);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A hot line in another function takes the flame graph there. */
 static void
 test_hot_line_moves_graph (void)
@@ -993,6 +1049,7 @@ main (int   argc,
   g_test_add_func ("/widgets/source-view/without-sources", test_without_sources);
   g_test_add_func ("/widgets/source-view/zip-and-settings", test_zip_and_settings);
   g_test_add_func ("/widgets/source-view/hot-lines-and-page", test_hot_lines_and_page);
+  g_test_add_func ("/widgets/source-view/hidden-lines-prepared", test_hidden_lines_prepared);
   g_test_add_func ("/widgets/source-view/scrolls-to-hottest", test_scrolls_to_hottest);
   g_test_add_func ("/widgets/source-view/opens-on-first-line", test_opens_on_first_line);
   g_test_add_func ("/widgets/source-view/no-line-data", test_no_line_data);

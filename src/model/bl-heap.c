@@ -49,6 +49,13 @@ struct _BlHeap
   GArray     *edge_start;     /* guint32 per object up to the last source */
   GArray     *edge_sources;   /* guint32, or NULL while the sources are sorted */
   GArray     *roots;          /* guint32 */
+  /* how many elements the building arrays above have room for (see
+   * append_u32()) */
+  guint32     room_types;
+  guint32     room_sizes;
+  guint32     room_field;
+  guint32     room_to;
+  guint32     room_start;
   /* ids: objects 0 … n_affine - 1 have id index + id_offset, the others
    * their index, unless id_array holds them all */
   GArray     *id_array;       /* guint64 per object, or NULL */
@@ -82,6 +89,39 @@ struct _BlHeap
   GArray     *cycles;         /* BlHeapCycle */
   guint64     cycles_skipped; /* past the bound on all cycles' steps */
 };
+
+/* The building arrays are appended to once or more per object: GArray's
+ * own append checks its size limits with a 64-bit division each call, a
+ * fifth of the time a reader takes over a heap graph of millions of
+ * objects. So they grow here, by doubling as GArray does, and the room
+ * they have is kept beside them (GArray never gives memory back while it
+ * lives, so the room stays valid when the array is made shorter). */
+static G_GNUC_NO_INLINE void
+array_make_room (GArray  *array,
+                 guint32 *room,
+                 guint32  n)
+{
+  guint32 len = array->len;
+  guint64 want = MAX ((guint64) len + n, MAX (2 * (guint64) len, 64));
+
+  if (want > G_MAXUINT32)
+    want = (guint64) len + n;
+  if (want > G_MAXUINT32)
+    g_error ("%s: more than %u elements", G_STRLOC, G_MAXUINT32);
+  g_array_set_size (array, (guint) want);
+  g_array_set_size (array, len);
+  *room = (guint32) want;
+}
+
+static inline void
+append_u32 (GArray  *array,
+            guint32 *room,
+            guint32  value)
+{
+  if G_UNLIKELY (array->len >= *room)
+    array_make_room (array, room, 1);
+  ((guint32 *) array->data)[array->len++] = value;
+}
 
 BlHeap *
 bl_heap_new (void)
@@ -187,8 +227,8 @@ bl_heap_add_object (BlHeap  *self,
 
       g_array_append_val (self->big_sizes, big);
     }
-  g_array_append_val (self->object_types, type);
-  g_array_append_val (self->sizes32, ((guint32) { MIN (self_size, BIG_SIZE) }));
+  append_u32 (self->object_types, &self->room_types, type);
+  append_u32 (self->sizes32, &self->room_sizes, (guint32) MIN (self_size, BIG_SIZE));
 
   return self->object_types->len - 1;
 }
@@ -311,9 +351,9 @@ bl_heap_add_reference (BlHeap  *self,
     g_array_append_val (self->edge_sources, from);
   else
     while (self->edge_start->len <= from)
-      g_array_append_val (self->edge_start, self->edge_to->len);
-  g_array_append_val (self->edge_field, field);
-  g_array_append_val (self->edge_to, to);
+      append_u32 (self->edge_start, &self->room_start, self->edge_to->len);
+  append_u32 (self->edge_field, &self->room_field, field);
+  append_u32 (self->edge_to, &self->room_to, to);
 }
 
 void
@@ -330,9 +370,9 @@ bl_heap_add_raw_reference (BlHeap  *self,
                 (self->edge_start->len == 0 || from >= self->edge_start->len - 1)))
     {
       while (self->edge_start->len <= from)
-        g_array_append_val (self->edge_start, self->edge_to->len);
-      g_array_append_val (self->edge_field, field);
-      g_array_append_val (self->edge_to, to);
+        append_u32 (self->edge_start, &self->room_start, self->edge_to->len);
+      append_u32 (self->edge_field, &self->room_field, field);
+      append_u32 (self->edge_to, &self->room_to, to);
       return;
     }
   /* sources out of order: bl_heap_add_reference() switches to a source per
@@ -361,9 +401,13 @@ bl_heap_reserve_raw_references (BlHeap    *self,
   g_return_val_if_fail (n <= G_MAXUINT32 - m, NULL);
 
   while (self->edge_start->len <= from)
-    g_array_append_val (self->edge_start, m);
-  g_array_set_size (self->edge_field, m + n);
-  g_array_set_size (self->edge_to, m + n);
+    append_u32 (self->edge_start, &self->room_start, m);
+  if G_UNLIKELY (self->room_field - m < n)
+    array_make_room (self->edge_field, &self->room_field, n);
+  if G_UNLIKELY (self->room_to - m < n)
+    array_make_room (self->edge_to, &self->room_to, n);
+  self->edge_field->len = m + n;
+  self->edge_to->len = m + n;
   *fields = (guint32 *) self->edge_field->data + m;
 
   return (guint32 *) self->edge_to->data + m;

@@ -6,6 +6,10 @@
 #include "config.h"
 
 #include <glib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "bl-big-array-private.h"
 
@@ -47,6 +51,54 @@ test_grow (void)
   bl_big_array_free (NULL, 0);
 }
 
+#ifdef __linux__
+/* A mapped array whose next addresses are taken grows by moving its pages
+ * elsewhere (mremap()): what was written stays, the rest is zero, the new
+ * place is 2 MiB aligned as every mapped array, and the mapping in its way
+ * is left alone. Then it grows again, in place or not. */
+static void
+test_grow_moving (void)
+{
+  const gsize huge = 2 << 20;
+  gsize size = 3 << 20, filled = size - 5;
+  guint8 *data = bl_big_array_grow (NULL, 0, size);
+  guint8 *old = data, *guard;
+
+  g_assert_true (((guintptr) data & (huge - 1)) == 0);
+  for (gsize i = 0; i < filled; i++)
+    data[i] = (guint8) (i * 7 + 1);
+
+  /* the mapping is 4 MiB long: take the page after it */
+  guard = mmap (data + 2 * huge, 4096, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (guard == MAP_FAILED || guard != data + 2 * huge)
+    {
+      g_test_skip ("the page after the array is taken already");
+      bl_big_array_free (data, size);
+      return;
+    }
+  memset (guard, 0xab, 4096);
+
+  data = bl_big_array_grow (data, size, 9 << 20);
+  size = 9 << 20;
+  g_assert_true (data != old);
+  g_assert_true (((guintptr) data & (huge - 1)) == 0);
+  assert_pattern (data, filled, size);
+  for (gsize i = 0; i < 4096; i++)
+    g_assert_cmpuint (guard[i], ==, 0xab);
+  munmap (guard, 4096);
+
+  for (gsize i = filled; i < size; i++)
+    data[i] = (guint8) (i * 7 + 1);
+  filled = size;
+  data = bl_big_array_grow (data, size, 40 << 20);
+  size = 40 << 20;
+  g_assert_true (((guintptr) data & (huge - 1)) == 0);
+  assert_pattern (data, filled, size);
+  bl_big_array_free (data, size);
+}
+#endif
+
 int
 main (int    argc,
       char **argv)
@@ -54,6 +106,9 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/model/big-array/grow", test_grow);
+#ifdef __linux__
+  g_test_add_func ("/model/big-array/grow-moving", test_grow_moving);
+#endif
 
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "bl-heap.h"
+#include "bl-heap-private.h"
 
 /* A→B, A→C, B→D, C→D, D→E, F unreachable; A is the root */
 static void
@@ -701,6 +702,133 @@ test_lazy (void)
   g_assert_cmpuint (bl_heap_get_n_leaked (big), ==, 1999999);
 }
 
+/* Resolves a raw reference of test_building_paths(): field code c is
+ * field c - 1000, target code t object t - 7; the references of objects
+ * divisible by 5 to even objects are dropped. */
+static gboolean
+resolve_test_code (guint32   from,
+                   guint32  *field,
+                   guint32  *to,
+                   gpointer  data)
+{
+  if (from % 5 == 0 && (*to - 7) % 2 == 0)
+    return FALSE;
+  *field -= 1000;
+  *to -= 7;
+
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32 from;
+  guint32 field;
+  guint32 to;
+} WantedRef;
+
+/* Adds object @o's @k references (target (o * 31 + r * 7) % n) through
+ * @path: 0 reserved raw, 1 raw one by one, 2 checked (@raw FALSE). */
+static void
+add_test_references (BlHeap   *heap,
+                     GArray   *wanted,
+                     gboolean  raw,
+                     guint     path,
+                     guint32   o,
+                     guint32   k,
+                     guint32   n)
+{
+  guint32 *raw_fields = NULL, *raw_to = NULL;
+
+  if (path == 0)
+    raw_to = bl_heap_reserve_raw_references (heap, o, k, &raw_fields);
+  for (guint32 r = 0; r < k; r++)
+    {
+      WantedRef ref = { o, 1 + (o + r) % 4, (o * 31 + r * 7) % n };
+
+      if (path == 0)
+        {
+          raw_fields[r] = 1000 + ref.field;
+          raw_to[r] = 7 + ref.to;
+        }
+      else if (path == 1)
+        bl_heap_add_raw_reference (heap, o, 1000 + ref.field, 7 + ref.to);
+      else
+        bl_heap_add_reference (heap, o, ref.field, ref.to);
+      if (!raw || !(o % 5 == 0 && ref.to % 2 == 0))
+        g_array_append_val (wanted, ref);
+    }
+}
+
+static int
+compare_wanted (gconstpointer a,
+                gconstpointer b)
+{
+  const WantedRef *ra = a, *rb = b;
+
+  return ra->from < rb->from ? -1 : ra->from > rb->from;
+}
+
+/* The ways of adding objects and references, mixed over many objects (so
+ * that the building arrays grow many times), ending with sources out of
+ * order: every object's type, size and references come out as added, in
+ * order, less those resolved away. */
+static void
+test_building_paths (void)
+{
+  const guint32 n = 300000;
+
+  for (guint raw = 0; raw < 2; raw++)
+    {
+      g_autoptr (BlHeap) heap = bl_heap_new ();
+      g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (WantedRef));
+      guint w = 0;
+
+      bl_heap_add_type (heap, "A");
+      bl_heap_add_type (heap, "B");
+      bl_heap_add_type (heap, "C");
+      for (guint i = 0; i < 4; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("f%u", i);
+
+          g_assert_cmpuint (bl_heap_intern_field (heap, name), ==, i + 1);
+        }
+      for (guint32 o = 0; o < n; o++)
+        g_assert_cmpuint (bl_heap_add_object (heap, o % 3, 8 + (guint64) o % 13 +
+                                              (o % 50000 == 1 ? G_MAXUINT32 : 0)), ==, o);
+      for (guint32 o = 0; o < n; o++)
+        add_test_references (heap, wanted, raw, raw ? o % 2 : 2, o, o % 4, n);
+      /* sources going back: each reference keeps its own from now on */
+      for (guint32 o = 0; o < 1000; o += 7)
+        add_test_references (heap, wanted, raw, raw ? 1 : 2, o, 2, n);
+      if (raw)
+        bl_heap_resolve_references (heap, resolve_test_code, NULL);
+      bl_heap_finish (heap);
+
+      /* stable: an object's references keep their order */
+      g_array_sort (wanted, compare_wanted);
+      g_assert_cmpuint (bl_heap_get_n_objects (heap), ==, n);
+      for (guint32 o = 0; o < n; o++)
+        {
+          const guint32 *fields, *targets;
+          guint32 m = bl_heap_get_n_references (heap, o, &fields, &targets);
+
+          g_assert_cmpuint (bl_heap_get_object_type (heap, o), ==, o % 3);
+          g_assert_cmpuint (bl_heap_get_self_size (heap, o), ==,
+                            8 + (guint64) o % 13 + (o % 50000 == 1 ? G_MAXUINT32 : 0));
+          for (guint32 r = 0; r < m; r++, w++)
+            {
+              const WantedRef *ref = &g_array_index (wanted, WantedRef, w);
+
+              g_assert_cmpuint (w, <, wanted->len);
+              g_assert_cmpuint (ref->from, ==, o);
+              g_assert_cmpuint (fields[r], ==, ref->field);
+              g_assert_cmpuint (targets[r], ==, ref->to);
+            }
+        }
+      g_assert_cmpuint (w, ==, wanted->len);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -721,6 +849,7 @@ main (int   argc,
   g_test_add_func ("/heap/random-graphs", test_random_graphs);
   g_test_add_func ("/heap/deep-common-ancestors", test_deep_common_ancestors);
   g_test_add_func ("/heap/lazy", test_lazy);
+  g_test_add_func ("/heap/building-paths", test_building_paths);
 
   return g_test_run ();
 }

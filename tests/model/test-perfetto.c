@@ -1797,6 +1797,96 @@ test_heap_worker_big (void)
   assert_worker_same (data, len, BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
 }
 
+/* The heap graph last, after the slices, as apps write it, and larger
+ * than the worker's queue (a quarter of the input, 8 MB at least): this
+ * thread waits for room, the worker's finished chunks are filled again,
+ * the last one goes over before the tracks are built. */
+static GBytes *
+heap_last_trace (void)
+{
+  BlPbWriter *w = bl_pbw_new ();
+  GBytes *bytes;
+  guint64 ts = 10;
+
+  bl_pftw_thread_track (w, 1, 1, 2, "main");
+  bl_pftw_event (w, 7, ts++, 1, 1, "a");
+  for (guint k = 0; k < 20000; k++)
+    {
+      bl_pftw_event (w, 1, ts++, 1, 1, k % 3 == 0 ? "b" : "c");
+      bl_pftw_event (w, 1, ts++, 2, 1, NULL);
+    }
+  for (guint k = 0; k < 250; k++)
+    heap_packet (w, 7, 1 + 4000 * k, 4000, k == 0);
+  heap_end (w, 7);
+  bytes = bl_pbw_steal (w);
+  bl_pbw_free (w);
+
+  return bytes;
+}
+
+/* read from a stream (the window of a file, as the app reads it) */
+static char *
+describe_stream (GBytes  *bytes,
+                 gsize    len,
+                 guint64  min_bytes)
+{
+  g_autoptr (GBytes) part = g_bytes_new_from_bytes (bytes, 0, len);
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (part);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (BlProfile) profile = NULL;
+
+  bl_perfetto_set_heap_worker (min_bytes);
+  profile = bl_perfetto_read_stream (in, len, NULL, NULL, NULL, &error);
+  bl_perfetto_set_heap_worker (BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+
+  return describe (profile, error);
+}
+
+static void
+test_heap_worker_last (void)
+{
+  g_autoptr (GBytes) bytes = heap_last_trace ();
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  g_autoptr (BlProfile) profile = bl_perfetto_read_memory (data, len, NULL);
+  g_autofree char *inline_text = NULL;
+  g_autofree char *worker_text = NULL;
+
+  g_assert_cmpuint (len, >, 12 * 1024 * 1024);
+  g_assert_nonnull (profile);
+  g_assert_cmpuint (bl_perfetto_get_trace (profile)->heaps->len, ==, 1);
+  g_assert_cmpuint (bl_heap_get_n_objects (g_ptr_array_index (bl_perfetto_get_trace (profile)->heaps,
+                                                                0)), ==, 250 * 4000);
+  g_assert_null (bl_profile_get_incomplete_reason (profile));
+  assert_worker_same (data, len, 0);
+  assert_worker_same (data, len, BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+
+  inline_text = describe_stream (bytes, len, G_MAXUINT64);
+  worker_text = describe_stream (bytes, len, 0);
+  g_assert_cmpstr (worker_text, ==, inline_text);
+}
+
+/* the same trace cut in its heap graph, near its end too (in the last
+ * chunk handed over): what was complete, as in line */
+static void
+test_heap_worker_last_truncated (void)
+{
+  g_autoptr (GBytes) bytes = heap_last_trace ();
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  const gsize cuts[] = { len / 2, len - 3 * 1024 * 1024 - 17, len - 100000, len - 5, len - 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      g_autofree char *inline_text = describe_stream (bytes, cuts[i], G_MAXUINT64);
+      g_autofree char *worker_text = describe_stream (bytes, cuts[i], 0);
+
+      g_assert_nonnull (strstr (inline_text, "incomplete"));
+      g_assert_cmpstr (worker_text, ==, inline_text);
+      assert_worker_same (data, cuts[i], 0);
+    }
+}
+
 typedef struct
 {
   GCancellable *cancellable;
@@ -1834,6 +1924,33 @@ test_heap_worker_cancel (void)
   g_assert_null (profile);
 }
 
+/* cancelled late in a heap graph larger than the queue, while this thread
+ * waits for room or refills a chunk: the read ends with
+ * G_IO_ERROR_CANCELLED */
+static void
+test_heap_worker_last_cancel (void)
+{
+  g_autoptr (GBytes) bytes = heap_last_trace ();
+
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (bytes);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (BlProfile) profile = NULL;
+      CancelAt c = { cancellable, g_bytes_get_size (bytes) / 4 * i + i * 1000 };
+
+      if (i == 3)
+        c.at = g_bytes_get_size (bytes) - 1024 * 1024;
+      bl_perfetto_set_heap_worker (0);
+      profile = bl_perfetto_read_stream (in, g_bytes_get_size (bytes), cancel_at, &c,
+                                         cancellable, &error);
+      bl_perfetto_set_heap_worker (BL_PERFETTO_HEAP_WORKER_MIN_BYTES);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (profile);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1867,6 +1984,9 @@ main (int   argc,
   g_test_add_func ("/perfetto/heap-worker-malformed", test_heap_worker_malformed);
   g_test_add_func ("/perfetto/heap-worker-big", test_heap_worker_big);
   g_test_add_func ("/perfetto/heap-worker-cancel", test_heap_worker_cancel);
+  g_test_add_func ("/perfetto/heap-worker-last", test_heap_worker_last);
+  g_test_add_func ("/perfetto/heap-worker-last-truncated", test_heap_worker_last_truncated);
+  g_test_add_func ("/perfetto/heap-worker-last-cancel", test_heap_worker_last_cancel);
 
   return g_test_run ();
 }

@@ -8,9 +8,16 @@
  * to back them with huge pages (it may decline; nothing else changes).
  * Smaller arrays live on the ordinary heap.
  *
+ * A mapped array grows by moving its pages to a larger mapping
+ * (mremap(), where the system has it) rather than by copying them: a copy
+ * would touch every byte of a new mapping, and on a virtual machine the
+ * first touch of memory, the kernel zeroing it, can cost as much as the
+ * decoding that fills it.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#define _GNU_SOURCE   /* mremap() */
 #define G_LOG_DOMAIN "bl-big-array"
 
 #include "config.h"
@@ -60,6 +67,42 @@ map_zeroed (gsize size)
   return aligned;
 }
 
+#if defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+/* The mapping of @old_len bytes at @data made @new_len long, in place if
+ * the addresses after it are free, else moved to a 2 MiB aligned place
+ * (its huge pages move whole); NULL if the system refuses. */
+static gpointer
+remap_larger (gpointer data,
+              gsize    old_len,
+              gsize    new_len)
+{
+  guint8 *base, *aligned;
+  void *moved;
+
+  if (mremap (data, old_len, new_len, 0) != MAP_FAILED)
+    return data;
+
+  /* a place reserved for it, which the move replaces */
+  base = mmap (NULL, new_len + HUGE_PAGE, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED)
+    return NULL;
+  aligned = (guint8 *) (((guintptr) base + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  moved = mremap (data, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, aligned);
+  if (moved == MAP_FAILED)
+    {
+      munmap (base, new_len + HUGE_PAGE);
+      return NULL;
+    }
+  if (aligned > base)
+    munmap (base, aligned - base);
+  if (aligned + new_len < base + new_len + HUGE_PAGE)
+    munmap (aligned + new_len, base + new_len + HUGE_PAGE - (aligned + new_len));
+
+  return aligned;
+}
+#endif
+
 #endif
 
 /**
@@ -88,6 +131,14 @@ bl_big_array_grow (gpointer data,
       /* a mapping is zero-filled to its whole length */
       if (old_size >= BIG_MIN && mapped_length (old_size) >= new_size)
         return data;
+#if defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+      if (old_size >= BIG_MIN)
+        {
+          mapped = remap_larger (data, mapped_length (old_size), mapped_length (new_size));
+          if (mapped != NULL)
+            return mapped;
+        }
+#endif
 
       mapped = map_zeroed (new_size);
       if (data != NULL)

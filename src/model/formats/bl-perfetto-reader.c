@@ -1402,6 +1402,7 @@ struct _HeapDump
   GHashTable *later_ids;    /* ids after the first that did not increase */
   guint64     last_id;      /* of the last object read */
   guint64     last_added_id;
+  guint32     n_objects;    /* in heap */
   guint32     n_increasing; /* objects 0 … n_increasing - 1 have increasing ids */
   GArray     *scratch_fields;   /* one object's, guint64 */
   GArray     *scratch_targets;
@@ -1477,18 +1478,38 @@ field_name_of (HeapDump *dump,
   return name != NULL ? name : "";
 }
 
+static guint32 heap_type_of_slow (HeapDump *dump,
+                                   guint64   type_id);
+
 /* The heap type of a type id: added (named for now by its id) the first
  * time the id is seen. */
-static guint32
+static inline guint32
 heap_type_of (HeapDump *dump,
               guint64   type_id)
 {
-  gpointer t;
+  guint32 t;
 
   if (type_id == dump->cached_type_id)
     return dump->cached_type;
 
   /* type ids are mostly small and dense: an array first */
+  if G_LIKELY (type_id < dump->type_array->len &&
+               (t = g_array_index (dump->type_array, guint32, type_id)) != 0)
+    {
+      dump->cached_type_id = type_id;
+      dump->cached_type = t - 1;
+      return t - 1;
+    }
+
+  return heap_type_of_slow (dump, type_id);
+}
+
+static G_GNUC_NO_INLINE guint32
+heap_type_of_slow (HeapDump *dump,
+                   guint64   type_id)
+{
+  gpointer t;
+
   if (type_id < dump->type_array->len && g_array_index (dump->type_array, guint32, type_id) != 0)
     t = GUINT_TO_POINTER (g_array_index (dump->type_array, guint32, type_id));
   else
@@ -1759,10 +1780,23 @@ heap_dump_finish (Reader   *reader,
                        reader->heaps->len, r.undefined);
 }
 
+static guint32 heap_field_code_slow (HeapDump *dump,
+                                     guint64   iid);
+
 /* The code of a field-name iid (see HeapDump). */
-static guint32
+static inline guint32
 heap_field_code (HeapDump *dump,
                  guint64   iid)
+{
+  if G_LIKELY (iid < SMALL_FIELD_IIDS && dump->small_field_codes[iid] != 0)
+    return dump->small_field_codes[iid] - 1;
+
+  return heap_field_code_slow (dump, iid);
+}
+
+static G_GNUC_NO_INLINE guint32
+heap_field_code_slow (HeapDump *dump,
+                      guint64   iid)
 {
   gpointer code;
 
@@ -1833,7 +1867,11 @@ usual_varint (const guint8 **pp,
   return TRUE;
 }
 
-/* Counts a packed list's varints, FALSE if one is malformed. */
+/* Counts a packed list's varints, FALSE if one is malformed (as
+ * bl_pb_read_varint() would find it: longer than 10 bytes, a 10th byte
+ * above 1, or running past the list). A byte at a time without branches:
+ * the lists of targets are mostly varints of 3 or 4 bytes, which a
+ * varint-by-varint loop mispredicts. */
 static gboolean
 packed_count (const guint8 *p,
               gsize         len,
@@ -1843,18 +1881,24 @@ packed_count (const guint8 *p,
 {
   const guint8 *end = p + len;
   guint32 count = 0, nonzero = 0;
+  guint run = 0;        /* bytes of the varint being read, so far */
+  guint bits = 0;       /* its 7-bit groups or-ed, so far */
+  guint bad = 0;
 
-  while (p < end)
+  for (; p < end; p++)
     {
-      guint64 v;
+      guint b = *p;
+      guint last = b < 0x80;    /* its last byte */
 
-      if G_LIKELY (*p < 0x80)
-        v = *p++;
-      else if (!usual_varint (&p, end, readable, &v))
-        return FALSE;
-      count++;
-      nonzero += v != 0;
+      bits |= b & 0x7f;
+      bad |= (run == 9) & (b > 1);   /* the 10th byte holds the top bit only */
+      count += last;
+      nonzero += last & (bits != 0);
+      run = (run + 1) & (last - 1);
+      bits &= last - 1;
     }
+  if (bad || run != 0)
+    return FALSE;
   *n = count;
   *n_nonzero = nonzero;
 
@@ -2042,12 +2086,13 @@ add:
   dump->last_id = id;
 
   /* a second object of the same id is left out, with its references */
-  n = bl_heap_get_n_objects (dump->heap);
+  n = dump->n_objects;
   if (n > 0 && !(dump->n_increasing == n && id > dump->last_added_id) &&
       heap_dump_has_id (dump, id))
     return TRUE;
 
   object = bl_heap_add_object (dump->heap, heap_type_of (dump, type_id), self_size);
+  dump->n_objects = object + 1;
   bl_heap_set_object_id (dump->heap, object, id);
   if (dump->n_increasing == object && (object == 0 || id > dump->last_added_id))
     dump->n_increasing++;
@@ -2201,8 +2246,36 @@ read_heap_graph (Reader          *reader,
   dump = seq->heap;
 
   bl_pb_field_cursor (data, &c);
-  FOR_FIELDS (reader, &c, &f, N_("heap graph"), status)
+  for (;;)
     {
+      /* the usual field, an object whose length takes one or two bytes,
+       * without the general walk (the same bytes, the same result) */
+      if G_LIKELY (c.end - c.p >= 3 && c.p[0] == (2 << 3 | BL_PB_BYTES) &&
+                   (c.p[1] < 0x80 || c.p[2] < 0x80))
+        {
+          const guint8 *p = c.p + 1;
+          gsize len;
+
+          if (p[0] < 0x80)
+            len = *p++;
+          else
+            {
+              len = (gsize) (p[0] & 0x7f) | (gsize) p[1] << 7;
+              p += 2;
+            }
+          if (len <= (gsize) (c.end - p))
+            {
+              BlPbField object = { 2, BL_PB_BYTES, len, p, len };
+
+              c.p = p + len;
+              if (!read_heap_object (reader, dump, &object, readable))
+                return FALSE;
+              continue;
+            }
+        }
+      if ((status = next_field (reader, &c, &f, N_("heap graph"))) != BL_PB_FIELD)
+        break;
+
       if (f.number == 5 && f.wire == BL_PB_VARINT)
         continued = f.value != 0;
       else if (f.number == 1 && f.wire == BL_PB_VARINT)
@@ -2284,8 +2357,12 @@ read_heap_graph (Reader          *reader,
  * no longer looked at.
  *
  * The heap graphs go over in chunks of a few MB, mapped apart from the
- * heap (bl-big-array.c), so that the memory of the queue goes back to the
- * system as soon as the worker is done with a chunk. */
+ * heap (bl-big-array.c). While this thread is still handing heap graphs
+ * over, the chunks the worker is done with are kept for the next ones: the
+ * first touch of fresh memory (the kernel zeroing it) costs more than the
+ * copy into it. Once the last one is handed over (heap_worker_flush()),
+ * their memory goes back to the system as soon as the worker is done
+ * with them. */
 typedef struct
 {
   Sequence *seq;
@@ -2316,12 +2393,10 @@ typedef struct
 #define HEAP_CHUNK       (2 * 1024 * 1024)
 #define HEAP_QUEUE_MIN   (8 * 1024 * 1024)
 #define HEAP_QUEUE_MAX   (128 * 1024 * 1024)
-#define HEAP_SPARE       2
 #else
 #define HEAP_CHUNK       64             /* full and empty often */
 #define HEAP_QUEUE_MIN   256
 #define HEAP_QUEUE_MAX   256
-#define HEAP_SPARE       1
 #endif
 
 struct _HeapWorker
@@ -2334,7 +2409,8 @@ struct _HeapWorker
   GCond      wake_worker;  /* a chunk, or the end */
   GCond      wake_reader;  /* room in the queue, or idle */
   GQueue     chunks;       /* HeapChunk, in packet order */
-  GQueue     spare;        /* done, kept for the next ones */
+  GQueue     spare;        /* done, kept for the next ones … */
+  gboolean   flushed;      /* … until the last one is handed over */
   gsize      queued;       /* bytes in chunks */
   gsize      max_queued;
   gboolean   busy;         /* a chunk is being decoded */
@@ -2434,7 +2510,9 @@ heap_worker_main (gpointer data)
           w->failed = TRUE;
           w->failure = chunk->graphs[bad];
         }
-      if (g_queue_get_length (&w->spare) < HEAP_SPARE && chunk->cap == HEAP_CHUNK)
+      /* at most a queue's worth: what this thread can be filling at once */
+      if (!w->flushed && chunk->cap == HEAP_CHUNK &&
+          g_queue_get_length (&w->spare) < w->max_queued / HEAP_CHUNK + 1)
         g_queue_push_tail (&w->spare, chunk);
       else
         heap_chunk_free (chunk);
@@ -2511,6 +2589,33 @@ heap_worker_send (HeapWorker *w)
   w->queued += chunk->len;
   g_cond_signal (&w->wake_worker);
   g_mutex_unlock (&w->lock);
+}
+
+/* Hands the chunk being filled over without waiting for room (the
+ * queue's bound is passed by one chunk at most: nothing comes after it),
+ * and frees the spare chunks: this thread has no more heap graphs for the
+ * worker, which can finish the last ones while this one builds the
+ * tracks. */
+static void
+heap_worker_flush (HeapWorker *w)
+{
+  HeapChunk *chunk = g_steal_pointer (&w->filling);
+  GQueue spare;
+
+  g_mutex_lock (&w->lock);
+  w->flushed = TRUE;
+  if (chunk != NULL && !w->failed)
+    {
+      w->queued += chunk->len;
+      g_queue_push_tail (&w->chunks, g_steal_pointer (&chunk));
+      g_cond_signal (&w->wake_worker);
+    }
+  spare = w->spare;
+  g_queue_init (&w->spare);
+  g_mutex_unlock (&w->lock);
+
+  g_clear_pointer (&chunk, heap_chunk_free);
+  g_queue_clear_full (&spare, heap_chunk_free);
 }
 
 /* Copies a heap graph of @seq for the worker. */
@@ -3918,6 +4023,8 @@ read_source (BlSource  *src,
   /* the tracks while the worker decodes its last heap graphs; if one of
    * them turns out malformed, the reading stopped at its packet, which
    * changes nothing of the tracks */
+  if (reader.worker != NULL)
+    heap_worker_flush (reader.worker);
   if (reader.complete > 0 && reader.worker != NULL)
     trace = build_tracks (&reader);
   heap_worker_sync (&reader);

@@ -133,15 +133,12 @@ bl_profile_node_new_call (BlProfile *profile,
   g_return_val_if_fail (bl_profile_is_finished (profile), NULL);
   g_return_val_if_fail (node < bl_profile_get_n_nodes (profile), NULL);
 
+  /* its values are read from the profile when asked for: a metric's
+   * totals are made on first use, a sweep over every node, and a table
+   * shows one or two metrics of the many a profile may have */
   self = node_new (profile, BL_PROFILE_NODE_CALL);
   self->node = node;
   self->function = bl_profile_get_node_function (profile, node);
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    if (bl_profile_has_metric (profile, m))
-      {
-        self->self[m] = bl_profile_get_self (profile, m, node);
-        self->total[m] = bl_profile_get_total (profile, m, node);
-      }
 
   return self;
 }
@@ -449,6 +446,9 @@ bl_profile_node_get_self (BlProfileNode *self,
 
   if (metric < 0 || metric >= BL_N_METRICS)
     return 0;
+  if (self->kind == BL_PROFILE_NODE_CALL)
+    return bl_profile_has_metric (self->profile, metric)
+           ? bl_profile_get_self (self->profile, metric, self->node) : 0;
 
   return self->self[metric];
 }
@@ -461,6 +461,9 @@ bl_profile_node_get_total (BlProfileNode *self,
 
   if (metric < 0 || metric >= BL_N_METRICS)
     return 0;
+  if (self->kind == BL_PROFILE_NODE_CALL)
+    return bl_profile_has_metric (self->profile, metric)
+           ? bl_profile_get_total (self->profile, metric, self->node) : 0;
 
   return self->total[metric];
 }

@@ -43,6 +43,7 @@ struct _BlCallTreeView
   guint32             function;
   BlMetricId          metric;
   guint64             denominators[BL_N_METRICS];
+  guint32             denominators_known;   /* a bit per metric */
 
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
@@ -302,6 +303,35 @@ name_bind (GtkSignalListItemFactory *factory,
                      GUINT_TO_POINTER (bl_profile_node_get_node (node) + 1));
 }
 
+/* What a value's share is of: the thread's total, or all threads'. Made
+ * when a row of that metric is first bound: a thread's total reads the
+ * metric's totals, which a profile makes on first use (a sweep over every
+ * node), and a table shows one or two metrics of the many a profile has. */
+static guint64
+denominator (BlCallTreeView *self,
+             BlMetricId      metric)
+{
+  guint64 whole = 0;
+
+  if (metric < 0 || metric >= BL_N_METRICS)
+    return 0;
+  if (self->denominators_known & (1u << metric))
+    return self->denominators[metric];
+
+  if (self->profile != NULL && bl_profile_has_metric (self->profile, metric))
+    {
+      if (self->thread == G_MAXUINT)
+        whole = bl_profile_get_grand_total (self->profile, metric);
+      else if (self->thread < bl_profile_get_n_threads (self->profile))
+        whole = bl_profile_get_total (self->profile, metric,
+                                      bl_profile_get_thread_root (self->profile, self->thread));
+    }
+  self->denominators[metric] = whole;
+  self->denominators_known |= 1u << metric;
+
+  return whole;
+}
+
 static void
 value_setup (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
@@ -323,15 +353,16 @@ value_bind (GtkSignalListItemFactory *factory,
   BlProfileNode *node = item_of (gtk_list_item_get_item (list_item));
   guint64 v = column_value (node, metric, kind);
   g_autofree char *text = bl_profile_format_value (self->profile, metric, v);
-  double share = self->denominators[metric] > 0 ? (double) v / self->denominators[metric] : 0;
+  guint64 whole = denominator (self, metric);
+  double share = whole > 0 ? (double) v / whole : 0;
   char pct_text[32];
 
-  if (self->denominators[metric] > 0)
+  if (whole > 0)
     g_snprintf (pct_text, sizeof pct_text, "%.1f%%", 100.0 * share);
   else
     pct_text[0] = '\0';
   bl_value_cell_set (BL_VALUE_CELL (gtk_list_item_get_child (list_item)), text, pct_text,
-                     self->denominators[metric] > 0 ? share : -1);
+                     whole > 0 ? share : -1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1048,25 +1079,12 @@ rebuild_model (BlCallTreeView *self)
   g_task_run_in_thread (task, roots_worker);
 }
 
+/* made again, metric by metric, as rows are bound (denominator()) */
 static void
 update_denominators (BlCallTreeView *self)
 {
   memset (self->denominators, 0, sizeof self->denominators);
-
-  if (self->profile == NULL)
-    return;
-
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    {
-      if (!bl_profile_has_metric (self->profile, m))
-        continue;
-      if (self->thread == G_MAXUINT)
-        self->denominators[m] = bl_profile_get_grand_total (self->profile, m);
-      else if (self->thread < bl_profile_get_n_threads (self->profile))
-        self->denominators[m] =
-          bl_profile_get_total (self->profile, m,
-                                bl_profile_get_thread_root (self->profile, self->thread));
-    }
+  self->denominators_known = 0;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -380,6 +380,8 @@ bl_cli_open_output (const char  *path,
   pending->temp = g_steal_pointer (&temp);
 
   out = write_behind (g_unix_output_stream_new (fd, FALSE));
+  /* bl_cli_close_output() syncs it */
+  bl_write_behind_start_writeback (BL_WRITE_BEHIND (out), fd);
   g_object_set_data_full (G_OBJECT (out), "bl-cli-pending", pending, pending_free);
 
   return out;

@@ -14,8 +14,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#define _GNU_SOURCE   /* sync_file_range() */
+
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 #include "bl-write-behind.h"
@@ -48,6 +51,10 @@ struct _BlWriteBehind
   gboolean       stopping;
   GError        *error;       /* the stream below's first */
   GThread       *thread;
+
+  /* the thread's own */
+  int            writeback_fd;
+  guint64        written;
 };
 
 G_DEFINE_FINAL_TYPE (BlWriteBehind, bl_write_behind, G_TYPE_OUTPUT_STREAM)
@@ -72,8 +79,18 @@ writer_thread (gpointer data)
       failed = self->error != NULL;
       g_mutex_unlock (&self->lock);
 
-      if (!failed)
-        g_output_stream_write_all (self->base, block->data, block->len, NULL, NULL, &error);
+      if (!failed &&
+          g_output_stream_write_all (self->base, block->data, block->len, NULL, NULL, &error))
+        {
+#ifdef SYNC_FILE_RANGE_WRITE
+          /* the disk gets the block now rather than all of it at the end;
+           * a failure here is only a lost head start */
+          if (self->writeback_fd >= 0)
+            sync_file_range (self->writeback_fd, self->written, block->len,
+                             SYNC_FILE_RANGE_WRITE);
+#endif
+          self->written += block->len;
+        }
 
       g_mutex_lock (&self->lock);
       if (error != NULL && self->error == NULL)
@@ -270,6 +287,7 @@ bl_write_behind_class_init (BlWriteBehindClass *klass)
 static void
 bl_write_behind_init (BlWriteBehind *self)
 {
+  self->writeback_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   g_queue_init (&self->queued);
@@ -297,6 +315,24 @@ bl_write_behind_new (GOutputStream *base,
   self->close_base = close_base;
 
   return G_OUTPUT_STREAM (self);
+}
+
+/**
+ * bl_write_behind_start_writeback:
+ * @fd: the file descriptor the stream below writes to, from its start
+ *
+ * For a file that will be synced to disk when complete (fsync()): each
+ * block is handed to the disk as soon as it is written, so that the sync
+ * at the end waits for the last blocks only. Call before the first write.
+ */
+void
+bl_write_behind_start_writeback (BlWriteBehind *self,
+                                 int            fd)
+{
+  g_return_if_fail (BL_IS_WRITE_BEHIND (self));
+  g_return_if_fail (self->thread == NULL);
+
+  self->writeback_fd = fd;
 }
 
 /**

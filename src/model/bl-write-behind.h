@@ -16,5 +16,7 @@ G_DECLARE_FINAL_TYPE (BlWriteBehind, bl_write_behind, BL, WRITE_BEHIND, GOutputS
 GOutputStream *bl_write_behind_new      (GOutputStream *base,
                                          gboolean       close_base);
 GOutputStream *bl_write_behind_get_base (BlWriteBehind *self);
+void           bl_write_behind_start_writeback (BlWriteBehind *self,
+                                                int            fd);
 
 G_END_DECLS

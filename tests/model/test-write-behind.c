@@ -5,7 +5,10 @@
 
 #include "config.h"
 
+#include <gio/gunixoutputstream.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bl-write-behind.h"
 
@@ -210,6 +213,50 @@ test_cancel_and_drop (void)
                    5 * 1024 * 1024, data, 5 * 1024 * 1024);
 }
 
+/* with the disk handed each block as it is written: a file gets every
+ * byte; a descriptor that is no file (a pipe) only loses the head start */
+static void
+test_writeback (void)
+{
+  const gsize total = 6 * 1024 * 1024 + 99;
+  g_autofree guint8 *data = pattern (total);
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  int fd = g_file_open_tmp ("bl-write-behind-XXXXXX", &path, &error);
+  int pipe_fds[2];
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(GOutputStream) file = g_unix_output_stream_new (fd, TRUE);
+    g_autoptr(GOutputStream) out = bl_write_behind_new (file, TRUE);
+
+    bl_write_behind_start_writeback (BL_WRITE_BEHIND (out), fd);
+    g_assert_true (g_output_stream_write_all (out, data, total, NULL, NULL, &error));
+    g_assert_true (g_output_stream_close (out, NULL, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+  g_assert_cmpmem (contents, len, data, total);
+  g_unlink (path);
+
+  g_assert_cmpint (pipe (pipe_fds), ==, 0);
+  {
+    g_autoptr(GOutputStream) to_pipe = g_unix_output_stream_new (pipe_fds[1], TRUE);
+    g_autoptr(GOutputStream) out = bl_write_behind_new (to_pipe, TRUE);
+    char got[5] = { 0 };
+
+    bl_write_behind_start_writeback (BL_WRITE_BEHIND (out), pipe_fds[1]);
+    g_assert_true (g_output_stream_write_all (out, "pipe", 4, NULL, NULL, &error));
+    g_assert_true (g_output_stream_close (out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (read (pipe_fds[0], got, 4), ==, 4);
+    g_assert_cmpstr (got, ==, "pipe");
+    close (pipe_fds[0]);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -220,6 +267,7 @@ main (int   argc,
   g_test_add_func ("/model/write-behind/error", test_error_reported);
   g_test_add_func ("/model/write-behind/keep-base-open", test_keep_base_open);
   g_test_add_func ("/model/write-behind/cancel-and-drop", test_cancel_and_drop);
+  g_test_add_func ("/model/write-behind/writeback", test_writeback);
 
   return g_test_run ();
 }

@@ -899,6 +899,100 @@ build_functions_from_keys (BlProfile     *self,
     }
 }
 
+/* Totals without double counting recursion: a node counts towards its
+ * function's total only when no ancestor belongs to the same function (it
+ * is outermost). That is a walk of the tree depth first, keeping a count
+ * per function of how often it is on the current path; but following the
+ * links of a large tree is a cache miss a node, one after the other. So
+ * the nodes are first given their places in a depth-first order, in two
+ * sweeps over the arrays (children come after their parents): the sizes
+ * of the subtrees backwards, then forwards each node's place, the next
+ * free one in its parent's range (siblings in the order of their indices:
+ * which node is outermost does not depend on the order of siblings). Each
+ * node's function and where its subtree ends are written to its place,
+ * and the walk is a sweep over those, in order, with a stack of the
+ * ranges it is in. Every access is in order, or one of many independent
+ * ones the processor can overlap. */
+static void
+mark_outermost (BlProfile *self)
+{
+  gsize n = self->n_nodes;
+  guint32 *cursor = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place_function = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place_end = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint8 *place_outermost = alloc_per_node (MAX (n, 1));
+  guint32 *on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
+  guint32 *stack_end = g_new (guint32, MAX (n, 1));
+  guint32 *stack_function = g_new (guint32, MAX (n, 1));
+  guint32 next_root = 0;
+  gsize depth = 0;
+
+  self->outermost = g_new0 (guint8, MAX (n, 1));
+
+  /* subtree sizes */
+  for (gsize i = 0; i < n; i++)
+    cursor[i] = 1;
+  for (gsize i = n; i-- > 0;)
+    {
+      guint32 parent = self->nodes[i].parent;
+
+      if (parent != BL_NODE_NONE)
+        cursor[parent] += cursor[i];
+    }
+
+  /* places: a root after the previous root's subtree, a child at its
+   * parent's cursor, which moves past the child's subtree; the cursor of
+   * a node placed is then the place of its first child */
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 parent = self->nodes[i].parent;
+      guint32 size = cursor[i];
+      guint32 at;
+
+      if (parent == BL_NODE_NONE)
+        {
+          at = next_root;
+          next_root += size;
+        }
+      else
+        {
+          at = cursor[parent];
+          cursor[parent] += size;
+        }
+      cursor[i] = at + 1;
+      place[i] = at;
+      place_function[at] = self->node_function[i];
+      place_end[at] = at + size;
+    }
+
+  /* the walk */
+  for (gsize at = 0; at < n; at++)
+    {
+      guint32 f = place_function[at];
+
+      while (depth > 0 && stack_end[depth - 1] <= at)
+        on_stack[stack_function[--depth]]--;
+      place_outermost[at] = on_stack[f] == 0;
+      on_stack[f]++;
+      stack_end[depth] = place_end[at];
+      stack_function[depth] = f;
+      depth++;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    self->outermost[i] = place_outermost[place[i]];
+
+  g_free (cursor);
+  g_free (place);
+  g_free (place_function);
+  g_free (place_end);
+  g_free (place_outermost);
+  g_free (on_stack);
+  g_free (stack_end);
+  g_free (stack_function);
+}
+
 static void
 build_functions (BlProfile     *self,
                  const guint32 *keys,
@@ -907,9 +1001,6 @@ build_functions (BlProfile     *self,
 {
   BlIndexHash hash;
   gsize cap = 256;
-  guint32 *on_stack;
-  guint32 *stack;
-  gsize depth = 0;
 
   if (keys != NULL)
     {
@@ -963,56 +1054,7 @@ outermost_nodes:
       return;
     }
 
-  /* Totals without double counting recursion: a node counts towards its
-   * function's total only when no ancestor belongs to the same function
-   * (it is outermost). Walk the tree depth first, keeping a count per
-   * function of how often it is on the current path. */
-  self->outermost = g_new0 (guint8, MAX (self->n_nodes, 1));
-  on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
-  stack = g_new (guint32, MAX (self->n_nodes, 1));
-
-  for (guint t = 0; t < self->threads->len; t++)
-    {
-      guint32 n = g_array_index (self->threads, guint32, t);
-
-      depth = 0;
-      while (n != BL_NODE_NONE)
-        {
-          guint32 f = self->node_function[n];
-
-          /* enter n */
-          self->outermost[n] = on_stack[f] == 0;
-          on_stack[f]++;
-          stack[depth++] = n;
-
-          if (self->nodes[n].first_child != BL_NODE_NONE)
-            {
-              n = self->nodes[n].first_child;
-              continue;
-            }
-
-          /* leave nodes until one has a next sibling */
-          for (;;)
-            {
-              guint32 done = stack[--depth];
-
-              on_stack[self->node_function[done]]--;
-              if (depth == 0)
-                {
-                  n = BL_NODE_NONE;
-                  break;
-                }
-              if (self->nodes[done].next_sibling != BL_NODE_NONE)
-                {
-                  n = self->nodes[done].next_sibling;
-                  break;
-                }
-            }
-        }
-    }
-
-  g_free (on_stack);
-  g_free (stack);
+  mark_outermost (self);
 }
 
 /* One sweep backwards per metric (children after their parents), into a

@@ -1128,11 +1128,13 @@ sum_totals_of_job (gpointer data)
 
 static gsize totals_threaded_min = TOTALS_THREADED_MIN;
 
-/* for tests: the threaded sums on small profiles too (0), or never */
-void
+gsize
 _bl_profile_set_totals_threaded_min (gsize n_nodes)
 {
+  gsize old = totals_threaded_min;
+
   totals_threaded_min = n_nodes;
+  return old;
 }
 
 static void

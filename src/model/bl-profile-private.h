@@ -34,10 +34,6 @@ void                _bl_profile_reserve_node_index (BlProfile   *self,
 /* Frees the index of the nodes, for a builder that adds no node any more
  * before bl_profile_finish() (which frees it anyway). */
 void                _bl_profile_drop_node_index  (BlProfile     *self);
-/* For tests: profiles of at least @n_nodes nodes sum the totals of their
- * metrics at the finish on two threads (0: all, even on one processor;
- * G_MAXSIZE: none). Returns the bound it replaces. */
-gsize               _bl_profile_set_totals_threaded_min (gsize   n_nodes);
 guint64            *_bl_profile_get_self_mutable (BlProfile    *self,
                                                   BlMetricId     metric);
 void                _bl_profile_finish_from      (BlProfile     *self,

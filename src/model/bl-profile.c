@@ -70,9 +70,12 @@ struct _BlProfile
   BlFunction    *functions;
   gsize          n_functions;
   guint32       *node_function;
+  /* Like the node totals, which nodes are outermost and the functions'
+   * sums are made when first asked for (outermost_of(), function_sums()):
+   * `info` needs neither, and on a million nodes they take some 25 ms and
+   * 10 ms a metric. */
   guint8        *outermost;       /* per node: no ancestor of its function */
-  guint64       *function_self[BL_N_METRICS];
-  guint64       *function_total[BL_N_METRICS];
+  guint64       *function_sums[BL_N_METRICS];   /* self, then total, per function */
 
   /* lines */
   BlLine        *lines;
@@ -215,8 +218,7 @@ bl_profile_finalize (GObject *object)
     {
       g_free (self->self[m]);
       g_free (self->total[m]);
-      g_free (self->function_self[m]);
-      g_free (self->function_total[m]);
+      g_free (self->function_sums[m]);
       g_free (self->line_values[m]);
     }
 
@@ -913,7 +915,7 @@ build_functions_from_keys (BlProfile     *self,
  * and the walk is a sweep over those, in order, with a stack of the
  * ranges it is in. Every access is in order, or one of many independent
  * ones the processor can overlap. */
-static void
+static guint8 *
 mark_outermost (BlProfile *self)
 {
   gsize n = self->n_nodes;
@@ -925,10 +927,9 @@ mark_outermost (BlProfile *self)
   guint32 *on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
   guint32 *stack_end = g_new (guint32, MAX (n, 1));
   guint32 *stack_function = g_new (guint32, MAX (n, 1));
+  guint8 *outermost = g_new0 (guint8, MAX (n, 1));
   guint32 next_root = 0;
   gsize depth = 0;
-
-  self->outermost = g_new0 (guint8, MAX (n, 1));
 
   /* subtree sizes */
   for (gsize i = 0; i < n; i++)
@@ -981,7 +982,7 @@ mark_outermost (BlProfile *self)
     }
 
   for (gsize i = 0; i < n; i++)
-    self->outermost[i] = place_outermost[place[i]];
+    outermost[i] = place_outermost[place[i]];
 
   g_free (cursor);
   g_free (place);
@@ -991,6 +992,31 @@ mark_outermost (BlProfile *self)
   g_free (on_stack);
   g_free (stack_end);
   g_free (stack_function);
+
+  return outermost;
+}
+
+/* Which nodes are outermost, made on the first call (a finished profile is
+ * shared between threads: two may both make it, and the first one stored
+ * is kept). */
+static const guint8 *
+outermost_of (BlProfile *self)
+{
+  guint8 *outermost = __atomic_load_n (&self->outermost, __ATOMIC_ACQUIRE);
+  guint8 *expected = NULL;
+
+  if G_LIKELY (outermost != NULL)
+    return outermost;
+
+  outermost = mark_outermost (self);
+  if (!__atomic_compare_exchange_n (&self->outermost, &expected, outermost, FALSE,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+      g_free (outermost);
+      outermost = expected;
+    }
+
+  return outermost;
 }
 
 static void
@@ -1048,44 +1074,35 @@ build_functions (BlProfile     *self,
   index_hash_clear (&hash);
 
 outermost_nodes:
+  /* else made when first asked for */
   if (outermost != NULL)
-    {
-      self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
-      return;
-    }
-
-  mark_outermost (self);
+    self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
 }
 
-/* One sweep backwards per metric (children after their parents), into a
- * scratch column of totals used for every metric in turn: the node totals
- * are not kept (total_column() makes a metric's when it is read), the grand
- * and per-function totals are. A node's total is complete when the sweep
- * reaches it, so its function's values are summed in the same sweep (sums
- * that saturate come out the same in any order). A function's total counts
- * only its outermost nodes: a recursive call's total is already in its
- * outer call's. The parents come from @parents, 4 bytes a node, rather
- * than from the 32-byte nodes: a sweep per metric reads them all. */
-static void
-sum_totals (BlProfile     *self,
-            const guint32 *parents,
-            BlMetricId     m,
-            guint64       *scratch)
+/* A metric's sums per function, self values then totals (2 ×
+ * n_functions), in one sweep backwards (children after their parents) into
+ * a scratch column of node totals: a node's total is complete when the
+ * sweep reaches it, so its function's values are summed in the same sweep
+ * (sums that saturate come out the same in any order). A function's total
+ * counts only its outermost nodes: a recursive call's total is already in
+ * its outer call's. */
+static guint64 *
+compute_function_sums (BlProfile  *self,
+                       BlMetricId  m)
 {
   const guint64 *own = self->self[m];
   const guint32 *node_function = self->node_function;
-  const guint8 *outermost = self->outermost;
-  guint64 *function_self, *function_total;
-  guint64 grand = self->grand_total[m];
+  const guint8 *outermost = outermost_of (self);
+  gsize n_functions = MAX (self->n_functions, 1);
+  guint64 *sums = g_new0 (guint64, 2 * n_functions);
+  guint64 *function_self = sums, *function_total = sums + n_functions;
+  guint64 *scratch = alloc_per_node (sizeof (guint64) * MAX (self->n_nodes, 1));
 
-  function_self = self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-  function_total = self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
   if (self->n_nodes > 0)
     memcpy (scratch, own, self->n_nodes * sizeof (guint64));
-
   for (gsize i = self->n_nodes; i-- > 0;)
     {
-      guint32 parent = parents[i];
+      guint32 parent = self->nodes[i].parent;
       guint32 f = node_function[i];
 
       if (parent != BL_NODE_NONE)
@@ -1094,87 +1111,32 @@ sum_totals (BlProfile     *self,
       if (outermost[i])
         function_total[f] = bl_saturating_add (function_total[f], scratch[i]);
     }
-
-  for (guint t = 0; t < self->threads->len; t++)
-    grand = bl_saturating_add (grand, scratch[g_array_index (self->threads, guint32, t)]);
-  self->grand_total[m] = grand;
-}
-
-typedef struct
-{
-  BlProfile     *self;
-  const guint32 *parents;
-  BlMetricId     metrics[BL_N_METRICS];
-  guint          n_metrics;
-} TotalsJob;
-
-static gpointer
-sum_totals_of_job (gpointer data)
-{
-  TotalsJob *job = data;
-  guint64 *scratch = alloc_per_node (sizeof (guint64) * MAX (job->self->n_nodes, 1));
-
-  for (guint i = 0; i < job->n_metrics; i++)
-    sum_totals (job->self, job->parents, job->metrics[i], scratch);
   g_free (scratch);
 
-  return NULL;
+  return sums;
 }
 
-/* Profiles of at least this many nodes sum their metrics on two threads
- * (half each) when there are two processors: a million nodes take some
- * 10 ms a metric. Every metric's sums are the same either way. */
-#define TOTALS_THREADED_MIN (256 * 1024)
-
-static gsize totals_threaded_min = TOTALS_THREADED_MIN;
-
-gsize
-_bl_profile_set_totals_threaded_min (gsize n_nodes)
+/* The sums per function of a metric the profile has, made on the first
+ * call (see outermost_of()). */
+static const guint64 *
+function_sums (BlProfile  *self,
+               BlMetricId  metric)
 {
-  gsize old = totals_threaded_min;
+  guint64 *sums = __atomic_load_n (&self->function_sums[metric], __ATOMIC_ACQUIRE);
+  guint64 *expected = NULL;
 
-  totals_threaded_min = n_nodes;
-  return old;
-}
+  if G_LIKELY (sums != NULL)
+    return sums;
 
-static void
-sum_all_totals (BlProfile *self)
-{
-  TotalsJob jobs[2] = { { self, NULL, { 0, }, 0 }, { self, NULL, { 0, }, 0 } };
-  g_autofree guint32 *parents = NULL;
-  GThread *helper = NULL;
-  guint n_metrics = 0;
-
-  for (guint m = 0; m < BL_N_METRICS; m++)
-    if (self->has_metric[m])
-      n_metrics++;
-  if (n_metrics == 0)
-    return;
-
-  parents = alloc_per_node (sizeof (guint32) * MAX (self->n_nodes, 1));
-  for (gsize i = 0; i < self->n_nodes; i++)
-    parents[i] = self->nodes[i].parent;
-
-  /* the helper takes every other metric */
-  for (guint m = 0, k = 0; m < BL_N_METRICS; m++)
+  sums = compute_function_sums (self, metric);
+  if (!__atomic_compare_exchange_n (&self->function_sums[metric], &expected, sums, FALSE,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     {
-      TotalsJob *job;
-
-      if (!self->has_metric[m])
-        continue;
-      job = &jobs[k++ % 2];
-      job->parents = parents;
-      job->metrics[job->n_metrics++] = m;
+      g_free (sums);
+      sums = expected;
     }
 
-  if (n_metrics >= 2 && self->n_nodes >= totals_threaded_min &&
-      (totals_threaded_min == 0 || g_get_num_processors () >= 2))
-    helper = g_thread_try_new ("bl-totals", sum_totals_of_job, &jobs[1], NULL);
-  sum_totals_of_job (&jobs[0]);
-  if (helper != NULL)
-    g_thread_join (helper);
-  else
-    sum_totals_of_job (&jobs[1]);
+  return sums;
 }
 
 static void sort_all_span_longs (BlProfile *self);
@@ -1225,7 +1187,20 @@ _bl_profile_finish_from (BlProfile     *self,
   sort_children (self, in_order);
   build_functions (self, keys, n_keys, outermost);
 
-  sum_all_totals (self);
+  /* The grand totals, the sums of the thread roots' totals, are the sums
+   * of every node's self value (sums that saturate come out the same in
+   * any grouping); the rest is made when first asked for. */
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      const guint64 *own = self->self[m];
+      guint64 grand = self->grand_total[m];
+
+      if (!self->has_metric[m])
+        continue;
+      for (gsize i = 0; i < self->n_nodes; i++)
+        grand = bl_saturating_add (grand, own[i]);
+      self->grand_total[m] = grand;
+    }
 
   /* now, not by the readers of a finished profile (several threads) */
   sort_all_span_longs (self);
@@ -1701,7 +1676,7 @@ bl_profile_is_outermost (BlProfile *self,
   g_return_val_if_fail (self->finished, FALSE);
   g_return_val_if_fail (node < self->n_nodes, FALSE);
 
-  return self->outermost[node];
+  return outermost_of (self)[node];
 }
 
 guint64
@@ -1715,7 +1690,7 @@ bl_profile_get_function_self (BlProfile  *self,
   if (!metric_present (self, metric))
     return 0;
 
-  return self->function_self[metric][function];
+  return function_sums (self, metric)[function];
 }
 
 guint64
@@ -1729,7 +1704,7 @@ bl_profile_get_function_total (BlProfile  *self,
   if (!metric_present (self, metric))
     return 0;
 
-  return self->function_total[metric][function];
+  return function_sums (self, metric)[MAX (self->n_functions, 1) + function];
 }
 
 guint
@@ -2813,7 +2788,7 @@ _bl_profile_get_outermost (BlProfile *self)
 {
   g_return_val_if_fail (BL_IS_PROFILE (self) && self->finished, NULL);
 
-  return self->outermost;
+  return outermost_of (self);
 }
 
 BlNode *

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include "bl-model.h"
-#include "bl-profile-private.h"
 
 static void
 test_build_and_totals (void)
@@ -144,19 +143,35 @@ test_function_recursion (void)
   g_assert_cmpuint (bl_profile_get_function_total (p, BL_METRIC_CPU, gf), ==, 3);
 }
 
+static gpointer
+read_function_sums (gpointer data)
+{
+  BlProfile *p = data;
+  guint64 sum = 0;
+
+  for (guint32 f = 0; f < bl_profile_get_n_functions (p); f++)
+    sum += bl_profile_get_function_total (p, BL_METRIC_WALL, f) +
+           bl_profile_get_function_self (p, BL_METRIC_CALLS, f);
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (p); i++)
+    sum += bl_profile_is_outermost (p, i);
+
+  return GSIZE_TO_POINTER (sum);
+}
+
 /* A random tree (children after their parents, as a profile has them):
  * which nodes are outermost, and the functions' and grand totals, against
- * their definitions walked out node by node; the totals of the metrics
- * summed on one thread, or on two. */
+ * their definitions walked out node by node. Which nodes are outermost and
+ * the functions' sums are made when first asked for, here by two threads
+ * at once first. */
 static void
-test_outermost_and_totals_random (gconstpointer data)
+test_outermost_and_totals_random (void)
 {
-  gboolean threaded = GPOINTER_TO_INT (data);
   static const BlMetricId metrics[] = { BL_METRIC_CPU, BL_METRIC_WALL, BL_METRIC_CALLS };
   g_autoptr(BlProfile) p = bl_profile_new ("test");
   GRand *rand = g_rand_new_with_seed (11);
   guint32 names[12], files[2];
-  gsize old_min;
+  GThread *threads[2];
+  gpointer results[2];
   guint32 n;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -189,9 +204,12 @@ test_outermost_and_totals_random (gconstpointer data)
     }
   g_rand_free (rand);
 
-  old_min = _bl_profile_set_totals_threaded_min (threaded ? 0 : G_MAXSIZE);
   bl_profile_finish (p);
-  _bl_profile_set_totals_threaded_min (old_min);
+  for (guint i = 0; i < 2; i++)
+    threads[i] = g_thread_new ("sums", read_function_sums, p);
+  for (guint i = 0; i < 2; i++)
+    results[i] = g_thread_join (threads[i]);
+  g_assert_true (results[0] == results[1]);
 
   n = bl_profile_get_n_nodes (p);
   for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
@@ -426,10 +444,7 @@ main (int    argc,
 
   g_test_add_func ("/model/profile/build-and-totals", test_build_and_totals);
   g_test_add_func ("/model/profile/function-recursion", test_function_recursion);
-  g_test_add_data_func ("/model/profile/outermost-and-totals-random", GINT_TO_POINTER (FALSE),
-                        test_outermost_and_totals_random);
-  g_test_add_data_func ("/model/profile/outermost-and-totals-random-threaded",
-                        GINT_TO_POINTER (TRUE), test_outermost_and_totals_random);
+  g_test_add_func ("/model/profile/outermost-and-totals-random", test_outermost_and_totals_random);
   g_test_add_func ("/model/profile/totals-made-on-demand", test_totals_made_on_demand);
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);

@@ -2560,9 +2560,13 @@ note_new_node (Decoder *dec,
   LineSlot *slot;
   gsize pos;
 
-  ensure_records ((gpointer *) &dec->node_key, &dec->node_key_cap, (gsize) node + 1,
-                  sizeof (guint32));
-  ensure_records ((gpointer *) &dec->node_sorted, &dec->node_sorted_cap, (gsize) node + 1, 1);
+  if G_UNLIKELY (node >= dec->node_key_cap || node >= dec->node_sorted_cap)
+    {
+      ensure_records ((gpointer *) &dec->node_key, &dec->node_key_cap, (gsize) node + 1,
+                      sizeof (guint32));
+      ensure_records ((gpointer *) &dec->node_sorted, &dec->node_sorted_cap, (gsize) node + 1,
+                      1);
+    }
   dec->node_sorted[node] = TRUE;
 
   if (root)

@@ -1144,9 +1144,10 @@ static void sort_all_span_longs (BlProfile *self);
 /**
  * bl_profile_finish:
  *
- * Sorts children by name, computes the grand totals and the per-function
- * view, and makes the profile immutable. The nodes' totals are made per
- * metric when first asked for.
+ * Sorts children by name, computes the grand totals and the functions, and
+ * makes the profile immutable. The nodes' totals and the functions' sums
+ * are made per metric when first asked for, and which nodes are outermost
+ * on the first question.
  */
 void
 bl_profile_finish (BlProfile *self)

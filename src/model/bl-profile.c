@@ -701,12 +701,25 @@ alloc_per_node (gsize size)
   return g_malloc (MAX (size, 1));
 }
 
+/* Zero-filled: from calloc(), which knows when its memory is fresh from
+ * the kernel and so zero already (a memset() would write every page a
+ * second time), with huge pages asked for the whole 2 MiB pages inside. */
 static gpointer
 alloc_per_node0 (gsize size)
 {
-  gpointer data = alloc_per_node (size);
+  gpointer data = g_malloc0 (MAX (size, 1));
 
-  memset (data, 0, size);
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  if (size >= 2 * HUGE_PAGE)
+    {
+      guintptr start = ((guintptr) data + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+      guintptr end = ((guintptr) data + size) & ~(guintptr) (HUGE_PAGE - 1);
+
+      if (end > start)
+        madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+
   return data;
 }
 

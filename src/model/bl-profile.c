@@ -70,9 +70,12 @@ struct _BlProfile
   BlFunction    *functions;
   gsize          n_functions;
   guint32       *node_function;
+  /* Like the node totals, which nodes are outermost and the functions'
+   * sums are made when first asked for (outermost_of(), function_sums()):
+   * `info` needs neither, and on a million nodes they take some 25 ms and
+   * 10 ms a metric. */
   guint8        *outermost;       /* per node: no ancestor of its function */
-  guint64       *function_self[BL_N_METRICS];
-  guint64       *function_total[BL_N_METRICS];
+  guint64       *function_sums[BL_N_METRICS];   /* self, then total, per function */
 
   /* lines */
   BlLine        *lines;
@@ -215,8 +218,7 @@ bl_profile_finalize (GObject *object)
     {
       g_free (self->self[m]);
       g_free (self->total[m]);
-      g_free (self->function_self[m]);
-      g_free (self->function_total[m]);
+      g_free (self->function_sums[m]);
       g_free (self->line_values[m]);
     }
 
@@ -367,12 +369,16 @@ bl_profile_intern (BlProfile  *self,
   return bl_profile_intern_len (self, str, -1);
 }
 
+static gpointer alloc_per_node0 (gsize size);
+
+/* Per node or line, so on huge pages when large (see alloc_per_node()):
+ * a reader writes a column of a million nodes at random. */
 static void
 ensure_metric_array (guint64 **array,
                      gsize     cap)
 {
   if (*array == NULL)
-    *array = g_new0 (guint64, MAX (cap, 1));
+    *array = alloc_per_node0 (sizeof (guint64) * MAX (cap, 1));
 }
 
 static guint32
@@ -695,12 +701,25 @@ alloc_per_node (gsize size)
   return g_malloc (MAX (size, 1));
 }
 
+/* Zero-filled: from calloc(), which knows when its memory is fresh from
+ * the kernel and so zero already (a memset() would write every page a
+ * second time), with huge pages asked for the whole 2 MiB pages inside. */
 static gpointer
 alloc_per_node0 (gsize size)
 {
-  gpointer data = alloc_per_node (size);
+  gpointer data = g_malloc0 (MAX (size, 1));
 
-  memset (data, 0, size);
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  if (size >= 2 * HUGE_PAGE)
+    {
+      guintptr start = ((guintptr) data + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+      guintptr end = ((guintptr) data + size) & ~(guintptr) (HUGE_PAGE - 1);
+
+      if (end > start)
+        madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+
   return data;
 }
 
@@ -895,6 +914,124 @@ build_functions_from_keys (BlProfile     *self,
     }
 }
 
+/* Totals without double counting recursion: a node counts towards its
+ * function's total only when no ancestor belongs to the same function (it
+ * is outermost). That is a walk of the tree depth first, keeping a count
+ * per function of how often it is on the current path; but following the
+ * links of a large tree is a cache miss a node, one after the other. So
+ * the nodes are first given their places in a depth-first order, in two
+ * sweeps over the arrays (children come after their parents): the sizes
+ * of the subtrees backwards, then forwards each node's place, the next
+ * free one in its parent's range (siblings in the order of their indices:
+ * which node is outermost does not depend on the order of siblings). Each
+ * node's function and where its subtree ends are written to its place,
+ * and the walk is a sweep over those, in order, with a stack of the
+ * ranges it is in. Every access is in order, or one of many independent
+ * ones the processor can overlap. */
+static guint8 *
+mark_outermost (BlProfile *self)
+{
+  gsize n = self->n_nodes;
+  guint32 *cursor = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place_function = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint32 *place_end = alloc_per_node (sizeof (guint32) * MAX (n, 1));
+  guint8 *place_outermost = alloc_per_node (MAX (n, 1));
+  guint32 *on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
+  guint32 *stack_end = g_new (guint32, MAX (n, 1));
+  guint32 *stack_function = g_new (guint32, MAX (n, 1));
+  guint8 *outermost = g_new0 (guint8, MAX (n, 1));
+  guint32 next_root = 0;
+  gsize depth = 0;
+
+  /* subtree sizes */
+  for (gsize i = 0; i < n; i++)
+    cursor[i] = 1;
+  for (gsize i = n; i-- > 0;)
+    {
+      guint32 parent = self->nodes[i].parent;
+
+      if (parent != BL_NODE_NONE)
+        cursor[parent] += cursor[i];
+    }
+
+  /* places: a root after the previous root's subtree, a child at its
+   * parent's cursor, which moves past the child's subtree; the cursor of
+   * a node placed is then the place of its first child */
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 parent = self->nodes[i].parent;
+      guint32 size = cursor[i];
+      guint32 at;
+
+      if (parent == BL_NODE_NONE)
+        {
+          at = next_root;
+          next_root += size;
+        }
+      else
+        {
+          at = cursor[parent];
+          cursor[parent] += size;
+        }
+      cursor[i] = at + 1;
+      place[i] = at;
+      place_function[at] = self->node_function[i];
+      place_end[at] = at + size;
+    }
+
+  /* the walk */
+  for (gsize at = 0; at < n; at++)
+    {
+      guint32 f = place_function[at];
+
+      while (depth > 0 && stack_end[depth - 1] <= at)
+        on_stack[stack_function[--depth]]--;
+      place_outermost[at] = on_stack[f] == 0;
+      on_stack[f]++;
+      stack_end[depth] = place_end[at];
+      stack_function[depth] = f;
+      depth++;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    outermost[i] = place_outermost[place[i]];
+
+  g_free (cursor);
+  g_free (place);
+  g_free (place_function);
+  g_free (place_end);
+  g_free (place_outermost);
+  g_free (on_stack);
+  g_free (stack_end);
+  g_free (stack_function);
+
+  return outermost;
+}
+
+/* Which nodes are outermost, made on the first call (a finished profile is
+ * shared between threads: two may both make it, and the first one stored
+ * is kept). */
+static const guint8 *
+outermost_of (BlProfile *self)
+{
+  guint8 *outermost = __atomic_load_n (&self->outermost, __ATOMIC_ACQUIRE);
+  guint8 *expected = NULL;
+
+  if G_LIKELY (outermost != NULL)
+    return outermost;
+
+  outermost = mark_outermost (self);
+  if (!__atomic_compare_exchange_n (&self->outermost, &expected, outermost, FALSE,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+      g_free (outermost);
+      outermost = expected;
+    }
+
+  return outermost;
+}
+
 static void
 build_functions (BlProfile     *self,
                  const guint32 *keys,
@@ -903,9 +1040,6 @@ build_functions (BlProfile     *self,
 {
   BlIndexHash hash;
   gsize cap = 256;
-  guint32 *on_stack;
-  guint32 *stack;
-  gsize depth = 0;
 
   if (keys != NULL)
     {
@@ -953,62 +1087,69 @@ build_functions (BlProfile     *self,
   index_hash_clear (&hash);
 
 outermost_nodes:
+  /* else made when first asked for */
   if (outermost != NULL)
+    self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
+}
+
+/* A metric's sums per function, self values then totals (2 ×
+ * n_functions), in one sweep backwards (children after their parents) into
+ * a scratch column of node totals: a node's total is complete when the
+ * sweep reaches it, so its function's values are summed in the same sweep
+ * (sums that saturate come out the same in any order). A function's total
+ * counts only its outermost nodes: a recursive call's total is already in
+ * its outer call's. */
+static guint64 *
+compute_function_sums (BlProfile  *self,
+                       BlMetricId  m)
+{
+  const guint64 *own = self->self[m];
+  const guint32 *node_function = self->node_function;
+  const guint8 *outermost = outermost_of (self);
+  gsize n_functions = MAX (self->n_functions, 1);
+  guint64 *sums = g_new0 (guint64, 2 * n_functions);
+  guint64 *function_self = sums, *function_total = sums + n_functions;
+  guint64 *scratch = alloc_per_node (sizeof (guint64) * MAX (self->n_nodes, 1));
+
+  if (self->n_nodes > 0)
+    memcpy (scratch, own, self->n_nodes * sizeof (guint64));
+  for (gsize i = self->n_nodes; i-- > 0;)
     {
-      self->outermost = g_memdup2 (outermost, MAX (self->n_nodes, 1));
-      return;
+      guint32 parent = self->nodes[i].parent;
+      guint32 f = node_function[i];
+
+      if (parent != BL_NODE_NONE)
+        scratch[parent] = bl_saturating_add (scratch[parent], scratch[i]);
+      function_self[f] = bl_saturating_add (function_self[f], own[i]);
+      if (outermost[i])
+        function_total[f] = bl_saturating_add (function_total[f], scratch[i]);
+    }
+  g_free (scratch);
+
+  return sums;
+}
+
+/* The sums per function of a metric the profile has, made on the first
+ * call (see outermost_of()). */
+static const guint64 *
+function_sums (BlProfile  *self,
+               BlMetricId  metric)
+{
+  guint64 *sums = __atomic_load_n (&self->function_sums[metric], __ATOMIC_ACQUIRE);
+  guint64 *expected = NULL;
+
+  if G_LIKELY (sums != NULL)
+    return sums;
+
+  sums = compute_function_sums (self, metric);
+  if (!__atomic_compare_exchange_n (&self->function_sums[metric], &expected, sums, FALSE,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+      g_free (sums);
+      sums = expected;
     }
 
-  /* Totals without double counting recursion: a node counts towards its
-   * function's total only when no ancestor belongs to the same function
-   * (it is outermost). Walk the tree depth first, keeping a count per
-   * function of how often it is on the current path. */
-  self->outermost = g_new0 (guint8, MAX (self->n_nodes, 1));
-  on_stack = g_new0 (guint32, MAX (self->n_functions, 1));
-  stack = g_new (guint32, MAX (self->n_nodes, 1));
-
-  for (guint t = 0; t < self->threads->len; t++)
-    {
-      guint32 n = g_array_index (self->threads, guint32, t);
-
-      depth = 0;
-      while (n != BL_NODE_NONE)
-        {
-          guint32 f = self->node_function[n];
-
-          /* enter n */
-          self->outermost[n] = on_stack[f] == 0;
-          on_stack[f]++;
-          stack[depth++] = n;
-
-          if (self->nodes[n].first_child != BL_NODE_NONE)
-            {
-              n = self->nodes[n].first_child;
-              continue;
-            }
-
-          /* leave nodes until one has a next sibling */
-          for (;;)
-            {
-              guint32 done = stack[--depth];
-
-              on_stack[self->node_function[done]]--;
-              if (depth == 0)
-                {
-                  n = BL_NODE_NONE;
-                  break;
-                }
-              if (self->nodes[done].next_sibling != BL_NODE_NONE)
-                {
-                  n = self->nodes[done].next_sibling;
-                  break;
-                }
-            }
-        }
-    }
-
-  g_free (on_stack);
-  g_free (stack);
+  return sums;
 }
 
 static void sort_all_span_longs (BlProfile *self);
@@ -1016,9 +1157,10 @@ static void sort_all_span_longs (BlProfile *self);
 /**
  * bl_profile_finish:
  *
- * Sorts children by name, computes the grand totals and the per-function
- * view, and makes the profile immutable. The nodes' totals are made per
- * metric when first asked for.
+ * Sorts children by name, computes the grand totals and the functions, and
+ * makes the profile immutable. The nodes' totals and the functions' sums
+ * are made per metric when first asked for, and which nodes are outermost
+ * on the first question.
  */
 void
 bl_profile_finish (BlProfile *self)
@@ -1059,50 +1201,20 @@ _bl_profile_finish_from (BlProfile     *self,
   sort_children (self, in_order);
   build_functions (self, keys, n_keys, outermost);
 
-  {
-    /* One sweep backwards per metric (children after their parents), into
-     * a scratch column of totals used for every metric in turn: the node
-     * totals are not kept (total_column() makes a metric's when it is
-     * read), the grand and per-function totals are. A node's total is
-     * complete when the sweep reaches it, so its function's values are
-     * summed in the same sweep (sums that saturate come out the same in
-     * any order). A function's total counts only its outermost nodes: a
-     * recursive call's total is already in its outer call's. */
-    guint64 *scratch = NULL;
+  /* The grand totals, the sums of the thread roots' totals, are the sums
+   * of every node's self value (sums that saturate come out the same in
+   * any grouping); the rest is made when first asked for. */
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    {
+      const guint64 *own = self->self[m];
+      guint64 grand = self->grand_total[m];
 
-    for (guint m = 0; m < BL_N_METRICS; m++)
-      {
-        const guint64 *own = self->self[m];
-        guint64 *function_self, *function_total;
-
-        if (!self->has_metric[m])
-          continue;
-        if (scratch == NULL)
-          scratch = alloc_per_node (sizeof (guint64) * MAX (self->n_nodes, 1));
-        function_self = self->function_self[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-        function_total = self->function_total[m] = g_new0 (guint64, MAX (self->n_functions, 1));
-        if (self->n_nodes > 0)
-          memcpy (scratch, own, self->n_nodes * sizeof (guint64));
-
-        for (gsize i = self->n_nodes; i-- > 0;)
-          {
-            guint32 parent = self->nodes[i].parent;
-            guint32 f = self->node_function[i];
-
-            if (parent != BL_NODE_NONE)
-              scratch[parent] = bl_saturating_add (scratch[parent], scratch[i]);
-            function_self[f] = bl_saturating_add (function_self[f], own[i]);
-            if (self->outermost[i])
-              function_total[f] = bl_saturating_add (function_total[f], scratch[i]);
-          }
-
-        for (guint t = 0; t < self->threads->len; t++)
-          self->grand_total[m] = bl_saturating_add (self->grand_total[m],
-                                                    scratch[g_array_index (self->threads,
-                                                                           guint32, t)]);
-      }
-    g_free (scratch);
-  }
+      if (!self->has_metric[m])
+        continue;
+      for (gsize i = 0; i < self->n_nodes; i++)
+        grand = bl_saturating_add (grand, own[i]);
+      self->grand_total[m] = grand;
+    }
 
   /* now, not by the readers of a finished profile (several threads) */
   sort_all_span_longs (self);
@@ -1578,7 +1690,7 @@ bl_profile_is_outermost (BlProfile *self,
   g_return_val_if_fail (self->finished, FALSE);
   g_return_val_if_fail (node < self->n_nodes, FALSE);
 
-  return self->outermost[node];
+  return outermost_of (self)[node];
 }
 
 guint64
@@ -1592,7 +1704,7 @@ bl_profile_get_function_self (BlProfile  *self,
   if (!metric_present (self, metric))
     return 0;
 
-  return self->function_self[metric][function];
+  return function_sums (self, metric)[function];
 }
 
 guint64
@@ -1606,7 +1718,7 @@ bl_profile_get_function_total (BlProfile  *self,
   if (!metric_present (self, metric))
     return 0;
 
-  return self->function_total[metric][function];
+  return function_sums (self, metric)[MAX (self->n_functions, 1) + function];
 }
 
 guint
@@ -2690,7 +2802,7 @@ _bl_profile_get_outermost (BlProfile *self)
 {
   g_return_val_if_fail (BL_IS_PROFILE (self) && self->finished, NULL);
 
-  return self->outermost;
+  return outermost_of (self);
 }
 
 BlNode *

@@ -524,6 +524,165 @@ test_node_order (void)
   g_assert_cmpuint (bl_profile_get_grand_total (profile, BL_METRIC_ALLOC_COUNT), ==, 1);
 }
 
+/* The reader makes its nodes with their children already in the finish's
+ * order and their functions numbered (and, for a parent of many children,
+ * through the profile's index instead): the profile must be exactly the
+ * one bl_profile_add_child() and bl_profile_finish() make of the same path
+ * elements, node for node. Names whose ids are not in the order of the
+ * strings, a parent of 45 children (past the reader's sorted walk of 32),
+ * children defined twice, one name in two files, a thread root named
+ * twice, recursion; the memory operations in line and on the worker. */
+static void
+test_tree_as_the_finish_makes_it (gconstpointer data)
+{
+  gboolean worker = GPOINTER_TO_INT (data);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlProfile) profile = NULL;
+  g_autoptr(BlProfile) ref = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint32 ref_node[128] = { 0, };
+  guint32 ref_root[4] = { 0, };
+  guint32 n_pe = 0;
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+  struct { guint32 id, caller, module, file, line, func; } pe[128];
+  static const char *const files[] = { "pkg:/source/b.brs", "pkg:/source/a.brs" };
+  static const char *const threads[] = { "Thread main", "Task", "Thread main" };
+
+  /* strings: 1-3 threads, 4-5 files, 10-54 functions (id 10 + k names
+   * f(k * 17 mod 45)) */
+  bl_bsprof_header_init (&h);
+  h.memory = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  for (guint t = 0; t < 3; t++)
+    bl_bsprof_writer_string (w, 1 + t, threads[t]);
+  for (guint f = 0; f < 2; f++)
+    bl_bsprof_writer_string (w, 4 + f, files[f]);
+  for (guint k = 0; k < 45; k++)
+    {
+      char *name = g_strdup_printf ("f%02u", (k * 17) % 45);
+
+      bl_bsprof_writer_string (w, 10 + k, name);
+      g_ptr_array_add (names, name);
+    }
+  for (guint t = 0; t < 3; t++)
+    bl_bsprof_writer_module (w, 1 + t, 1 + t);
+
+#define PE(caller_, module_, file_, func_)                                    \
+  G_STMT_START {                                                              \
+    pe[n_pe].id = n_pe + 1;                                                   \
+    pe[n_pe].caller = (caller_);                                              \
+    pe[n_pe].module = (module_);                                              \
+    pe[n_pe].file = (file_);                                                  \
+    pe[n_pe].line = 1 + n_pe;                                                 \
+    pe[n_pe].func = (func_);                                                  \
+    n_pe++;                                                                   \
+  } G_STMT_END
+
+  PE (0, 1, 4, 10);                          /* 1: Thread main;f00 */
+  /* 2-46: its 45 children, in the order of their names (f00 … f44: id
+   * 10 + 8k names fk), each after all the others: the 34th is past the
+   * sorted walk, and the rest go to the index */
+  for (guint k = 0; k < 45; k++)
+    PE (1, 0, 4 + k % 2, 10 + (k * 8) % 45);
+  for (guint k = 0; k < 4; k++)              /* 47-50: four of them again */
+    PE (1, 0, 4 + (k * 11) % 2, 10 + (k * 11 * 8) % 45);
+  PE (1, 0, 5, 10);                          /* 51: f00 in the other file */
+  PE (2, 0, 4, 10);                          /* 52: f00 again: recursion */
+  PE (52, 0, 4, 17);                         /* 53 */
+  for (guint k = 0; k < 12; k++)             /* 54-65: few children, in no order */
+    PE (53, 0, 4 + k % 2, 10 + (k * 11) % 45);
+  PE (53, 0, 4, 17);                         /* 66: 53 again under itself */
+  PE (66, 0, 4, 10);                         /* 67: f00 a third time */
+  PE (0, 3, 5, 12);                          /* 68: Thread main (named twice) */
+  PE (0, 2, 4, 12);                          /* 69: Task;… */
+  PE (69, 0, 4, 10);                         /* 70 */
+  PE (0, 1, 4, 10);                          /* 71: 1 again */
+#undef PE
+
+  for (guint32 i = 0; i < n_pe; i++)
+    {
+      if (pe[i].caller == 0)
+        bl_bsprof_writer_root (w, pe[i].id, pe[i].module, pe[i].file, pe[i].line, pe[i].func);
+      else
+        bl_bsprof_writer_path (w, pe[i].id, pe[i].caller, 0, pe[i].file, pe[i].line,
+                               pe[i].func);
+    }
+  for (guint32 i = 0; i < n_pe; i++)
+    {
+      bl_bsprof_writer_cpu (w, pe[i].id, 0, 1 + i, 2 * i);
+      bl_bsprof_writer_alloc (w, pe[i].id, 0, 0x1000 + 16 * i, 8 + i);
+      if (i % 3 == 0)
+        bl_bsprof_writer_free_op (w, pe[(i * 5) % n_pe].id, 0, 0x1000 + 16 * i, FALSE);
+    }
+  bl_bsprof_writer_end (w, 1);
+  bytes = bl_bsprof_writer_finish (w);
+  bl_bsprof_writer_free (w);
+
+  bl_bsprof_set_worker (worker ? 0 : G_MAXUINT64, 0);
+  profile = decode (bytes);
+  bl_bsprof_set_worker (BL_BSPROF_WORKER_MIN_BYTES, BL_BSPROF_WORKER_MIN_LIVE);
+
+  /* the same nodes as the profile's builder makes them */
+  ref = bl_profile_new ("bsprof");
+  bl_profile_enable_metric (ref, BL_METRIC_CPU);
+  bl_profile_enable_metric (ref, BL_METRIC_ALLOC_BYTES);
+  for (guint t = 0; t < 3; t++)
+    ref_root[1 + t] = bl_profile_add_thread (ref, bl_profile_intern (ref, threads[t]));
+  for (guint32 i = 0; i < n_pe; i++)
+    {
+      guint32 parent = pe[i].caller == 0 ? ref_root[pe[i].module] : ref_node[pe[i].caller];
+
+      ref_node[pe[i].id] =
+        bl_profile_add_child (ref, parent, bl_profile_intern (ref, names->pdata[pe[i].func - 10]),
+                              bl_profile_intern (ref, files[pe[i].file - 4]), pe[i].line);
+      bl_profile_add_value (ref, ref_node[pe[i].id], BL_METRIC_CPU, 1 + i);
+      bl_profile_add_value (ref, ref_node[pe[i].id], BL_METRIC_ALLOC_BYTES, 8 + i);
+    }
+  bl_profile_finish (ref);
+
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), ==, bl_profile_get_n_nodes (ref));
+  g_assert_cmpuint (bl_profile_get_n_nodes (profile), <, n_pe + 3);   /* some merged */
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (ref); i++)
+    {
+      const BlNode *a = bl_profile_get_node (profile, i);
+      const BlNode *b = bl_profile_get_node (ref, i);
+
+      g_assert_cmpuint (a->parent, ==, b->parent);
+      g_assert_cmpuint (a->first_child, ==, b->first_child);
+      g_assert_cmpuint (a->next_sibling, ==, b->next_sibling);
+      g_assert_cmpuint (a->line, ==, b->line);
+      g_assert_cmpuint (a->thread, ==, b->thread);
+      g_assert_cmpuint (a->depth, ==, b->depth);
+      g_assert_cmpstr (bl_profile_get_string (profile, a->name), ==,
+                       bl_profile_get_string (ref, b->name));
+      g_assert_cmpstr (bl_profile_get_string (profile, a->file), ==,
+                       bl_profile_get_string (ref, b->file));
+      g_assert_cmpuint (bl_profile_get_node_function (profile, i), ==,
+                        bl_profile_get_node_function (ref, i));
+      g_assert_cmpint (bl_profile_is_outermost (profile, i), ==, bl_profile_is_outermost (ref, i));
+      g_assert_cmpuint (bl_profile_get_total (profile, BL_METRIC_CPU, i), ==,
+                        bl_profile_get_total (ref, BL_METRIC_CPU, i));
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, i), ==,
+                        bl_profile_get_self (ref, BL_METRIC_ALLOC_BYTES, i));
+    }
+  g_assert_cmpuint (bl_profile_get_n_functions (profile), ==, bl_profile_get_n_functions (ref));
+  for (guint32 f = 0; f < bl_profile_get_n_functions (ref); f++)
+    {
+      const BlFunction *a = bl_profile_get_function (profile, f);
+      const BlFunction *b = bl_profile_get_function (ref, f);
+
+      g_assert_cmpstr (bl_profile_get_string (profile, a->name), ==,
+                       bl_profile_get_string (ref, b->name));
+      g_assert_cmpstr (bl_profile_get_string (profile, a->file), ==,
+                       bl_profile_get_string (ref, b->file));
+      g_assert_cmpuint (a->line, ==, b->line);
+      g_assert_cmpuint (a->n_nodes, ==, b->n_nodes);
+      g_assert_cmpuint (bl_profile_get_function_total (profile, BL_METRIC_CPU, f), ==,
+                        bl_profile_get_function_total (ref, BL_METRIC_CPU, f));
+    }
+}
+
 static void
 test_header_padding_newer_minor (void)
 {
@@ -689,6 +848,10 @@ main (int    argc,
   g_test_add_func ("/model/bsprof/memory-without-flag", test_memory_without_flag);
   g_test_add_func ("/model/bsprof/recursion", test_recursion);
   g_test_add_func ("/model/bsprof/node-order", test_node_order);
+  g_test_add_data_func ("/model/bsprof/tree-as-the-finish-makes-it", GINT_TO_POINTER (FALSE),
+                        test_tree_as_the_finish_makes_it);
+  g_test_add_data_func ("/model/bsprof/tree-as-the-finish-makes-it-worker", GINT_TO_POINTER (TRUE),
+                        test_tree_as_the_finish_makes_it);
   g_test_add_func ("/model/bsprof/header-padding-newer-minor", test_header_padding_newer_minor);
   g_test_add_func ("/model/bsprof/sparse-ids", test_sparse_ids_and_identical_stacks);
   g_test_add_func ("/model/bsprof/stream-chunks", test_stream_chunks);

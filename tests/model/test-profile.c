@@ -143,6 +143,119 @@ test_function_recursion (void)
   g_assert_cmpuint (bl_profile_get_function_total (p, BL_METRIC_CPU, gf), ==, 3);
 }
 
+static gpointer
+read_function_sums (gpointer data)
+{
+  BlProfile *p = data;
+  guint64 sum = 0;
+
+  for (guint32 f = 0; f < bl_profile_get_n_functions (p); f++)
+    sum += bl_profile_get_function_total (p, BL_METRIC_WALL, f) +
+           bl_profile_get_function_self (p, BL_METRIC_CALLS, f);
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (p); i++)
+    sum += bl_profile_is_outermost (p, i);
+
+  return GSIZE_TO_POINTER (sum);
+}
+
+/* A random tree (children after their parents, as a profile has them):
+ * which nodes are outermost, and the functions' and grand totals, against
+ * their definitions walked out node by node. Which nodes are outermost and
+ * the functions' sums are made when first asked for, here by two threads
+ * at once first. */
+static void
+test_outermost_and_totals_random (void)
+{
+  static const BlMetricId metrics[] = { BL_METRIC_CPU, BL_METRIC_WALL, BL_METRIC_CALLS };
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  GRand *rand = g_rand_new_with_seed (11);
+  guint32 names[12], files[2];
+  GThread *threads[2];
+  gpointer results[2];
+  guint32 n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      names[i] = bl_profile_intern (p, name);
+    }
+  files[0] = bl_profile_intern (p, "a.brs");
+  files[1] = bl_profile_intern (p, "b.brs");
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("T%u", t);
+
+      bl_profile_add_thread (p, bl_profile_intern (p, name));
+    }
+  while (bl_profile_get_n_nodes (p) < 3000)
+    {
+      guint32 parent = g_rand_int_range (rand, 0, bl_profile_get_n_nodes (p));
+      guint32 node;
+
+      /* mostly deep: a parent among the last few nodes */
+      if (g_rand_int_range (rand, 0, 4) != 0)
+        parent = bl_profile_get_n_nodes (p) - 1 - g_rand_int_range (rand, 0,
+                                                     MIN (8, bl_profile_get_n_nodes (p)));
+      node = bl_profile_add_child (p, parent, names[g_rand_int_range (rand, 0, 12)],
+                                   files[g_rand_int_range (rand, 0, 2)], 1);
+      for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+        bl_profile_add_value (p, node, metrics[m], g_rand_int_range (rand, 0, 1000));
+    }
+  g_rand_free (rand);
+
+  bl_profile_finish (p);
+  for (guint i = 0; i < 2; i++)
+    threads[i] = g_thread_new ("sums", read_function_sums, p);
+  for (guint i = 0; i < 2; i++)
+    results[i] = g_thread_join (threads[i]);
+  g_assert_true (results[0] == results[1]);
+
+  n = bl_profile_get_n_nodes (p);
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      g_autofree guint64 *function_self = g_new0 (guint64, bl_profile_get_n_functions (p));
+      g_autofree guint64 *function_total = g_new0 (guint64, bl_profile_get_n_functions (p));
+      guint64 grand = 0;
+      guint n_outermost = 0, n_inner = 0;
+
+      for (guint32 i = 0; i < n; i++)
+        {
+          guint32 f = bl_profile_get_node_function (p, i);
+          gboolean outermost = TRUE;
+
+          for (guint32 a = bl_profile_get_node (p, i)->parent; a != BL_NODE_NONE;
+               a = bl_profile_get_node (p, a)->parent)
+            if (bl_profile_get_node_function (p, a) == f)
+              outermost = FALSE;
+          g_assert_cmpint (bl_profile_is_outermost (p, i), ==, outermost);
+          if (outermost)
+            {
+              function_total[f] += bl_profile_get_total (p, metrics[m], i);
+              n_outermost++;
+            }
+          else
+            n_inner++;
+          function_self[f] += bl_profile_get_self (p, metrics[m], i);
+          if (bl_profile_get_node (p, i)->parent == BL_NODE_NONE)
+            grand += bl_profile_get_total (p, metrics[m], i);
+        }
+      /* the tree has both kinds */
+      g_assert_cmpuint (n_outermost, >, 100);
+      g_assert_cmpuint (n_inner, >, 100);
+
+      for (guint32 f = 0; f < bl_profile_get_n_functions (p); f++)
+        {
+          g_assert_cmpuint (bl_profile_get_function_self (p, metrics[m], f), ==,
+                            function_self[f]);
+          g_assert_cmpuint (bl_profile_get_function_total (p, metrics[m], f), ==,
+                            function_total[f]);
+        }
+      g_assert_cmpuint (bl_profile_get_grand_total (p, metrics[m]), ==, grand);
+      g_assert_cmpuint (grand, >, 0);
+    }
+}
+
 static void
 test_stack_string_and_lines (void)
 {
@@ -331,6 +444,7 @@ main (int    argc,
 
   g_test_add_func ("/model/profile/build-and-totals", test_build_and_totals);
   g_test_add_func ("/model/profile/function-recursion", test_function_recursion);
+  g_test_add_func ("/model/profile/outermost-and-totals-random", test_outermost_and_totals_random);
   g_test_add_func ("/model/profile/totals-made-on-demand", test_totals_made_on_demand);
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);

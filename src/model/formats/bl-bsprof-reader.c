@@ -227,6 +227,14 @@ typedef struct
   GArray     *threads;     /* PendingThread, in the order of the modules */
   gsize       threads_made;
   gsize       nodes_made;  /* path elements whose node is made */
+  guint32    *node_key;    /* by node: its function's key, for the finish */
+  gsize       node_key_cap;
+  guint8     *node_sorted; /* by node: its children are linked in the finish's order */
+  gsize       node_sorted_cap;
+  guint32     n_keys;
+  LineSlot   *key_slots;   /* name << 32 | file → key + 1 */
+  gsize       key_mask;
+  gsize       key_used;
   LineAcc    *line_acc;    /* indexed by line record */
   gsize       line_cap;
   LineSlot   *line_slots;
@@ -2485,6 +2493,10 @@ decoder_clear (Decoder *dec)
   bl_big_array_free (dec->pe, dec->pe_cap * sizeof (PathElement));
   bl_big_array_free (dec->pe_big, dec->pe_big_cap * sizeof (PathBig));
   bl_big_array_free (dec->pe_node, dec->pe_node_cap * sizeof (guint32));
+  bl_big_array_free (dec->node_key, dec->node_key_cap * sizeof (guint32));
+  bl_big_array_free (dec->node_sorted, dec->node_sorted_cap);
+  if (dec->key_slots != NULL)
+    bl_big_array_free (dec->key_slots, (dec->key_mask + 1) * sizeof (LineSlot));
   g_clear_pointer (&dec->pe_info, g_array_unref);
   g_clear_pointer (&dec->threads, g_array_unref);
   if (dec->memory)
@@ -2523,6 +2535,173 @@ mem_values (const LiveAcc *alloc,
   values[5] = live_count;
 }
 
+/* The nodes are made so that the finish has little left to do: each
+ * node's function is numbered as it is made (what the finish would find
+ * with a lookup per node), and children are linked in the finish's order
+ * (by name, then file, as strings) as they come, so that it sorts nothing.
+ * Looking for a child among its parent's sorted children also tells
+ * whether it is made already, without the profile's index of nodes (a
+ * lookup in a table of a million nodes is a cache miss; the parent's
+ * children were mostly made shortly before it). A parent with more than
+ * SORTED_WALK_MAX children gives that up: its children go through the
+ * profile's index from then on, and the finish sorts them. */
+#define SORTED_WALK_MAX 32
+
+/* (name, file) pairs get a key each, in the order they come; thread roots
+ * each one of their own, as the finish counts functions. */
+static void
+note_new_node (Decoder *dec,
+               guint32  node,
+               guint32  name,
+               guint32  file,
+               gboolean root)
+{
+  guint64 key = ((guint64) name << 32) | file;
+  LineSlot *slot;
+  gsize pos;
+
+  if G_UNLIKELY (node >= dec->node_key_cap || node >= dec->node_sorted_cap)
+    {
+      ensure_records ((gpointer *) &dec->node_key, &dec->node_key_cap, (gsize) node + 1,
+                      sizeof (guint32));
+      ensure_records ((gpointer *) &dec->node_sorted, &dec->node_sorted_cap, (gsize) node + 1,
+                      1);
+    }
+  dec->node_sorted[node] = TRUE;
+
+  if (root)
+    {
+      dec->node_key[node] = dec->n_keys++;
+      return;
+    }
+
+  if (dec->key_slots == NULL)
+    {
+      dec->key_mask = 1023;
+      dec->key_slots = bl_big_array_grow (NULL, 0, (dec->key_mask + 1) * sizeof (LineSlot));
+    }
+
+  pos = line_hash (key) & dec->key_mask;
+  while ((slot = &dec->key_slots[pos])->index_plus1 != 0)
+    {
+      if (slot->key == key)
+        {
+          dec->node_key[node] = slot->index_plus1 - 1;
+          return;
+        }
+      pos = (pos + 1) & dec->key_mask;
+    }
+
+  slot->key = key;
+  slot->index_plus1 = dec->n_keys + 1;
+  dec->node_key[node] = dec->n_keys++;
+
+  if (++dec->key_used * 2 > dec->key_mask)
+    {
+      LineSlot *old = dec->key_slots;
+      gsize old_size = dec->key_mask + 1;
+
+      dec->key_mask = old_size * 2 - 1;
+      dec->key_slots = bl_big_array_grow (NULL, 0, (dec->key_mask + 1) * sizeof (LineSlot));
+      for (gsize i = 0; i < old_size; i++)
+        {
+          if (old[i].index_plus1 == 0)
+            continue;
+          pos = line_hash (old[i].key) & dec->key_mask;
+          while (dec->key_slots[pos].index_plus1 != 0)
+            pos = (pos + 1) & dec->key_mask;
+          dec->key_slots[pos] = old[i];
+        }
+      bl_big_array_free (old, old_size * sizeof (LineSlot));
+    }
+}
+
+/* Where a child (name, file) goes among its siblings: < 0 after @node, > 0
+ * before it, 0 it is @node. Strings compare as the finish ranks them: by
+ * their bytes, then (for strings that compare equal) by id. */
+static int
+compare_child (BlProfile    *profile,
+               const BlNode *node,
+               guint32       name,
+               guint32       file)
+{
+  int order;
+
+  if (node->name != name)
+    {
+      order = strcmp (bl_profile_get_string (profile, name),
+                      bl_profile_get_string (profile, node->name));
+      return order != 0 ? order : (name < node->name ? -1 : 1);
+    }
+  if (node->file != file)
+    {
+      order = strcmp (bl_profile_get_string (profile, file),
+                      bl_profile_get_string (profile, node->file));
+      return order != 0 ? order : (file < node->file ? -1 : 1);
+    }
+
+  return 0;
+}
+
+/* bl_profile_add_child() as the decoder does it (see above). */
+static guint32
+make_child (Decoder *dec,
+            guint32  parent,
+            guint32  name,
+            guint32  file,
+            guint32  line)
+{
+  BlProfile *profile = dec->profile;
+  guint32 node;
+  gsize n_before;
+
+  if (dec->node_sorted[parent])
+    {
+      const BlNode *nodes = bl_profile_get_nodes (profile);
+      guint32 prev = BL_NODE_NONE;
+      guint steps = 0;
+      guint32 c;
+
+      for (c = nodes[parent].first_child; c != BL_NODE_NONE; c = nodes[c].next_sibling)
+        {
+          int order = compare_child (profile, &nodes[c], name, file);
+
+          if (order == 0)
+            return c;
+          if (order < 0 || ++steps > SORTED_WALK_MAX)
+            break;
+          prev = c;
+        }
+
+      if (steps <= SORTED_WALK_MAX)
+        {
+          BlNode *mut;
+
+          /* made first among its siblings, then moved after prev */
+          node = _bl_profile_append_child (profile, parent, BL_NODE_NONE, name, file, line);
+          if (prev != BL_NODE_NONE)
+            {
+              mut = _bl_profile_get_nodes_mutable (profile);
+              mut[parent].first_child = mut[node].next_sibling;
+              mut[node].next_sibling = mut[prev].next_sibling;
+              mut[prev].next_sibling = node;
+            }
+          note_new_node (dec, node, name, file, FALSE);
+          return node;
+        }
+
+      dec->node_sorted[parent] = FALSE;
+      _bl_profile_index_children (profile, parent);
+    }
+
+  n_before = bl_profile_get_n_nodes (profile);
+  node = bl_profile_add_child (profile, parent, name, file, line);
+  if (node >= n_before)
+    note_new_node (dec, node, name, file, FALSE);
+
+  return node;
+}
+
 /* The thread roots of the modules defined before @n_pe path elements. */
 static void
 make_threads (Decoder *dec,
@@ -2531,10 +2710,13 @@ make_threads (Decoder *dec,
   for (; dec->threads_made < dec->threads->len; dec->threads_made++)
     {
       PendingThread *thread = &g_array_index (dec->threads, PendingThread, dec->threads_made);
+      gsize n_before = bl_profile_get_n_nodes (dec->profile);
 
       if (thread->before_pe > n_pe)
         break;
       thread->node = bl_profile_add_thread (dec->profile, thread->name);
+      if (thread->node >= n_before)
+        note_new_node (dec, thread->node, thread->name, 0, TRUE);
     }
 }
 
@@ -2556,8 +2738,7 @@ decoder_make_nodes (Decoder *dec)
         parent = g_array_index (dec->threads, PendingThread, info->up).node;
       else
         parent = dec->pe_node[info->up];
-      dec->pe_node[i] = bl_profile_add_child (dec->profile, parent, info->function,
-                                              info->file, info->line);
+      dec->pe_node[i] = make_child (dec, parent, info->function, info->file, info->line);
     }
   make_threads (dec, dec->n_pe);
 }
@@ -2644,8 +2825,8 @@ decoder_flush (Decoder   *dec,
       dec->line_rows = NULL;
       dec->rows_cap = 0;
 
-      /* sized once: no second index while the first one grows */
-      _bl_profile_reserve_node_index (profile, dec->n_pe + dec->threads->len);
+      /* sized once: no copy of the nodes as they grow */
+      _bl_profile_reserve_nodes (profile, dec->n_pe + dec->threads->len);
       decoder_make_nodes (dec);
       _bl_profile_drop_node_index (profile);
       g_clear_pointer (&dec->pe_info, g_array_unref);
@@ -2658,14 +2839,19 @@ decoder_flush (Decoder   *dec,
   g_assert (dec->nodes_made == dec->n_pe);
   if (dec->memory)
     {
+      guint64 *column[G_N_ELEMENTS (mem_metrics)];
+
+      /* as bl_profile_add_value() would, straight into the columns */
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-        bl_profile_enable_metric (profile, mem_metrics[m]);
+        column[m] = _bl_profile_get_self_mutable (profile, mem_metrics[m]);
       for (gsize i = 0; i < dec->n_pe; i++)
         {
+          guint32 node = dec->pe_node[i];
+
           mem_values (i < dec->pe_alloc_cap ? &dec->pe_alloc[i] : NULL,
                       i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
           for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
-            bl_profile_add_value (profile, dec->pe_node[i], mem_metrics[m], values[m]);
+            column[m][node] = bl_saturating_add (column[m][node], values[m]);
         }
       if (!keep)
         {
@@ -2678,16 +2864,20 @@ decoder_flush (Decoder   *dec,
         }
     }
 
-  bl_profile_enable_metric (profile, BL_METRIC_CPU);
-  bl_profile_enable_metric (profile, BL_METRIC_WALL);
-  bl_profile_enable_metric (profile, BL_METRIC_CALLS);
-  for (gsize i = 0; i < dec->n_pe; i++)
-    {
-      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_CPU, pe_sum (dec, i, SUM_CPU));
-      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_WALL, pe_sum (dec, i, SUM_WALL));
-      bl_profile_add_value (profile, dec->pe_node[i], BL_METRIC_CALLS,
-                            pe_sum (dec, i, SUM_CALLS));
-    }
+  {
+    guint64 *cpu = _bl_profile_get_self_mutable (profile, BL_METRIC_CPU);
+    guint64 *wall = _bl_profile_get_self_mutable (profile, BL_METRIC_WALL);
+    guint64 *calls = _bl_profile_get_self_mutable (profile, BL_METRIC_CALLS);
+
+    for (gsize i = 0; i < dec->n_pe; i++)
+      {
+        guint32 node = dec->pe_node[i];
+
+        cpu[node] = bl_saturating_add (cpu[node], pe_sum (dec, i, SUM_CPU));
+        wall[node] = bl_saturating_add (wall[node], pe_sum (dec, i, SUM_WALL));
+        calls[node] = bl_saturating_add (calls[node], pe_sum (dec, i, SUM_CALLS));
+      }
+  }
 
   for (gsize i = 0; i < n_lines; i++)
     {
@@ -2809,6 +2999,9 @@ decode (BlSource       *src,
   g_autoptr(BlProfile) profile = bl_profile_new ("bsprof");
   Decoder dec = { 0, };
   guint64 header_size = 0;
+  guint32 *node_key = NULL;
+  guint8 *node_sorted = NULL;
+  gsize node_key_cap = 0, node_sorted_cap = 0;
   ParseResult r;
   gboolean ok = FALSE;
   gboolean cleared = FALSE;
@@ -2960,12 +3153,20 @@ decode (BlSource       *src,
 
 done:
   decoder_flush (&dec, profile, FALSE);
-  /* the decoder's tables go before the profile computes its totals */
+  /* the decoder's tables go before the profile computes its totals, but
+   * for what the nodes were made with */
+  node_key = g_steal_pointer (&dec.node_key);
+  node_key_cap = dec.node_key_cap;
+  node_sorted = g_steal_pointer (&dec.node_sorted);
+  node_sorted_cap = dec.node_sorted_cap;
   decoder_clear (&dec);
   cleared = TRUE;
 
   add_unmatched_warning (profile);
-  bl_profile_finish (profile);
+  g_assert (node_key_cap >= bl_profile_get_n_nodes (profile) || node_key_cap == 0);
+  _bl_profile_finish_from (profile, node_key, dec.n_keys, NULL, node_sorted);
+  bl_big_array_free (node_key, node_key_cap * sizeof (guint32));
+  bl_big_array_free (node_sorted, node_sorted_cap);
   ok = TRUE;
 
   if (stats != NULL)

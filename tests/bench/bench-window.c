@@ -1062,8 +1062,6 @@ main (int   argc,
 
   dir = g_dir_make_tmp ("bench-window-XXXXXX", &error);
   g_assert_no_error (error);
-  bench.tiny = g_build_filename (dir, "tiny.bsprof", NULL);
-  write_tiny (bench.tiny);
 
   if (generated)
     {
@@ -1083,9 +1081,9 @@ main (int   argc,
     for (int i = 1; i < argc; i++)
       g_ptr_array_add (files, g_strdup (argv[i]));
 
-  /* several files: each in a process of its own */
   if (!one && files->len > 1)
     {
+      /* several files: each in a process of its own */
       for (guint i = 0; i < files->len; i++)
         {
           const char *child_argv[] = { argv[0], "--one", g_ptr_array_index (files, i), NULL };
@@ -1101,30 +1099,27 @@ main (int   argc,
               bench.status = 1;
             }
         }
-      if (generated)
-        for (guint i = 0; i < files->len; i++)
-          g_unlink (g_ptr_array_index (files, i));
-      g_unlink (bench.tiny);
-      g_rmdir (dir);
-      g_free (bench.tiny);
-
-      return bench.status;
     }
+  else
+    {
+      bench.tiny = g_build_filename (dir, "tiny.bsprof", NULL);
+      write_tiny (bench.tiny);
+      bench.files = (char **) files->pdata;
+      bench.n_files = files->len;
 
-  bench.files = (char **) files->pdata;
-  bench.n_files = files->len;
+      app = bl_application_new ();
+      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+      g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), &bench);
+      g_application_run (G_APPLICATION (app), 1, app_argv);
 
-  app = bl_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), &bench);
-  g_application_run (G_APPLICATION (app), 1, app_argv);
+      g_unlink (bench.tiny);
+      g_free (bench.tiny);
+    }
 
   if (generated)
     for (guint i = 0; i < files->len; i++)
       g_unlink (g_ptr_array_index (files, i));
-  g_unlink (bench.tiny);
   g_rmdir (dir);
-  g_free (bench.tiny);
 
   return bench.status;
 }

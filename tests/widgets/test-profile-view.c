@@ -78,14 +78,22 @@ flame_has_layout (gpointer data)
 
 static BlProfileView *current_view;
 
+/* whether no table of @view is in the @state a getter tells */
 static gboolean
-tables_ready (gpointer data)
+no_table (BlProfileView *view,
+          gboolean     (*state) (BlCallTreeView *))
 {
   for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_CALLEES; m++)
-    if (bl_call_tree_view_get_loading (bl_profile_view_get_call_tree (data, m)))
+    if (state (bl_profile_view_get_call_tree (view, m)))
       return FALSE;
 
   return TRUE;
+}
+
+static gboolean
+tables_ready (gpointer data)
+{
+  return no_table (data, bl_call_tree_view_get_loading);
 }
 
 /* let the workers (layout, table rows) finish and the main loop catch up */
@@ -418,34 +426,23 @@ window_mapped (gpointer data)
 static gboolean
 tables_released (gpointer data)
 {
-  for (BlCallTreeMode m = BL_CALL_TREE_TOP_DOWN; m <= BL_CALL_TREE_CALLEES; m++)
-    if (bl_call_tree_view_get_waiting (bl_profile_view_get_call_tree (data, m)))
-      return FALSE;
-
-  return TRUE;
+  return no_table (data, bl_call_tree_view_get_waiting);
 }
 
-static GtkColumnView *
-column_view_of (BlCallTreeView *table)
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
 {
-  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (table)); w != NULL;)
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
     {
-      if (GTK_IS_COLUMN_VIEW (w))
-        return GTK_COLUMN_VIEW (w);
-      /* depth first */
-      if (gtk_widget_get_first_child (w) != NULL)
-        w = gtk_widget_get_first_child (w);
-      else
-        {
-          while (w != NULL && gtk_widget_get_next_sibling (w) == NULL)
-            {
-              w = gtk_widget_get_parent (w);
-              if (w == GTK_WIDGET (table))
-                return NULL;
-            }
-          if (w != NULL)
-            w = gtk_widget_get_next_sibling (w);
-        }
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found)
+        return found;
     }
 
   return NULL;
@@ -540,7 +537,8 @@ test_held_table_keeps_rows (void)
   GtkWidget *window = gtk_window_new ();
   BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
   BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
-  GtkColumnView *column_view = column_view_of (bottom_up);
+  GtkColumnView *column_view =
+    GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
   GtkSelectionModel *old_rows;
 
   g_assert_nonnull (column_view);

@@ -17,6 +17,7 @@
 #include "bl-profile-node.h"
 #include "bl-profile-view.h"
 #include "bl-window-private.h"
+#include "widget-test-util.h"
 
 /* Two threads, each one chain of @depth frames, CPU and wall at the leaf;
  * thread "render" also has a short chain so that its tree is shallow. */
@@ -712,25 +713,6 @@ test_shortcuts_general_first (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 #else
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* the shortcuts window opens on the page with General */
 static void
 test_shortcuts_general_first (void)
@@ -743,13 +725,13 @@ test_shortcuts_general_first (void)
 
   /* the section lays its groups out in pages as they are added (presenting
    * the window under Xvfb trips a GTK 4.8 size warning in its search page) */
-  section = find_descendant (overlay, GTK_TYPE_SHORTCUTS_SECTION);
+  section = test_find_widget (overlay, GTK_TYPE_SHORTCUTS_SECTION);
   g_assert_nonnull (section);
-  stack = find_descendant (section, GTK_TYPE_STACK);
+  stack = test_find_widget (section, GTK_TYPE_STACK);
   g_assert_nonnull (stack);
   page = gtk_stack_get_visible_child (GTK_STACK (stack));
   g_assert_nonnull (page);
-  group = find_descendant (page, GTK_TYPE_SHORTCUTS_GROUP);
+  group = test_find_widget (page, GTK_TYPE_SHORTCUTS_GROUP);
   g_assert_nonnull (group);
   g_object_get (group, "title", &title, NULL);
   g_assert_cmpstr (title, ==, "General");

@@ -16,6 +16,7 @@
 #include "bl-profile-page.h"
 #include "bl-profile-node.h"
 #include "bl-profile-view.h"
+#include "widget-test-util.h"
 
 /* Thread main:  main → load → parse (self 30)
  *                      → draw (self 50)
@@ -429,25 +430,6 @@ tables_released (gpointer data)
   return no_table (data, bl_call_tree_view_get_waiting);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* a hidden table that is held makes no rows until it is released */
 static void
 test_held_table (void)
@@ -538,7 +520,7 @@ test_held_table_keeps_rows (void)
   BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
   BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
   GtkColumnView *column_view =
-    GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
+    GTK_COLUMN_VIEW (test_find_widget (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
   GtkSelectionModel *old_rows;
 
   g_assert_nonnull (column_view);

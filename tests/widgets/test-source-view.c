@@ -22,6 +22,7 @@
 #include "bl-profile-view.h"
 #include "bl-source-view.h"
 #include "bl-zip-writer.h"
+#include "widget-test-util.h"
 
 static char *tmpdir;
 static char *system_sourceview_dir;   /* …/share/gtksourceview-5, found before isolation */
@@ -577,25 +578,6 @@ test_zip_and_settings (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* A long file: the view scrolls the hottest line (150 of 300) into sight. */
 static void
 test_scrolls_to_hottest (void)
@@ -648,7 +630,7 @@ test_scrolls_to_hottest (void)
   g_assert_true (wait_loaded (view, bl_source_view_show_function, find_function (profile, "busy")));
   g_assert_cmpuint (bl_source_view_get_focus_line (view), ==, 150);
 
-  text_view = GTK_TEXT_VIEW (find_descendant (widget, GTK_SOURCE_TYPE_VIEW));
+  text_view = GTK_TEXT_VIEW (test_find_widget (widget, GTK_SOURCE_TYPE_VIEW));
   g_assert_nonnull (text_view);
   gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &iter, 149);
   for (guint i = 0; i < 300; i++)
@@ -694,7 +676,7 @@ test_hot_lines_and_page (void)
   bl_profile_view_set_metric (BL_PROFILE_VIEW (profile_view), BL_METRIC_CPU);
   iterate (10);
 
-  page = BL_LINES_PAGE (find_descendant (profile_view, BL_TYPE_LINES_PAGE));
+  page = BL_LINES_PAGE (test_find_widget (profile_view, BL_TYPE_LINES_PAGE));
   g_assert_nonnull (page);
   hot = bl_lines_page_get_hot_lines (page);
   source = bl_lines_page_get_source_view (page);
@@ -837,7 +819,7 @@ test_opens_on_first_line (void)
 
   /* let the scrolling settle */
   iterate (120);
-  text_view = GTK_TEXT_VIEW (find_descendant (widget, GTK_SOURCE_TYPE_VIEW));
+  text_view = GTK_TEXT_VIEW (test_find_widget (widget, GTK_SOURCE_TYPE_VIEW));
   gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &first, 139);
   gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (text_view), &hot, 149);
   gtk_text_view_get_visible_rect (text_view, &visible);
@@ -890,7 +872,7 @@ test_no_line_data (void)
   g_assert_false (wait_loaded (view, bl_source_view_show_function,
                                find_function (profile, "Main")));
   g_assert_cmpstr (bl_source_view_get_status_text (view), ==, "");
-  stack = GTK_STACK (find_descendant (widget, GTK_TYPE_STACK));
+  stack = GTK_STACK (test_find_widget (widget, GTK_TYPE_STACK));
   g_assert_nonnull (stack);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "no-lines");
 
@@ -920,7 +902,7 @@ test_hidden_lines_prepared (void)
   guint n_rankings = 0;
 
   copy_system_specs ();
-  page = BL_LINES_PAGE (find_descendant (profile_view, BL_TYPE_LINES_PAGE));
+  page = BL_LINES_PAGE (test_find_widget (profile_view, BL_TYPE_LINES_PAGE));
   hot = bl_lines_page_get_hot_lines (page);
   g_signal_connect (hot, "notify::loading", G_CALLBACK (count_loading), &n_rankings);
 
@@ -984,7 +966,7 @@ test_hot_line_moves_graph (void)
   iterate (5);
 
   /* pick the hot line in init (Grid.brs:4) */
-  page = BL_LINES_PAGE (find_descendant (profile_view, BL_TYPE_LINES_PAGE));
+  page = BL_LINES_PAGE (test_find_widget (profile_view, BL_TYPE_LINES_PAGE));
   hot = bl_lines_page_get_hot_lines (page);
   model = bl_hot_lines_view_get_model (hot);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)

@@ -13,26 +13,7 @@
 
 #include "bl-application.h"
 #include "bl-window.h"
-
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
+#include "widget-test-util.h"
 
 /* The header bar and the tab bar sit in an AdwToolbarView where libadwaita has one
  * (1.4), in the template's box before; the header bar is drawn at the top either way. */
@@ -61,8 +42,8 @@ test_header_bar (void)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
-  header = find_widget (window, ADW_TYPE_HEADER_BAR);
-  tab_bar = find_widget (window, ADW_TYPE_TAB_BAR);
+  header = test_find_widget (window, ADW_TYPE_HEADER_BAR);
+  tab_bar = test_find_widget (window, ADW_TYPE_TAB_BAR);
   stack = GTK_WIDGET (gtk_widget_get_template_child (window, BL_TYPE_WINDOW, "stack"));
   g_assert_nonnull (header);
   g_assert_nonnull (tab_bar);
@@ -71,7 +52,7 @@ test_header_bar (void)
   g_assert_nonnull (gtk_widget_get_ancestor (header, ADW_TYPE_TOOLBAR_VIEW));
   g_assert_true (gtk_widget_get_ancestor (header, ADW_TYPE_TOOLBAR_VIEW) ==
                  gtk_widget_get_ancestor (tab_bar, ADW_TYPE_TOOLBAR_VIEW));
-  g_assert_null (find_widget (adw_toolbar_view_get_content (ADW_TOOLBAR_VIEW (
+  g_assert_null (test_find_widget (adw_toolbar_view_get_content (ADW_TOOLBAR_VIEW (
                    gtk_widget_get_ancestor (header, ADW_TYPE_TOOLBAR_VIEW))),
                               ADW_TYPE_HEADER_BAR));
 #else

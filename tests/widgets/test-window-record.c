@@ -37,6 +37,7 @@
 #include "bl-window.h"
 #include "bl-window-private.h"
 #include "bl-window-record.h"
+#include "widget-test-util.h"
 
 static char *tmp_root;
 static BlApplication *app;   /* one for the run: its D-Bus path is taken once */
@@ -240,26 +241,6 @@ wait_saved (BlRecordingView *view)
          && bl_recording_view_get_state (view) != BL_RECORDING_VIEW_FAILED)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (bl_recording_view_get_state (view), ==, BL_RECORDING_VIEW_SAVED);
-}
-
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 /* what a file manager's drag does: a GdkFileList dropped on the window */
@@ -545,7 +526,7 @@ test_record (Fixture       *f,
     while (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADING)
       g_main_context_iteration (NULL, TRUE);
     g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
-    shown = find_widget (GTK_WIDGET (page), BL_TYPE_RECORDING_VIEW);
+    shown = test_find_widget (GTK_WIDGET (page), BL_TYPE_RECORDING_VIEW);
     g_assert_nonnull (shown);
     g_assert_cmpint (bl_recording_view_get_state (BL_RECORDING_VIEW (shown)), ==,
                      BL_RECORDING_VIEW_SAVED);

@@ -1,0 +1,33 @@
+/* widget-test-util.c — what the widget tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "widget-test-util.h"
+
+/**
+ * test_find_widget:
+ *
+ * Returns: (transfer none) (nullable): @widget if it is of @type, else the
+ *   first widget of @type under it, depth first
+ */
+GtkWidget *
+test_find_widget (GtkWidget *widget,
+                  GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = test_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}

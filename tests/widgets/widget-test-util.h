@@ -1,0 +1,15 @@
+/* widget-test-util.h — what the widget tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+GtkWidget *test_find_widget (GtkWidget *widget,
+                             GType      type);
+
+G_END_DECLS

@@ -242,21 +242,13 @@ bl_write_behind_close (GOutputStream  *stream,
 }
 
 static void
-bl_write_behind_dispose (GObject *object)
-{
-  BlWriteBehind *self = BL_WRITE_BEHIND (object);
-
-  /* GOutputStream's dispose closes the stream first */
-  G_OBJECT_CLASS (bl_write_behind_parent_class)->dispose (object);
-  stop_thread (self);
-}
-
-static void
 bl_write_behind_finalize (GObject *object)
 {
   BlWriteBehind *self = BL_WRITE_BEHIND (object);
   Block *block;
 
+  /* GOutputStream's dispose closed the stream, which stopped the thread,
+   * unless that close could not run */
   stop_thread (self);
   g_free (self->block);
   while ((block = g_queue_pop_head (&self->queued)))
@@ -277,7 +269,6 @@ bl_write_behind_class_init (BlWriteBehindClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GOutputStreamClass *stream_class = G_OUTPUT_STREAM_CLASS (klass);
 
-  object_class->dispose = bl_write_behind_dispose;
   object_class->finalize = bl_write_behind_finalize;
   stream_class->write_fn = bl_write_behind_write;
   stream_class->flush = bl_write_behind_flush;

@@ -1083,7 +1083,6 @@ rebuild_model (BlCallTreeView *self)
 static void
 update_denominators (BlCallTreeView *self)
 {
-  memset (self->denominators, 0, sizeof self->denominators);
   self->denominators_known = 0;
 }
 

@@ -516,24 +516,18 @@ static void
 test_held_table_keeps_rows (void)
 {
   Tree t;
-  GtkWidget *window = gtk_window_new ();
-  BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
-  BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
-  GtkColumnView *column_view =
-    GTK_COLUMN_VIEW (test_find_widget (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
+  BlProfileView *view;
+  BlCallTreeView *bottom_up;
+  GtkColumnView *column_view;
   GtkSelectionModel *old_rows;
 
-  g_assert_nonnull (column_view);
   tree_init (&t);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (window_mapped, window));
-  bl_profile_view_set_profile (view, t.profile);
-  g_assert_true (iterate_until (flame_has_layout, view));
-  g_assert_true (iterate_until (tables_released, view));
-  current_view = view;
-  settle ();
+  /* settled: the tables released and their rows made */
+  view = present_view (t.profile);
+  bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+  column_view = GTK_COLUMN_VIEW (test_find_widget (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
+  g_assert_nonnull (column_view);
+  g_assert_true (tables_released (view));
 
   /* Bottom Up shown once: its rows are bound; then hidden again */
   bl_profile_view_show_table (view, BL_CALL_TREE_BOTTOM_UP);
@@ -564,7 +558,7 @@ test_held_table_keeps_rows (void)
                     ==, 4);
 
   current_view = NULL;
-  gtk_window_destroy (GTK_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (view))));
   g_object_unref (t.profile);
 }
 

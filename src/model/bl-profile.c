@@ -62,6 +62,13 @@ struct _BlProfile
    * a window shows one metric at a time, and `info` needs only the grand
    * totals, which the finish keeps. On a million nodes each column is 8 MB. */
   guint64       *total[BL_N_METRICS];
+  /* per node, the greatest depth in its subtree of a node with a non-zero
+   * total (see bl_profile_get_deepest_array()), made with the totals when
+   * both are asked for first */
+  guint32       *deepest[BL_N_METRICS];
+  /* held while a lazy column is made, so that two threads asking at once
+   * (a table on the main thread, the flame graph's worker) make it once */
+  GMutex         column_lock;
   guint64        grand_total[BL_N_METRICS];
   gboolean       has_metric[BL_N_METRICS];
   guint8         decimals[BL_N_METRICS];   /* values in 10^-decimals units */
@@ -218,11 +225,13 @@ bl_profile_finalize (GObject *object)
     {
       g_free (self->self[m]);
       g_free (self->total[m]);
+      g_free (self->deepest[m]);
       g_free (self->function_sums[m]);
       g_free (self->line_values[m]);
     }
 
   extras_free (self->extras);
+  g_mutex_clear (&self->column_lock);
 
   G_OBJECT_CLASS (bl_profile_parent_class)->finalize (object);
 }
@@ -239,6 +248,7 @@ static void
 bl_profile_init (BlProfile *self)
 {
   self->warning = g_string_new (NULL);
+  g_mutex_init (&self->column_lock);
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
@@ -759,49 +769,122 @@ compare_string_ids (gconstpointer a,
 /* Children by name, then file. Strings are interned, so ranking the string
  * table once turns every comparison into two integer ones. */
 /* The totals of one metric: a node's self value plus its children's
- * totals, in one sweep backwards (children come after their parents). */
+ * totals, in one sweep backwards (children come after their parents).
+ * With @deepest, the same sweep writes the deepest column: a node's total
+ * is final when the sweep reaches it, so whether it counts is known then. */
 static guint64 *
 compute_total_column (BlProfile  *self,
-                      BlMetricId  metric)
+                      BlMetricId  metric,
+                      guint32    *deepest)
 {
   const guint64 *own = self->self[metric];
   guint64 *total = g_new (guint64, MAX (self->n_nodes, 1));
 
   if (self->n_nodes > 0)
     memcpy (total, own, self->n_nodes * sizeof (guint64));
+  if (deepest == NULL)
+    {
+      for (gsize i = self->n_nodes; i-- > 0;)
+        {
+          guint32 parent = self->nodes[i].parent;
+
+          if (parent != BL_NODE_NONE)
+            total[parent] = bl_saturating_add (total[parent], total[i]);
+        }
+      return total;
+    }
+
   for (gsize i = self->n_nodes; i-- > 0;)
     {
-      guint32 parent = self->nodes[i].parent;
+      const BlNode *node = &self->nodes[i];
+      guint32 parent = node->parent;
 
-      if (parent != BL_NODE_NONE)
-        total[parent] = bl_saturating_add (total[parent], total[i]);
+      if (total[i] != 0)
+        {
+          guint32 d = MAX (deepest[i], node->depth);
+
+          deepest[i] = d;
+          if (parent != BL_NODE_NONE)
+            {
+              deepest[parent] = MAX (deepest[parent], d);
+              total[parent] = bl_saturating_add (total[parent], total[i]);
+            }
+        }
     }
 
   return total;
 }
 
+/* The deepest column from totals made before */
+static void
+compute_deepest_column (BlProfile     *self,
+                        const guint64 *total,
+                        guint32       *deepest)
+{
+  for (gsize i = self->n_nodes; i-- > 0;)
+    {
+      const BlNode *node = &self->nodes[i];
+
+      if (total[i] != 0)
+        {
+          guint32 d = MAX (deepest[i], node->depth);
+
+          deepest[i] = d;
+          if (node->parent != BL_NODE_NONE)
+            deepest[node->parent] = MAX (deepest[node->parent], d);
+        }
+    }
+}
+
 /* The totals of a metric the profile has, made on the first call. A
- * finished profile is shared between threads: two threads may both make
- * the column, and the first one stored is kept. */
+ * finished profile is shared between threads: the first to ask makes the
+ * column, and another asking meanwhile waits for it. */
 static const guint64 *
 total_column (BlProfile  *self,
               BlMetricId  metric)
 {
   guint64 *total = __atomic_load_n (&self->total[metric], __ATOMIC_ACQUIRE);
-  guint64 *expected = NULL;
 
   if G_LIKELY (total != NULL)
     return total;
 
-  total = compute_total_column (self, metric);
-  if (!__atomic_compare_exchange_n (&self->total[metric], &expected, total, FALSE,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+  g_mutex_lock (&self->column_lock);
+  total = self->total[metric];
+  if (total == NULL)
     {
-      g_free (total);
-      total = expected;
+      total = compute_total_column (self, metric, NULL);
+      __atomic_store_n (&self->total[metric], total, __ATOMIC_RELEASE);
     }
+  g_mutex_unlock (&self->column_lock);
 
   return total;
+}
+
+static const guint32 *
+deepest_column (BlProfile  *self,
+                BlMetricId  metric)
+{
+  guint32 *deepest = __atomic_load_n (&self->deepest[metric], __ATOMIC_ACQUIRE);
+
+  if G_LIKELY (deepest != NULL)
+    return deepest;
+
+  g_mutex_lock (&self->column_lock);
+  deepest = self->deepest[metric];
+  if (deepest == NULL)
+    {
+      /* zeroed pages from the system: only those written are touched */
+      deepest = g_new0 (guint32, MAX (self->n_nodes, 1));
+      if (self->total[metric] == NULL)
+        __atomic_store_n (&self->total[metric], compute_total_column (self, metric, deepest),
+                          __ATOMIC_RELEASE);
+      else
+        compute_deepest_column (self, self->total[metric], deepest);
+      __atomic_store_n (&self->deepest[metric], deepest, __ATOMIC_RELEASE);
+    }
+  g_mutex_unlock (&self->column_lock);
+
+  return deepest;
 }
 
 static void
@@ -1492,6 +1575,29 @@ bl_profile_get_total_array (BlProfile  *self,
     return NULL;
 
   return total_column (self, metric);
+}
+
+/**
+ * bl_profile_get_deepest_array:
+ *
+ * Per node, the greatest depth of a node in its subtree (itself included)
+ * whose total for @metric is not zero; for a node whose total is zero, 0.
+ * A flame graph's rows below a node reach that far. Made on the first call,
+ * with the totals in the same sweep when they are not made yet.
+ *
+ * Returns: (nullable): n_nodes depths, or %NULL when @metric is absent
+ */
+const guint32 *
+bl_profile_get_deepest_array (BlProfile  *self,
+                              BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+
+  if (!metric_present (self, metric))
+    return NULL;
+
+  return deepest_column (self, metric);
 }
 
 guint64

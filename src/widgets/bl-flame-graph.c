@@ -43,6 +43,10 @@
 #define LABEL_CACHE_MAX  8192
 #define MIN_ZOOM_WIDTH   1e-12
 #define ZOOM_DURATION_US 220000
+/* from this many nodes on, a coarse layout is drawn first (a few ms), and
+ * the full one (tens of ms on a million nodes) replaces it after that
+ * frame is painted */
+#define COARSE_MIN_NODES 200000
 
 struct _BlFlameGraph
 {
@@ -55,6 +59,10 @@ struct _BlFlameGraph
 
   BlFlameLayout  *layout;
   GCancellable   *layout_cancellable;
+  /* after a coarse layout: the frame clock whose next after-paint asks for
+   * the full one */
+  GdkFrameClock  *full_clock;
+  gulong          full_handler;
 
   /* view: normalized x range */
   double          x0;
@@ -822,6 +830,22 @@ update_string_matches (BlFlameGraph *self)
 /* ------------------------------------------------------------------------ */
 /* layout requests                                                           */
 
+static void queue_full_layout (BlFlameGraph *self);
+
+/* the full layout in place of the coarse one drawn meanwhile: the same
+ * rows, so the view (zoom, scroll, selection, hover) stays as it is */
+static void
+take_full_layout (BlFlameGraph  *self,
+                  BlFlameLayout *layout)
+{
+  g_clear_pointer (&self->layout, bl_flame_layout_unref);
+  self->layout = bl_flame_layout_ref (layout);
+  update_matches (self);
+  update_adjustments (self);
+  invalidate_bars (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYOUT]);
+}
+
 static void
 layout_ready (GObject      *source,
               GAsyncResult *result,
@@ -845,12 +869,73 @@ layout_ready (GObject      *source,
       bl_flame_layout_get_thread (layout) != self->thread)
     return;
 
+  if (!bl_flame_layout_is_coarse (layout) && self->layout != NULL &&
+      bl_flame_layout_is_coarse (self->layout) &&
+      bl_flame_layout_get_profile (self->layout) == self->profile &&
+      bl_flame_layout_get_metric (self->layout) == self->metric &&
+      bl_flame_layout_get_thread (self->layout) == self->thread)
+    {
+      take_full_layout (self, layout);
+      return;
+    }
+
   bl_flame_graph_set_layout (self, layout);
+  if (bl_flame_layout_is_coarse (layout))
+    queue_full_layout (self);
+}
+
+static void
+stop_full_wait (BlFlameGraph *self)
+{
+  if (self->full_clock == NULL)
+    return;
+  if (g_signal_handler_is_connected (self->full_clock, self->full_handler))
+    g_signal_handler_disconnect (self->full_clock, self->full_handler);
+  self->full_handler = 0;
+  g_clear_object (&self->full_clock);
+}
+
+static void
+request_layout (BlFlameGraph *self,
+                guint         columns)
+{
+  bl_flame_layout_new_async (self->profile, self->metric, self->thread, columns,
+                             self->layout_cancellable, layout_ready, g_object_ref (self));
+}
+
+static void
+full_after_paint_cb (GdkFrameClock *clock,
+                     BlFlameGraph  *self)
+{
+  stop_full_wait (self);
+  if (self->layout != NULL && bl_flame_layout_is_coarse (self->layout))
+    request_layout (self, 0);
+}
+
+/* The full layout, once the frame with the coarse one is painted: made
+ * meanwhile, it would take a processor from that frame. */
+static void
+queue_full_layout (BlFlameGraph *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  stop_full_wait (self);
+  if (clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      request_layout (self, 0);
+      return;
+    }
+  self->full_clock = g_object_ref (clock);
+  self->full_handler = g_signal_connect (clock, "after-paint",
+                                         G_CALLBACK (full_after_paint_cb), self);
 }
 
 static void
 queue_layout (BlFlameGraph *self)
 {
+  guint columns = 0;
+
+  stop_full_wait (self);
   g_cancellable_cancel (self->layout_cancellable);
   g_clear_object (&self->layout_cancellable);
 
@@ -860,9 +945,20 @@ queue_layout (BlFlameGraph *self)
       return;
     }
 
+  /* a big profile shows at once in a coarse layout as wide as the window
+   * (the graph is never wider at its full view), then in the full one */
+  if (bl_profile_get_n_nodes (self->profile) >= COARSE_MIN_NODES)
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+      columns = MAX (gtk_widget_get_width (GTK_WIDGET (self)),
+                     root != NULL ? gtk_widget_get_width (GTK_WIDGET (root)) : 0);
+      if (columns == 0)
+        columns = 4096;
+    }
+
   self->layout_cancellable = g_cancellable_new ();
-  bl_flame_layout_new_async (self->profile, self->metric, self->thread,
-                             self->layout_cancellable, layout_ready, g_object_ref (self));
+  request_layout (self, columns);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1641,6 +1737,7 @@ bl_flame_graph_dispose (GObject *object)
   BlFlameGraph *self = (BlFlameGraph *) object;
 
   stop_animation (self);
+  stop_full_wait (self);
   g_cancellable_cancel (self->layout_cancellable);
   g_clear_object (&self->layout_cancellable);
 

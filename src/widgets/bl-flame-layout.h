@@ -36,9 +36,16 @@ BlFlameLayout     *bl_flame_layout_new         (BlProfile      *profile,
                                                 guint           thread,
                                                 GCancellable   *cancellable,
                                                 GError        **error);
+BlFlameLayout     *bl_flame_layout_new_coarse  (BlProfile      *profile,
+                                                BlMetricId      metric,
+                                                guint           thread,
+                                                guint           columns,
+                                                GCancellable   *cancellable,
+                                                GError        **error);
 void               bl_flame_layout_new_async   (BlProfile      *profile,
                                                 BlMetricId      metric,
                                                 guint           thread,
+                                                guint           columns,
                                                 GCancellable   *cancellable,
                                                 GAsyncReadyCallback callback,
                                                 gpointer        user_data);
@@ -50,6 +57,7 @@ void               bl_flame_layout_unref       (BlFlameLayout  *self);
 BlProfile         *bl_flame_layout_get_profile (BlFlameLayout  *self);
 BlMetricId         bl_flame_layout_get_metric  (BlFlameLayout  *self);
 guint              bl_flame_layout_get_thread  (BlFlameLayout  *self);
+gboolean           bl_flame_layout_is_coarse   (BlFlameLayout  *self);
 guint64            bl_flame_layout_get_total   (BlFlameLayout  *self);
 guint              bl_flame_layout_get_n_rects (BlFlameLayout  *self);
 const BlFlameRect *bl_flame_layout_get_rects   (BlFlameLayout  *self);

@@ -66,9 +66,9 @@ struct _BlProfile
    * total (see bl_profile_get_deepest_array()), made with the totals when
    * both are asked for first */
   guint32       *deepest[BL_N_METRICS];
-  /* held while a lazy column is made, so that two threads asking at once
-   * (a table on the main thread, the flame graph's worker) make it once */
-  GMutex         column_lock;
+  /* held while a metric's lazy column is made, so that two threads asking
+   * at once (a table's worker, the flame graph's) make it once */
+  GMutex         column_lock[BL_N_METRICS];
   guint64        grand_total[BL_N_METRICS];
   gboolean       has_metric[BL_N_METRICS];
   guint8         decimals[BL_N_METRICS];   /* values in 10^-decimals units */
@@ -231,7 +231,8 @@ bl_profile_finalize (GObject *object)
     }
 
   extras_free (self->extras);
-  g_mutex_clear (&self->column_lock);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    g_mutex_clear (&self->column_lock[m]);
 
   G_OBJECT_CLASS (bl_profile_parent_class)->finalize (object);
 }
@@ -248,7 +249,8 @@ static void
 bl_profile_init (BlProfile *self)
 {
   self->warning = g_string_new (NULL);
-  g_mutex_init (&self->column_lock);
+  for (guint m = 0; m < BL_N_METRICS; m++)
+    g_mutex_init (&self->column_lock[m]);
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
@@ -778,7 +780,7 @@ compute_total_column (BlProfile  *self,
                       guint32    *deepest)
 {
   const guint64 *own = self->self[metric];
-  guint64 *total = g_new (guint64, MAX (self->n_nodes, 1));
+  guint64 *total = alloc_per_node (sizeof (guint64) * MAX (self->n_nodes, 1));
 
   if (self->n_nodes > 0)
     memcpy (total, own, self->n_nodes * sizeof (guint64));
@@ -848,14 +850,14 @@ total_column (BlProfile  *self,
   if G_LIKELY (total != NULL)
     return total;
 
-  g_mutex_lock (&self->column_lock);
+  g_mutex_lock (&self->column_lock[metric]);
   total = self->total[metric];
   if (total == NULL)
     {
       total = compute_total_column (self, metric, NULL);
       __atomic_store_n (&self->total[metric], total, __ATOMIC_RELEASE);
     }
-  g_mutex_unlock (&self->column_lock);
+  g_mutex_unlock (&self->column_lock[metric]);
 
   return total;
 }
@@ -869,12 +871,12 @@ deepest_column (BlProfile  *self,
   if G_LIKELY (deepest != NULL)
     return deepest;
 
-  g_mutex_lock (&self->column_lock);
+  g_mutex_lock (&self->column_lock[metric]);
   deepest = self->deepest[metric];
   if (deepest == NULL)
     {
       /* zeroed pages from the system: only those written are touched */
-      deepest = g_new0 (guint32, MAX (self->n_nodes, 1));
+      deepest = alloc_per_node0 (sizeof (guint32) * MAX (self->n_nodes, 1));
       if (self->total[metric] == NULL)
         __atomic_store_n (&self->total[metric], compute_total_column (self, metric, deepest),
                           __ATOMIC_RELEASE);
@@ -882,7 +884,7 @@ deepest_column (BlProfile  *self,
         compute_deepest_column (self, self->total[metric], deepest);
       __atomic_store_n (&self->deepest[metric], deepest, __ATOMIC_RELEASE);
     }
-  g_mutex_unlock (&self->column_lock);
+  g_mutex_unlock (&self->column_lock[metric]);
 
   return deepest;
 }
@@ -1575,6 +1577,23 @@ bl_profile_get_total_array (BlProfile  *self,
     return NULL;
 
   return total_column (self, metric);
+}
+
+/**
+ * bl_profile_has_total_array:
+ *
+ * Returns: whether the totals of @metric are made already, so that asking
+ *   for them costs nothing (they are made on the first call otherwise: a
+ *   sweep over the nodes, some milliseconds on a million of them)
+ */
+gboolean
+bl_profile_has_total_array (BlProfile  *self,
+                            BlMetricId  metric)
+{
+  g_return_val_if_fail (BL_IS_PROFILE (self), FALSE);
+
+  return !metric_present (self, metric) ||
+         __atomic_load_n (&self->total[metric], __ATOMIC_ACQUIRE) != NULL;
 }
 
 /**

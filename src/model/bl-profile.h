@@ -167,6 +167,8 @@ const guint64      *bl_profile_get_self_array    (BlProfile     *self,
                                                   BlMetricId     metric);
 const guint64      *bl_profile_get_total_array   (BlProfile     *self,
                                                   BlMetricId     metric);
+gboolean            bl_profile_has_total_array   (BlProfile     *self,
+                                                  BlMetricId     metric);
 const guint32      *bl_profile_get_deepest_array (BlProfile    *self,
                                                   BlMetricId     metric);
 guint64             bl_profile_get_grand_total   (BlProfile     *self,

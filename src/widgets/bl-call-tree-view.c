@@ -866,6 +866,29 @@ compare_presort (gconstpointer a,
   return va > vb ? -1 : va < vb ? 1 : 0;
 }
 
+/* below this many nodes, a totals column is made in a millisecond or less */
+#define QUICK_TOTALS_NODES 100000
+
+/* A top-down table's rows are its thread roots, at once; but the first
+ * rows bound make the totals of every metric the table shows, a sweep over
+ * the nodes each (milliseconds on a million): while any is not made, the
+ * table's worker makes them. */
+static gboolean
+totals_made (BlCallTreeView *self)
+{
+  BlMetricId metrics[BL_N_METRICS];
+  guint n = bl_profile_list_metrics (self->profile, metrics);
+
+  if (bl_profile_get_n_nodes (self->profile) < QUICK_TOTALS_NODES)
+    return TRUE;
+
+  for (guint i = 0; i < n; i++)
+    if (!bl_profile_has_total_array (self->profile, metrics[i]))
+      return FALSE;
+
+  return TRUE;
+}
+
 static void
 roots_worker (GTask        *task,
               gpointer      source_object,
@@ -873,8 +896,21 @@ roots_worker (GTask        *task,
               GCancellable *cancellable)
 {
   RootsRequest *req = task_data;
-  GListModel *roots = compute_roots (req->profile, req->mode, req->thread, req->function);
-  guint n = g_list_model_get_n_items (roots);
+  GListModel *roots;
+  guint n;
+
+  /* the totals the rows show, here rather than as the first rows are bound */
+  if (req->mode == BL_CALL_TREE_TOP_DOWN)
+    {
+      BlMetricId metrics[BL_N_METRICS];
+      guint n_metrics = bl_profile_list_metrics (req->profile, metrics);
+
+      for (guint i = 0; i < n_metrics; i++)
+        bl_profile_get_total_array (req->profile, metrics[i]);
+    }
+
+  roots = compute_roots (req->profile, req->mode, req->thread, req->function);
+  n = g_list_model_get_n_items (roots);
 
   /* In the order the table will show them: GtkSortListModel sorts again
    * on the main thread, and its merge sort finds one run in rows already
@@ -1036,7 +1072,7 @@ rebuild_model (BlCallTreeView *self)
   g_clear_object (&self->cancellable);
   self->rebuild_pending = FALSE;
 
-  if (self->profile == NULL || self->mode == BL_CALL_TREE_TOP_DOWN ||
+  if (self->profile == NULL || (self->mode == BL_CALL_TREE_TOP_DOWN && totals_made (self)) ||
       ((self->mode == BL_CALL_TREE_CALLERS || self->mode == BL_CALL_TREE_CALLEES) &&
        self->function == G_MAXUINT32))
     {
@@ -1052,8 +1088,11 @@ rebuild_model (BlCallTreeView *self)
   set_roots (self, empty);
   set_loading (self, TRUE);
 
-  /* a hidden table held back: its rows once the visible view is drawn */
-  self->rebuild_pending = self->held && !gtk_widget_get_mapped (GTK_WIDGET (self));
+  /* a hidden table held back: its rows once the visible view is drawn; so
+   * is a top-down table shown, whose worker would make totals beside the
+   * flame graph's */
+  self->rebuild_pending = self->held && (!gtk_widget_get_mapped (GTK_WIDGET (self)) ||
+                                         self->mode == BL_CALL_TREE_TOP_DOWN);
   if (self->rebuild_pending)
     return;
 

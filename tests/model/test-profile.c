@@ -436,6 +436,330 @@ test_sample_spans_long (void)
   g_assert_cmpuint (bl_span_list_get_duration (spans, 2), ==, big - 2);
 }
 
+/* the naive reference: a node's total and deepest from its children's */
+static guint32
+reference_deepest (BlProfile  *p,
+                   BlMetricId  metric,
+                   guint32     node,
+                   guint64    *totals,
+                   guint32    *deepest)
+{
+  const BlNode *n = bl_profile_get_node (p, node);
+  guint64 total = bl_profile_get_self (p, metric, node);
+  guint32 d = 0;
+
+  for (guint32 c = n->first_child; c != BL_NODE_NONE; c = bl_profile_get_node (p, c)->next_sibling)
+    {
+      guint32 below;
+
+      g_assert_cmpuint (bl_profile_get_node (p, c)->depth, ==, n->depth + 1);
+      below = reference_deepest (p, metric, c, totals, deepest);
+      d = MAX (d, below);
+      total += totals[c];
+    }
+  if (total != 0)
+    d = MAX (d, n->depth);
+
+  totals[node] = total;
+  deepest[node] = d;
+
+  return d;
+}
+
+typedef struct
+{
+  BlProfile      *profile;
+  gboolean        deepest;
+  gconstpointer   column;
+} ColumnJob;
+
+static gpointer
+read_column (gpointer data)
+{
+  ColumnJob *job = data;
+
+  if (job->deepest)
+    job->column = bl_profile_get_deepest_array (job->profile, BL_METRIC_ALLOC_BYTES);
+  else
+    job->column = bl_profile_get_total_array (job->profile, BL_METRIC_ALLOC_BYTES);
+
+  return NULL;
+}
+
+/* A random tree of 4000 nodes over three threads against the reference:
+ * cpu asked deepest first, wall totals first, and alloc-bytes, nonzero on
+ * one node in twenty so that whole branches are zero, by four threads at
+ * once, two asking for each column. */
+static void
+test_deepest_random (void)
+{
+  static const BlMetricId metrics[] = { BL_METRIC_CPU, BL_METRIC_WALL, BL_METRIC_ALLOC_BYTES };
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  GRand *rand = g_rand_new_with_seed (20261202);
+  guint32 names[10];
+  ColumnJob jobs[4];
+  GThread *threads[G_N_ELEMENTS (jobs)];
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      names[i] = bl_profile_intern (p, name);
+    }
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("T%u", t);
+
+      bl_profile_add_thread (p, bl_profile_intern (p, name));
+    }
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    bl_profile_enable_metric (p, metrics[m]);
+  while (bl_profile_get_n_nodes (p) < 4000)
+    {
+      guint32 count = bl_profile_get_n_nodes (p);
+      guint32 parent = g_rand_int_range (rand, 0, count);
+      guint32 node;
+
+      /* mostly deep: a parent among the last few nodes */
+      if (g_rand_int_range (rand, 0, 4) != 0)
+        parent = count - 1 - g_rand_int_range (rand, 0, MIN (8, count));
+      node = bl_profile_add_child (p, parent, names[g_rand_int_range (rand, 0, 10)], 0, 0);
+      /* cpu on half the nodes, wall skewed: a few heavy ones */
+      if (g_rand_boolean (rand))
+        bl_profile_add_value (p, node, BL_METRIC_CPU, g_rand_int_range (rand, 1, 1000));
+      bl_profile_add_value (p, node, BL_METRIC_WALL,
+                            g_rand_int_range (rand, 0, 100) == 0 ? 1000000 :
+                            g_rand_int_range (rand, 0, 3));
+      if (g_rand_int_range (rand, 0, 20) == 0)
+        bl_profile_add_value (p, node, BL_METRIC_ALLOC_BYTES, g_rand_int_range (rand, 1, 4096));
+    }
+  g_rand_free (rand);
+  bl_profile_finish (p);
+  n = bl_profile_get_n_nodes (p);
+
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      g_autofree guint64 *want_total = g_new0 (guint64, n);
+      g_autofree guint32 *want_deepest = g_new0 (guint32, n);
+      const guint64 *total = NULL;
+      const guint32 *deepest = NULL;
+      guint n_zero = 0, n_below = 0, n_own = 0;
+
+      /* the reference reads self values only: no column is made before */
+      for (guint t = 0; t < bl_profile_get_n_threads (p); t++)
+        reference_deepest (p, metrics[m], bl_profile_get_thread_root (p, t),
+                           want_total, want_deepest);
+
+      switch (metrics[m])
+        {
+        case BL_METRIC_CPU:
+          deepest = bl_profile_get_deepest_array (p, metrics[m]);
+          total = bl_profile_get_total_array (p, metrics[m]);
+          break;
+        case BL_METRIC_WALL:
+          total = bl_profile_get_total_array (p, metrics[m]);
+          deepest = bl_profile_get_deepest_array (p, metrics[m]);
+          break;
+        default:
+          for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+            {
+              jobs[j].profile = p;
+              jobs[j].deepest = j % 2 == 0;
+              jobs[j].column = NULL;
+              threads[j] = g_thread_new ("columns", read_column, &jobs[j]);
+            }
+          for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+            g_thread_join (threads[j]);
+          deepest = jobs[0].column;
+          total = jobs[1].column;
+          /* each column was made once, whichever thread made it */
+          g_assert_true (jobs[2].column == jobs[0].column);
+          g_assert_true (jobs[3].column == jobs[1].column);
+          break;
+        }
+      g_assert_true (bl_profile_get_deepest_array (p, metrics[m]) == deepest);
+      g_assert_true (bl_profile_get_total_array (p, metrics[m]) == total);
+
+      for (guint32 i = 0; i < n; i++)
+        {
+          guint32 depth = bl_profile_get_node (p, i)->depth;
+
+          g_assert_cmpuint (total[i], ==, want_total[i]);
+          g_assert_cmpuint (deepest[i], ==, want_deepest[i]);
+          if (want_total[i] == 0)
+            n_zero++;
+          else if (want_deepest[i] > depth)
+            n_below++;
+          else
+            n_own++;
+        }
+      /* the tree has zero-total nodes, nodes whose deepest frame is below
+       * them and non-zero nodes with nothing below */
+      g_test_message ("metric %d: %u zero, %u deeper below, %u own depth",
+                      metrics[m], n_zero, n_below, n_own);
+      g_assert_cmpuint (n_zero, >, 100);
+      g_assert_cmpuint (n_below, >, 100);
+      g_assert_cmpuint (n_own, >, 20);
+    }
+}
+
+/* The deepest column: per node, the greatest depth of a node with a
+ * non-zero total in its subtree (itself included), 0 when its own total is
+ * zero. A hand-built profile, the values worked out by hand:
+ *
+ *                       depth   cpu: self total deepest   wall: self total deepest
+ *   T0                    0           0    8     4              0    7     5
+ *     a                   1           5    8     4              0    7     5
+ *       b                 2           0    0     0              3    3     2
+ *         c               3           0    0     0              0    0     0
+ *       f                 2           1    3     4              0    4     5
+ *         g               3           0    2     4              0    4     5
+ *           f             4           2    2     4              0    4     5
+ *             g           5           0    0     0              4    4     5
+ *     z                   1           0    0     0              0    0     0
+ *       z1                2           0    0     0              0    0     0
+ *   T1                    0           0    7     1              0    1     2
+ *     x                   1           7    7     1              0    1     2
+ *       y                 2           0    0     0              1    1     2
+ *   T2                    0           0    0     0              1    1     0
+ *     w                   1           0    0     0              0    0     0
+ *
+ * f and g call each other; b's branch is zero in cpu only, z's in both; T2
+ * has a wall total at its root only, so its deepest is 0 as for a zero
+ * total. */
+enum { D_T0, D_A, D_B, D_C, D_F1, D_G1, D_F2, D_G2, D_Z, D_Z1, D_T1, D_X, D_Y, D_T2, D_W,
+       D_N_NODES };
+
+static const struct
+{
+  guint32 depth;
+  guint64 cpu_total;
+  guint32 cpu_deepest;
+  guint64 wall_total;
+  guint32 wall_deepest;
+} deep_expected[D_N_NODES] = {
+  [D_T0] = { 0, 8, 4, 7, 5 },
+  [D_A]  = { 1, 8, 4, 7, 5 },
+  [D_B]  = { 2, 0, 0, 3, 2 },
+  [D_C]  = { 3, 0, 0, 0, 0 },
+  [D_F1] = { 2, 3, 4, 4, 5 },
+  [D_G1] = { 3, 2, 4, 4, 5 },
+  [D_F2] = { 4, 2, 4, 4, 5 },
+  [D_G2] = { 5, 0, 0, 4, 5 },
+  [D_Z]  = { 1, 0, 0, 0, 0 },
+  [D_Z1] = { 2, 0, 0, 0, 0 },
+  [D_T1] = { 0, 7, 1, 1, 2 },
+  [D_X]  = { 1, 7, 1, 1, 2 },
+  [D_Y]  = { 2, 0, 0, 1, 2 },
+  [D_T2] = { 0, 0, 0, 1, 0 },
+  [D_W]  = { 1, 0, 0, 0, 0 },
+};
+
+static BlProfile *
+deep_tree_new (guint32 *n)
+{
+  BlProfile *p = bl_profile_new ("test");
+  guint32 f = bl_profile_intern (p, "f");
+  guint32 g = bl_profile_intern (p, "g");
+
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_WALL);
+  n[D_T0] = bl_profile_add_thread (p, bl_profile_intern (p, "T0"));
+  n[D_T1] = bl_profile_add_thread (p, bl_profile_intern (p, "T1"));
+  n[D_T2] = bl_profile_add_thread (p, bl_profile_intern (p, "T2"));
+  n[D_A] = bl_profile_add_child (p, n[D_T0], bl_profile_intern (p, "a"), 0, 0);
+  n[D_B] = bl_profile_add_child (p, n[D_A], bl_profile_intern (p, "b"), 0, 0);
+  n[D_C] = bl_profile_add_child (p, n[D_B], bl_profile_intern (p, "c"), 0, 0);
+  n[D_F1] = bl_profile_add_child (p, n[D_A], f, 0, 0);
+  n[D_G1] = bl_profile_add_child (p, n[D_F1], g, 0, 0);
+  n[D_F2] = bl_profile_add_child (p, n[D_G1], f, 0, 0);
+  n[D_G2] = bl_profile_add_child (p, n[D_F2], g, 0, 0);
+  n[D_Z] = bl_profile_add_child (p, n[D_T0], bl_profile_intern (p, "z"), 0, 0);
+  n[D_Z1] = bl_profile_add_child (p, n[D_Z], bl_profile_intern (p, "z1"), 0, 0);
+  n[D_X] = bl_profile_add_child (p, n[D_T1], bl_profile_intern (p, "x"), 0, 0);
+  n[D_Y] = bl_profile_add_child (p, n[D_X], bl_profile_intern (p, "y"), 0, 0);
+  n[D_W] = bl_profile_add_child (p, n[D_T2], bl_profile_intern (p, "w"), 0, 0);
+
+  bl_profile_add_value (p, n[D_A], BL_METRIC_CPU, 5);
+  bl_profile_add_value (p, n[D_F1], BL_METRIC_CPU, 1);
+  bl_profile_add_value (p, n[D_F2], BL_METRIC_CPU, 2);
+  bl_profile_add_value (p, n[D_X], BL_METRIC_CPU, 7);
+  bl_profile_add_value (p, n[D_B], BL_METRIC_WALL, 3);
+  bl_profile_add_value (p, n[D_G2], BL_METRIC_WALL, 4);
+  bl_profile_add_value (p, n[D_Y], BL_METRIC_WALL, 1);
+  bl_profile_add_value (p, n[D_T2], BL_METRIC_WALL, 1);
+  bl_profile_finish (p);
+
+  g_assert_cmpuint (bl_profile_get_n_nodes (p), ==, D_N_NODES);
+
+  return p;
+}
+
+/* Asks for one metric's columns in the order given, then checks them
+ * against the table: deepest first makes both in the totals' sweep,
+ * totals first makes the deepest column by a sweep of its own. */
+static void
+check_deep_tree_metric (BlProfile     *p,
+                        const guint32 *n,
+                        BlMetricId     metric,
+                        gboolean       deepest_first)
+{
+  const guint32 *deepest;
+  const guint64 *total;
+
+  if (deepest_first)
+    {
+      deepest = bl_profile_get_deepest_array (p, metric);
+      total = bl_profile_get_total_array (p, metric);
+    }
+  else
+    {
+      total = bl_profile_get_total_array (p, metric);
+      deepest = bl_profile_get_deepest_array (p, metric);
+    }
+  g_assert_nonnull (deepest);
+  g_assert_nonnull (total);
+  /* made once: the same columns on the next calls */
+  g_assert_true (bl_profile_get_deepest_array (p, metric) == deepest);
+  g_assert_true (bl_profile_get_total_array (p, metric) == total);
+
+  for (guint i = 0; i < D_N_NODES; i++)
+    {
+      gboolean cpu = metric == BL_METRIC_CPU;
+
+      g_test_message ("node %u, %s, %s first", i, cpu ? "cpu" : "wall",
+                      deepest_first ? "deepest" : "totals");
+      g_assert_cmpuint (bl_profile_get_node (p, n[i])->depth, ==, deep_expected[i].depth);
+      g_assert_cmpuint (deepest[n[i]], ==,
+                        cpu ? deep_expected[i].cpu_deepest : deep_expected[i].wall_deepest);
+      g_assert_cmpuint (total[n[i]], ==,
+                        cpu ? deep_expected[i].cpu_total : deep_expected[i].wall_total);
+      g_assert_cmpuint (bl_profile_get_total (p, metric, n[i]), ==, total[n[i]]);
+    }
+}
+
+static void
+test_deepest (void)
+{
+  guint32 n[D_N_NODES];
+
+  /* each metric both ways, on two profiles made alike */
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(BlProfile) p = deep_tree_new (n);
+
+      check_deep_tree_metric (p, n, BL_METRIC_CPU, round == 0);
+      check_deep_tree_metric (p, n, BL_METRIC_WALL, round != 0);
+      /* a metric the profile does not have */
+      g_assert_null (bl_profile_get_deepest_array (p, BL_METRIC_CALLS));
+      g_assert_cmpuint (bl_profile_get_grand_total (p, BL_METRIC_CPU), ==, 15);
+      g_assert_cmpuint (bl_profile_get_grand_total (p, BL_METRIC_WALL), ==, 9);
+    }
+
+  test_deepest_random ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -446,6 +770,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/function-recursion", test_function_recursion);
   g_test_add_func ("/model/profile/outermost-and-totals-random", test_outermost_and_totals_random);
   g_test_add_func ("/model/profile/totals-made-on-demand", test_totals_made_on_demand);
+  g_test_add_func ("/model/profile/deepest", test_deepest);
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
   g_test_add_func ("/model/profile/metric-table", test_metric_table);

@@ -63,6 +63,9 @@ struct _BlFlameGraph
    * the full one */
   GdkFrameClock  *full_clock;
   gulong          full_handler;
+  /* the frame zoomed into, when a coarse layout lacks it: zoomed into
+   * again once the full layout is there */
+  guint32         zoom_after_full;
 
   /* view: normalized x range */
   double          x0;
@@ -838,8 +841,17 @@ static void
 take_full_layout (BlFlameGraph  *self,
                   BlFlameLayout *layout)
 {
+  guint32 zoom = self->zoom_after_full;
+
   g_clear_pointer (&self->layout, bl_flame_layout_unref);
   self->layout = bl_flame_layout_ref (layout);
+  self->zoom_after_full = BL_NODE_NONE;
+  /* a selection the coarse layout did not have */
+  if (self->selected_node != BL_NODE_NONE &&
+      bl_flame_layout_lookup_node (layout, self->selected_node) == G_MAXUINT)
+    bl_flame_graph_set_selected_node (self, BL_NODE_NONE);
+  if (zoom != BL_NODE_NONE && bl_flame_layout_lookup_node (layout, zoom) != G_MAXUINT)
+    bl_flame_graph_zoom_to_node (self, zoom, FALSE);
   update_matches (self);
   update_adjustments (self);
   invalidate_bars (self);
@@ -1991,6 +2003,7 @@ bl_flame_graph_init (BlFlameGraph *self)
   self->x0 = 0;
   self->x1 = 1;
   self->zoom_node = BL_NODE_NONE;
+  self->zoom_after_full = BL_NODE_NONE;
   self->selected_node = BL_NODE_NONE;
   self->hover_node = BL_NODE_NONE;
   self->scroll_to_root = TRUE;
@@ -2070,6 +2083,7 @@ bl_flame_graph_set_profile (BlFlameGraph *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
+  self->zoom_after_full = BL_NODE_NONE;
   g_clear_pointer (&self->string_hue, g_free);
   g_clear_pointer (&self->string_shade, g_free);
   g_clear_pointer (&self->label_width, g_free);
@@ -2202,7 +2216,8 @@ bl_flame_graph_set_layout (BlFlameGraph  *self,
   if (self->layout == layout)
     return;
 
-  keep_zoom = self->zoom_node;
+  keep_zoom = self->zoom_after_full != BL_NODE_NONE ? self->zoom_after_full : self->zoom_node;
+  self->zoom_after_full = BL_NODE_NONE;
 
   g_clear_pointer (&self->layout, bl_flame_layout_unref);
   if (layout != NULL)
@@ -2227,14 +2242,32 @@ bl_flame_graph_set_layout (BlFlameGraph  *self,
   self->hover_node = BL_NODE_NONE;
   set_zoom_node (self, BL_NODE_NONE);
 
+  /* a coarse layout lacks most narrow frames: a selection stays until the
+   * full one says whether it is there, and the zoom goes to the nearest
+   * frame around it that the coarse layout has, then back to it */
   if (self->selected_node != BL_NODE_NONE &&
       (self->layout == NULL ||
-       bl_flame_layout_lookup_node (self->layout, self->selected_node) == G_MAXUINT))
+       (!bl_flame_layout_is_coarse (self->layout) &&
+        bl_flame_layout_lookup_node (self->layout, self->selected_node) == G_MAXUINT)))
     bl_flame_graph_set_selected_node (self, BL_NODE_NONE);
 
-  if (keep_zoom != BL_NODE_NONE && self->layout != NULL &&
-      bl_flame_layout_lookup_node (self->layout, keep_zoom) != G_MAXUINT)
-    bl_flame_graph_zoom_to_node (self, keep_zoom, FALSE);
+  if (keep_zoom != BL_NODE_NONE && self->layout != NULL)
+    {
+      guint32 shown = keep_zoom;
+
+      if (bl_flame_layout_is_coarse (self->layout))
+        {
+          const BlNode *nodes = bl_profile_get_nodes (self->profile);
+
+          while (shown != BL_NODE_NONE &&
+                 bl_flame_layout_lookup_node (self->layout, shown) == G_MAXUINT)
+            shown = nodes[shown].parent;
+        }
+      if (shown != BL_NODE_NONE)
+        bl_flame_graph_zoom_to_node (self, shown, FALSE);
+      if (shown != keep_zoom)
+        self->zoom_after_full = keep_zoom;
+    }
 
   update_matches (self);
   update_adjustments (self);
@@ -2295,6 +2328,8 @@ bl_flame_graph_zoom_to_node (BlFlameGraph *self,
   guint ri;
 
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+  /* a zoom asked for now replaces one waiting for the full layout */
+  self->zoom_after_full = BL_NODE_NONE;
 
   if (node == BL_NODE_NONE)
     {
@@ -2314,6 +2349,8 @@ void
 bl_flame_graph_reset_zoom (BlFlameGraph *self)
 {
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+  /* a zoom asked for now replaces one waiting for the full layout */
+  self->zoom_after_full = BL_NODE_NONE;
 
   animate_to (self, 0, 1, TRUE);
   set_zoom_node (self, BL_NODE_NONE);
@@ -2338,6 +2375,8 @@ bl_flame_graph_set_visible_range (BlFlameGraph *self,
                                   double        x1)
 {
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+  /* a zoom asked for now replaces one waiting for the full layout */
+  self->zoom_after_full = BL_NODE_NONE;
 
   stop_animation (self);
   apply_range (self, x0, x1);
@@ -2358,6 +2397,8 @@ bl_flame_graph_zoom_at (BlFlameGraph *self,
   double anchor, width;
 
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
+  /* a zoom asked for now replaces one waiting for the full layout */
+  self->zoom_after_full = BL_NODE_NONE;
 
   if (w <= 0 || factor <= 0)
     return;

@@ -12,9 +12,10 @@
  * narrower than that it follows one path only, to the deepest frame of its
  * subtree, and of siblings ending in the same pixel column it follows only
  * those that reach deeper. Those frames show as slivers, and the slivers
- * come out as in the full layout (to a pixel), in as many rows. On a
- * million nodes it takes a few milliseconds once the totals are made,
- * against tens for the full layout, which the window makes next.
+ * come out as in the full layout to within a pixel or two (a run of
+ * slivers may be that much narrower, or not joined to the next), in as
+ * many rows. On a million nodes it takes a few milliseconds once the totals
+ * are made, against tens for the full layout, which the window makes next.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -592,6 +592,376 @@ test_shared_with_svg (void)
   tree_clear (&t);
 }
 
+/* the node count from which the graph draws a coarse layout first
+ * (COARSE_MIN_NODES in bl-flame-graph.c) */
+#define COARSE_MIN_NODES 200000
+
+/* A random profile of exactly @n_nodes nodes over two threads: a parent is
+ * one of the last sixteen nodes half the time, any node otherwise; cpu
+ * on two nodes in three, mostly small and now and then large. */
+static BlProfile *
+make_big_profile (guint   n_nodes,
+                  guint32 seed)
+{
+  BlProfile *p = bl_profile_new ("big");
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint32 names[64];
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "fn%u", i);
+      names[i] = bl_profile_intern (p, name);
+    }
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_add_thread (p, bl_profile_intern (p, "main"));
+  bl_profile_add_thread (p, bl_profile_intern (p, "worker"));
+  while (bl_profile_get_n_nodes (p) < n_nodes)
+    {
+      guint32 count = bl_profile_get_n_nodes (p);
+      guint32 parent, node;
+
+      if (g_rand_boolean (rand))
+        parent = count - 1 - g_rand_int_range (rand, 0, MIN (16, count));
+      else
+        parent = g_rand_int_range (rand, 0, count);
+      node = bl_profile_add_child (p, parent, names[g_rand_int_range (rand, 0, 64)], 0, 0);
+      if (g_rand_int_range (rand, 0, 3) != 0)
+        bl_profile_add_value (p, node, BL_METRIC_CPU,
+                              g_rand_int_range (rand, 0, 50) == 0 ? 5000
+                                                                  : g_rand_int_range (rand, 1, 20));
+    }
+  g_rand_free (rand);
+  bl_profile_finish (p);
+  g_assert_cmpuint (bl_profile_get_n_nodes (p), ==, n_nodes);
+
+  return p;
+}
+
+/* what the graph showed, in order, and what the view was */
+typedef struct
+{
+  GPtrArray *layouts;      /* the non-NULL layouts notified, held */
+  GArray    *paints;       /* after-paints counted when each came */
+  guint      n_paints;
+  gboolean   zoom_on_coarse;
+  guint32    node;         /* zoomed into and selected on the coarse layout */
+  guint32    zoom_node;    /* the frame holding the view zoomed in further */
+  double     x0, x1;
+} LayoutLog;
+
+static void
+count_paint (GdkFrameClock *clock,
+             LayoutLog     *log)
+{
+  log->n_paints++;
+}
+
+static gboolean
+hold_main_loop (gpointer data)
+{
+  g_usleep (G_USEC_PER_SEC / 10);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+layout_notified (BlFlameGraph *graph,
+                 GParamSpec   *pspec,
+                 LayoutLog    *log)
+{
+  BlFlameLayout *layout = bl_flame_graph_get_layout (graph);
+
+  if (layout == NULL)
+    return;
+
+  g_ptr_array_add (log->layouts, bl_flame_layout_ref (layout));
+  g_array_append_val (log->paints, log->n_paints);
+
+  /* the coarse layout is up and the full one not yet asked for: zoom into
+   * a frame of it, deep enough to be a sliver, select it, and zoom in
+   * further around a point, to a span that is no frame's (a new layout
+   * set with bl_flame_graph_set_layout() would zoom back out to the
+   * frame's span) */
+  if (log->zoom_on_coarse && log->layouts->len == 1 && bl_flame_layout_is_coarse (layout))
+    {
+      const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
+      guint begin, end;
+
+      g_assert_cmpuint (bl_flame_layout_get_n_levels (layout), >, 6);
+      bl_flame_layout_get_level (layout, 6, &begin, &end);
+      g_assert_cmpuint (begin, <, end);
+      log->node = rects[begin].node;
+      bl_flame_graph_zoom_to_node (graph, log->node, FALSE);
+      bl_flame_graph_set_selected_node (graph, log->node);
+      bl_flame_graph_get_visible_range (graph, &log->x0, &log->x1);
+      g_assert_cmpfloat (log->x0, ==, rects[begin].x0);
+      g_assert_cmpfloat (log->x1, ==, rects[begin].x1);
+      g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, log->node);
+
+      bl_flame_graph_zoom_at (graph, WIDTH / 4, 0.5);
+      bl_flame_graph_get_visible_range (graph, &log->x0, &log->x1);
+      g_assert_cmpfloat (log->x0, >, rects[begin].x0);
+      g_assert_cmpfloat (log->x1, <, rects[begin].x1);
+      log->zoom_node = bl_flame_graph_get_zoom_node (graph);
+      g_assert_cmpuint (log->zoom_node, !=, BL_NODE_NONE);
+
+      /* Before anything else the main loop does next, time for a full
+       * layout asked for too early (now, rather than after the paint) to
+       * be made: its result would then come before the frame is painted,
+       * a task's callback going before the frame clock's redraw, and the
+       * count of paints below would show it. */
+      g_idle_add_full (G_PRIORITY_HIGH, hold_main_loop, NULL, NULL);
+    }
+}
+
+static void
+layout_log_init (LayoutLog    *log,
+                 BlFlameGraph *graph)
+{
+  memset (log, 0, sizeof *log);
+  log->layouts = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_flame_layout_unref);
+  log->paints = g_array_new (FALSE, FALSE, sizeof (guint));
+  log->node = BL_NODE_NONE;
+  g_signal_connect (graph, "notify::layout", G_CALLBACK (layout_notified), log);
+}
+
+static void
+layout_log_clear (LayoutLog    *log,
+                  BlFlameGraph *graph)
+{
+  g_signal_handlers_disconnect_by_func (graph, layout_notified, log);
+  g_ptr_array_unref (log->layouts);
+  g_array_unref (log->paints);
+}
+
+static gboolean
+has_full_layout (gpointer data)
+{
+  LayoutLog *log = data;
+
+  return log->layouts->len > 0 &&
+         !bl_flame_layout_is_coarse (g_ptr_array_index (log->layouts, log->layouts->len - 1));
+}
+
+/* a few more turns of the main loop: nothing else arrives */
+static void
+settle (void)
+{
+  for (guint i = 0; i < 50; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* @columns: the width the coarse layout should be made for */
+static void
+assert_coarse_then_full (LayoutLog *log,
+                         BlProfile *profile,
+                         guint      columns)
+{
+  g_autoptr(BlFlameLayout) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  BlFlameLayout *coarse, *full;
+
+  g_assert_cmpuint (log->layouts->len, ==, 2);
+  coarse = g_ptr_array_index (log->layouts, 0);
+  full = g_ptr_array_index (log->layouts, 1);
+  g_assert_true (bl_flame_layout_is_coarse (coarse));
+  g_assert_false (bl_flame_layout_is_coarse (full));
+  g_assert_true (bl_flame_layout_get_profile (coarse) == profile);
+  g_assert_true (bl_flame_layout_get_profile (full) == profile);
+  g_assert_cmpint (bl_flame_layout_get_metric (full), ==, bl_flame_layout_get_metric (coarse));
+  g_assert_cmpuint (bl_flame_layout_get_thread (full), ==, bl_flame_layout_get_thread (coarse));
+  g_assert_cmpuint (bl_flame_layout_get_n_levels (full), ==, bl_flame_layout_get_n_levels (coarse));
+  g_assert_cmpuint (bl_flame_layout_get_n_rects (coarse), <, bl_flame_layout_get_n_rects (full));
+  g_test_message ("coarse %u rects, full %u, %u levels", bl_flame_layout_get_n_rects (coarse),
+                  bl_flame_layout_get_n_rects (full), bl_flame_layout_get_n_levels (full));
+
+  expected = bl_flame_layout_new_coarse (profile, bl_flame_layout_get_metric (coarse),
+                                         bl_flame_layout_get_thread (coarse), columns,
+                                         NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_flame_layout_get_n_rects (coarse), ==,
+                    bl_flame_layout_get_n_rects (expected));
+  for (guint i = 0; i < bl_flame_layout_get_n_rects (coarse); i++)
+    g_assert_cmpuint (bl_flame_layout_get_rects (coarse)[i].node, ==,
+                      bl_flame_layout_get_rects (expected)[i].node);
+}
+
+/* A profile of 200,000 nodes or more is shown first from a coarse layout,
+ * and the full one replaces it once a frame with the coarse one is
+ * painted, keeping the view set meanwhile; below that, the first layout is
+ * the full one. */
+static void
+test_coarse_then_full (void)
+{
+  g_autoptr(BlProfile) big = make_big_profile (COARSE_MIN_NODES, 5);
+  g_autoptr(BlProfile) smaller = make_big_profile (COARSE_MIN_NODES - 1, 6);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = bl_flame_graph_new ();
+  BlFlameGraph *graph = BL_FLAME_GRAPH (widget);
+  GtkWidget *unmapped;
+  GdkFrameClock *clock;
+  LayoutLog log;
+  BlFlameLayout *full;
+  double x0, x1;
+  guint ri;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped_and_sized, widget));
+  clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (clock);
+
+  layout_log_init (&log, graph);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint), &log);
+  log.zoom_on_coarse = TRUE;
+  bl_flame_graph_set_profile (graph, big);
+  for (guint i = 0; i < 10000 && !has_full_layout (&log); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (has_full_layout (&log));
+  settle ();
+
+  /* made for the window's width, which is the graph's */
+  assert_coarse_then_full (&log, big, WIDTH);
+  full = g_ptr_array_index (log.layouts, 1);
+  g_assert_true (bl_flame_graph_get_layout (graph) == full);
+  /* a frame was painted between the two */
+  g_assert_cmpuint (g_array_index (log.paints, guint, 1), >, g_array_index (log.paints, guint, 0));
+
+  /* the view set on the coarse layout is kept: the same span, zoom frame
+   * and selection, the selected frame still around the span (its edges are
+   * the same in both layouts) */
+  g_assert_cmpuint (log.node, !=, BL_NODE_NONE);
+  bl_flame_graph_get_visible_range (graph, &x0, &x1);
+  g_assert_cmpfloat (x0, ==, log.x0);
+  g_assert_cmpfloat (x1, ==, log.x1);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, log.zoom_node);
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, log.node);
+  ri = bl_flame_layout_lookup_node (full, log.node);
+  g_assert_cmpuint (ri, !=, G_MAXUINT);
+  g_assert_cmpfloat (bl_flame_layout_get_rects (full)[ri].x0, <, x0);
+  g_assert_cmpfloat (bl_flame_layout_get_rects (full)[ri].x1, >, x1);
+
+  /* one node fewer: the full layout straight away */
+  g_ptr_array_set_size (log.layouts, 0);
+  g_array_set_size (log.paints, 0);
+  log.zoom_on_coarse = FALSE;
+  bl_flame_graph_set_profile (graph, smaller);
+  g_assert_true (iterate_until (has_full_layout, &log));
+  settle ();
+  g_assert_cmpuint (log.layouts->len, ==, 1);
+  g_assert_false (bl_flame_layout_is_coarse (g_ptr_array_index (log.layouts, 0)));
+  g_assert_true (bl_flame_graph_get_layout (graph) == g_ptr_array_index (log.layouts, 0));
+
+  g_signal_handlers_disconnect_by_func (clock, count_paint, &log);
+  layout_log_clear (&log, graph);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* a graph in no window has no frame to wait for: the full layout is
+   * asked for as soon as the coarse one is in */
+  unmapped = g_object_ref_sink (bl_flame_graph_new ());
+  layout_log_init (&log, BL_FLAME_GRAPH (unmapped));
+  bl_flame_graph_set_profile (BL_FLAME_GRAPH (unmapped), big);
+  g_assert_true (iterate_until (has_full_layout, &log));
+  settle ();
+  /* with no width to go by, for 4096 pixels */
+  assert_coarse_then_full (&log, big, 4096);
+  layout_log_clear (&log, BL_FLAME_GRAPH (unmapped));
+  g_object_unref (unmapped);
+}
+
+static gboolean
+layout_for_thread (gpointer data)
+{
+  LayoutLog *log = data;
+  BlFlameLayout *last;
+
+  if (!has_full_layout (log))
+    return FALSE;
+  last = g_ptr_array_index (log->layouts, log->layouts->len - 1);
+
+  return bl_flame_layout_get_thread (last) == 0;
+}
+
+/* Zoomed into and selecting a frame too narrow for the coarse layout, a
+ * thread switch shows the coarse layout of the thread zoomed into the
+ * nearest frame around it that it has, keeps the selection, and the full
+ * layout zooms back into the frame itself. */
+static void
+test_coarse_keeps_zoom (void)
+{
+  g_autoptr(BlProfile) big = make_big_profile (COARSE_MIN_NODES, 7);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = bl_flame_graph_new ();
+  BlFlameGraph *graph = BL_FLAME_GRAPH (widget);
+  BlFlameLayout *layout, *coarse;
+  const BlFlameRect *rects;
+  LayoutLog log;
+  guint32 narrow = BL_NODE_NONE;
+  guint ri;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (is_mapped_and_sized, widget));
+
+  layout_log_init (&log, graph);
+  bl_flame_graph_set_profile (graph, big);
+  g_assert_true (iterate_until (has_full_layout, &log));
+  settle ();
+  layout = bl_flame_graph_get_layout (graph);
+  coarse = g_ptr_array_index (log.layouts, 0);
+  g_assert_true (bl_flame_layout_is_coarse (coarse));
+
+  /* a frame of thread 0 at depth 4 or more that the coarse layout lacks */
+  rects = bl_flame_layout_get_rects (layout);
+  for (guint i = 0; i < bl_flame_layout_get_n_rects (layout) && narrow == BL_NODE_NONE; i++)
+    if (rects[i].depth >= 4 && bl_profile_get_node (big, rects[i].node)->thread == 0 &&
+        bl_flame_layout_lookup_node (coarse, rects[i].node) == G_MAXUINT)
+      narrow = rects[i].node;
+  g_assert_cmpuint (narrow, !=, BL_NODE_NONE);
+
+  bl_flame_graph_zoom_to_node (graph, narrow, FALSE);
+  bl_flame_graph_set_selected_node (graph, narrow);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, narrow);
+
+  g_ptr_array_set_size (log.layouts, 0);
+  g_array_set_size (log.paints, 0);
+  bl_flame_graph_set_thread (graph, 0);
+  g_assert_true (iterate_until (layout_for_thread, &log));
+  settle ();
+
+  g_assert_cmpuint (log.layouts->len, ==, 2);
+  coarse = g_ptr_array_index (log.layouts, 0);
+  g_assert_true (bl_flame_layout_is_coarse (coarse));
+  g_assert_cmpuint (bl_flame_layout_lookup_node (coarse, narrow), ==, G_MAXUINT);
+
+  /* the full layout of the thread: zoomed into the frame again, still selected */
+  layout = bl_flame_graph_get_layout (graph);
+  g_assert_false (bl_flame_layout_is_coarse (layout));
+  g_assert_cmpuint (bl_flame_graph_get_selected_node (graph), ==, narrow);
+  g_assert_cmpuint (bl_flame_graph_get_zoom_node (graph), ==, narrow);
+  ri = bl_flame_layout_lookup_node (layout, narrow);
+  g_assert_cmpuint (ri, !=, G_MAXUINT);
+  {
+    double x0, x1;
+
+    bl_flame_graph_get_visible_range (graph, &x0, &x1);
+    g_assert_cmpfloat (x0, ==, bl_flame_layout_get_rects (layout)[ri].x0);
+    g_assert_cmpfloat (x1, ==, bl_flame_layout_get_rects (layout)[ri].x1);
+  }
+
+  layout_log_clear (&log, graph);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -612,6 +982,8 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-graph/slivers", test_slivers);
   g_test_add_func ("/widgets/flame-graph/keyboard", test_keyboard);
   g_test_add_func ("/widgets/flame-graph/shared-with-svg", test_shared_with_svg);
+  g_test_add_func ("/widgets/flame-graph/coarse-then-full", test_coarse_then_full);
+  g_test_add_func ("/widgets/flame-graph/coarse-keeps-zoom", test_coarse_keeps_zoom);
 
   return g_test_run ();
 }

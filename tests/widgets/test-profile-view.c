@@ -509,6 +509,80 @@ test_hidden_tables_wait (void)
   g_object_unref (t.profile);
 }
 
+/* A profile of @n nodes in two threads, chains of eight under random
+ * parents, with cpu and wall */
+static BlProfile *
+make_wide_profile (guint n)
+{
+  BlProfile *p = bl_profile_new ("wide");
+  GRand *rand = g_rand_new_with_seed (12);
+  guint32 names[32];
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "fn%u", i);
+      names[i] = bl_profile_intern (p, name);
+    }
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_WALL);
+  bl_profile_add_thread (p, bl_profile_intern (p, "main"));
+  bl_profile_add_thread (p, bl_profile_intern (p, "render"));
+  while (bl_profile_get_n_nodes (p) < n)
+    {
+      guint32 count = bl_profile_get_n_nodes (p);
+      guint32 parent = count % 8 == 0 ? (guint32) g_rand_int_range (rand, 0, count) : count - 1;
+      guint32 node = bl_profile_add_child (p, parent, names[g_rand_int_range (rand, 0, 32)], 0, 0);
+
+      bl_profile_add_value (p, node, BL_METRIC_CPU, g_rand_int_range (rand, 1, 100));
+      bl_profile_add_value (p, node, BL_METRIC_WALL, g_rand_int_range (rand, 1, 300));
+    }
+  g_rand_free (rand);
+  bl_profile_finish (p);
+
+  return p;
+}
+
+/* On a profile of 100,000 nodes or more the Top Down table shown does not
+ * make every metric's node totals on the main thread as its first rows are
+ * bound: while the graph's layout is made it waits, held like the hidden
+ * tables, and then its worker makes them and gives it its rows. */
+static void
+test_top_down_waits_on_big (void)
+{
+  g_autoptr(BlProfile) profile = make_wide_profile (150000);
+  GtkWidget *window = gtk_window_new ();
+  BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
+  BlCallTreeView *top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (window_mapped, window));
+
+  g_assert_false (bl_profile_has_total_array (profile, BL_METRIC_WALL));
+  bl_profile_view_set_profile (view, profile);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (top_down)));
+  g_assert_true (bl_call_tree_view_get_waiting (top_down));
+  g_assert_true (bl_call_tree_view_get_loading (top_down));
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (top_down)), ==, 0);
+  /* nothing asked the main thread for the totals of the metric not drawn */
+  g_assert_false (bl_profile_has_total_array (profile, BL_METRIC_WALL));
+
+  current_view = view;
+  g_assert_true (iterate_until (tables_released, view));
+  settle ();
+  g_assert_false (bl_call_tree_view_get_loading (top_down));
+  /* the two thread roots, and every metric's totals made */
+  g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (top_down)), ==, 2);
+  g_assert_true (bl_profile_has_total_array (profile, BL_METRIC_CPU));
+  g_assert_true (bl_profile_has_total_array (profile, BL_METRIC_WALL));
+
+  current_view = NULL;
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A hidden table that had rows keeps them bound while it is held (their
  * taking down is not between the click and the graph), lets them go when
  * released, and binds the new ones when it is shown. */
@@ -581,6 +655,7 @@ main (int   argc,
   g_test_add_func ("/widgets/call-tree/held", test_held_table);
   g_test_add_func ("/widgets/profile-view/hidden-tables-wait", test_hidden_tables_wait);
   g_test_add_func ("/widgets/profile-view/held-table-keeps-rows", test_held_table_keeps_rows);
+  g_test_add_func ("/widgets/profile-view/top-down-waits-on-big", test_top_down_waits_on_big);
 
   return g_test_run ();
 }

@@ -770,6 +770,20 @@ compare_string_ids (gconstpointer a,
 
 /* Children by name, then file. Strings are interned, so ranking the string
  * table once turns every comparison into two integer ones. */
+/* Node @i of the sweep backwards, whose total is not zero: the deepest of
+ * its subtree is final, and counts for its parent's */
+static inline void
+note_deepest (guint32      *deepest,
+              const BlNode *node,
+              gsize         i)
+{
+  guint32 d = MAX (deepest[i], node->depth);
+
+  deepest[i] = d;
+  if (node->parent != BL_NODE_NONE)
+    deepest[node->parent] = MAX (deepest[node->parent], d);
+}
+
 /* The totals of one metric: a node's self value plus its children's
  * totals, in one sweep backwards (children come after their parents).
  * With @deepest, the same sweep writes the deepest column: a node's total
@@ -799,18 +813,12 @@ compute_total_column (BlProfile  *self,
   for (gsize i = self->n_nodes; i-- > 0;)
     {
       const BlNode *node = &self->nodes[i];
-      guint32 parent = node->parent;
 
       if (total[i] != 0)
         {
-          guint32 d = MAX (deepest[i], node->depth);
-
-          deepest[i] = d;
-          if (parent != BL_NODE_NONE)
-            {
-              deepest[parent] = MAX (deepest[parent], d);
-              total[parent] = bl_saturating_add (total[parent], total[i]);
-            }
+          note_deepest (deepest, node, i);
+          if (node->parent != BL_NODE_NONE)
+            total[node->parent] = bl_saturating_add (total[node->parent], total[i]);
         }
     }
 
@@ -824,18 +832,8 @@ compute_deepest_column (BlProfile     *self,
                         guint32       *deepest)
 {
   for (gsize i = self->n_nodes; i-- > 0;)
-    {
-      const BlNode *node = &self->nodes[i];
-
-      if (total[i] != 0)
-        {
-          guint32 d = MAX (deepest[i], node->depth);
-
-          deepest[i] = d;
-          if (node->parent != BL_NODE_NONE)
-            deepest[node->parent] = MAX (deepest[node->parent], d);
-        }
-    }
+    if (total[i] != 0)
+      note_deepest (deepest, &self->nodes[i], i);
 }
 
 /* The totals of a metric the profile has, made on the first call. A

@@ -578,6 +578,9 @@ apply_range (BlFlameGraph *self,
 {
   double w = CLAMP (x1 - x0, MIN_ZOOM_WIDTH, 1.0);
 
+  /* the view moved (a zoom, a drag, the scroll bar): that replaces a zoom
+   * waiting for the full layout */
+  self->zoom_after_full = BL_NODE_NONE;
   x0 = CLAMP (x0, 0.0, 1.0 - w);
   if (x0 == self->x0 && x0 + w == self->x1)
     return;
@@ -632,6 +635,8 @@ animate_to (BlFlameGraph *self,
 {
   gboolean enabled = TRUE;
 
+  /* as in apply_range(), from the start of a glide */
+  self->zoom_after_full = BL_NODE_NONE;
   stop_animation (self);
 
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)),
@@ -2349,8 +2354,6 @@ void
 bl_flame_graph_reset_zoom (BlFlameGraph *self)
 {
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
-  /* a zoom asked for now replaces one waiting for the full layout */
-  self->zoom_after_full = BL_NODE_NONE;
 
   animate_to (self, 0, 1, TRUE);
   set_zoom_node (self, BL_NODE_NONE);
@@ -2375,8 +2378,6 @@ bl_flame_graph_set_visible_range (BlFlameGraph *self,
                                   double        x1)
 {
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
-  /* a zoom asked for now replaces one waiting for the full layout */
-  self->zoom_after_full = BL_NODE_NONE;
 
   stop_animation (self);
   apply_range (self, x0, x1);
@@ -2397,8 +2398,6 @@ bl_flame_graph_zoom_at (BlFlameGraph *self,
   double anchor, width;
 
   g_return_if_fail (BL_IS_FLAME_GRAPH (self));
-  /* a zoom asked for now replaces one waiting for the full layout */
-  self->zoom_after_full = BL_NODE_NONE;
 
   if (w <= 0 || factor <= 0)
     return;

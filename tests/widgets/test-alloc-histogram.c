@@ -16,18 +16,10 @@
 #include "bl-model.h"
 #include "bl-mpatrol-writer.h"
 #include "bl-profile-view.h"
+#include "widget-test-util.h"
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 2000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 2000
 
 static gboolean
 is_mapped (gpointer data)
@@ -50,7 +42,7 @@ present (GtkWidget *child)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
   gtk_window_set_child (GTK_WINDOW (window), child);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped, child));
+  g_assert_true (test_iterate_until (is_mapped, child, WAIT_TURNS));
   settle ();
   return window;
 }

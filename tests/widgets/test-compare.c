@@ -21,6 +21,7 @@
 #include "bl-stacks-writer.h"
 #include "bl-window-compare.h"
 #include "bl-window.h"
+#include "widget-test-util.h"
 
 #define WIDTH  1200
 #define HEIGHT 700
@@ -57,18 +58,8 @@ profile_from_lines (const char * const *lines)
   return profile;
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 5000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 5000
 
 static void
 settle (void)
@@ -120,21 +111,22 @@ fixture_open (Fixture    *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
   gtk_window_present (GTK_WINDOW (f->window));
-  g_assert_true (iterate_until (is_mapped, f->view));
+  g_assert_true (test_iterate_until (is_mapped, f->view, WAIT_TURNS));
 
   bl_compare_view_set_titles (f->view, "before.bsprof", "after.bsprof");
   bl_compare_view_set_diff (f->view, diff);
   if (page != NULL)
     bl_compare_view_set_page (f->view, page);
   if (!bl_diff_is_session (diff))
-    g_assert_true (iterate_until (graphs_laid_out, f->view));
+    g_assert_true (test_iterate_until (graphs_laid_out, f->view, WAIT_TURNS));
   if (g_strcmp0 (page, "differential") == 0 || g_strcmp0 (page, "side-by-side") == 0)
     {
       BlCompareGraph shown = g_str_equal (page, "differential")
         ? BL_COMPARE_GRAPH_DIFF
         : BL_COMPARE_GRAPH_B;
 
-      g_assert_true (iterate_until (is_mapped, bl_compare_view_get_flame_graph (f->view, shown)));
+      g_assert_true (test_iterate_until (is_mapped, bl_compare_view_get_flame_graph (f->view, shown),
+                                         WAIT_TURNS));
     }
   settle ();
 }
@@ -345,7 +337,7 @@ test_differential_colours (void)
   /* A's shape shows the stack that went away, in its own colour */
   bl_compare_view_set_normalized (f.view, FALSE);
   bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
-  g_assert_true (iterate_until (graphs_laid_out, f.view));
+  g_assert_true (test_iterate_until (graphs_laid_out, f.view, WAIT_TURNS));
   settle ();
   g_assert_true (bl_flame_graph_get_profile (graph) == bl_diff_get_profile (diff, BL_DIFF_SIDE_A));
   render_bars (GTK_WIDGET (graph), &bars);
@@ -842,7 +834,7 @@ test_explain (void)
   g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_B, "T;main;grow")), ==,
                    0);
   bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
-  g_assert_true (iterate_until (graphs_laid_out, f.view));
+  g_assert_true (test_iterate_until (graphs_laid_out, f.view, WAIT_TURNS));
   settle ();
   g_assert_cmpint (frame_hatch (graph, profile_node (diff, BL_DIFF_SIDE_A, "T;main;gone")), ==,
                    -1);
@@ -901,16 +893,16 @@ test_table_width (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped, view));
+  g_assert_true (test_iterate_until (is_mapped, view, WAIT_TURNS));
   bl_compare_view_set_titles (view, "before.bsprof", "after.bsprof");
   bl_compare_view_set_diff (view, diff);
-  g_assert_true (iterate_until (graphs_laid_out, view));
+  g_assert_true (test_iterate_until (graphs_laid_out, view, WAIT_TURNS));
   settle ();
 
   table = GTK_WIDGET (bl_compare_view_get_function_table (view));
   scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
   g_assert_nonnull (scroller);
-  g_assert_true (iterate_until (is_mapped, table));
+  g_assert_true (test_iterate_until (is_mapped, table, WAIT_TURNS));
   settle ();
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), <=, 1000);
   gtk_widget_measure (table, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
@@ -985,7 +977,7 @@ select_thread (Fixture *f,
                guint    position)
 {
   gtk_drop_down_set_selected (bl_compare_view_get_thread_dropdown (f->view), position);
-  g_assert_true (iterate_until (layouts_current, f->view));
+  g_assert_true (test_iterate_until (layouts_current, f->view, WAIT_TURNS));
   settle ();
 }
 
@@ -1012,7 +1004,7 @@ assert_hit (BlCompareView  *view,
   graphene_rect_t r;
 
   /* shown again after its empty state: allocated on the next frame */
-  g_assert_true (iterate_until (is_mapped, graph));
+  g_assert_true (test_iterate_until (is_mapped, graph, WAIT_TURNS));
   g_assert_false (gtk_widget_get_mapped (bl_compare_view_get_empty_state (view, which)));
   g_assert_true (bl_flame_graph_get_frame_bounds (graph, node, &r));
   g_assert_cmpuint (bl_flame_graph_get_node_at (graph, r.origin.x + r.size.width / 2,
@@ -1148,18 +1140,18 @@ test_threads (void)
   assert_missing (f.view, BL_COMPARE_GRAPH_DIFF, "No Thread “render” in B",
                   "Only A recorded this thread: draw A’s shape to see what went away.");
   bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_A);
-  g_assert_true (iterate_until (layouts_current, f.view));
+  g_assert_true (test_iterate_until (layouts_current, f.view, WAIT_TURNS));
   settle ();
   assert_roots (f.view, BL_COMPARE_GRAPH_DIFF, "render");
   assert_hit (f.view, diff, BL_COMPARE_GRAPH_DIFF, BL_DIFF_SIDE_A, "render;draw");
   bl_compare_view_set_diff_shape (f.view, BL_DIFF_SIDE_B);
-  g_assert_true (iterate_until (layouts_current, f.view));
+  g_assert_true (test_iterate_until (layouts_current, f.view, WAIT_TURNS));
   bl_compare_view_set_page (f.view, "side-by-side");
   settle ();
 
   /* by name through the API: the dropdown follows; only B has "net" */
   bl_compare_view_set_thread (f.view, "net");
-  g_assert_true (iterate_until (layouts_current, f.view));
+  g_assert_true (test_iterate_until (layouts_current, f.view, WAIT_TURNS));
   settle ();
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 3);
   assert_missing (f.view, BL_COMPARE_GRAPH_A, "No Thread “net” in A",
@@ -1277,7 +1269,7 @@ test_session_alignment (void)
   g_assert_cmpstr (bl_compare_view_get_page (f.view), ==, "sessions");
   chart = bl_compare_view_get_chart (f.view, BL_SERIES_MEMORY_USED);
   g_assert_nonnull (chart);
-  g_assert_true (iterate_until (is_mapped, chart));
+  g_assert_true (test_iterate_until (is_mapped, chart, WAIT_TURNS));
   settle ();
   g_assert_nonnull (bl_compare_view_get_chart (f.view, BL_SERIES_FPS));
   /* sessions have no threads: no thread selector */
@@ -1412,7 +1404,7 @@ test_session_zoom (void)
   fixture_open (&f, diff, NULL);
   memory = bl_compare_view_get_chart (f.view, BL_SERIES_MEMORY_USED);
   cpu = bl_compare_view_get_chart (f.view, BL_SERIES_CPU_TOTAL);
-  g_assert_true (iterate_until (is_mapped, memory));
+  g_assert_true (test_iterate_until (is_mapped, memory, WAIT_TURNS));
   settle ();
   bl_compare_chart_get_range (memory, &from0, &to0);
 
@@ -1507,7 +1499,7 @@ test_page (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_cmpstr (bl_compare_page_get_title (page), ==, "page-a.bsprof ↔ page-b.bsprof");
   bl_compare_page_load (page);
-  g_assert_true (iterate_until (page_done, page));
+  g_assert_true (test_iterate_until (page_done, page, WAIT_TURNS));
   g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
   g_assert_nonnull (bl_compare_page_get_diff (page));
   g_assert_true (bl_compare_view_get_diff (bl_compare_page_get_view (page)) ==
@@ -1521,7 +1513,7 @@ test_page (void)
   page = bl_compare_page_new (file_a, session_file);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   bl_compare_page_load (page);
-  g_assert_true (iterate_until (page_done, page));
+  g_assert_true (test_iterate_until (page_done, page, WAIT_TURNS));
   g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_FAILED);
   g_assert_nonnull (strstr (bl_compare_page_get_error_message (page),
                             "Compare two profiles or two sessions"));
@@ -1535,7 +1527,7 @@ test_page (void)
     bl_compare_page_set_document (page, BL_DIFF_SIDE_A, G_OBJECT (loaded));
     gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
     bl_compare_page_load (page);
-    g_assert_true (iterate_until (page_done, page));
+    g_assert_true (test_iterate_until (page_done, page, WAIT_TURNS));
     g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_FAILED);
     g_assert_true (g_str_has_prefix (bl_compare_page_get_error_message (page), "b.bsprof: "));
   }
@@ -1570,13 +1562,13 @@ test_window (void)
   gtk_window_present (GTK_WINDOW (window));
 
   first = bl_window_open_file (window, file_a);
-  g_assert_true (iterate_until (profile_page_loaded, first));
+  g_assert_true (test_iterate_until (profile_page_loaded, first, WAIT_TURNS));
 
   page = bl_window_compare_files (window, file_a, file_b, bl_profile_page_get_document (first));
   g_assert_cmpuint (bl_window_get_n_pages (window), ==, 2);
   /* the compare tab is selected; it is not a profile tab */
   g_assert_null (bl_window_get_current_page (window));
-  g_assert_true (iterate_until (page_done, page));
+  g_assert_true (test_iterate_until (page_done, page, WAIT_TURNS));
   g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
   g_assert_true (bl_diff_get_profile (bl_compare_page_get_diff (page), BL_DIFF_SIDE_A) ==
                  bl_profile_page_get_profile (first));
@@ -1622,7 +1614,7 @@ test_window (void)
             g_assert_true (BL_IS_COMPARE_PAGE (child));
             g_assert_true (g_file_equal (bl_compare_page_get_file (BL_COMPARE_PAGE (child),
                                                                    BL_DIFF_SIDE_B), file_b));
-            g_assert_true (iterate_until (page_done, child));
+            g_assert_true (test_iterate_until (page_done, child, WAIT_TURNS));
             /* Ctrl+F reaches the comparison's search */
             settle ();
             gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL);

@@ -11,6 +11,7 @@
 #include "bl-flame-graph.h"
 #include "bl-flame-text.h"
 #include "bl-model.h"
+#include "widget-test-util.h"
 
 #define WIDTH  1000
 #define HEIGHT 300
@@ -61,18 +62,8 @@ tree_clear (Tree *t)
   g_clear_object (&t->profile);
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 2000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 2000
 
 static gboolean
 is_mapped_and_sized (gpointer data)
@@ -95,10 +86,10 @@ present_graph (BlProfile *profile)
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped_and_sized, graph));
+  g_assert_true (test_iterate_until (is_mapped_and_sized, graph, WAIT_TURNS));
 
   bl_flame_graph_set_profile (BL_FLAME_GRAPH (graph), profile);
-  g_assert_true (iterate_until (has_layout, graph));
+  g_assert_true (test_iterate_until (has_layout, graph, WAIT_TURNS));
   /* let the allocation settle after the layout arrived */
   for (guint i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -468,7 +459,7 @@ read_clipboard (GtkWidget *widget)
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
                                  clipboard_read_cb, &read);
-  g_assert_true (iterate_until (read_done, &read));
+  g_assert_true (test_iterate_until (read_done, &read, WAIT_TURNS));
 
   return read.text;
 }
@@ -812,7 +803,7 @@ test_coarse_then_full (void)
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped_and_sized, widget));
+  g_assert_true (test_iterate_until (is_mapped_and_sized, widget, WAIT_TURNS));
   clock = gtk_widget_get_frame_clock (widget);
   g_assert_nonnull (clock);
 
@@ -854,7 +845,7 @@ test_coarse_then_full (void)
   g_array_set_size (log.paints, 0);
   log.zoom_on_coarse = FALSE;
   bl_flame_graph_set_profile (graph, smaller);
-  g_assert_true (iterate_until (has_full_layout, &log));
+  g_assert_true (test_iterate_until (has_full_layout, &log, WAIT_TURNS));
   settle ();
   g_assert_cmpuint (log.layouts->len, ==, 1);
   g_assert_false (bl_flame_layout_is_coarse (g_ptr_array_index (log.layouts, 0)));
@@ -869,7 +860,7 @@ test_coarse_then_full (void)
   unmapped = g_object_ref_sink (bl_flame_graph_new ());
   layout_log_init (&log, BL_FLAME_GRAPH (unmapped));
   bl_flame_graph_set_profile (BL_FLAME_GRAPH (unmapped), big);
-  g_assert_true (iterate_until (has_full_layout, &log));
+  g_assert_true (test_iterate_until (has_full_layout, &log, WAIT_TURNS));
   settle ();
   /* with no width to go by, for 4096 pixels */
   assert_coarse_then_full (&log, big, 4096);
@@ -910,11 +901,11 @@ test_coarse_keeps_zoom (void)
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped_and_sized, widget));
+  g_assert_true (test_iterate_until (is_mapped_and_sized, widget, WAIT_TURNS));
 
   layout_log_init (&log, graph);
   bl_flame_graph_set_profile (graph, big);
-  g_assert_true (iterate_until (has_full_layout, &log));
+  g_assert_true (test_iterate_until (has_full_layout, &log, WAIT_TURNS));
   settle ();
   layout = bl_flame_graph_get_layout (graph);
   coarse = g_ptr_array_index (log.layouts, 0);
@@ -935,7 +926,7 @@ test_coarse_keeps_zoom (void)
   g_ptr_array_set_size (log.layouts, 0);
   g_array_set_size (log.paints, 0);
   bl_flame_graph_set_thread (graph, 0);
-  g_assert_true (iterate_until (layout_for_thread, &log));
+  g_assert_true (test_iterate_until (layout_for_thread, &log, WAIT_TURNS));
   settle ();
 
   g_assert_cmpuint (log.layouts->len, ==, 2);

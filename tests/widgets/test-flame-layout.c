@@ -13,6 +13,7 @@
 #include "bl-flame-graph.h"
 #include "bl-flame-layout.h"
 #include "bl-model.h"
+#include "widget-test-util.h"
 
 /* two threads; zero-total frames get no rect */
 static BlProfile *
@@ -610,18 +611,8 @@ test_coarse (void)
 #define RENDER_WIDTH  800
 #define RENDER_HEIGHT 300
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 2000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 2000
 
 static gboolean
 is_mapped_and_sized (gpointer data)
@@ -782,12 +773,12 @@ render_coarse_and_full (BlProfile  *p,
   gtk_window_set_default_size (GTK_WINDOW (window), RENDER_WIDTH, RENDER_HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped_and_sized, widget));
+  g_assert_true (test_iterate_until (is_mapped_and_sized, widget, WAIT_TURNS));
 
   /* the profile is below the widget's coarse threshold: the worker's
    * layout is a full one, and nothing replaces what is set after it */
   bl_flame_graph_set_profile (graph, p);
-  g_assert_true (iterate_until (has_layout, widget));
+  g_assert_true (test_iterate_until (has_layout, widget, WAIT_TURNS));
   g_assert_false (bl_flame_layout_is_coarse (bl_flame_graph_get_layout (graph)));
 
   full = bl_flame_layout_new (p, bl_flame_graph_get_metric (graph), BL_FLAME_ALL_THREADS,

@@ -20,6 +20,7 @@
 #include "bl-perfetto-writer.h"
 #include "bl-window-compare.h"
 #include "bl-window.h"
+#include "widget-test-util.h"
 
 static char *tmpdir;
 
@@ -88,18 +89,8 @@ make_profile (guint n_heaps)
   return profile;
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 5000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 5000
 
 static void
 settle (void)
@@ -136,7 +127,7 @@ present_view (BlProfile *profile,
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_present (GTK_WINDOW (window));
   bl_heap_view_set_profile (BL_HEAP_VIEW (view), profile);
-  g_assert_true (iterate_until (view_ready, view));
+  g_assert_true (test_iterate_until (view_ready, view, WAIT_TURNS));
   settle ();
 
   return BL_HEAP_VIEW (view);
@@ -516,7 +507,7 @@ test_compare_snapshots (void)
   g_autofree char *shown = NULL;
 
   bl_heap_view_set_compare_with (view, 1);
-  g_assert_true (iterate_until (compare_ready, compare));
+  g_assert_true (test_iterate_until (compare_ready, compare, WAIT_TURNS));
   settle ();
   g_assert_cmpstr (bl_heap_compare_view_get_title (compare), ==, "Snapshot 1 → Snapshot 2");
 
@@ -569,7 +560,7 @@ test_compare_snapshots (void)
 
   /* the second snapshot has two more Str objects */
   bl_heap_view_set_snapshot (view, 1);
-  g_assert_true (iterate_until (view_ready, view));
+  g_assert_true (test_iterate_until (view_ready, view, WAIT_TURNS));
   {
     g_autofree char *bytes = bl_format_bytes (302);
     g_autofree char *leaked = bl_format_bytes (27);
@@ -737,7 +728,8 @@ test_fits_800x600 (void)
   g_assert_cmpint (min_width, <=, 800);
 
   bl_heap_view_set_compare_with (view, 1);
-  g_assert_true (iterate_until (compare_ready, bl_heap_view_get_compare_view (view)));
+  g_assert_true (test_iterate_until (compare_ready, bl_heap_view_get_compare_view (view),
+                                     WAIT_TURNS));
   settle ();
   gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1,
                       &min_width, NULL, NULL, NULL);
@@ -816,9 +808,9 @@ test_window (void)
 
   /* heaps and no threads: straight on the Heap page */
   page = bl_window_open_file (window, heaps_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
   g_assert_true (bl_profile_page_is_showing_heap (page));
-  g_assert_true (iterate_until (view_ready, bl_profile_page_get_heap_view (page)));
+  g_assert_true (test_iterate_until (view_ready, bl_profile_page_get_heap_view (page), WAIT_TURNS));
   settle ();
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (bl_profile_page_get_heap_view (page))));
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (bl_profile_page_get_profile_view (page))));
@@ -849,17 +841,18 @@ test_window (void)
 
   /* slices and a heap: the profile first, the Heap page beside it */
   page = bl_window_open_file (window, both_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
   settle ();
   g_assert_false (bl_profile_page_is_showing_heap (page));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (bl_profile_page_get_profile_view (page))));
-  g_assert_true (iterate_until (view_ready, bl_profile_page_get_heap_view (page)));
+  g_assert_true (test_iterate_until (view_ready, bl_profile_page_get_heap_view (page), WAIT_TURNS));
 
   /* two files with heaps compared: the heap comparison */
   compare = bl_window_compare_files (window, heaps_file, heaps_file, NULL);
-  g_assert_true (iterate_until (compare_page_loaded, compare));
+  g_assert_true (test_iterate_until (compare_page_loaded, compare, WAIT_TURNS));
   g_assert_true (bl_compare_page_is_showing_heaps (compare));
-  g_assert_true (iterate_until (compare_ready, bl_compare_page_get_heap_view (compare)));
+  g_assert_true (test_iterate_until (compare_ready, bl_compare_page_get_heap_view (compare),
+                                     WAIT_TURNS));
   {
     BlHeapCompareView *view = BL_HEAP_COMPARE_VIEW (bl_compare_page_get_heap_view (compare));
     GListModel *types = bl_heap_compare_view_get_types_model (view);
@@ -875,11 +868,12 @@ test_window (void)
 
   /* two files with threads and heaps: the profiles compared, the heaps beside them */
   compare = bl_window_compare_files (window, both_file, both_file, NULL);
-  g_assert_true (iterate_until (compare_page_loaded, compare));
+  g_assert_true (test_iterate_until (compare_page_loaded, compare, WAIT_TURNS));
   settle ();
   g_assert_false (bl_compare_page_is_showing_heaps (compare));
   g_assert_nonnull (bl_compare_page_get_diff (compare));
-  g_assert_true (iterate_until (compare_ready, bl_compare_page_get_heap_view (compare)));
+  g_assert_true (test_iterate_until (compare_ready, bl_compare_page_get_heap_view (compare),
+                                     WAIT_TURNS));
   {
     BlHeapCompareView *view = BL_HEAP_COMPARE_VIEW (bl_compare_page_get_heap_view (compare));
     g_autofree char *delta = cell (bl_heap_compare_view_get_types_model (view), 0,

@@ -60,18 +60,8 @@ deep_init (Deep  *d,
   d->profile = p;
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 3000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 3000
 
 static gboolean
 flame_has_layout (gpointer data)
@@ -94,8 +84,8 @@ tables_ready (gpointer data)
 static void
 settle (BlProfileView *view)
 {
-  g_assert_true (iterate_until (flame_has_layout, view));
-  g_assert_true (iterate_until (tables_ready, view));
+  g_assert_true (test_iterate_until (flame_has_layout, view, WAIT_TURNS));
+  g_assert_true (test_iterate_until (tables_ready, view, WAIT_TURNS));
   for (guint i = 0; i < 100; i++)
     {
       g_main_context_iteration (NULL, FALSE);
@@ -705,7 +695,7 @@ test_shortcuts_general_first (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   gtk_window_present (GTK_WINDOW (window));
   adw_dialog_present (dialog, window);
-  g_assert_true (iterate_until (is_mapped, dialog));
+  g_assert_true (test_iterate_until (is_mapped, dialog, WAIT_TURNS));
 
   g_assert_cmpstr (first_section_title (GTK_WIDGET (dialog)), ==, "General");
 
@@ -791,7 +781,7 @@ test_source_folder_paths (void)
   g_settings_set_value (settings, "source-folders", g_variant_builder_end (&builder));
   /* a dialog on libadwaita 1.5 and later, a window before */
   window = bl_preferences_show (NULL);
-  g_assert_true (iterate_until (is_mapped, window));
+  g_assert_true (test_iterate_until (is_mapped, window, WAIT_TURNS));
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
 
@@ -987,7 +977,7 @@ test_search_sliver (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 300);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped, graph));
+  g_assert_true (test_iterate_until (is_mapped, graph, WAIT_TURNS));
   bl_flame_graph_set_profile (BL_FLAME_GRAPH (graph), profile);
   for (guint i = 0; i < 3000 && bl_flame_graph_get_layout (BL_FLAME_GRAPH (graph)) == NULL; i++)
     {
@@ -1076,7 +1066,7 @@ test_compare_roots_visible (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped, view));
+  g_assert_true (test_iterate_until (is_mapped, view, WAIT_TURNS));
   bl_compare_view_set_diff (view, diff);
 
   for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
@@ -1086,7 +1076,7 @@ test_compare_roots_visible (void)
       bl_compare_view_set_page (view, graphs[i] == BL_COMPARE_GRAPH_DIFF ? "differential"
                                                                          : "side-by-side");
       graph = bl_compare_view_get_flame_graph (view, graphs[i]);
-      g_assert_true (iterate_until (graph_shows, graph));
+      g_assert_true (test_iterate_until (graph_shows, graph, WAIT_TURNS));
       for (guint k = 0; k < 100; k++)
         {
           g_main_context_iteration (NULL, FALSE);
@@ -1137,11 +1127,11 @@ test_compare_shallow (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (is_mapped, view));
+  g_assert_true (test_iterate_until (is_mapped, view, WAIT_TURNS));
   bl_compare_view_set_diff (view, diff);
   bl_compare_view_set_page (view, "differential");
   graph = bl_compare_view_get_flame_graph (view, BL_COMPARE_GRAPH_DIFF);
-  g_assert_true (iterate_until (graph_shows, graph));
+  g_assert_true (test_iterate_until (graph_shows, graph, WAIT_TURNS));
   for (guint k = 0; k < 200; k++)
     {
       g_main_context_iteration (NULL, FALSE);

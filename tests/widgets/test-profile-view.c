@@ -58,18 +58,8 @@ tree_init (Tree *t)
   t->profile = p;
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 3000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 3000
 
 static gboolean
 flame_has_layout (gpointer data)
@@ -102,7 +92,7 @@ static void
 settle (void)
 {
   if (current_view != NULL)
-    g_assert_true (iterate_until (tables_ready, current_view));
+    g_assert_true (test_iterate_until (tables_ready, current_view, WAIT_TURNS));
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
 }
@@ -125,7 +115,7 @@ present_view (BlProfile *profile)
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_present (GTK_WINDOW (window));
   bl_profile_view_set_profile (BL_PROFILE_VIEW (view), profile);
-  g_assert_true (iterate_until (flame_has_layout, view));
+  g_assert_true (test_iterate_until (flame_has_layout, view, WAIT_TURNS));
   current_view = BL_PROFILE_VIEW (view);
   settle ();
 
@@ -406,7 +396,7 @@ test_page_closed_while_loading (void)
   g_object_unref (page);
 
   /* the load's reference keeps it alive until its callback has run */
-  g_assert_true (iterate_until (flag_set, &finalized));
+  g_assert_true (test_iterate_until (flag_set, &finalized, WAIT_TURNS));
 
   g_unlink (path);
   g_rmdir (dir);
@@ -456,7 +446,7 @@ test_held_table (void)
   bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), t.profile, 0);
   bl_call_tree_view_set_held (BL_CALL_TREE_VIEW (table), FALSE);
   g_assert_false (bl_call_tree_view_get_waiting (BL_CALL_TREE_VIEW (table)));
-  g_assert_true (iterate_until (table_loaded, table));
+  g_assert_true (test_iterate_until (table_loaded, table, WAIT_TURNS));
   /* thread main's functions: main, load, parse, draw */
   g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (BL_CALL_TREE_VIEW (table))),
                     ==, 4);
@@ -481,7 +471,7 @@ test_hidden_tables_wait (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (window_mapped, window));
+  g_assert_true (test_iterate_until (window_mapped, window, WAIT_TURNS));
 
   bl_profile_view_set_profile (view, t.profile);
   g_assert_null (bl_flame_graph_get_layout (bl_profile_view_get_flame_graph (view)));
@@ -493,11 +483,11 @@ test_hidden_tables_wait (void)
   g_assert_false (bl_call_tree_view_get_waiting (bl_profile_view_get_call_tree (view,
                                                                             BL_CALL_TREE_TOP_DOWN)));
 
-  g_assert_true (iterate_until (flame_has_layout, view));
+  g_assert_true (test_iterate_until (flame_has_layout, view, WAIT_TURNS));
   /* and they go on waiting until the frame with the graph is painted */
   g_assert_true (bl_call_tree_view_get_waiting (bottom_up));
   g_assert_true (bl_call_tree_view_get_waiting (functions));
-  g_assert_true (iterate_until (tables_released, view));
+  g_assert_true (test_iterate_until (tables_released, view, WAIT_TURNS));
   current_view = view;
   settle ();
   g_assert_false (bl_call_tree_view_get_loading (bottom_up));
@@ -559,7 +549,7 @@ test_top_down_waits_on_big (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (window_mapped, window));
+  g_assert_true (test_iterate_until (window_mapped, window, WAIT_TURNS));
 
   g_assert_false (bl_profile_has_total_array (profile, BL_METRIC_WALL));
   bl_profile_view_set_profile (view, profile);
@@ -571,7 +561,7 @@ test_top_down_waits_on_big (void)
   g_assert_false (bl_profile_has_total_array (profile, BL_METRIC_WALL));
 
   current_view = view;
-  g_assert_true (iterate_until (tables_released, view));
+  g_assert_true (test_iterate_until (tables_released, view, WAIT_TURNS));
   settle ();
   g_assert_false (bl_call_tree_view_get_loading (top_down));
   /* the two thread roots, and every metric's totals made */
@@ -619,7 +609,7 @@ test_held_table_keeps_rows (void)
   g_assert_true (gtk_column_view_get_model (column_view) == old_rows);
 
   /* released after the graph's frame: the old rows are let go */
-  g_assert_true (iterate_until (tables_released, view));
+  g_assert_true (test_iterate_until (tables_released, view, WAIT_TURNS));
   settle ();
   g_assert_null (gtk_column_view_get_model (column_view));
   g_object_unref (old_rows);

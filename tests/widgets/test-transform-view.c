@@ -17,6 +17,7 @@
 #include "bl-model.h"
 #include "bl-profile-view.h"
 #include "bl-stacks-writer.h"
+#include "widget-test-util.h"
 
 /* Thread main:  main → load → parse (self 30)
  *                      → draw (self 50)
@@ -47,18 +48,8 @@ make_tree (void)
   return p;
 }
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 5000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 5000
 
 static gboolean
 flame_has_layout (gpointer data)
@@ -72,7 +63,7 @@ flame_has_layout (gpointer data)
 static void
 settle (BlProfileView *view)
 {
-  g_assert_true (iterate_until (flame_has_layout, view));
+  g_assert_true (test_iterate_until (flame_has_layout, view, WAIT_TURNS));
   for (guint i = 0; i < 30; i++)
     g_main_context_iteration (NULL, FALSE);
 }
@@ -399,7 +390,7 @@ test_row_menu (void)
   gtk_window_present (GTK_WINDOW (window));
   bl_call_tree_view_set_profile (BL_CALL_TREE_VIEW (table), bl_profile_view_get_profile (view),
                                  G_MAXUINT);
-  g_assert_true (iterate_until (table_has_rows, table));
+  g_assert_true (test_iterate_until (table_has_rows, table, WAIT_TURNS));
   bl_call_tree_view_select_node (BL_CALL_TREE_VIEW (table), frame);   /* opens its parent */
   for (guint i = 0; i < 30; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -579,7 +570,7 @@ test_compare (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (GTK_WINDOW (window));
   bl_compare_page_load (page);
-  g_assert_true (iterate_until (compare_done, page));
+  g_assert_true (test_iterate_until (compare_done, page, WAIT_TURNS));
   g_assert_cmpint (bl_compare_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
 
   diff = bl_compare_page_get_diff (page);

@@ -20,6 +20,7 @@
 #include "bl-stacks-writer.h"
 #include "bl-window-private.h"
 #include "bl-window.h"
+#include "widget-test-util.h"
 
 static const char *stacks[] = {
   "T;main;grow 100",
@@ -27,18 +28,8 @@ static const char *stacks[] = {
   NULL
 };
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 5000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 5000
 
 static gboolean
 page_loaded (gpointer data)
@@ -69,7 +60,7 @@ export (BlWindow   *window,
 
   g_assert_true (g_file_set_contents (path, "old", -1, NULL));
   _bl_window_export_to (window, file, format);
-  g_assert_true (iterate_until (file_replaced, path));
+  g_assert_true (test_iterate_until (file_replaced, path, WAIT_TURNS));
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   g_unlink (path);
@@ -99,7 +90,7 @@ test_format_not_name (void)
   window = bl_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
   page = bl_window_open_file (window, profile_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
 
   /* folded stacks into a name that looks like speedscope's */
   folded = export (window, dir, "stacks.json", "folded");
@@ -215,13 +206,13 @@ test_heaps_only (void)
   window = bl_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
   page = bl_window_open_file (window, trace_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
   g_assert_true (bl_profile_page_is_showing_heap (page));
   g_assert_false (action_enabled (window, "win.export"));
   g_assert_false (action_enabled (window, "win.copy-image"));
 
   page = bl_window_open_file (window, profile_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_true (action_enabled (window, "win.export"));

@@ -17,6 +17,7 @@
 #include "bl-stacks-writer.h"
 #include "bl-window-private.h"
 #include "bl-window.h"
+#include "widget-test-util.h"
 
 static const char *stacks[] = {
   "T;main;grow 100",
@@ -24,18 +25,8 @@ static const char *stacks[] = {
   NULL
 };
 
-static gboolean
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  for (guint i = 0; i < 5000 && !cond (data); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return cond (data);
-}
+/* turns of the main loop, a millisecond each, that a wait may take */
+#define WAIT_TURNS 5000
 
 static gboolean
 page_loaded (gpointer data)
@@ -66,7 +57,7 @@ export (BlWindow   *window,
 
   g_assert_true (g_file_set_contents (path, "old", -1, NULL));
   _bl_window_export_to (window, file, format);
-  g_assert_true (iterate_until (file_replaced, path));
+  g_assert_true (test_iterate_until (file_replaced, path, WAIT_TURNS));
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   g_unlink (path);
@@ -165,10 +156,10 @@ test_flame_graph_image (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
   page = bl_window_open_file (window, profile_file);
-  g_assert_true (iterate_until (page_loaded, page));
+  g_assert_true (test_iterate_until (page_loaded, page, WAIT_TURNS));
   view = bl_profile_page_get_profile_view (page);
   graph = bl_profile_view_get_flame_graph (view);
-  g_assert_true (iterate_until (graph_drawn, graph));
+  g_assert_true (test_iterate_until (graph_drawn, graph, WAIT_TURNS));
   gtk_test_widget_wait_for_draw (GTK_WIDGET (graph));
 
   profile = bl_profile_page_get_profile (page);
@@ -183,7 +174,7 @@ test_flame_graph_image (void)
 
     g_assert_true (g_file_set_contents (png_path, "old", -1, NULL));
     _bl_window_export_to (window, file, "png");
-    g_assert_true (iterate_until (file_replaced, png_path));
+    g_assert_true (test_iterate_until (file_replaced, png_path, WAIT_TURNS));
   }
   png = gdk_texture_new_from_filename (png_path, &error);
   g_assert_no_error (error);
@@ -238,7 +229,7 @@ test_flame_graph_image (void)
     g_assert_true (gdk_content_formats_contain_gtype (gdk_clipboard_get_formats (clipboard),
                                                       GDK_TYPE_TEXTURE));
     gdk_clipboard_read_texture_async (clipboard, NULL, clipboard_read_cb, &read);
-    g_assert_true (iterate_until (read_done, &read));
+    g_assert_true (test_iterate_until (read_done, &read, WAIT_TURNS));
     g_assert_nonnull (read.texture);
     g_assert_cmpint (gdk_texture_get_width (read.texture), ==, width * scale);
     g_assert_cmpint (gdk_texture_get_height (read.texture), ==, height * scale);

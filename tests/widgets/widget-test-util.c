@@ -31,3 +31,26 @@ test_find_widget (GtkWidget *widget,
 
   return NULL;
 }
+
+/**
+ * test_iterate_until:
+ * @max_turns: how many turns of the main loop, a millisecond apart, to wait
+ *   at most
+ *
+ * Runs the main loop until @cond holds of @data, or @max_turns have gone.
+ *
+ * Returns: whether @cond holds
+ */
+gboolean
+test_iterate_until (gboolean (*cond) (gpointer),
+                    gpointer   data,
+                    guint      max_turns)
+{
+  for (guint i = 0; i < max_turns && !cond (data); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return cond (data);
+}

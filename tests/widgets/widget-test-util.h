@@ -9,7 +9,10 @@
 
 G_BEGIN_DECLS
 
-GtkWidget *test_find_widget (GtkWidget *widget,
-                             GType      type);
+GtkWidget *test_find_widget   (GtkWidget *widget,
+                               GType      type);
+gboolean   test_iterate_until (gboolean (*cond) (gpointer),
+                               gpointer   data,
+                               guint      max_turns);
 
 G_END_DECLS

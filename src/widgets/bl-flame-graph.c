@@ -840,6 +840,16 @@ update_string_matches (BlFlameGraph *self)
 
 static void queue_full_layout (BlFlameGraph *self);
 
+/* whether @layout is of what the graph shows: its profile, metric, thread */
+static gboolean
+layout_is_current (BlFlameGraph  *self,
+                   BlFlameLayout *layout)
+{
+  return bl_flame_layout_get_profile (layout) == self->profile &&
+         bl_flame_layout_get_metric (layout) == self->metric &&
+         bl_flame_layout_get_thread (layout) == self->thread;
+}
+
 /* the full layout in place of the coarse one drawn meanwhile: the same
  * rows, so the view (zoom, scroll, selection, hover) stays as it is */
 static void
@@ -881,16 +891,11 @@ layout_ready (GObject      *source,
     }
 
   /* a newer request superseded this one */
-  if (bl_flame_layout_get_profile (layout) != self->profile ||
-      bl_flame_layout_get_metric (layout) != self->metric ||
-      bl_flame_layout_get_thread (layout) != self->thread)
+  if (!layout_is_current (self, layout))
     return;
 
   if (!bl_flame_layout_is_coarse (layout) && self->layout != NULL &&
-      bl_flame_layout_is_coarse (self->layout) &&
-      bl_flame_layout_get_profile (self->layout) == self->profile &&
-      bl_flame_layout_get_metric (self->layout) == self->metric &&
-      bl_flame_layout_get_thread (self->layout) == self->thread)
+      bl_flame_layout_is_coarse (self->layout) && layout_is_current (self, self->layout))
     {
       take_full_layout (self, layout);
       return;

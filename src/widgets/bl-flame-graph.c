@@ -31,6 +31,8 @@
 #include <string.h>
 
 #include "bl-flame-graph.h"
+
+#include "bl-after-paint.h"
 #include "bl-flame-text.h"
 #include "bl-transform-menu.h"
 
@@ -59,10 +61,8 @@ struct _BlFlameGraph
 
   BlFlameLayout  *layout;
   GCancellable   *layout_cancellable;
-  /* after a coarse layout: the frame clock whose next after-paint asks for
-   * the full one */
-  GdkFrameClock  *full_clock;
-  gulong          full_handler;
+  /* after a coarse layout: the paint after which the full one is asked for */
+  BlAfterPaint    full_wait;
   /* the frame zoomed into, when a coarse layout lacks it: zoomed into
    * again once the full layout is there */
   guint32         zoom_after_full;
@@ -907,17 +907,6 @@ layout_ready (GObject      *source,
 }
 
 static void
-stop_full_wait (BlFlameGraph *self)
-{
-  if (self->full_clock == NULL)
-    return;
-  if (g_signal_handler_is_connected (self->full_clock, self->full_handler))
-    g_signal_handler_disconnect (self->full_clock, self->full_handler);
-  self->full_handler = 0;
-  g_clear_object (&self->full_clock);
-}
-
-static void
 request_layout (BlFlameGraph *self,
                 guint         columns)
 {
@@ -929,7 +918,7 @@ static void
 full_after_paint_cb (GdkFrameClock *clock,
                      BlFlameGraph  *self)
 {
-  stop_full_wait (self);
+  bl_after_paint_stop (&self->full_wait);
   if (self->layout != NULL && bl_flame_layout_is_coarse (self->layout))
     request_layout (self, 0);
 }
@@ -939,17 +928,11 @@ full_after_paint_cb (GdkFrameClock *clock,
 static void
 queue_full_layout (BlFlameGraph *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  stop_full_wait (self);
-  if (clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
-    {
-      request_layout (self, 0);
-      return;
-    }
-  self->full_clock = g_object_ref (clock);
-  self->full_handler = g_signal_connect (clock, "after-paint",
-                                         G_CALLBACK (full_after_paint_cb), self);
+  bl_after_paint_stop (&self->full_wait);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) ||
+      !bl_after_paint_wait (&self->full_wait, GTK_WIDGET (self),
+                            G_CALLBACK (full_after_paint_cb), self))
+    request_layout (self, 0);
 }
 
 static void
@@ -957,7 +940,7 @@ queue_layout (BlFlameGraph *self)
 {
   guint columns = 0;
 
-  stop_full_wait (self);
+  bl_after_paint_stop (&self->full_wait);
   g_cancellable_cancel (self->layout_cancellable);
   g_clear_object (&self->layout_cancellable);
 
@@ -1759,7 +1742,7 @@ bl_flame_graph_dispose (GObject *object)
   BlFlameGraph *self = (BlFlameGraph *) object;
 
   stop_animation (self);
-  stop_full_wait (self);
+  bl_after_paint_stop (&self->full_wait);
   g_cancellable_cancel (self->layout_cancellable);
   g_clear_object (&self->layout_cancellable);
 

@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-after-paint.h"
 #include "bl-alloc-histogram.h"
 #include "bl-lines-page.h"
 #include "bl-profile-view.h"
@@ -43,8 +44,7 @@ struct _BlProfileView
   gboolean         paned_fitted;
   gboolean         focus_timeline;   /* on the trace view's next map */
   guint            release_source;   /* hidden tables held until the graph is drawn */
-  GdkFrameClock   *release_clock;    /* whose after-paint lets them go */
-  gulong           release_handler;
+  BlAfterPaint     release_wait;     /* the paint after which they go */
   guint            release_idle;     /* lets them go one by one */
   guint            release_next;
   GtkWidget       *sync_source;
@@ -320,15 +320,7 @@ stop_release (BlProfileView *self)
 {
   g_clear_handle_id (&self->release_source, g_source_remove);
   g_clear_handle_id (&self->release_idle, g_source_remove);
-  if (self->release_clock != NULL)
-    {
-      /* a window's surface, when destroyed, takes its frame clock's
-       * handlers with it */
-      if (g_signal_handler_is_connected (self->release_clock, self->release_handler))
-        g_signal_handler_disconnect (self->release_clock, self->release_handler);
-      self->release_handler = 0;
-      g_clear_object (&self->release_clock);
-    }
+  bl_after_paint_stop (&self->release_wait);
 }
 
 static void
@@ -377,18 +369,15 @@ release_after_paint_cb (GdkFrameClock *clock,
 static void
 release_after_paint (BlProfileView *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (clock == NULL)
+  if (gtk_widget_get_frame_clock (GTK_WIDGET (self)) == NULL)
     {
       release_tables (self);
       return;
     }
-  if (self->release_clock != NULL || self->release_idle != 0)
+  if (bl_after_paint_waiting (&self->release_wait) || self->release_idle != 0)
     return;
-  self->release_clock = g_object_ref (clock);
-  self->release_handler = g_signal_connect (clock, "after-paint",
-                                            G_CALLBACK (release_after_paint_cb), self);
+  bl_after_paint_wait (&self->release_wait, GTK_WIDGET (self),
+                       G_CALLBACK (release_after_paint_cb), self);
   gtk_widget_queue_draw (GTK_WIDGET (self->flame_graph));
 }
 

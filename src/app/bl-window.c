@@ -62,6 +62,13 @@ page_state_changed (BlWindow      *self,
                                  bl_profile_page_get_error_message (page));
     }
 
+  /* a file goes to the recent ones once it has opened: one that fails is
+   * not offered again. (Added at the open, the recent manager wrote its
+   * list about 250 ms later, on the main thread, often inside the first
+   * frame of the profile.) */
+  if (bl_profile_page_get_state (page) == BL_PROFILE_PAGE_LOADED)
+    _bl_window_add_recent (self, bl_profile_page_get_file (page));
+
   _bl_window_update_actions (self);
 }
 
@@ -332,7 +339,6 @@ bl_window_open_file (BlWindow *self,
                            G_CONNECT_SWAPPED);
   adw_tab_view_set_selected_page (self->tab_view, tab);
 
-  _bl_window_add_recent (self, file);
   update_view (self);
 
   return page;

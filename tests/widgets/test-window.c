@@ -546,6 +546,88 @@ test_export_session (void)
   g_rmdir (dir);
 }
 
+/* ---- recent files: a file that opened, not one that failed ---- */
+
+typedef struct
+{
+  GApplication *app;
+  guint         polls;
+  gboolean      done;
+} RecentState;
+
+static gboolean
+recent_poll_cb (gpointer data)
+{
+  RecentState *state = data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (state->app));
+  AdwTabView *tabs;
+
+  if (++state->polls > 1000)
+    {
+      g_application_quit (state->app);
+      return G_SOURCE_REMOVE;
+    }
+  if (!BL_IS_WINDOW (window) || bl_window_get_n_pages (BL_WINDOW (window)) < 2)
+    return G_SOURCE_CONTINUE;
+
+  tabs = bl_window_get_tab_view (BL_WINDOW (window));
+  for (guint i = 0; i < 2; i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (tabs, i);
+
+      if (bl_profile_page_get_state (BL_PROFILE_PAGE (adw_tab_page_get_child (tab))) ==
+          BL_PROFILE_PAGE_LOADING)
+        return G_SOURCE_CONTINUE;
+    }
+
+  state->done = TRUE;
+  gtk_window_close (window);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_recent_when_loaded (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bl-window-XXXXXX", NULL);
+  g_autofree char *good = write_good (dir);
+  g_autofree char *broken = write_broken (dir);
+  g_autofree char *good_uri = g_filename_to_uri (good, NULL, NULL);
+  g_autofree char *broken_uri = g_filename_to_uri (broken, NULL, NULL);
+  g_autoptr(BlApplication) app = bl_application_new ();
+  char *argv[] = { (char *) "brightlens", good, broken, NULL };
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+  RecentState state = { 0 };
+
+  /* where the default recent manager writes, made by an earlier test's
+   * isolated data folder */
+  {
+    g_autofree char *file = NULL;
+    g_autofree char *file_dir = NULL;
+
+    g_object_get (recent, "filename", &file, NULL);
+    file_dir = g_path_get_dirname (file);
+    g_mkdir_with_parents (file_dir, 0700);
+  }
+  gtk_recent_manager_remove_item (recent, good_uri, NULL);
+  gtk_recent_manager_remove_item (recent, broken_uri, NULL);
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  state.app = G_APPLICATION (app);
+  g_timeout_add (10, recent_poll_cb, &state);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 3, argv), ==, 0);
+  g_assert_true (state.done);
+
+  g_assert_true (gtk_recent_manager_has_item (recent, good_uri));
+  g_assert_false (gtk_recent_manager_has_item (recent, broken_uri));
+
+  gtk_recent_manager_remove_item (recent, good_uri, NULL);
+  g_unlink (good);
+  g_unlink (broken);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -567,6 +649,7 @@ main (int   argc,
   g_test_add_func ("/widgets/window/open-command-line", test_open_command_line);
   g_test_add_func ("/widgets/window/minimum-size", test_minimum_size);
   g_test_add_func ("/widgets/window/export-session", test_export_session);
+  g_test_add_func ("/widgets/window/recent-when-loaded", test_recent_when_loaded);
 
   return g_test_run ();
 }

@@ -1368,9 +1368,14 @@ preset_app (BlProfileView *self)
   return self->fallback_title != NULL ? self->fallback_title : "";
 }
 
+/* The presets menu, made when it is opened: its list depends on the app
+ * and the settings, and a popover made for every profile shown (twice, with
+ * the title) took a couple of milliseconds of each hand-over. */
 static void
-rebuild_preset_menu (BlProfileView *self)
+create_preset_menu (GtkMenuButton *button,
+                    gpointer       user_data)
 {
+  BlProfileView *self = user_data;
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) presets = g_menu_new ();
   g_autoptr(GMenu) save = g_menu_new ();
@@ -1401,7 +1406,15 @@ rebuild_preset_menu (BlProfileView *self)
   g_menu_append (save, _("_Save as Preset…"), "profile.save-preset");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (presets));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (save));
-  gtk_menu_button_set_menu_model (self->preset_button, G_MENU_MODEL (menu));
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+}
+
+/* made again when next opened */
+static void
+rebuild_preset_menu (BlProfileView *self)
+{
+  if (gtk_menu_button_get_menu_model (self->preset_button) != NULL)
+    gtk_menu_button_set_menu_model (self->preset_button, NULL);
 }
 
 /* Replaces the transforms by @texts (undoable) */
@@ -1778,7 +1791,7 @@ bl_profile_view_init (BlProfileView *self)
   }
 #endif
 
-  rebuild_preset_menu (self);
+  gtk_menu_button_set_create_popup_func (self->preset_button, create_preset_menu, self, NULL);
 }
 
 GtkWidget *

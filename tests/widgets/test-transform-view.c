@@ -469,6 +469,60 @@ test_big_profile_in_worker (void)
 
 /* Presets: the built-in "My code only", and saving one per app in
  * GSettings (the memory backend) */
+/* the labels of a menu's items, sections opened, joined by "|" */
+static void
+collect_menu_labels (GMenuModel *model,
+                     GString    *out)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autofree char *label = NULL;
+
+      if (section != NULL)
+        {
+          collect_menu_labels (section, out);
+          continue;
+        }
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        g_string_append_printf (out, "%s|", label);
+    }
+}
+
+static GtkMenuButton *
+find_preset_button (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkMenuButton *found;
+
+      if (GTK_IS_MENU_BUTTON (child) &&
+          g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (child)), "preset_button") == 0)
+        return GTK_MENU_BUTTON (child);
+      if ((found = find_preset_button (child)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* the presets menu as it is when opened */
+static char *
+dup_preset_menu (BlProfileView *view)
+{
+  GtkMenuButton *button = find_preset_button (GTK_WIDGET (view));
+  GString *out = g_string_new (NULL);
+
+  g_assert_nonnull (button);
+  gtk_menu_button_popup (button);
+  g_assert_nonnull (gtk_menu_button_get_menu_model (button));
+  collect_menu_labels (gtk_menu_button_get_menu_model (button), out);
+  gtk_menu_button_popdown (button);
+
+  return g_string_free (out, FALSE);
+}
+
 static void
 test_presets (void)
 {
@@ -481,8 +535,12 @@ test_presets (void)
   GVariant *transforms;
   gsize n = 0;
 
+  g_autofree char *menu = NULL;
+
   view = present_view (profile);
   bl_profile_view_set_fallback_title (view, "app.bsprof");
+  menu = dup_preset_menu (view);
+  g_assert_cmpstr (menu, ==, "My Code Only|_Save as Preset…|");
 
   /* the built-in one hides pkg:/source/lib/: draw goes into its callers */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "profile.apply-preset", "s",
@@ -508,6 +566,10 @@ test_presets (void)
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpstr (list[3], ==, "merge:load");
   g_variant_unref (transforms);
+  /* the menu, made when opened, lists it */
+  g_clear_pointer (&menu, g_free);
+  menu = dup_preset_menu (view);
+  g_assert_cmpstr (menu, ==, "My Code Only|Mine|_Save as Preset…|");
 
   /* back to nothing, then the saved preset brings all four back */
   for (guint i = 0; i < 2; i++)

@@ -760,6 +760,88 @@ test_deepest (void)
   test_deepest_random ();
 }
 
+/* A random shallow tree of @n_nodes nodes, cpu on some nodes, wall on all */
+static BlProfile *
+wide_random_profile (guint n_nodes,
+                     guint seed)
+{
+  BlProfile *p = bl_profile_new ("test");
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint32 names[50];
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      names[i] = bl_profile_intern (p, name);
+    }
+  bl_profile_add_thread (p, bl_profile_intern (p, "Thread main"));
+  bl_profile_enable_metric (p, BL_METRIC_CPU);
+  bl_profile_enable_metric (p, BL_METRIC_WALL);
+  while (bl_profile_get_n_nodes (p) < n_nodes)
+    {
+      guint32 parent = g_rand_int_range (rand, 0, bl_profile_get_n_nodes (p));
+      guint32 node = bl_profile_add_child (p, parent, names[g_rand_int_range (rand, 0, 50)], 0, 0);
+
+      if (g_rand_int_range (rand, 0, 3) == 0)
+        bl_profile_add_value (p, node, BL_METRIC_CPU, g_rand_int_range (rand, 1, 1000));
+      bl_profile_add_value (p, node, BL_METRIC_WALL, g_rand_int_range (rand, 1, 10));
+    }
+  g_rand_free (rand);
+
+  return p;
+}
+
+static void
+check_against_reference (BlProfile  *p,
+                         BlMetricId  metric)
+{
+  guint n = bl_profile_get_n_nodes (p);
+  g_autofree guint64 *want_total = g_new0 (guint64, n);
+  g_autofree guint32 *want_deepest = g_new0 (guint32, n);
+  const guint64 *total = bl_profile_get_total_array (p, metric);
+  const guint32 *deepest = bl_profile_get_deepest_array (p, metric);
+
+  reference_deepest (p, metric, bl_profile_get_thread_root (p, 0), want_total, want_deepest);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (total[i], ==, want_total[i]);
+      g_assert_cmpuint (deepest[i], ==, want_deepest[i]);
+    }
+}
+
+/* A big profile's default metric has its totals and deepest column made
+ * by the finish in a thread of its own, without being asked; a reader
+ * asking at once gets the same columns; another metric, and a profile
+ * below 100,000 nodes, are left to be made when asked. */
+static void
+test_warm_columns (void)
+{
+  g_autoptr(BlProfile) big = wide_random_profile (150000, 4711);
+  g_autoptr(BlProfile) asked = wide_random_profile (150000, 4712);
+  g_autoptr(BlProfile) small = wide_random_profile (99999, 4713);
+  guint turns = 0;
+
+  g_assert_cmpint (bl_profile_get_default_metric (big), ==, BL_METRIC_CPU);
+
+  bl_profile_finish (big);
+  while (!bl_profile_has_total_array (big, BL_METRIC_CPU) && turns++ < 20000)
+    g_usleep (1000);
+  g_assert_true (bl_profile_has_total_array (big, BL_METRIC_CPU));
+  g_assert_false (bl_profile_has_total_array (big, BL_METRIC_WALL));
+  check_against_reference (big, BL_METRIC_CPU);
+  check_against_reference (big, BL_METRIC_WALL);
+
+  /* asked for while the thread may still be at it */
+  bl_profile_finish (asked);
+  check_against_reference (asked, BL_METRIC_CPU);
+
+  bl_profile_finish (small);
+  g_usleep (50000);
+  g_assert_false (bl_profile_has_total_array (small, BL_METRIC_CPU));
+  check_against_reference (small, BL_METRIC_CPU);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -771,6 +853,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/outermost-and-totals-random", test_outermost_and_totals_random);
   g_test_add_func ("/model/profile/totals-made-on-demand", test_totals_made_on_demand);
   g_test_add_func ("/model/profile/deepest", test_deepest);
+  g_test_add_func ("/model/profile/warm-columns", test_warm_columns);
   g_test_add_func ("/model/profile/stack-string-and-lines", test_stack_string_and_lines);
   g_test_add_func ("/model/profile/incomplete-and-warnings", test_incomplete_and_warnings);
   g_test_add_func ("/model/profile/metric-table", test_metric_table);

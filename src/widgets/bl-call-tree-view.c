@@ -75,6 +75,7 @@ struct _BlCallTreeView
   gboolean            loading;
   gboolean            held;             /* hidden: no rows made until released */
   gboolean            rebuild_pending;  /* rows asked for while held */
+  gboolean            columns_pending;  /* a new profile's columns, made when needed */
   GCancellable       *cancellable;
 };
 
@@ -700,6 +701,25 @@ rebuild_columns (BlCallTreeView *self)
     sort_by (self, sort_column);
 }
 
+/* The columns of a new profile, made when the table is shown or released:
+ * a hidden table held back makes none (eight per table, with a header
+ * each, for every table, took a couple of milliseconds of the hand-over
+ * of a profile to the window) */
+static gboolean
+needs_columns (BlCallTreeView *self)
+{
+  return !self->held || gtk_widget_get_mapped (GTK_WIDGET (self));
+}
+
+static void
+ensure_columns (BlCallTreeView *self)
+{
+  if (!self->columns_pending)
+    return;
+  self->columns_pending = FALSE;
+  rebuild_columns (self);
+}
+
 /* A metric switch changes which columns are fixed, where they stand and
  * which one sorts, not the columns themselves (they are the profile's):
  * removing and adding them again rebuilt every cell of every table, hidden
@@ -1071,6 +1091,8 @@ rebuild_model (BlCallTreeView *self)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->rebuild_pending = FALSE;
+  if (needs_columns (self))
+    ensure_columns (self);
 
   if (self->profile == NULL || (self->mode == BL_CALL_TREE_TOP_DOWN && totals_made (self)) ||
       ((self->mode == BL_CALL_TREE_CALLERS || self->mode == BL_CALL_TREE_CALLEES) &&
@@ -1137,6 +1159,7 @@ bl_call_tree_view_map (GtkWidget *widget)
   BlCallTreeView *self = BL_CALL_TREE_VIEW (widget);
   guint selected;
 
+  ensure_columns (self);
   GTK_WIDGET_CLASS (bl_call_tree_view_parent_class)->map (widget);
 
   if (self->rebuild_pending)
@@ -1388,7 +1411,9 @@ bl_call_tree_view_set_profile (BlCallTreeView *self,
       self->function = G_MAXUINT32;
       if (profile != NULL && !bl_profile_has_metric (profile, self->metric))
         self->metric = bl_profile_get_default_metric (profile);
-      rebuild_columns (self);
+      self->columns_pending = TRUE;
+      if (needs_columns (self))
+        ensure_columns (self);
     }
   update_denominators (self);
   rebuild_model (self);
@@ -1417,7 +1442,9 @@ bl_call_tree_view_set_metric (BlCallTreeView *self,
     return;
 
   self->metric = metric;
-  sort_for_metric (self);
+  /* columns still to be made are made with this metric first */
+  if (!self->columns_pending)
+    sort_for_metric (self);
 }
 
 /**
@@ -1656,6 +1683,7 @@ bl_call_tree_view_set_held (BlCallTreeView *self,
   self->held = !!held;
   if (self->held)
     return;
+  ensure_columns (self);
   if (self->rebuild_pending)
     rebuild_model (self);
   else if (!gtk_widget_get_mapped (GTK_WIDGET (self)) &&
@@ -1694,5 +1722,6 @@ bl_call_tree_view_get_column_view (BlCallTreeView *self)
 {
   g_return_val_if_fail (BL_IS_CALL_TREE_VIEW (self), NULL);
 
+  ensure_columns (self);
   return self->column_view;
 }

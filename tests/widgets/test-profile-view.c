@@ -545,6 +545,12 @@ test_top_down_waits_on_big (void)
   GtkWidget *window = gtk_window_new ();
   BlProfileView *view = BL_PROFILE_VIEW (bl_profile_view_new ());
   BlCallTreeView *top_down = bl_profile_view_get_call_tree (view, BL_CALL_TREE_TOP_DOWN);
+  BlCallTreeView *bottom_up = bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP);
+  GtkColumnView *top_columns =
+    GTK_COLUMN_VIEW (test_find_widget (GTK_WIDGET (top_down), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *bottom_columns =
+    GTK_COLUMN_VIEW (test_find_widget (GTK_WIDGET (bottom_up), GTK_TYPE_COLUMN_VIEW));
+  guint n_columns;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
@@ -559,6 +565,11 @@ test_top_down_waits_on_big (void)
   g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (top_down)), ==, 0);
   /* nothing asked the main thread for the totals of the metric not drawn */
   g_assert_false (bl_profile_has_total_array (profile, BL_METRIC_WALL));
+  /* the table shown has its columns; a hidden one held back makes them
+   * when released (only the function column yet) */
+  n_columns = g_list_model_get_n_items (gtk_column_view_get_columns (top_columns));
+  g_assert_cmpuint (n_columns, >, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (bottom_columns)), ==, 1);
 
   current_view = view;
   g_assert_true (test_iterate_until (tables_released, view, WAIT_TURNS));
@@ -568,6 +579,9 @@ test_top_down_waits_on_big (void)
   g_assert_cmpuint (g_list_model_get_n_items (bl_call_tree_view_get_model (top_down)), ==, 2);
   g_assert_true (bl_profile_has_total_array (profile, BL_METRIC_CPU));
   g_assert_true (bl_profile_has_total_array (profile, BL_METRIC_WALL));
+  /* released, the hidden table has the same columns as the one shown */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (bottom_columns)), ==,
+                    n_columns);
 
   current_view = NULL;
   gtk_window_destroy (GTK_WINDOW (window));

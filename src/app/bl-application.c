@@ -262,6 +262,9 @@ bl_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (bl_application_parent_class)->startup (application);
 
+  /* a big profile's first flame graph needs its default metric's totals */
+  bl_profile_set_warm_columns (TRUE);
+
   /* software GL repaints the whole window for every change: cairo then */
   bl_renderer_choice_apply (gdk_display_get_default ());
 

@@ -1212,8 +1212,25 @@ static void sort_all_span_longs (BlProfile *self);
  * window draws first, made in a thread of their own beside the rest of the
  * finish and after it: they read only the nodes' parents and depths and the
  * self values, which are final now. Whoever asks for them meanwhile waits
- * on the column's lock, or makes them itself if it comes first. */
+ * on the column's lock, or makes them itself if it comes first. Only where
+ * they are wanted (bl_profile_set_warm_columns()): the command line's
+ * summary does not read them, and would pay their 12 MB per million nodes. */
 #define WARM_COLUMNS_NODES 100000
+
+static gboolean warm_columns;
+
+/**
+ * bl_profile_set_warm_columns:
+ * @warm: whether profiles finished from now on, in this process, have their
+ *   default metric's totals made beside the finish when they are big
+ *
+ * For the window, which draws them first.
+ */
+void
+bl_profile_set_warm_columns (gboolean warm)
+{
+  __atomic_store_n (&warm_columns, !!warm, __ATOMIC_RELAXED);
+}
 
 static gpointer
 warm_columns_thread (gpointer data)
@@ -1231,7 +1248,7 @@ warm_default_columns (BlProfile *self)
 {
   GThread *thread;
 
-  if (self->n_nodes < WARM_COLUMNS_NODES ||
+  if (!__atomic_load_n (&warm_columns, __ATOMIC_RELAXED) || self->n_nodes < WARM_COLUMNS_NODES ||
       bl_profile_get_default_metric (self) == BL_METRIC_INVALID)
     return;
 

@@ -125,6 +125,7 @@ void                bl_profile_set_incomplete    (BlProfile     *self,
 void                bl_profile_add_warning       (BlProfile     *self,
                                                   const char    *warning);
 void                bl_profile_finish            (BlProfile     *self);
+void                bl_profile_set_warm_columns  (gboolean       warm);
 
 /* Reading */
 const BlProfileInfo *bl_profile_get_info         (BlProfile     *self);

@@ -810,8 +810,9 @@ check_against_reference (BlProfile  *p,
     }
 }
 
-/* A big profile's default metric has its totals and deepest column made
- * by the finish in a thread of its own, without being asked; a reader
+/* Off by default; turned on, a big profile's default metric has its totals
+ * and deepest column made by the finish in a thread of its own, without
+ * being asked; a reader
  * asking at once gets the same columns; another metric, and a profile
  * below 100,000 nodes, are left to be made when asked. */
 static void
@@ -820,8 +821,15 @@ test_warm_columns (void)
   g_autoptr(BlProfile) big = wide_random_profile (150000, 4711);
   g_autoptr(BlProfile) asked = wide_random_profile (150000, 4712);
   g_autoptr(BlProfile) small = wide_random_profile (99999, 4713);
+  g_autoptr(BlProfile) cold = wide_random_profile (150000, 4714);
   guint turns = 0;
 
+  /* off by default (the command line) */
+  bl_profile_finish (cold);
+  g_usleep (50000);
+  g_assert_false (bl_profile_has_total_array (cold, BL_METRIC_CPU));
+
+  bl_profile_set_warm_columns (TRUE);
   g_assert_cmpint (bl_profile_get_default_metric (big), ==, BL_METRIC_CPU);
 
   bl_profile_finish (big);
@@ -840,6 +848,7 @@ test_warm_columns (void)
   g_usleep (50000);
   g_assert_false (bl_profile_has_total_array (small, BL_METRIC_CPU));
   check_against_reference (small, BL_METRIC_CPU);
+  bl_profile_set_warm_columns (FALSE);
 }
 
 int

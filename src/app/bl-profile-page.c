@@ -161,11 +161,19 @@ show_document (BlProfilePage *self)
 
       bl_profile_view_set_fallback_title (self->profile_view, self->title);
       bl_profile_view_set_profile (self->profile_view, profile);
-      /* heap snapshots: a Heap page; with no threads, no empty flame graph */
+      /* heap snapshots: a Heap page, made for them (most profiles have
+       * none, and its widgets took a third of making a tab); with no
+       * threads, no empty flame graph */
+      if (heaps && self->heap_view == NULL)
+        {
+          self->heap_view = BL_HEAP_VIEW (bl_heap_view_new ());
+          gtk_stack_add_titled (self->view_stack, GTK_WIDGET (self->heap_view), "heap", _("Heap"));
+        }
       if (heaps)
         bl_heap_view_set_profile (self->heap_view, profile);
-      gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack,
-                                                      GTK_WIDGET (self->heap_view)), heaps);
+      if (self->heap_view != NULL)
+        gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack,
+                                                        GTK_WIDGET (self->heap_view)), heaps);
       gtk_stack_page_set_visible (gtk_stack_get_page (self->view_stack,
                                                       GTK_WIDGET (self->profile_view)),
                                   threads || !heaps);
@@ -468,7 +476,6 @@ bl_profile_page_class_init (BlProfilePageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (BL_TYPE_PROFILE_VIEW);
-  g_type_ensure (BL_TYPE_HEAP_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE_PATH "/ui/bl-profile-page.ui");
@@ -479,7 +486,6 @@ bl_profile_page_class_init (BlProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, profile_view);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, BlProfilePage, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, BlProfilePage, heap_view);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -579,8 +585,8 @@ bl_profile_page_get_profile_view (BlProfilePage *self)
 /**
  * bl_profile_page_get_heap_view:
  *
- * Returns: (transfer none): the Heap page (shown for profiles with heap
- *   snapshots)
+ * Returns: (transfer none) (nullable): the Heap page, made once a profile
+ *   with heap snapshots is shown
  */
 BlHeapView *
 bl_profile_page_get_heap_view (BlProfilePage *self)
@@ -596,7 +602,8 @@ bl_profile_page_is_showing_heap (BlProfilePage *self)
 {
   g_return_val_if_fail (BL_IS_PROFILE_PAGE (self), FALSE);
 
-  return gtk_stack_get_visible_child (self->view_stack) == GTK_WIDGET (self->heap_view);
+  return self->heap_view != NULL &&
+         gtk_stack_get_visible_child (self->view_stack) == GTK_WIDGET (self->heap_view);
 }
 
 static Load *

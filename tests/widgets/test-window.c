@@ -25,6 +25,7 @@ typedef struct
   guint         n_pages;
   BlProfilePageState states[2];
   guint         n_rects;
+  gboolean      heap_view_made;
   char         *error_message;
   char         *titles[2];
   const char   *dropped;
@@ -154,6 +155,8 @@ poll_cb (gpointer data)
               !gtk_widget_get_mapped (GTK_WIDGET (graph)))
             return G_SOURCE_CONTINUE;
           state->n_rects = bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph));
+          /* no heap snapshots: no Heap page made */
+          state->heap_view_made = bl_profile_page_get_heap_view (page) != NULL;
         }
       else
         {
@@ -227,6 +230,7 @@ test_open_command_line (void)
   g_assert_cmpint (state.states[0], ==, BL_PROFILE_PAGE_LOADED);
   g_assert_cmpstr (state.titles[0], ==, "good.bsprof");
   g_assert_cmpuint (state.n_rects, ==, 4);
+  g_assert_false (state.heap_view_made);
   /* read, the copy of standard input is gone, its folder too */
   g_assert_false (g_file_test (good, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (stdin_dir, G_FILE_TEST_EXISTS));

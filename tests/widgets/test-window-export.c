@@ -167,14 +167,7 @@ test_heaps_only (void)
 
   /* the default recent manager still writes where the previous test's
    * isolated data folder was */
-  {
-    g_autofree char *recent = NULL;
-    g_autofree char *recent_dir = NULL;
-
-    g_object_get (gtk_recent_manager_get_default (), "filename", &recent, NULL);
-    recent_dir = g_path_get_dirname (recent);
-    g_mkdir_with_parents (recent_dir, 0700);
-  }
+  test_make_recent_dir ();
 
   /* one heap graph: a root object of one type */
   bl_pbw_begin (w, 1);

@@ -16,6 +16,7 @@
 #include "bl-window.h"
 #include "bl-window-compare.h"
 #include "bl-window-private.h"
+#include "widget-test-util.h"
 
 typedef struct
 {
@@ -383,14 +384,7 @@ test_minimum_size (void)
 
   /* the default recent manager still writes where the previous test's
    * isolated data folder was */
-  {
-    g_autofree char *recent = NULL;
-    g_autofree char *recent_dir = NULL;
-
-    g_object_get (gtk_recent_manager_get_default (), "filename", &recent, NULL);
-    recent_dir = g_path_get_dirname (recent);
-    g_mkdir_with_parents (recent_dir, 0700);
-  }
+  test_make_recent_dir ();
 
   /* a long, realistic session with every chart and every detail */
   bl_rrm_writer_options_init (&o);
@@ -603,16 +597,7 @@ test_recent_when_loaded (void)
   GtkRecentManager *recent = gtk_recent_manager_get_default ();
   RecentState state = { 0 };
 
-  /* where the default recent manager writes, made by an earlier test's
-   * isolated data folder */
-  {
-    g_autofree char *file = NULL;
-    g_autofree char *file_dir = NULL;
-
-    g_object_get (recent, "filename", &file, NULL);
-    file_dir = g_path_get_dirname (file);
-    g_mkdir_with_parents (file_dir, 0700);
-  }
+  test_make_recent_dir ();
   gtk_recent_manager_remove_item (recent, good_uri, NULL);
   gtk_recent_manager_remove_item (recent, broken_uri, NULL);
 

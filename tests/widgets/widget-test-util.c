@@ -54,3 +54,21 @@ test_iterate_until (gboolean (*cond) (gpointer),
 
   return cond (data);
 }
+
+/**
+ * test_make_recent_dir:
+ *
+ * Makes the folder the default recent manager writes to: it keeps the
+ * file name of the first test's isolated data folder, which the tests after
+ * it no longer have.
+ */
+void
+test_make_recent_dir (void)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *dir = NULL;
+
+  g_object_get (gtk_recent_manager_get_default (), "filename", &file, NULL);
+  dir = g_path_get_dirname (file);
+  g_mkdir_with_parents (dir, 0700);
+}

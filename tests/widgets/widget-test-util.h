@@ -14,5 +14,6 @@ GtkWidget *test_find_widget   (GtkWidget *widget,
 gboolean   test_iterate_until (gboolean (*cond) (gpointer),
                                gpointer   data,
                                guint      max_turns);
+void       test_make_recent_dir (void);
 
 G_END_DECLS

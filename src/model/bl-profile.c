@@ -710,11 +710,12 @@ alloc_per_node0 (gsize size)
   return g_malloc0 (MAX (size, 1));
 }
 
-/* A self-value column: a reader adds to its nodes in the order of its
- * samples, at random over the column, and there the page walks of 4 KiB
- * pages cost more than the slower first touch of huge pages (many-paths,
- * 31 M samples over a million nodes: 0.2 s of a 1.1 s decode). Zero-filled,
- * with huge pages asked for the whole 2 MiB pages inside. */
+/* A self-value column: readers add to it node by node in whatever order
+ * their samples come. On 4 KiB pages bench-bsprof's many-paths shape (31 M
+ * samples over a million nodes) decoded 0.2 s slower, of about 1.1 s, in
+ * every run; where the time went is not pinned down (the .bsprof reader's
+ * flush writes the columns mostly in node order). Zero-filled, with huge
+ * pages asked for the whole 2 MiB pages inside. */
 #define HUGE_PAGE ((gsize) 2 << 20)
 
 static gpointer

@@ -51,7 +51,9 @@ test_software_gl (void)
       const char *chosen;
 
       g_unsetenv ("GSK_RENDERER");
+      /* GL allowed, whichever way the suite turned it off */
       g_unsetenv ("GDK_DEBUG");
+      g_unsetenv ("GDK_DISABLE");
       gtk_init ();
       /* what this display's GL is, asked independently */
       if ((context = gdk_display_create_gl_context (gdk_display_get_default (), NULL)) != NULL &&
@@ -98,6 +100,7 @@ test_user_choice (void)
 
       g_setenv ("GSK_RENDERER", asked, TRUE);
       g_unsetenv ("GDK_DEBUG");
+      g_unsetenv ("GDK_DISABLE");
       gtk_init ();
       gl = (context = gdk_display_create_gl_context (gdk_display_get_default (), NULL)) != NULL &&
            gdk_gl_context_realize (context, NULL);

@@ -143,6 +143,18 @@ writer_with_thread (void)
   return w;
 }
 
+/* The first node whose function is @name. */
+static guint32
+find_child_named (BlProfile  *profile,
+                  const char *name)
+{
+  for (guint32 i = 0; i < bl_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (bl_profile_get_string (profile, bl_profile_get_nodes (profile)[i].name), name))
+      return i;
+
+  return BL_NODE_NONE;
+}
+
 static GBytes *
 finish (BlBsprofWriter *w)
 {
@@ -608,6 +620,82 @@ test_worker_wide (void)
   assert_same_with_worker (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
 }
 
+/* Allocation sums that saturate: what is live is then what the blocks still
+ * live add up to (not what was allocated less what was freed, which would
+ * no longer hold), and freed is what is left; a path element that does not
+ * saturate keeps its exact sums either way, a block allocated over without
+ * a free staying live. Done in line and by the worker alike. */
+static void
+test_saturating_memory (void)
+{
+  for (guint saturate = 0; saturate < 2; saturate++)
+    {
+      BlBsprofHeader h;
+      BlBsprofWriter *w;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(BlProfile) profile = NULL;
+      g_autoptr(GError) error = NULL;
+      guint32 big, small;
+
+      bl_bsprof_header_init (&h);
+      h.lines = TRUE;
+      h.memory = TRUE;
+      w = bl_bsprof_writer_new (&h);
+      bl_bsprof_writer_string (w, 1, "Thread main");
+      bl_bsprof_writer_string (w, 2, "main");
+      bl_bsprof_writer_string (w, 3, "pkg:/source/main.brs");
+      bl_bsprof_writer_string (w, 4, "grow");
+      bl_bsprof_writer_module (w, 1, 1);
+      bl_bsprof_writer_root (w, 1, 1, 3, 10, 2);
+      bl_bsprof_writer_path (w, 2, 1, 2, 3, 20, 4);
+
+      if (saturate)
+        {
+          /* 2^63 + 2^63 + 5 saturates; the first block is freed */
+          bl_bsprof_writer_alloc (w, 1, 1, 0x10, G_GUINT64_CONSTANT (1) << 63);
+          bl_bsprof_writer_alloc (w, 1, 1, 0x20, G_GUINT64_CONSTANT (1) << 63);
+          bl_bsprof_writer_alloc (w, 1, 1, 0x30, 5);
+          bl_bsprof_writer_free_op (w, 1, 1, 0x10, FALSE);
+        }
+      /* 7 allocated over by 9, which is freed: 7 stays live */
+      bl_bsprof_writer_alloc (w, 2, 1, 0x40, 7);
+      bl_bsprof_writer_alloc (w, 2, 1, 0x40, 9);
+      bl_bsprof_writer_free_op (w, 2, 1, 0x40, FALSE);
+      bytes = finish (w);
+
+      profile = bl_bsprof_read_memory (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                       &error);
+      g_assert_no_error (error);
+      big = find_child_named (profile, "main");
+      small = find_child_named (profile, "grow");
+      g_assert_cmpuint (small, !=, BL_NODE_NONE);
+
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, small), ==, 16);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_COUNT, small), ==, 2);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_BYTES, small), ==, 9);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_COUNT, small), ==, 1);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_BYTES, small), ==, 7);
+      g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_COUNT, small), ==, 1);
+
+      if (saturate)
+        {
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, big), ==,
+                            G_MAXUINT64);
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_COUNT, big), ==, 3);
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_BYTES, big), ==,
+                            (G_GUINT64_CONSTANT (1) << 63) + 5);
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_LIVE_COUNT, big), ==, 2);
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_BYTES, big), ==,
+                            (G_GUINT64_CONSTANT (1) << 63) - 6);
+          g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_FREE_COUNT, big), ==, 1);
+        }
+      else
+        g_assert_cmpuint (bl_profile_get_self (profile, BL_METRIC_ALLOC_BYTES, big), ==, 0);
+
+      assert_same_with_worker (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -638,6 +726,7 @@ main (int    argc,
   g_test_add_func ("/model/bsprof-hostile/trailing-bytes", test_trailing_bytes);
   g_test_add_func ("/model/bsprof-hostile/missing-footer", test_missing_footer);
   g_test_add_func ("/model/bsprof-hostile/saturating-sums", test_saturating_sums);
+  g_test_add_func ("/model/bsprof-hostile/saturating-memory", test_saturating_memory);
   g_test_add_func ("/model/bsprof-hostile/narrow-sums", test_narrow_sums);
 
   return g_test_run ();

@@ -56,15 +56,18 @@ typedef enum
 
 /* Metrics are summed into accumulators kept by the decoder and handed to
  * the profile at the end. They are laid out for the cache: a CPU or call
- * entry touches its path element's 32-byte record and at most one 16-byte
+ * entry touches its path element's 16-byte record and at most one 16-byte
  * per-line record; an allocation reads the path element's record for its
  * line, and adds to 16-byte records of its own per path element and line,
- * next to the tables of live blocks; a free touches only those tables.
+ * next to the tables of live blocks; a free touches those tables and the
+ * records of the path element and line that allocated the block.
  *
- * Frees are credited to the path (and line) that allocated. What was freed
- * there is what it allocated less what is still live, and what is live is
- * what the table holds at the end (plus blocks whose address was allocated
- * again without a free), so frees add to no sum while decoding. */
+ * Frees are credited to the path (and line) that allocated, found in the
+ * freed block, by whoever owns the tables; what is still live there is what
+ * it allocated less what was freed. Only once an allocation sum saturates
+ * does that no longer hold: what is live is then added up from the tables
+ * at the end (and the blocks whose address was allocated again without a
+ * free), and freed is what is left. */
 
 static const BlMetricId mem_metrics[] = {
   BL_METRIC_ALLOC_BYTES, BL_METRIC_ALLOC_COUNT,
@@ -262,10 +265,17 @@ typedef struct
   gsize       pe_alloc_cap;
   LiveAcc    *line_alloc;  /* indexed by line record */
   gsize       line_alloc_cap;
-  LiveAcc    *pe_live;     /* indexed like pe; filled at the end */
+  LiveAcc    *pe_freed;    /* indexed like pe: what was freed of what it allocated */
+  gsize       pe_freed_cap;
+  LiveAcc    *line_freed;  /* indexed by line record */
+  gsize       line_freed_cap;
+  /* blocks allocated over without a free (live for good), and at the end,
+   * once an allocation sum has saturated, the blocks still live */
+  LiveAcc    *pe_live;
   gsize       pe_live_cap;
-  LiveAcc    *line_live;   /* indexed by line record; filled at the end */
+  LiveAcc    *line_live;
   gsize       line_live_cap;
+  gboolean    alloc_saturated;
   guint64     unmatched_frees;
 } Decoder;   /* a multiple of 64 bytes, so nothing else shares those lines */
 
@@ -948,6 +958,38 @@ credit_live (Decoder         *dec,
   credit_live_block (dec, block->pe_plus1, block->line_plus1, block->size);
 }
 
+/* A block freed: credited to the path and line that allocated it, so that
+ * what is live at the end is what was allocated less what was freed, with
+ * no walk over millions of live blocks (each a cache miss in the sums of a
+ * million path elements) while the decoding thread waits. */
+G_ALWAYS_INLINE static inline void
+credit_freed (Decoder *dec,
+              guint32  pe_plus1,
+              guint32  line_plus1,
+              guint64  size)
+{
+  LiveAcc *acc;
+
+  if G_UNLIKELY (pe_plus1 > dec->pe_freed_cap)
+    ensure_records ((gpointer *) &dec->pe_freed, &dec->pe_freed_cap, pe_plus1,
+                    sizeof (LiveAcc));
+  acc = &dec->pe_freed[pe_plus1 - 1];
+  /* at most what was allocated there; it wraps only once an allocation
+   * sum has saturated, and is not used then */
+  acc->bytes += size;
+  acc->count++;
+
+  if (line_plus1 != 0)
+    {
+      if G_UNLIKELY (line_plus1 > dec->line_freed_cap)
+        ensure_records ((gpointer *) &dec->line_freed, &dec->line_freed_cap, line_plus1,
+                        sizeof (LiveAcc));
+      acc = &dec->line_freed[line_plus1 - 1];
+      acc->bytes += size;
+      acc->count++;
+    }
+}
+
 /* Scattered: keeping a file's neighbouring lines in neighbouring slots
  * made runs of full slots merge, and lookups walk them. */
 static inline gsize
@@ -1548,6 +1590,8 @@ memory_op_slow (Decoder *dec,
       if (op == MEM_ALLOC)
         credit_live_block (dec, bucket->pe_plus1[slot], bucket->line_plus1[slot],
                            bucket->size[slot]);
+      else
+        credit_freed (dec, bucket->pe_plus1[slot], bucket->line_plus1[slot], bucket->size[slot]);
       bucket->pe_plus1[slot] = 0;
       dec->table.used--;
       found = TRUE;
@@ -1557,6 +1601,8 @@ memory_op_slow (Decoder *dec,
     {
       if (op == MEM_ALLOC)
         credit_live (dec, wide);
+      else
+        credit_freed (dec, wide->pe_plus1, wide->line_plus1, wide->size);
       wide_remove (dec, wide);
       found = TRUE;
     }
@@ -1586,6 +1632,8 @@ credit_alloc (Decoder *dec,
     ensure_records ((gpointer *) &dec->pe_alloc, &dec->pe_alloc_cap, pe_plus1,
                     sizeof (LiveAcc));
   acc = &dec->pe_alloc[pe_plus1 - 1];
+  if G_UNLIKELY (acc->bytes > G_MAXUINT64 - size)
+    dec->alloc_saturated = TRUE;
   acc->bytes = bl_saturating_add (acc->bytes, size);
   acc->count++;
 
@@ -1595,6 +1643,8 @@ credit_alloc (Decoder *dec,
         ensure_records ((gpointer *) &dec->line_alloc, &dec->line_alloc_cap, line_plus1,
                         sizeof (LiveAcc));
       acc = &dec->line_alloc[line_plus1 - 1];
+      if G_UNLIKELY (acc->bytes > G_MAXUINT64 - size)
+        dec->alloc_saturated = TRUE;
       acc->bytes = bl_saturating_add (acc->bytes, size);
       acc->count++;
     }
@@ -1635,8 +1685,8 @@ table_op (Decoder *dec,
         }
       else
         {
-          /* nothing to add: what was freed is what was allocated less what
-           * is live at the end */
+          credit_freed (dec, bucket->pe_plus1[slot], bucket->line_plus1[slot],
+                        bucket->size[slot]);
           bucket->pe_plus1[slot] = 0;
           dec->table.used--;
         }
@@ -1655,8 +1705,8 @@ table_op (Decoder *dec,
  *
  * On a large file with memory operations, a second thread owns the tables
  * of live blocks and what allocations add up to (dec->table, dec->wide,
- * n_low_wide, pe_alloc, line_alloc, pe_live, line_live and
- * unmatched_frees): the decoding thread credits CPU and calls, finds the
+ * n_low_wide, pe_alloc, line_alloc, pe_freed, line_freed, pe_live,
+ * line_live, alloc_saturated and unmatched_frees): the decoding thread credits CPU and calls, finds the
  * line of each allocation, and hands each memory operation, in file order,
  * to the worker
  * through a ring that one thread fills and the other empties. The worker
@@ -1787,6 +1837,23 @@ worker_prefetch (Decoder     *dec,
     __builtin_prefetch (&dec->pe_alloc[m->pe_plus1 - 1], 1);
 }
 
+/* What a free will touch once its block is found: the sums of the path
+ * element that allocated it, which only the block tells (its buckets were
+ * fetched WORKER_AHEAD operations before, so they have come by now; a
+ * hint only, the operations before it may still move the block). */
+G_ALWAYS_INLINE static inline void
+worker_prefetch_freed (Decoder     *dec,
+                       const MemOp *m)
+{
+  LiveBucket *bucket;
+  guint slot;
+
+  if (m->pe_plus1 == 0 && m->size != MEMOP_WIDE &&
+      live_table_find (&dec->table, m->addr, &bucket, &slot) &&
+      bucket->pe_plus1[slot] <= dec->pe_freed_cap)
+    __builtin_prefetch (&dec->pe_freed[bucket->pe_plus1[slot] - 1], 1);
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -1818,6 +1885,8 @@ worker_main (gpointer data)
 
           if (i + WORKER_AHEAD < head)
             worker_prefetch (dec, &ring[(i + WORKER_AHEAD) & RING_MASK]);
+          if (i + WORKER_AHEAD / 2 < head)
+            worker_prefetch_freed (dec, &ring[(i + WORKER_AHEAD / 2) & RING_MASK]);
           if G_LIKELY (m->pe_plus1 != 0 || m->size != MEMOP_WIDE)
             {
               table_op (dec, m->pe_plus1 != 0 ? MEM_ALLOC : MEM_FREE, m->addr, m->size,
@@ -2508,6 +2577,8 @@ decoder_clear (Decoder *dec)
   bl_big_array_free (dec->line_acc, dec->line_cap * sizeof (LineAcc));
   bl_big_array_free (dec->pe_alloc, dec->pe_alloc_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_alloc, dec->line_alloc_cap * sizeof (LiveAcc));
+  bl_big_array_free (dec->pe_freed, dec->pe_freed_cap * sizeof (LiveAcc));
+  bl_big_array_free (dec->line_freed, dec->line_freed_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->pe_live, dec->pe_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_live, dec->line_live_cap * sizeof (LiveAcc));
   bl_big_array_free (dec->line_slots, (dec->line_mask + 1) * sizeof (LineSlot));
@@ -2516,16 +2587,38 @@ decoder_clear (Decoder *dec)
     bl_big_array_free (dec->row_slots, (dec->row_mask + 1) * sizeof (LineSlot));
 }
 
-/* The six memory metrics: freed = allocated − still live. */
+static inline const LiveAcc *
+acc_at (const LiveAcc *array,
+        gsize          cap,
+        gsize          i)
+{
+  return i < cap ? &array[i] : NULL;
+}
+
+/* The six memory metrics. What was allocated is what was freed and what is
+ * still live, exactly while no allocation sum has saturated; once one has,
+ * the blocks still live were added up (@live), and freed is what is left. */
 static void
 mem_values (const LiveAcc *alloc,
+            const LiveAcc *freed,
             const LiveAcc *live,
+            gboolean       saturated,
             guint64        values[6])
 {
   guint64 alloc_bytes = alloc != NULL ? alloc->bytes : 0;
   guint64 alloc_count = alloc != NULL ? alloc->count : 0;
-  guint64 live_bytes = live != NULL ? live->bytes : 0;
-  guint64 live_count = live != NULL ? live->count : 0;
+  guint64 live_bytes, live_count;
+
+  if (!saturated)
+    {
+      live_bytes = alloc_bytes - (freed != NULL ? freed->bytes : 0);
+      live_count = alloc_count - (freed != NULL ? freed->count : 0);
+    }
+  else
+    {
+      live_bytes = live != NULL ? live->bytes : 0;
+      live_count = live != NULL ? live->count : 0;
+    }
 
   values[0] = alloc_bytes;
   values[1] = alloc_count;
@@ -2760,7 +2853,7 @@ decoder_flush (Decoder   *dec,
   gsize saved_pe_cap = dec->pe_live_cap;
   gsize saved_line_cap = dec->line_live_cap;
 
-  if (keep && dec->memory)
+  if (keep && dec->memory && dec->alloc_saturated)
     {
       saved_pe_live = g_memdup2 (dec->pe_live, saved_pe_cap * sizeof (LiveAcc));
       saved_line_live = g_memdup2 (dec->line_live, saved_line_cap * sizeof (LiveAcc));
@@ -2770,8 +2863,9 @@ decoder_flush (Decoder   *dec,
   worker_finish (dec);
   bl_profile_get_info_mutable (profile)->unmatched_frees += dec->unmatched_frees;
 
-  /* what the tables still hold was never freed */
-  if (dec->memory)
+  /* what the tables still hold was never freed: added up only once an
+   * allocation sum has saturated (see mem_values()) */
+  if (dec->memory && dec->alloc_saturated)
     {
       /* sized once; the sums of the blocks a few buckets on are fetched
        * while these are added (millions of blocks of a million path
@@ -2800,15 +2894,15 @@ decoder_flush (Decoder   *dec,
       for (gsize i = 0; i <= dec->wide.mask; i++)
         if (dec->wide.slots[i].pe_plus1 != 0)
           credit_live (dec, &dec->wide.slots[i]);
+    }
 
-      /* gone before the profile's metric columns are made, which would
-       * otherwise come on top of them */
-      if (!keep)
-        {
-          live_table_clear (&dec->table);
-          bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
-          dec->wide.slots = NULL;
-        }
+  /* the tables go before the profile's metric columns are made, which
+   * would otherwise come on top of them */
+  if (dec->memory && !keep)
+    {
+      live_table_clear (&dec->table);
+      bl_big_array_free (dec->wide.slots, (dec->wide.mask + 1) * sizeof (LiveAlloc));
+      dec->wide.slots = NULL;
     }
 
   /* and so are the tables that only decoding needs (on a million path
@@ -2848,8 +2942,9 @@ decoder_flush (Decoder   *dec,
         {
           guint32 node = dec->pe_node[i];
 
-          mem_values (i < dec->pe_alloc_cap ? &dec->pe_alloc[i] : NULL,
-                      i < dec->pe_live_cap ? &dec->pe_live[i] : NULL, values);
+          mem_values (acc_at (dec->pe_alloc, dec->pe_alloc_cap, i),
+                      acc_at (dec->pe_freed, dec->pe_freed_cap, i),
+                      acc_at (dec->pe_live, dec->pe_live_cap, i), dec->alloc_saturated, values);
           for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
             column[m][node] = bl_saturating_add (column[m][node], values[m]);
         }
@@ -2861,6 +2956,9 @@ decoder_flush (Decoder   *dec,
           bl_big_array_free (dec->pe_alloc, dec->pe_alloc_cap * sizeof (LiveAcc));
           dec->pe_alloc = NULL;
           dec->pe_alloc_cap = 0;
+          bl_big_array_free (dec->pe_freed, dec->pe_freed_cap * sizeof (LiveAcc));
+          dec->pe_freed = NULL;
+          dec->pe_freed_cap = 0;
         }
     }
 
@@ -2890,14 +2988,15 @@ decoder_flush (Decoder   *dec,
       if (!dec->memory)
         continue;
 
-      mem_values (i < dec->line_alloc_cap ? &dec->line_alloc[i] : NULL,
-                  i < dec->line_live_cap ? &dec->line_live[i] : NULL, values);
+      mem_values (acc_at (dec->line_alloc, dec->line_alloc_cap, i),
+                  acc_at (dec->line_freed, dec->line_freed_cap, i),
+                  acc_at (dec->line_live, dec->line_live_cap, i), dec->alloc_saturated, values);
       for (guint m = 0; m < G_N_ELEMENTS (mem_metrics); m++)
         if (values[m] != 0)
           bl_profile_add_line_value (profile, i, mem_metrics[m], values[m]);
     }
 
-  if (keep && dec->memory)
+  if (keep && dec->memory && dec->alloc_saturated)
     {
       if (saved_pe_cap > 0)
         memcpy (dec->pe_live, saved_pe_live, saved_pe_cap * sizeof (LiveAcc));

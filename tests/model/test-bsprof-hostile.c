@@ -143,6 +143,28 @@ writer_with_thread (void)
   return w;
 }
 
+/* A profile with lines and memory: the thread "Thread main" with its root
+ * main (pkg:/source/main.brs, line 10) as path element 1; strings from 4
+ * on are free. */
+static BlBsprofWriter *
+memory_writer (void)
+{
+  BlBsprofHeader h;
+  BlBsprofWriter *w;
+
+  bl_bsprof_header_init (&h);
+  h.lines = TRUE;
+  h.memory = TRUE;
+  w = bl_bsprof_writer_new (&h);
+  bl_bsprof_writer_string (w, 1, "Thread main");
+  bl_bsprof_writer_string (w, 2, "main");
+  bl_bsprof_writer_string (w, 3, "pkg:/source/main.brs");
+  bl_bsprof_writer_module (w, 1, 1);
+  bl_bsprof_writer_root (w, 1, 1, 3, 10, 2);
+
+  return w;
+}
+
 /* The first node whose function is @name. */
 static guint32
 find_child_named (BlProfile  *profile,
@@ -563,22 +585,12 @@ test_worker_same (void)
 static void
 test_worker_wide (void)
 {
-  BlBsprofHeader h;
-  BlBsprofWriter *w;
+  BlBsprofWriter *w = memory_writer ();
   g_autoptr(GBytes) bytes = NULL;
   GRand *rand = g_rand_new_with_seed (11);
   guint64 pool[4096];
   guint n_pool = 0;
 
-  bl_bsprof_header_init (&h);
-  h.lines = TRUE;
-  h.memory = TRUE;
-  w = bl_bsprof_writer_new (&h);
-  bl_bsprof_writer_string (w, 1, "Thread main");
-  bl_bsprof_writer_string (w, 2, "main");
-  bl_bsprof_writer_string (w, 3, "pkg:/source/main.brs");
-  bl_bsprof_writer_module (w, 1, 1);
-  bl_bsprof_writer_root (w, 1, 1, 3, 10, 2);
   bl_bsprof_writer_path (w, 2, 1, 3, 3, 20, 2);
   bl_bsprof_writer_path (w, 3, 2, 4, 3, 30, 2);
 
@@ -630,23 +642,13 @@ test_saturating_memory (void)
 {
   for (guint saturate = 0; saturate < 2; saturate++)
     {
-      BlBsprofHeader h;
-      BlBsprofWriter *w;
+      BlBsprofWriter *w = memory_writer ();
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(BlProfile) profile = NULL;
       g_autoptr(GError) error = NULL;
       guint32 big, small;
 
-      bl_bsprof_header_init (&h);
-      h.lines = TRUE;
-      h.memory = TRUE;
-      w = bl_bsprof_writer_new (&h);
-      bl_bsprof_writer_string (w, 1, "Thread main");
-      bl_bsprof_writer_string (w, 2, "main");
-      bl_bsprof_writer_string (w, 3, "pkg:/source/main.brs");
       bl_bsprof_writer_string (w, 4, "grow");
-      bl_bsprof_writer_module (w, 1, 1);
-      bl_bsprof_writer_root (w, 1, 1, 3, 10, 2);
       bl_bsprof_writer_path (w, 2, 1, 2, 3, 20, 4);
 
       if (saturate)

@@ -927,6 +927,18 @@ ensure_records (gpointer  *array,
   *cap = new_cap;
 }
 
+/* Record @plus1 − 1 of a path element's or line's sums, grown to hold it. */
+G_ALWAYS_INLINE static inline LiveAcc *
+acc_record (LiveAcc **array,
+            gsize    *cap,
+            guint32   plus1)
+{
+  if G_UNLIKELY (plus1 > *cap)
+    ensure_records ((gpointer *) array, cap, plus1, sizeof (LiveAcc));
+
+  return &(*array)[plus1 - 1];
+}
+
 /* A block still live: credited to the path and line that allocated it. */
 static void
 credit_live_block (Decoder *dec,
@@ -934,20 +946,16 @@ credit_live_block (Decoder *dec,
                    guint32  line_plus1,
                    guint64  size)
 {
-  gsize pe = pe_plus1 - 1;
+  LiveAcc *acc = acc_record (&dec->pe_live, &dec->pe_live_cap, pe_plus1);
 
-  ensure_records ((gpointer *) &dec->pe_live, &dec->pe_live_cap, pe + 1, sizeof (LiveAcc));
-  dec->pe_live[pe].bytes = bl_saturating_add (dec->pe_live[pe].bytes, size);
-  dec->pe_live[pe].count++;
+  acc->bytes = bl_saturating_add (acc->bytes, size);
+  acc->count++;
 
   if (line_plus1 != 0)
     {
-      gsize line = line_plus1 - 1;
-
-      ensure_records ((gpointer *) &dec->line_live, &dec->line_live_cap, line + 1,
-                      sizeof (LiveAcc));
-      dec->line_live[line].bytes = bl_saturating_add (dec->line_live[line].bytes, size);
-      dec->line_live[line].count++;
+      acc = acc_record (&dec->line_live, &dec->line_live_cap, line_plus1);
+      acc->bytes = bl_saturating_add (acc->bytes, size);
+      acc->count++;
     }
 }
 
@@ -968,12 +976,8 @@ credit_freed (Decoder *dec,
               guint32  line_plus1,
               guint64  size)
 {
-  LiveAcc *acc;
+  LiveAcc *acc = acc_record (&dec->pe_freed, &dec->pe_freed_cap, pe_plus1);
 
-  if G_UNLIKELY (pe_plus1 > dec->pe_freed_cap)
-    ensure_records ((gpointer *) &dec->pe_freed, &dec->pe_freed_cap, pe_plus1,
-                    sizeof (LiveAcc));
-  acc = &dec->pe_freed[pe_plus1 - 1];
   /* at most what was allocated there; it wraps only once an allocation
    * sum has saturated, and is not used then */
   acc->bytes += size;
@@ -981,10 +985,7 @@ credit_freed (Decoder *dec,
 
   if (line_plus1 != 0)
     {
-      if G_UNLIKELY (line_plus1 > dec->line_freed_cap)
-        ensure_records ((gpointer *) &dec->line_freed, &dec->line_freed_cap, line_plus1,
-                        sizeof (LiveAcc));
-      acc = &dec->line_freed[line_plus1 - 1];
+      acc = acc_record (&dec->line_freed, &dec->line_freed_cap, line_plus1);
       acc->bytes += size;
       acc->count++;
     }
@@ -1626,12 +1627,8 @@ credit_alloc (Decoder *dec,
               guint32  line_plus1,
               guint64  size)
 {
-  LiveAcc *acc;
+  LiveAcc *acc = acc_record (&dec->pe_alloc, &dec->pe_alloc_cap, pe_plus1);
 
-  if G_UNLIKELY (pe_plus1 > dec->pe_alloc_cap)
-    ensure_records ((gpointer *) &dec->pe_alloc, &dec->pe_alloc_cap, pe_plus1,
-                    sizeof (LiveAcc));
-  acc = &dec->pe_alloc[pe_plus1 - 1];
   if G_UNLIKELY (acc->bytes > G_MAXUINT64 - size)
     dec->alloc_saturated = TRUE;
   acc->bytes = bl_saturating_add (acc->bytes, size);
@@ -1639,10 +1636,7 @@ credit_alloc (Decoder *dec,
 
   if (line_plus1 != 0)
     {
-      if G_UNLIKELY (line_plus1 > dec->line_alloc_cap)
-        ensure_records ((gpointer *) &dec->line_alloc, &dec->line_alloc_cap, line_plus1,
-                        sizeof (LiveAcc));
-      acc = &dec->line_alloc[line_plus1 - 1];
+      acc = acc_record (&dec->line_alloc, &dec->line_alloc_cap, line_plus1);
       if G_UNLIKELY (acc->bytes > G_MAXUINT64 - size)
         dec->alloc_saturated = TRUE;
       acc->bytes = bl_saturating_add (acc->bytes, size);
@@ -1706,13 +1700,13 @@ table_op (Decoder *dec,
  * On a large file with memory operations, a second thread owns the tables
  * of live blocks and what allocations add up to (dec->table, dec->wide,
  * n_low_wide, pe_alloc, line_alloc, pe_freed, line_freed, pe_live,
- * line_live, alloc_saturated and unmatched_frees): the decoding thread credits CPU and calls, finds the
- * line of each allocation, and hands each memory operation, in file order,
- * to the worker
- * through a ring that one thread fills and the other empties. The worker
- * does exactly what the decoding thread would have done, in the same order,
- * so the results are the same; the two only meet again when the tables are
- * read at the end (worker_finish()). */
+ * line_live, alloc_saturated and unmatched_frees): the decoding thread
+ * credits CPU and calls, finds the line of each allocation, and hands each
+ * memory operation, in file order, to the worker through a ring that one
+ * thread fills and the other empties. The worker does exactly what the
+ * decoding thread would have done, in the same order, so the results are
+ * the same; the two only meet again when the tables are read at the end
+ * (worker_finish()). */
 
 /* An operation in 16 bytes: an allocation names its path element (+ 1,
  * so never 0), a free does not (the tables only tell a free from an

@@ -2205,8 +2205,16 @@ parse_calls (Decoder       *dec,
  * batch (large profiles touch paths and blocks at random) overlap instead
  * of following one another. */
 #define HOT_ENTRY_MAX (4 * 10)
-#define HOT_BATCH     16
+#define HOT_BATCH     32
 #define LINE_AHEAD    4
+
+enum
+{
+  HOT_CPU,
+  HOT_CALLS,
+  HOT_MEMORY,
+  N_HOT_KINDS
+};
 
 typedef struct
 {
@@ -2229,6 +2237,8 @@ decode_hot (Decoder      *dec,
   gboolean lines = dec->lines;
   gboolean stopped = FALSE;
   HotEntry batches[2][HOT_BATCH];
+  guint8 kinds[2][N_HOT_KINDS][HOT_BATCH];   /* each kind's entries, in order */
+  guint n_kind[2][N_HOT_KINDS];
   guint n_prev = 0;
   gsize filled = 0;
 
@@ -2253,6 +2263,8 @@ decode_hot (Decoder      *dec,
   for (;;)
     {
       HotEntry *next = batches[filled % 2];
+      guint8 (*next_kinds)[HOT_BATCH] = kinds[filled % 2];
+      guint *next_n = n_kind[filled % 2];
       guint n = 0;
 
       if (lines && filled > 0)
@@ -2269,6 +2281,7 @@ decode_hot (Decoder      *dec,
         }
 
       /* read a batch */
+      next_n[HOT_CPU] = next_n[HOT_CALLS] = next_n[HOT_MEMORY] = 0;
       while (n < HOT_BATCH && p < limit && !stopped)
         {
           const guint8 *entry = p;
@@ -2287,12 +2300,14 @@ decode_hot (Decoder      *dec,
               if G_UNLIKELY (offset > G_MAXUINT32)
                 goto stop;
               HOT_ELEMENT (tag >> 3);
+              next_kinds[HOT_CPU][next_n[HOT_CPU]++] = n;
               break;
 
             case TAG_CALLS:
               HOT_VARINT (a);
               b = 0;
               HOT_ELEMENT (tag >> 3);
+              next_kinds[HOT_CALLS][next_n[HOT_CALLS]++] = n;
               break;
 
             case TAG_MEMORY:
@@ -2308,6 +2323,7 @@ decode_hot (Decoder      *dec,
               HOT_ELEMENT (tag >> 5);
               if (!threaded && a <= G_MAXUINT32)
                 live_table_prefetch (&dec->table, (guint32) a);
+              next_kinds[HOT_MEMORY][next_n[HOT_MEMORY]++] = n;
               break;
 
             default:
@@ -2326,23 +2342,27 @@ decode_hot (Decoder      *dec,
           break;
         }
 
-      /* credit the batch before it */
+      /* credit the batch before it, a kind at a time: sums do not depend
+       * on the order they are added in, and memory operations keep theirs;
+       * a loop per kind has no branch on the kind to mispredict */
       if (filled > 0)
         {
           const HotEntry *prev = batches[(filled - 1) % 2];
+          const guint8 *cpu = kinds[(filled - 1) % 2][HOT_CPU];
+          const guint8 *calls = kinds[(filled - 1) % 2][HOT_CALLS];
+          const guint8 *mem = kinds[(filled - 1) % 2][HOT_MEMORY];
+          const guint *counts = n_kind[(filled - 1) % 2];
 
-          for (guint i = 0; i < n_prev; i++)
+          for (guint i = 0; i < counts[HOT_CPU]; i++)
             {
-              const HotEntry *e = &prev[i];
-              PathElement *pe = &pes[e->pe];
+              const HotEntry *e = &prev[cpu[i]];
 
-              /* the line record of the entry a few on (its row came while
-               * this batch was read), without a branch on its type: what
-               * only a CPU entry reads; a hint only, the row may not have
-               * the offset yet */
-              if (lines && i + LINE_AHEAD < n_prev)
+              /* the line record of the CPU entry a few on (its row came
+               * while this batch was read); a hint only, the row may not
+               * have the offset yet */
+              if (lines && i + LINE_AHEAD < counts[HOT_CPU])
                 {
-                  const HotEntry *ahead = &prev[i + LINE_AHEAD];
+                  const HotEntry *ahead = &prev[cpu[i + LINE_AHEAD]];
                   guint32 row = pes[ahead->pe].line_row;
                   guint32 index;
 
@@ -2350,19 +2370,19 @@ decode_hot (Decoder      *dec,
                       (index = rows[(gsize) (row - 1) * LINE_ROW + ahead->offset]) != 0)
                     __builtin_prefetch (&dec->line_acc[index - 1], 1);
                 }
+              credit_cpu (dec, &pes[e->pe], e->offset, e->a, e->b);
+            }
+          for (guint i = 0; i < counts[HOT_CALLS]; i++)
+            {
+              const HotEntry *e = &prev[calls[i]];
 
-              switch (e->tag)
-                {
-                case TAG_CPU:
-                  credit_cpu (dec, pe, e->offset, e->a, e->b);
-                  break;
-                case TAG_CALLS:
-                  pe_add (dec, pe, SUM_CALLS, e->a);
-                  break;
-                default:
-                  credit_memory (dec, pe, e->op, e->offset, e->a, e->b);
-                  break;
-                }
+              pe_add (dec, &pes[e->pe], SUM_CALLS, e->a);
+            }
+          for (guint i = 0; i < counts[HOT_MEMORY]; i++)
+            {
+              const HotEntry *e = &prev[mem[i]];
+
+              credit_memory (dec, &pes[e->pe], e->op, e->offset, e->a, e->b);
             }
           dec->entries += n_prev;
         }

@@ -276,6 +276,13 @@ bl_application_startup (GApplication *application)
    * be given back. A fixed threshold keeps every large array in its own
    * mapping, returned to the system when it is freed. */
   mallopt (M_MMAP_THRESHOLD, 256 * 1024);
+  /* Every thread that allocates while another does gets an arena of its own
+   * (up to eight per core), and a loader's or a table worker's arena keeps
+   * the pages its last small blocks pin once the tab is closed: on a
+   * million-node .bsprof 10 to 15 MB more stayed resident after the close
+   * than with two arenas, which the main thread and the workers share with
+   * no loss of speed measured (their large arrays are mapped apart). */
+  mallopt (M_ARENA_MAX, 2);
 #endif
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,

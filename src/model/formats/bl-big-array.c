@@ -209,3 +209,26 @@ bl_big_array_discard (gpointer data,
     }
 #endif
 }
+
+/**
+ * bl_array_grow_cap:
+ * @array: a GArray without a clear function
+ * @cap: (inout): what it holds without growing
+ *
+ * Doubles what @array holds (at least 64 elements) and sets *@cap to it,
+ * leaving its length as it is. For bl_array_push().
+ */
+void
+bl_array_grow_cap (GArray *array,
+                   guint  *cap)
+{
+  guint len = array->len;
+  guint new_cap = MAX (MAX (len, *cap), 32);
+
+  if (new_cap > G_MAXUINT / 2)
+    g_error ("%s: a GArray of %u elements cannot grow", G_STRLOC, len);
+  new_cap *= 2;
+  g_array_set_size (array, new_cap);
+  array->len = len;
+  *cap = new_cap;
+}

@@ -32,7 +32,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "bl-big-array-private.h"
 #include "bl-json-reader.h"
+#include "bl-profile-private.h"
 #include "bl-speedscope-reader.h"
 #include "bl-speedscope-writer.h"
 
@@ -142,6 +144,8 @@ typedef struct
   GArray    *leaves;    /* guint32 per sample */
   GArray    *weights;   /* double per weight */
   GArray    *events;    /* Event */
+  /* what the arrays hold without growing (bl_array_push()) */
+  guint      nodes_cap, values_cap, leaves_cap, weights_cap, events_cap, spans_cap;
 
   BlMetricId metric;
   GArray    *spans;     /* TrieSpan */
@@ -340,8 +344,8 @@ trie_child (SsProfile *p,
   node.frame = frame;
   node.first_use = use;
   node.last_child = 0;
-  g_array_append_val (p->nodes, node);
-  g_array_append_val (p->values, zero);
+  BL_ARRAY_PUSH (p->nodes, &p->nodes_cap, TrieNode, node);
+  BL_ARRAY_PUSH (p->values, &p->values_cap, guint64, zero);
   child = p->nodes->len - 1;
   p->hash[pos].parent = parent;
   p->hash[pos].frame = frame;
@@ -605,7 +609,7 @@ read_samples (Reader    *reader,
                         _("expected a frame index"));
 
       prev_len = depth;
-      g_array_append_val (p->leaves, node);
+      BL_ARRAY_PUSH (p->leaves, &p->leaves_cap, guint32, node);
     }
 
   if (token == BL_JSON_TOKEN_ERROR)
@@ -636,7 +640,7 @@ read_weights (Reader    *reader,
       if (!(w >= 0))
         return fail_at (reader, error, BL_SPEEDSCOPE_ERROR_BAD_VALUE,
                         _("a weight must not be negative"));
-      g_array_append_val (p->weights, w);
+      BL_ARRAY_PUSH (p->weights, &p->weights_cap, double, w);
     }
 
   if (token == BL_JSON_TOKEN_ERROR)
@@ -713,7 +717,7 @@ read_event (Reader    *reader,
                     _("event %u lacks its %s"), p->events->len,
                     !has_type ? "type" : !has_at ? "at" : "frame");
 
-  g_array_append_val (p->events, event);
+  BL_ARRAY_PUSH (p->events, &p->events_cap, Event, event);
 
   return TRUE;
 }
@@ -789,7 +793,7 @@ add_flat_event (Reader                 *reader,
                     _("event %u lacks its %s"), p->events->len,
                     !has_type ? "type" : !has_at ? "at" : "frame");
 
-  g_array_append_val (p->events, event);
+  BL_ARRAY_PUSH (p->events, &p->events_cap, Event, event);
 
   return TRUE;
 }
@@ -887,6 +891,7 @@ replay_events (SsProfile *p,
                GError   **error)
 {
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  guint stack_cap = 0;
   gint64 origin = 0, last = 0;
   double origin_at = 0, flast = 0;
   double last_at = -INFINITY;
@@ -958,8 +963,8 @@ replay_events (SsProfile *p,
             g_array_set_size (p->fvalues, p->nodes->len);
           span.node = entry[0];
           span.start = span.end = at;
-          g_array_append_val (p->spans, span);
-          g_array_append_vals (stack, entry, 1);
+          BL_ARRAY_PUSH (p->spans, &p->spans_cap, TrieSpan, span);
+          memcpy (bl_array_push (stack, &stack_cap, sizeof entry), entry, sizeof entry);
         }
       else
         {
@@ -1687,17 +1692,38 @@ build_profile (Reader  *reader,
             }
         }
 
-      for (guint s = 0; s < p->spans->len; s++)
+      /* the spans at once (a million of them in a big evented profile) */
+      if (p->spans->len > 0)
         {
-          const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
-          guint index;
+          gsize n_spans = 0, k = 0;
+          guint first;
+          BlSpan *out;
 
-          if (keep != NULL && !keep[span->node])
-            continue;
-          index = bl_profile_add_span (reader->profile, thread, map[span->node],
-                                       scaled_time (p, span->start, scale));
-          bl_profile_set_span_end (reader->profile, thread, index,
-                                   scaled_time (p, span->end, scale));
+          for (guint s = 0; s < p->spans->len; s++)
+            n_spans += keep == NULL || keep[g_array_index (p->spans, TrieSpan, s).node];
+          out = _bl_profile_append_spans (reader->profile, thread, n_spans, &first);
+          for (guint s = 0; s < p->spans->len; s++)
+            {
+              const TrieSpan *span = &g_array_index (p->spans, TrieSpan, s);
+              guint64 start, end;
+
+              if (keep != NULL && !keep[span->node])
+                continue;
+              start = scaled_time (p, span->start, scale);
+              end = scaled_time (p, span->end, scale);
+              out[k].start = start;
+              out[k].node = map[span->node];
+              out[k].duration = 0;
+              if (end > start)
+                {
+                  if (end - start < BL_SPAN_LONG)
+                    out[k].duration = (guint32) (end - start);
+                  else
+                    _bl_profile_set_span_duration (reader->profile, thread, first + k,
+                                                   end - start);
+                }
+              k++;
+            }
         }
       if (p->has_range)
         bl_profile_set_time_range (reader->profile, thread, scaled_time (p, p->range_start, scale),

@@ -99,6 +99,35 @@ test_grow_moving (void)
 }
 #endif
 
+/* bl_array_push() keeps every element, in order, through many growths and
+ * through the array being cut short and appended to in other ways */
+static void
+test_array_push (void)
+{
+  g_autoptr(GArray) array = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint cap = 0;
+  guint64 extra = 7;
+
+  for (guint64 i = 0; i < 100000; i++)
+    {
+      BL_ARRAY_PUSH (array, &cap, guint64, i * 3);
+      g_assert_cmpuint (cap, >=, array->len);
+    }
+  g_assert_cmpuint (array->len, ==, 100000);
+  for (guint i = 0; i < array->len; i++)
+    g_assert_cmpuint (g_array_index (array, guint64, i), ==, (guint64) i * 3);
+
+  /* what the array holds never shrinks: the room known stays true */
+  g_array_set_size (array, 10);
+  g_array_append_val (array, extra);
+  for (guint64 i = 0; i < 300000; i++)
+    BL_ARRAY_PUSH (array, &cap, guint64, i);
+  g_assert_cmpuint (array->len, ==, 300011);
+  g_assert_cmpuint (g_array_index (array, guint64, 9), ==, 27);
+  g_assert_cmpuint (g_array_index (array, guint64, 10), ==, 7);
+  g_assert_cmpuint (g_array_index (array, guint64, 300010), ==, 299999);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -106,6 +135,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/model/big-array/grow", test_grow);
+  g_test_add_func ("/model/big-array/array-push", test_array_push);
 #ifdef __linux__
   g_test_add_func ("/model/big-array/grow-moving", test_grow_moving);
 #endif

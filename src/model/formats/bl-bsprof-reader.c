@@ -2222,7 +2222,6 @@ typedef struct
   guint64 b;
   guint32 pe;
   guint32 offset;
-  guint8  tag;
   guint8  op;
 } HotEntry;
 
@@ -2289,7 +2288,6 @@ decode_hot (Decoder      *dec,
           guint64 tag, offset = 0, a, b;
 
           HOT_VARINT (tag);
-          e->tag = tag & 7;
           switch (tag & 7)
             {
             case TAG_CPU:
@@ -2347,11 +2345,12 @@ decode_hot (Decoder      *dec,
        * a loop per kind has no branch on the kind to mispredict */
       if (filled > 0)
         {
-          const HotEntry *prev = batches[(filled - 1) % 2];
-          const guint8 *cpu = kinds[(filled - 1) % 2][HOT_CPU];
-          const guint8 *calls = kinds[(filled - 1) % 2][HOT_CALLS];
-          const guint8 *mem = kinds[(filled - 1) % 2][HOT_MEMORY];
-          const guint *counts = n_kind[(filled - 1) % 2];
+          guint before = (filled - 1) % 2;
+          const HotEntry *prev = batches[before];
+          const guint8 *cpu = kinds[before][HOT_CPU];
+          const guint8 *calls = kinds[before][HOT_CALLS];
+          const guint8 *mem = kinds[before][HOT_MEMORY];
+          const guint *counts = n_kind[before];
 
           for (guint i = 0; i < counts[HOT_CPU]; i++)
             {

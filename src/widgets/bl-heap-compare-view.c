@@ -113,6 +113,7 @@ compare_done_cb (GObject      *source,
   g_autoptr(GListStore) groups = NULL;
   GtkTreeListModel *tree;
   GtkSortListModel *sorted;
+  GtkSelectionModel *selection;
   Comparison *c;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -151,15 +152,18 @@ compare_done_cb (GObject      *source,
                                     g_object_ref (gtk_column_view_get_sorter (self->types_view)));
   g_clear_object (&self->types_model);
   self->types_model = G_LIST_MODEL (sorted);
-  gtk_column_view_set_model (self->types_view, GTK_SELECTION_MODEL (
-                               gtk_no_selection_new (g_object_ref (self->types_model))));
+  /* the views take a reference of their own to the selections made here */
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (self->types_model)));
+  gtk_column_view_set_model (self->types_view, selection);
+  g_clear_object (&selection);
 
   tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&groups)), FALSE, FALSE,
                                   new_children, NULL, NULL);
   g_clear_object (&self->new_model);
   self->new_model = G_LIST_MODEL (tree);
-  gtk_column_view_set_model (self->new_view, GTK_SELECTION_MODEL (
-                               gtk_single_selection_new (g_object_ref (self->new_model))));
+  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (self->new_model)));
+  gtk_column_view_set_model (self->new_view, selection);
+  g_clear_object (&selection);
 
   gtk_spinner_stop (self->spinner);
   gtk_stack_set_visible_child_name (self->state_stack, "done");

@@ -716,6 +716,7 @@ bl_heap_view_init (BlHeapView *self)
 {
   GtkSortListModel *sorted;
   GtkFilterListModel *filtered;
+  GtkSelectionModel *selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -736,8 +737,10 @@ bl_heap_view_init (BlHeapView *self)
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
                                     g_object_ref (gtk_column_view_get_sorter (self->types_view)));
   self->types_model = G_LIST_MODEL (sorted);
-  gtk_column_view_set_model (self->types_view, GTK_SELECTION_MODEL (
-                               gtk_single_selection_new (g_object_ref (self->types_model))));
+  /* the views take a reference of their own to the selections made here */
+  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (self->types_model)));
+  gtk_column_view_set_model (self->types_view, selection);
+  g_clear_object (&selection);
   gtk_column_view_sort_by_column (self->types_view, self->retained_column, GTK_SORT_DESCENDING);
 
   /* the dominator tree */
@@ -749,7 +752,7 @@ bl_heap_view_init (BlHeapView *self)
   gtk_single_selection_set_autoselect (self->tree_selection, FALSE);
   gtk_single_selection_set_can_unselect (self->tree_selection, TRUE);
   gtk_column_view_set_model (self->tree_view,
-                             GTK_SELECTION_MODEL (g_object_ref (self->tree_selection)));
+                             GTK_SELECTION_MODEL (self->tree_selection));
   g_signal_connect_swapped (self->tree_selection, "notify::selected",
                             G_CALLBACK (tree_selection_changed_cb), self);
 
@@ -758,9 +761,10 @@ bl_heap_view_init (BlHeapView *self)
   /* Translators: a leak cycle's pattern of types and fields */
   bl_heap_column_add (self->cycles_view, _("Cycle"), BL_HEAP_COLUMN_NAME, FALSE, FALSE);
   bl_heap_column_add (self->cycles_view, _("Count"), BL_HEAP_COLUMN_COUNT, FALSE, FALSE);
-  gtk_column_view_set_model (self->cycles_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (
-                               G_LIST_MODEL (g_object_ref (self->cycles_store)))));
+  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (
+                                   G_LIST_MODEL (g_object_ref (self->cycles_store))));
+  gtk_column_view_set_model (self->cycles_view, selection);
+  g_clear_object (&selection);
 
   /* the retainer path */
   self->path_selection = gtk_no_selection_new (NULL);
@@ -770,7 +774,7 @@ bl_heap_view_init (BlHeapView *self)
   bl_heap_column_add (self->path_view, _("Id"), BL_HEAP_COLUMN_ID, FALSE, FALSE);
   bl_heap_column_add (self->path_view, _("Retained"), BL_HEAP_COLUMN_RETAINED, FALSE, FALSE);
   gtk_column_view_set_model (self->path_view,
-                             GTK_SELECTION_MODEL (g_object_ref (self->path_selection)));
+                             GTK_SELECTION_MODEL (self->path_selection));
 
   gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_paned_tick, NULL, NULL);
 

@@ -1,4 +1,5 @@
-/* test-window-memory.c — what a tab holds goes when the tab is closed, and
+/* test-window-memory.c — what a tab holds (a profile's or a heap snapshot's)
+ * goes when the tab is closed, and
  * the tables' lazily made rows are the rows the model makes, drawn by
  * value cells of one widget each
  *
@@ -13,6 +14,7 @@
 
 #include "bl-application.h"
 #include "bl-bsprof-writer.h"
+#include "bl-heapsnapshot-writer.h"
 #include "bl-call-tree-view.h"
 #include "bl-hot-lines-view.h"
 #include "bl-lazy-children.h"
@@ -94,6 +96,7 @@ page_ready (gpointer data)
 typedef struct
 {
   char *path;
+  char *heap_path;
   gboolean done;
 } Run;
 
@@ -126,6 +129,75 @@ find_stack_child (GtkWidget  *root,
     }
 
   return NULL;
+}
+
+/* A heap snapshot's tab: the profile, its Heap page and the index the page
+ * built in a worker all go when the tab closes, after every list was shown,
+ * the types filtered and an object selected (the lists' selection models
+ * once kept every type's item, and so the profile, alive). */
+static gboolean
+heap_ready (gpointer data)
+{
+  BlProfilePage *page = data;
+  BlHeapView *heap;
+
+  if (bl_profile_page_get_state (page) != BL_PROFILE_PAGE_LOADED)
+    return bl_profile_page_get_state (page) == BL_PROFILE_PAGE_FAILED;
+  heap = bl_profile_page_get_heap_view (page);
+
+  return heap != NULL && bl_heap_view_is_ready (heap) && gtk_widget_get_mapped (GTK_WIDGET (heap));
+}
+
+static void
+check_heap_tab_frees (BlWindow   *window,
+                      const char *path)
+{
+  static const char *pages[] = { "dominators", "cycles", "types" };
+  AdwTabView *tabs = bl_window_get_tab_view (window);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GWeakRef page_ref, heap_ref, profile_ref;
+  BlProfilePage *page;
+  BlHeapView *heap;
+
+  page = bl_window_open_file (window, file);
+  g_assert_true (iterate_until (heap_ready, page));
+  g_assert_cmpint (bl_profile_page_get_state (page), ==, BL_PROFILE_PAGE_LOADED);
+  g_assert_true (bl_profile_page_is_showing_heap (page));
+  heap = bl_profile_page_get_heap_view (page);
+  g_assert_cmpuint (g_list_model_get_n_items (bl_heap_view_get_types_model (heap)), >, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      bl_heap_view_set_page (heap, pages[i]);
+      iterate_for (50);
+      g_assert_cmpstr (bl_heap_view_get_page (heap), ==, pages[i]);
+    }
+  bl_heap_view_set_type_filter (heap, "C1");
+  iterate_for (50);
+  bl_heap_view_select_object (heap, 5);
+  iterate_for (100);
+  g_assert_cmpuint (bl_heap_view_get_selected_object (heap), ==, 5);
+
+  g_weak_ref_init (&page_ref, page);
+  g_weak_ref_init (&heap_ref, heap);
+  g_weak_ref_init (&profile_ref, bl_profile_page_get_profile (page));
+  page = NULL;
+  heap = NULL;
+  {
+    GtkWidget *child = g_weak_ref_get (&page_ref);
+
+    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, child));
+    g_object_unref (child);
+  }
+  iterate_for (300);
+
+  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 0);
+  g_assert_null (g_weak_ref_get (&page_ref));
+  g_assert_null (g_weak_ref_get (&heap_ref));
+  g_assert_null (g_weak_ref_get (&profile_ref));
+  g_weak_ref_clear (&page_ref);
+  g_weak_ref_clear (&heap_ref);
+  g_weak_ref_clear (&profile_ref);
 }
 
 static gboolean
@@ -210,6 +282,8 @@ run_cb (gpointer data)
   g_weak_ref_clear (&table_ref);
   g_weak_ref_clear (&profile_ref);
 
+  check_heap_tab_frees (window, run->heap_path);
+
   run->done = TRUE;
   gtk_window_destroy (GTK_WINDOW (window));
   g_application_release (app);
@@ -239,6 +313,17 @@ test_close_frees (void)
   run.path = g_build_filename (dir, "closing.bsprof", NULL);
   g_assert_true (bl_stacks_save_bsprof (stacks, run.path, &error));
   g_assert_no_error (error);
+  run.heap_path = g_build_filename (dir, "closing.heapsnapshot", NULL);
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (run.heap_path);
+    g_autoptr(GFileOutputStream) out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE,
+                                                       NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (bl_hsw_write_tree (G_OUTPUT_STREAM (out), 5000, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error));
+  }
 
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), &run);
@@ -246,7 +331,9 @@ test_close_frees (void)
   g_assert_true (run.done);
 
   g_unlink (run.path);
+  g_unlink (run.heap_path);
   g_free (run.path);
+  g_free (run.heap_path);
   g_rmdir (dir);
 }
 

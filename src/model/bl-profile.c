@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "bl-big-array-private.h"
 #include "bl-heap.h"
 #include "bl-profile.h"
 #include "bl-profile-private.h"
@@ -2649,6 +2650,9 @@ bl_profile_dup_sample_spans (BlProfile *self,
   GArray *spans;   /* tt.spans */
   GArray *open;     /* guint32 span index per depth - 1, the open stack */
   GArray *path;     /* guint32 nodes entered by one sample, leaf first */
+  /* what the arrays hold without growing: a million samples append tens
+   * of millions of times, and g_array_append_val() divides on each */
+  guint spans_cap = 0, open_cap = 0, path_cap = 0;
   guint64 t = 0;
 
   g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
@@ -2672,7 +2676,7 @@ bl_profile_dup_sample_spans (BlProfile *self,
         continue;
 
       /* up from the leaf to the deepest node still open */
-      g_array_set_size (path, 0);
+      path->len = 0;
       while (n != BL_NODE_NONE && self->nodes[n].depth > 0)
         {
           guint32 depth = self->nodes[n].depth;
@@ -2681,15 +2685,16 @@ bl_profile_dup_sample_spans (BlProfile *self,
               g_array_index (spans, BlSpan,
                              g_array_index (open, guint32, depth - 1)).node == n)
             break;
-          g_array_append_val (path, n);
+          BL_ARRAY_PUSH (path, &path_cap, guint32, n);
           n = self->nodes[n].parent;
         }
+      /* at most the open stack's depth: the node found open, or none */
       shared = (n != BL_NODE_NONE && self->nodes[n].depth > 0) ? self->nodes[n].depth : 0;
 
       /* close what this sample left, open what it entered (parents first) */
       for (guint d = shared; d < open->len; d++)
         close_sample_span (&tt, g_array_index (open, guint32, d), t);
-      g_array_set_size (open, shared);
+      open->len = MIN (open->len, shared);
       for (guint i = path->len; i > 0; i--)
         {
           BlSpan span;
@@ -2698,8 +2703,8 @@ bl_profile_dup_sample_spans (BlProfile *self,
           span.start = t;
           span.node = g_array_index (path, guint32, i - 1);
           span.duration = 0;
-          g_array_append_val (spans, span);
-          g_array_append_val (open, index);
+          BL_ARRAY_PUSH (spans, &spans_cap, BlSpan, span);
+          BL_ARRAY_PUSH (open, &open_cap, guint32, index);
         }
 
       t = samples[k].weight > G_MAXUINT64 - t ? G_MAXUINT64 : t + samples[k].weight;

@@ -10,7 +10,9 @@
  *
  * The spans come from the profile in the order they were entered (for a
  * sampled thread, from bl_profile_dup_sample_spans(): its samples end to
- * end, each as wide as its weight); the widget splits them into rows by depth once per profile. Within a row the
+ * end, each as wide as its weight); the widget splits them into rows by
+ * depth once per profile and thread, when it is first drawn, measured or
+ * asked about (not when the profile is set). Within a row the
  * spans do not overlap, so both their starts and their ends are sorted, and
  * drawing, hit-testing and tooltips find the visible ones by binary search.
  * Bars narrower than a quarter pixel become one sliver per pixel column,
@@ -63,6 +65,7 @@ struct _BlFlameChart
   BlFlameGraph *color_graph;  /* weak: whose colours the bars take */
 
   GPtrArray   *lanes;         /* Lane */
+  gboolean     rows_stale;    /* lanes not made yet for profile and thread */
   gsize        n_spans;       /* over all lanes */
   double       content;       /* height of all lanes */
   double       t0;            /* the whole time range */
@@ -101,6 +104,9 @@ G_DEFINE_FINAL_TYPE (BlFlameChart, bl_flame_chart, GTK_TYPE_WIDGET)
 static GParamSpec *properties[N_PROPS];
 
 /* ---- colours ------------------------------------------------------------ */
+
+static void ensure_rows       (BlFlameChart *self);
+static void update_accessible (BlFlameChart *self);
 
 static double
 luminance (const GdkRGBA *c)
@@ -174,21 +180,28 @@ scale (BlFlameChart *self)
 {
   int w = gtk_widget_get_width (GTK_WIDGET (self));
 
+  ensure_rows (self);
+
   return w > 0 && self->v1 > self->v0 ? w / (self->v1 - self->v0) : 0;
 }
 
 static double
 content_height (BlFlameChart *self)
 {
+  ensure_rows (self);
+
   return self->content;
 }
 
 static void
 clamp_view (BlFlameChart *self)
 {
-  double range = self->t1 - self->t0;
-  double width = self->v1 - self->v0;
+  double range, width;
   double max_y;
+
+  ensure_rows (self);
+  range = self->t1 - self->t0;
+  width = self->v1 - self->v0;
 
   if (range <= 0)
     {
@@ -328,17 +341,41 @@ rebuild_rows (BlFlameChart *self)
           t1 = MAX (t1, end);
         }
 
-      for (gsize i = 0; i < lane->list.n_spans; i++)
-        {
-          guint depth = bl_span_list_get_depth (&lane->list, i);
-          guint32 index = (guint32) i;
+      /* each row sized first, then filled: appending a million indexes
+       * one by one cost more than the rest of the chart's set-up */
+      {
+        g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint32));
 
-          if (depth == 0)
-            continue;
-          while (lane->rows->len < depth)
-            g_ptr_array_add (lane->rows, g_array_new (FALSE, FALSE, sizeof (guint32)));
-          g_array_append_val (g_ptr_array_index (lane->rows, depth - 1), index);
-        }
+        for (gsize i = 0; i < lane->list.n_spans; i++)
+          {
+            guint depth = bl_span_list_get_depth (&lane->list, i);
+
+            if (depth == 0)
+              continue;
+            if (counts->len < depth)
+              g_array_set_size (counts, depth);
+            g_array_index (counts, guint32, depth - 1)++;
+          }
+        for (guint d = 0; d < counts->len; d++)
+          {
+            GArray *row = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                                             g_array_index (counts, guint32, d));
+
+            g_array_set_size (row, g_array_index (counts, guint32, d));
+            row->len = 0;
+            g_ptr_array_add (lane->rows, row);
+          }
+        for (gsize i = 0; i < lane->list.n_spans; i++)
+          {
+            guint depth = bl_span_list_get_depth (&lane->list, i);
+            GArray *row;
+
+            if (depth == 0)
+              continue;
+            row = g_ptr_array_index (lane->rows, depth - 1);
+            ((guint32 *) (gpointer) row->data)[row->len++] = (guint32) i;
+          }
+      }
 
       lane->first = self->n_spans;
       self->n_spans += lane->list.n_spans;
@@ -358,6 +395,21 @@ rebuild_rows (BlFlameChart *self)
   self->v1 = self->t1;
   self->y_offset = 0;
   self->hover = -1;
+}
+
+/* The lanes and rows are made when first needed (drawn, measured, asked
+ * about), not when the profile is set: the chart is a page of its own, and
+ * deriving a sampled thread's spans from a million samples would otherwise
+ * cost the first frame of every tab whose profile has a time order. */
+static void
+ensure_rows (BlFlameChart *self)
+{
+  if (!self->rows_stale)
+    return;
+  self->rows_stale = FALSE;
+  rebuild_rows (self);
+  clamp_view (self);
+  update_accessible (self);
 }
 
 static void
@@ -486,6 +538,8 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
   double s = scale (self);
   GdkRGBA dim = self->fg;
 
+  ensure_rows (self);
+
   if (self->profile == NULL || self->n_spans == 0 || width <= 0 || s <= 0)
     return;
 
@@ -602,6 +656,8 @@ bl_flame_chart_measure (GtkWidget      *widget,
 {
   BlFlameChart *self = BL_FLAME_CHART (widget);
 
+  ensure_rows (self);
+
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = 100;
@@ -648,6 +704,8 @@ bl_flame_chart_query_tooltip (GtkWidget  *widget,
   g_autofree char *text = NULL;
   graphene_rect_t rect;
 
+  ensure_rows (self);
+
   if (span < 0)
     return FALSE;
 
@@ -672,6 +730,8 @@ motion_cb (GtkEventControllerMotion *controller,
            BlFlameChart             *self)
 {
   gssize hover = bl_flame_chart_hit_test (self, x, y);
+
+  ensure_rows (self);
 
   self->pointer_x = x;
   self->pointer_y = y;
@@ -699,6 +759,8 @@ scroll_cb (GtkEventControllerScroll *controller,
            double                    dy,
            BlFlameChart             *self)
 {
+  ensure_rows (self);
+
   if (dy != 0)
     bl_flame_chart_zoom_at (self, self->pointer_x, pow (1.2, -dy));
   if (dx != 0)
@@ -713,6 +775,8 @@ drag_begin_cb (GtkGestureDrag *gesture,
                double          y,
                BlFlameChart   *self)
 {
+  ensure_rows (self);
+
   self->drag_v0 = self->v0;
   self->drag_y0 = self->y_offset;
 }
@@ -725,6 +789,8 @@ drag_update_cb (GtkGestureDrag *gesture,
 {
   double s = scale (self);
   double width = self->v1 - self->v0;
+
+  ensure_rows (self);
 
   if (s <= 0)
     return;
@@ -952,9 +1018,10 @@ bl_flame_chart_set_profile (BlFlameChart *self,
 
   g_set_object (&self->profile, profile);
   self->thread = thread;
-  rebuild_rows (self);
-  clamp_view (self);
-  update_accessible (self);
+  /* the last profile's lanes go now; the new ones when first needed */
+  g_ptr_array_set_size (self->lanes, 0);
+  self->n_spans = 0;
+  self->rows_stale = TRUE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 
   if (profile_changed)
@@ -993,6 +1060,8 @@ bl_flame_chart_get_visible_range (BlFlameChart *self,
 {
   g_return_if_fail (BL_IS_FLAME_CHART (self));
 
+  ensure_rows (self);
+
   if (start != NULL)
     *start = self->v0;
   if (end != NULL)
@@ -1005,6 +1074,8 @@ bl_flame_chart_set_visible_range (BlFlameChart *self,
                                   double        end)
 {
   g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  ensure_rows (self);
 
   self->v0 = MIN (start, end);
   self->v1 = MAX (start, end);
@@ -1026,6 +1097,8 @@ bl_flame_chart_zoom_at (BlFlameChart *self,
   double s, t, width;
 
   g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  ensure_rows (self);
   g_return_if_fail (factor > 0);
 
   s = scale (self);
@@ -1053,6 +1126,8 @@ bl_flame_chart_pan (BlFlameChart *self,
 
   g_return_if_fail (BL_IS_FLAME_CHART (self));
 
+  ensure_rows (self);
+
   s = scale (self);
   if (s <= 0)
     return;
@@ -1068,6 +1143,8 @@ void
 bl_flame_chart_reset_zoom (BlFlameChart *self)
 {
   g_return_if_fail (BL_IS_FLAME_CHART (self));
+
+  ensure_rows (self);
 
   bl_flame_chart_set_visible_range (self, self->t0, self->t1);
 }
@@ -1089,6 +1166,8 @@ bl_flame_chart_hit_test (BlFlameChart *self,
   double s, t;
 
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), -1);
+
+  ensure_rows (self);
 
   s = scale (self);
   if (self->n_spans == 0 || s <= 0 || x < 0 || x >= gtk_widget_get_width (GTK_WIDGET (self)) ||
@@ -1141,6 +1220,8 @@ bl_flame_chart_get_span_bounds (BlFlameChart    *self,
   const Lane *lane;
 
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), FALSE);
+
+  ensure_rows (self);
   g_return_val_if_fail (bounds != NULL, FALSE);
 
   lane = lane_of (self, span);
@@ -1171,6 +1252,8 @@ bl_flame_chart_dup_tooltip_text (BlFlameChart *self,
   const char *file;
 
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), NULL);
+
+  ensure_rows (self);
 
   lane = lane_of (self, span);
   if (lane == NULL)
@@ -1217,6 +1300,8 @@ guint
 bl_flame_chart_get_n_lanes (BlFlameChart *self)
 {
   g_return_val_if_fail (BL_IS_FLAME_CHART (self), 0);
+
+  ensure_rows (self);
 
   return self->lanes->len;
 }

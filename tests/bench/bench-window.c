@@ -71,7 +71,10 @@
 #include "bl-hot-lines-view.h"
 #include "bl-loader.h"
 #include "bl-model.h"
+#include "bl-session-view.h"
 #include "bl-slice.h"
+#include "bl-trace-timeline.h"
+#include "bl-trace-view.h"
 #include "bl-window.h"
 
 #define HEARTBEAT_MS 4
@@ -479,6 +482,22 @@ report (Bench      *bench,
 /* ------------------------------------------------------------------------ */
 /* what "done" means                                                         */
 
+/* what a loaded tab shows first: a profile's flame graph; a trace's
+ * Timeline page (its flame graph of the whole trace below the tracks); the
+ * Heap page of a profile that holds only heap snapshots; a Resource Monitor
+ * session's timeline; the flame graph's empty state (a profile with nothing
+ * measured); another document (a recording's page) */
+typedef enum
+{
+  SHOWS_UNKNOWN,
+  SHOWS_FLAME_GRAPH,
+  SHOWS_TIMELINE,
+  SHOWS_HEAP,
+  SHOWS_SESSION,
+  SHOWS_EMPTY,
+  SHOWS_OTHER,
+} Shows;
+
 typedef struct
 {
   BlProfilePage *page;
@@ -486,28 +505,152 @@ typedef struct
   BlFlameGraph  *graph;
   GtkStack      *tables;
   const char    *search;
+  Shows          shows;
+  BlTraceView   *trace;      /* SHOWS_TIMELINE */
+  BlProfile     *trace_was;  /* the range's profile before an interaction */
+  BlHeapView    *heap;       /* the profile's Heap page, if it has one */
+  GtkWidget     *session;    /* SHOWS_SESSION */
 } Target;
 
-/* the graph shows the current profile, metric and thread: in a coarse
- * layout (what a big profile is drawn in first) or the full one */
-static gboolean
-graph_shown (gpointer data)
-{
-  Target *t = data;
-  BlFlameLayout *layout;
+static GtkWidget *find_widget (GtkWidget  *root,
+                               GType       type,
+                               const char *child_name);
 
+static const char *
+shows_name (Shows shows)
+{
+  switch (shows)
+    {
+    case SHOWS_FLAME_GRAPH: return "flame graph";
+    case SHOWS_TIMELINE:    return "trace timeline";
+    case SHOWS_HEAP:        return "heap view";
+    case SHOWS_SESSION:     return "session timeline";
+    case SHOWS_EMPTY:       return "empty state";
+    case SHOWS_UNKNOWN:
+    case SHOWS_OTHER:
+    default:                return "page";
+    }
+}
+
+/* Once the page has its document: what it shows first, by the page's own
+ * rules (a heap-only profile opens on its Heap page, a trace on its
+ * Timeline page). */
+static void
+resolve_shows (Target *t)
+{
+  GObject *document;
+  BlProfile *profile;
+
+  if (t->shows != SHOWS_UNKNOWN || bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADED)
+    return;
+  document = bl_profile_page_get_document (t->page);
+  t->heap = bl_profile_page_get_heap_view (t->page);
+  if (!BL_IS_PROFILE (document))
+    {
+      t->session = find_widget (GTK_WIDGET (t->page), BL_TYPE_SESSION_VIEW, NULL);
+      t->shows = t->session != NULL ? SHOWS_SESSION : SHOWS_OTHER;
+      return;
+    }
+  profile = BL_PROFILE (document);
+  if (bl_profile_page_is_showing_heap (t->page))
+    t->shows = SHOWS_HEAP;
+  else if (bl_trace_view_can_show (profile))
+    {
+      t->trace = BL_TRACE_VIEW (find_widget (GTK_WIDGET (t->view), BL_TYPE_TRACE_VIEW, NULL));
+      t->shows = t->trace != NULL ? SHOWS_TIMELINE : SHOWS_FLAME_GRAPH;
+    }
+  else if (bl_profile_view_get_empty_text (t->view) != NULL)
+    t->shows = SHOWS_EMPTY;
+  else
+    t->shows = SHOWS_FLAME_GRAPH;
+}
+
+/* @graph is drawn with its current profile, metric and thread: in a coarse
+ * layout (what a big profile is drawn in first) or, with @full, the full one */
+static gboolean
+flame_graph_shows (BlFlameGraph *graph,
+                   gboolean      full)
+{
+  BlFlameLayout *layout = bl_flame_graph_get_layout (graph);
+
+  return layout != NULL &&
+         gtk_widget_get_mapped (GTK_WIDGET (graph)) &&
+         bl_flame_layout_get_profile (layout) == bl_flame_graph_get_profile (graph) &&
+         bl_flame_layout_get_metric (layout) == bl_flame_graph_get_metric (graph) &&
+         bl_flame_layout_get_thread (layout) == bl_flame_graph_get_thread (graph) &&
+         (!full || !bl_flame_layout_is_coarse (layout));
+}
+
+/* the trace's Timeline page: the tracks, and below them the flame graph of
+ * the range picked (a new one since @trace_was), or of the whole trace */
+static gboolean
+trace_shows (Target   *t,
+             gboolean  full)
+{
+  BlProfile *shown = bl_trace_view_get_shown_profile (t->trace);
+  BlFlameGraph *graph = bl_trace_view_get_flame_graph (t->trace);
+
+  return gtk_widget_get_mapped (GTK_WIDGET (bl_trace_view_get_timeline (t->trace))) &&
+         shown != NULL && shown != t->trace_was &&
+         bl_flame_graph_get_profile (graph) == shown &&
+         flame_graph_shows (graph, full);
+}
+
+/* what the tab shows first is there (the flame graph in a coarse layout,
+ * the Heap page once its snapshot is indexed), or the page failed */
+static gboolean
+view_shown_full (Target   *t,
+                 gboolean  full)
+{
   if (bl_profile_page_get_state (t->page) == BL_PROFILE_PAGE_FAILED)
     return TRUE;
   if (bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADED)
     return FALSE;
+  resolve_shows (t);
 
-  layout = bl_flame_graph_get_layout (t->graph);
+  switch (t->shows)
+    {
+    case SHOWS_FLAME_GRAPH:
+      return flame_graph_shows (t->graph, full);
+    case SHOWS_TIMELINE:
+      return trace_shows (t, full);
+    case SHOWS_HEAP:
+      return bl_heap_view_is_ready (t->heap) && gtk_widget_get_mapped (GTK_WIDGET (t->heap));
+    case SHOWS_SESSION:
+      return gtk_widget_get_mapped (t->session);
+    case SHOWS_EMPTY:
+      return gtk_widget_get_mapped (GTK_WIDGET (t->view));
+    case SHOWS_UNKNOWN:
+    case SHOWS_OTHER:
+    default:
+      return gtk_widget_get_mapped (GTK_WIDGET (t->page));
+    }
+}
 
-  return layout != NULL &&
-         gtk_widget_get_mapped (GTK_WIDGET (t->graph)) &&
-         bl_flame_layout_get_profile (layout) == bl_flame_graph_get_profile (t->graph) &&
-         bl_flame_layout_get_metric (layout) == bl_flame_graph_get_metric (t->graph) &&
-         bl_flame_layout_get_thread (layout) == bl_flame_graph_get_thread (t->graph);
+static gboolean
+view_shown (gpointer data)
+{
+  return view_shown_full (data, FALSE);
+}
+
+/* … with a flame graph in its full layout */
+static gboolean
+view_ready (gpointer data)
+{
+  return view_shown_full (data, TRUE);
+}
+
+/* the profile's flame graph shows the current profile, metric and thread
+ * (coarse or full) */
+static gboolean
+graph_shown (gpointer data)
+{
+  Target *t = data;
+
+  if (bl_profile_page_get_state (t->page) != BL_PROFILE_PAGE_LOADED)
+    return bl_profile_page_get_state (t->page) == BL_PROFILE_PAGE_FAILED;
+
+  return flame_graph_shows (t->graph, FALSE);
 }
 
 /* … in the full layout: what every interaction is timed to */
@@ -515,18 +658,19 @@ static gboolean
 graph_ready (gpointer data)
 {
   Target *t = data;
-  BlFlameLayout *layout;
 
-  if (!graph_shown (data))
-    return FALSE;
-  layout = bl_flame_graph_get_layout (t->graph);
-
-  return layout == NULL || !bl_flame_layout_is_coarse (layout);
+  return graph_shown (data) && flame_graph_shows (t->graph, TRUE);
 }
 
-static GtkWidget *find_widget (GtkWidget  *root,
-                               GType       type,
-                               const char *child_name);
+/* the flame graph drawn first: the profile's, or below a trace's tracks */
+static BlFlameGraph *
+first_graph (Target *t)
+{
+  if (t->shows == SHOWS_TIMELINE)
+    return bl_trace_view_get_flame_graph (t->trace);
+
+  return t->shows == SHOWS_FLAME_GRAPH ? t->graph : NULL;
+}
 
 /* a table has its rows, or the Lines page its ranked lines (both are made
  * in a worker while a spinner shows) */
@@ -775,7 +919,7 @@ time_bare_load (const char *file)
 /* ------------------------------------------------------------------------ */
 /* one file                                                                  */
 
-/* Opens @file in a tab, waits for the flame graph's first frame, closes
+/* Opens @file in a tab, waits for the first frame of what it shows, closes
  * the tab and lets the memory go; the time of that first frame, or < 0 if
  * the window could not open the file. */
 static double
@@ -793,17 +937,304 @@ time_one_open (Bench *bench,
   t.page = bl_window_open_file (BL_WINDOW (bench->window), gfile);
   t.view = bl_profile_page_get_profile_view (t.page);
   t.graph = bl_profile_view_get_flame_graph (t.view);
-  ms = wait_for_frame (bench, t0, graph_shown, &t, GTK_WIDGET (t.graph), 600);
+  ms = wait_for_frame (bench, t0, view_shown, &t, GTK_WIDGET (t.page), 600);
   set_heartbeat (bench, HEARTBEAT_MS);
   if (bl_profile_page_get_state (t.page) != BL_PROFILE_PAGE_LOADED)
     ms = -1;
   /* its full layout too, so that no worker is left when the tab closes */
   else
-    wait_for_frame (bench, t0, graph_ready, &t, GTK_WIDGET (t.graph), 600);
+    wait_for_frame (bench, t0, view_ready, &t, GTK_WIDGET (t.page), 600);
   adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (t.page)));
   settle (1.0);
 
   return ms;
+}
+
+/* The flame graph's interactions: metric switch, each table tab, thread
+ * switch and back, zoom into a frame and reset, search keystrokes. */
+static void
+bench_flame_graph (Bench     *bench,
+                   Target    *t,
+                   BlProfile *profile)
+{
+  BlMetricId metrics[BL_N_METRICS];
+  guint n_metrics;
+  GListModel *pages;
+  gint64 t0;
+  double ms;
+
+  t->tables = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK, "top-down"));
+  g_assert (t->tables != NULL);
+
+  begin_interaction (bench);
+  ms = wait_for_frame (bench, g_get_monotonic_time (), all_ready, t, GTK_WIDGET (t->view), 600);
+  report (bench, "first table settled (after that)", ms);
+
+  n_metrics = bl_profile_list_metrics (profile, metrics);
+
+  /* metric switch: the flame graph and the table shown */
+  if (n_metrics > 1)
+    {
+      BlMetricId now = bl_profile_view_get_metric (t->view);
+      BlMetricId other = metrics[0] == now ? metrics[1] : metrics[0];
+
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_metric (t->view, other);
+      report_relayout (bench, "metric switch", t0, t);
+    }
+
+  /* each table tab, in a fresh state after the metric change */
+  pages = G_LIST_MODEL (gtk_stack_get_pages (t->tables));
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (pages, i);
+      GtkStackPage *page = GTK_STACK_PAGE (item);
+      g_autofree char *label = g_strdup_printf ("table tab “%s”",
+                                                gtk_stack_page_get_name (page));
+
+      if (gtk_stack_get_visible_child (t->tables) == gtk_stack_page_get_child (page) ||
+          !gtk_stack_page_get_visible (page))
+        continue;
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      gtk_stack_set_visible_child (t->tables, gtk_stack_page_get_child (page));
+      report (bench, label, wait_for_frame (bench, t0, table_ready, t,
+                                            GTK_WIDGET (t->tables), 600));
+    }
+  g_object_unref (pages);
+  gtk_stack_set_visible_child_name (t->tables, "top-down");
+  settle (0.2);
+
+  /* thread switch, and back to all threads */
+  if (bl_profile_get_n_threads (profile) > 1)
+    {
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_thread (t->view, 0);
+      report_relayout (bench, "thread switch (one thread)", t0, t);
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_profile_view_set_thread (t->view, G_MAXUINT);
+      report_relayout (bench, "thread switch (all threads)", t0, t);
+    }
+
+  /* zoom into a frame a few levels down, then back */
+  {
+    BlFlameLayout *layout = bl_flame_graph_get_layout (t->graph);
+    const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
+    guint begin, end, best = G_MAXUINT;
+
+    bl_flame_layout_get_level (layout, MIN (4, bl_flame_layout_get_n_levels (layout) - 1),
+                               &begin, &end);
+    for (guint i = begin; i < end; i++)
+      if (best == G_MAXUINT || rects[i].x1 - rects[i].x0 > rects[best].x1 - rects[best].x0)
+        best = i;
+    if (best != G_MAXUINT)
+      {
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        bl_flame_graph_zoom_to_node (t->graph, rects[best].node, TRUE);
+        report (bench, "zoom into a frame", wait_for_frame (bench, t0, always, t,
+                                                            GTK_WIDGET (t->view), 60));
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        bl_profile_view_reset_zoom (t->view);
+        report (bench, "zoom reset", wait_for_frame (bench, t0, always, t,
+                                                     GTK_WIDGET (t->view), 60));
+      }
+  }
+
+  /* a search keystroke, timed from the entry's search-changed (an emission
+   * hook runs before the view's handler) */
+  {
+    GtkWidget *entry = find_search_entry (t);
+    static const char *texts[] = { "o", "on", "onC" };
+    guint signal_id = g_signal_lookup ("search-changed", GTK_TYPE_SEARCH_ENTRY);
+    SearchChange change = { entry, NULL, 0 };
+    gulong hook;
+
+    hook = g_signal_add_emission_hook (signal_id, 0, search_changed_hook, &change, NULL);
+    for (guint k = 0; entry != NULL && k < G_N_ELEMENTS (texts); k++)
+      {
+        g_autofree char *label = g_strdup_printf ("search keystroke “%s”", texts[k]);
+
+        begin_interaction (bench);
+        change.at = 0;
+        change.text = texts[k];
+        gtk_editable_set_text (GTK_EDITABLE (entry), texts[k]);
+        while (change.at == 0)
+          g_main_context_iteration (NULL, TRUE);
+        t->search = texts[k];
+        report (bench, label, wait_for_frame (bench, change.at, search_applied, t,
+                                              GTK_WIDGET (t->graph), 60));
+      }
+    g_signal_remove_emission_hook (signal_id, hook);
+    if (entry != NULL)
+      gtk_editable_set_text (GTK_EDITABLE (entry), "");
+    settle (0.5);
+  }
+
+  /* a profile with a time order: its Flame Chart page (its rows are made
+   * when it is first shown), and back */
+  {
+    GtkStack *graphs = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK,
+                                               "flame-chart"));
+    GtkWidget *chart = graphs != NULL ? gtk_stack_get_child_by_name (graphs, "flame-chart")
+                                      : NULL;
+
+    if (chart != NULL && gtk_stack_page_get_visible (gtk_stack_get_page (graphs, chart)))
+      {
+        GtkWidget *before = gtk_stack_get_visible_child (graphs);
+
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        gtk_stack_set_visible_child (graphs, chart);
+        report (bench, "switch to the Flame Chart page",
+                wait_for_frame (bench, t0, always, t, chart, 60));
+        begin_interaction (bench);
+        t0 = g_get_monotonic_time ();
+        gtk_stack_set_visible_child (graphs, before);
+        report (bench, "and back", wait_for_frame (bench, t0, always, t, before, 60));
+      }
+  }
+}
+
+/* the range picked on a trace's timeline: its flame graph, in full */
+static gboolean
+trace_range_shown (gpointer data)
+{
+  return trace_shows (data, TRUE);
+}
+
+/* A trace's Timeline page: zoom into a tenth of the trace and back, pick a
+ * range (its call tree is built in a worker) and clear it again; then the
+ * Flame Graph page, where the flame graph's interactions follow, and back. */
+static void
+bench_timeline (Bench     *bench,
+                Target    *t,
+                BlProfile *profile)
+{
+  BlTraceTimeline *timeline = bl_trace_view_get_timeline (t->trace);
+  GtkStack *graphs = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK,
+                                             "flame-graph"));
+  guint64 start, end, span;
+  gint64 t0;
+
+  bl_trace_timeline_get_bounds (timeline, &start, &end);
+  span = end - start;
+
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_trace_timeline_set_visible_range (timeline, start + 0.45 * span, start + 0.55 * span);
+  report (bench, "timeline: zoom into a tenth", wait_for_frame (bench, t0, always, t,
+                                                                GTK_WIDGET (timeline), 60));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_trace_timeline_reset_zoom (timeline);
+  report (bench, "timeline: zoom reset", wait_for_frame (bench, t0, always, t,
+                                                         GTK_WIDGET (timeline), 60));
+
+  g_set_object (&t->trace_was, bl_trace_view_get_shown_profile (t->trace));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_trace_timeline_set_range (timeline, start + span / 4, start + span / 2);
+  report (bench, "timeline: pick a range (a quarter)",
+          wait_for_frame (bench, t0, trace_range_shown, t, GTK_WIDGET (t->trace), 600));
+  g_set_object (&t->trace_was, bl_trace_view_get_shown_profile (t->trace));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_trace_timeline_clear_range (timeline);
+  report (bench, "timeline: clear the range",
+          wait_for_frame (bench, t0, trace_range_shown, t, GTK_WIDGET (t->trace), 600));
+  g_clear_object (&t->trace_was);
+
+  t->tables = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK, "top-down"));
+  if (graphs == NULL || t->tables == NULL)
+    return;
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  gtk_stack_set_visible_child_name (graphs, "flame-graph");
+  report_relayout (bench, "switch to the Flame Graph page", t0, t);
+  bench_flame_graph (bench, t, profile);
+  gtk_stack_set_visible_child (graphs, GTK_WIDGET (t->trace));
+  settle (0.3);
+}
+
+static gboolean
+heap_ready (gpointer data)
+{
+  Target *t = data;
+
+  return bl_heap_view_is_ready (t->heap) && gtk_widget_get_mapped (GTK_WIDGET (t->heap));
+}
+
+/* The Heap page: each of its lists, and keystrokes in the types' filter
+ * (applied at once, as after the entry's pause). */
+static void
+bench_heap (Bench  *bench,
+            Target *t)
+{
+  static const char *pages[] = { "dominators", "cycles", "types" };
+  static const char *texts[] = { "o", "ob", "obj" };
+  gint64 t0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *label = g_strdup_printf ("heap list “%s”", pages[i]);
+
+      if (g_strcmp0 (bl_heap_view_get_page (t->heap), pages[i]) == 0)
+        continue;
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_heap_view_set_page (t->heap, pages[i]);
+      report (bench, label, wait_for_frame (bench, t0, always, t, GTK_WIDGET (t->heap), 60));
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+    {
+      g_autofree char *label = g_strdup_printf ("types filter keystroke “%s”", texts[k]);
+
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      bl_heap_view_set_type_filter (t->heap, texts[k]);
+      report (bench, label, wait_for_frame (bench, t0, always, t, GTK_WIDGET (t->heap), 60));
+    }
+  bl_heap_view_set_type_filter (t->heap, NULL);
+  settle (0.3);
+}
+
+/* A Resource Monitor session: zoom into a tenth of its time and back, pick
+ * a range (its statistics) and clear it. */
+static void
+bench_session (Bench  *bench,
+               Target *t)
+{
+  BlTimeline *timeline = bl_session_view_get_timeline (BL_SESSION_VIEW (t->session));
+  BlTimeAxis *axis = bl_timeline_get_axis (timeline);
+  gint64 start, end, span, t0;
+
+  bl_time_axis_get_bounds (axis, &start, &end);
+  span = end - start;
+
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_time_axis_set_visible (axis, start + span * 45 / 100, start + span * 55 / 100);
+  report (bench, "timeline: zoom into a tenth", wait_for_frame (bench, t0, always, t,
+                                                                t->session, 60));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_time_axis_reset (axis);
+  report (bench, "timeline: zoom reset", wait_for_frame (bench, t0, always, t, t->session, 60));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_time_axis_set_selection (axis, start + span / 4, start + span / 2);
+  report (bench, "timeline: pick a range (a quarter)",
+          wait_for_frame (bench, t0, always, t, t->session, 60));
+  begin_interaction (bench);
+  t0 = g_get_monotonic_time ();
+  bl_time_axis_clear_selection (axis);
+  report (bench, "timeline: clear the range", wait_for_frame (bench, t0, always, t,
+                                                              t->session, 60));
 }
 
 static void
@@ -819,13 +1250,11 @@ bench_file (Bench      *bench,
   guint64 rss_first, rss_before, rss_loaded, rss_closed;
   double opens[OPEN_RUNS];
   double paired_cli[OPEN_RUNS];
-  double cli_ms, bare_ms, open_ms, loaded_ms, ms;
+  double cli_ms, bare_ms, open_ms, loaded_ms;
   double bare_cpu, loaded_cpu, made_cpu;
   gint64 t0, t_loaded = 0;
-  BlMetricId metrics[BL_N_METRICS];
-  guint n_metrics;
   BlProfile *profile;
-  GListModel *pages;
+  BlFlameGraph *graph;
   guint paints;
 
   g_print ("\n%s (%.1f MB)\n", file,
@@ -900,7 +1329,7 @@ bench_file (Bench      *bench,
   loaded_ms = (t_loaded - t0) / 1000.0;
   loaded_cpu = bench->handed_cpu - bench->process_cpu0;
   paints = bench->n_paints - paints;
-  open_ms = wait_for_frame (bench, t0, graph_shown, &t, GTK_WIDGET (t.graph), 600);
+  open_ms = wait_for_frame (bench, t0, view_shown, &t, GTK_WIDGET (t.page), 600);
   if (bl_profile_page_get_state (t.page) != BL_PROFILE_PAGE_LOADED)
     {
       g_print ("  the window could not open it: %s\n",
@@ -916,7 +1345,8 @@ bench_file (Bench      *bench,
 
     memcpy (sorted, opens, sizeof sorted);
     qsort (sorted, OPEN_RUNS, sizeof sorted[0], compare_doubles);
-    g_print ("  open → first flame graph frame     %8.1f ms   (median of %u opens, %.1f to %.1f "
+    g_print ("  (the tab opens on its %s)\n", shows_name (t.shows));
+    g_print ("  open → first frame                 %8.1f ms   (median of %u opens, %.1f to %.1f "
              "ms: %.2f× cli info)\n",
              sorted[OPEN_RUNS / 2], OPEN_RUNS, sorted[0], sorted[OPEN_RUNS - 1],
              sorted[OPEN_RUNS / 2] / cli_ms);
@@ -944,131 +1374,64 @@ bench_file (Bench      *bench,
 
   /* a big profile's first frame is of a coarse layout: when the full one
    * was drawn too */
-  if (bl_flame_layout_is_coarse (bl_flame_graph_get_layout (t.graph)))
+  if ((graph = first_graph (&t)) != NULL &&
+      bl_flame_layout_is_coarse (bl_flame_graph_get_layout (graph)))
     {
-      guint coarse_rects = bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (t.graph));
-      double full_ms = wait_for_frame (bench, t0, graph_ready, &t, GTK_WIDGET (t.graph), 600);
+      guint coarse_rects = bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph));
+      double full_ms = wait_for_frame (bench, t0, view_ready, &t, GTK_WIDGET (graph), 600);
 
       g_print ("    (that frame drew a coarse layout of %u frames; the full layout, %u frames, "
                "was drawn %.1f ms after the open, %.1f ms after that frame)\n",
-               coarse_rects, bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (t.graph)),
+               coarse_rects, bl_flame_layout_get_n_rects (bl_flame_graph_get_layout (graph)),
                full_ms, full_ms - open_ms);
     }
 
-  t.tables = GTK_STACK (find_widget (GTK_WIDGET (t.view), GTK_TYPE_STACK, "top-down"));
-  g_assert (t.tables != NULL);
-
-  begin_interaction (bench);
-  ms = wait_for_frame (bench, g_get_monotonic_time (), all_ready, &t, GTK_WIDGET (t.view), 600);
-  report (bench, "first table settled (after that)", ms);
-
   profile = bl_profile_page_get_profile (t.page);
-  n_metrics = bl_profile_list_metrics (profile, metrics);
-  g_print ("  %u nodes, %u threads, %u metrics\n", bl_profile_get_n_nodes (profile),
-           bl_profile_get_n_threads (profile), n_metrics);
-
-  /* metric switch: the flame graph and the table shown */
-  if (n_metrics > 1)
+  if (profile != NULL)
     {
-      BlMetricId now = bl_profile_view_get_metric (t.view);
-      BlMetricId other = metrics[0] == now ? metrics[1] : metrics[0];
+      BlMetricId metrics[BL_N_METRICS];
 
-      begin_interaction (bench);
-      t0 = g_get_monotonic_time ();
-      bl_profile_view_set_metric (t.view, other);
-      report_relayout (bench, "metric switch", t0, &t);
+      g_print ("  %u nodes, %u threads, %u metrics, %u heap snapshots\n",
+               bl_profile_get_n_nodes (profile), bl_profile_get_n_threads (profile),
+               bl_profile_list_metrics (profile, metrics), bl_profile_get_n_heaps (profile));
     }
 
-  /* each table tab, in a fresh state after the metric change */
-  pages = G_LIST_MODEL (gtk_stack_get_pages (t.tables));
-  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+  switch (t.shows)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (pages, i);
-      GtkStackPage *page = GTK_STACK_PAGE (item);
-      g_autofree char *label = g_strdup_printf ("table tab “%s”",
-                                                gtk_stack_page_get_name (page));
-
-      if (gtk_stack_get_visible_child (t.tables) == gtk_stack_page_get_child (page) ||
-          !gtk_stack_page_get_visible (page))
-        continue;
-      begin_interaction (bench);
-      t0 = g_get_monotonic_time ();
-      gtk_stack_set_visible_child (t.tables, gtk_stack_page_get_child (page));
-      report (bench, label, wait_for_frame (bench, t0, table_ready, &t,
-                                            GTK_WIDGET (t.tables), 600));
-    }
-  g_object_unref (pages);
-  gtk_stack_set_visible_child_name (t.tables, "top-down");
-  settle (0.2);
-
-  /* thread switch, and back to all threads */
-  if (bl_profile_get_n_threads (profile) > 1)
-    {
-      begin_interaction (bench);
-      t0 = g_get_monotonic_time ();
-      bl_profile_view_set_thread (t.view, 0);
-      report_relayout (bench, "thread switch (one thread)", t0, &t);
-      begin_interaction (bench);
-      t0 = g_get_monotonic_time ();
-      bl_profile_view_set_thread (t.view, G_MAXUINT);
-      report_relayout (bench, "thread switch (all threads)", t0, &t);
+    case SHOWS_FLAME_GRAPH:
+      bench_flame_graph (bench, &t, profile);
+      break;
+    case SHOWS_TIMELINE:
+      bench_timeline (bench, &t, profile);
+      break;
+    case SHOWS_HEAP:
+      bench_heap (bench, &t);
+      break;
+    case SHOWS_SESSION:
+      bench_session (bench, &t);
+      break;
+    case SHOWS_EMPTY:
+    case SHOWS_UNKNOWN:
+    case SHOWS_OTHER:
+    default:
+      g_print ("  (the %s has no interactions to time)\n", shows_name (t.shows));
+      break;
     }
 
-  /* zoom into a frame a few levels down, then back */
-  {
-    BlFlameLayout *layout = bl_flame_graph_get_layout (t.graph);
-    const BlFlameRect *rects = bl_flame_layout_get_rects (layout);
-    guint begin, end, best = G_MAXUINT;
+  /* a trace with heap graphs beside its tracks: the Heap page too */
+  if (t.heap != NULL && t.shows != SHOWS_HEAP)
+    {
+      GtkStack *views = GTK_STACK (find_widget (GTK_WIDGET (t.page), GTK_TYPE_STACK, "heap"));
 
-    bl_flame_layout_get_level (layout, MIN (4, bl_flame_layout_get_n_levels (layout) - 1),
-                               &begin, &end);
-    for (guint i = begin; i < end; i++)
-      if (best == G_MAXUINT || rects[i].x1 - rects[i].x0 > rects[best].x1 - rects[best].x0)
-        best = i;
-    if (best != G_MAXUINT)
-      {
-        begin_interaction (bench);
-        t0 = g_get_monotonic_time ();
-        bl_flame_graph_zoom_to_node (t.graph, rects[best].node, TRUE);
-        report (bench, "zoom into a frame", wait_for_frame (bench, t0, always, &t,
-                                                            GTK_WIDGET (t.view), 60));
-        begin_interaction (bench);
-        t0 = g_get_monotonic_time ();
-        bl_profile_view_reset_zoom (t.view);
-        report (bench, "zoom reset", wait_for_frame (bench, t0, always, &t,
-                                                     GTK_WIDGET (t.view), 60));
-      }
-  }
-
-  /* a search keystroke, timed from the entry's search-changed (an emission
-   * hook runs before the view's handler) */
-  {
-    GtkWidget *entry = find_search_entry (&t);
-    static const char *texts[] = { "o", "on", "onC" };
-    guint signal_id = g_signal_lookup ("search-changed", GTK_TYPE_SEARCH_ENTRY);
-    SearchChange change = { entry, NULL, 0 };
-    gulong hook;
-
-    hook = g_signal_add_emission_hook (signal_id, 0, search_changed_hook, &change, NULL);
-    for (guint k = 0; entry != NULL && k < G_N_ELEMENTS (texts); k++)
-      {
-        g_autofree char *label = g_strdup_printf ("search keystroke “%s”", texts[k]);
-
-        begin_interaction (bench);
-        change.at = 0;
-        change.text = texts[k];
-        gtk_editable_set_text (GTK_EDITABLE (entry), texts[k]);
-        while (change.at == 0)
-          g_main_context_iteration (NULL, TRUE);
-        t.search = texts[k];
-        report (bench, label, wait_for_frame (bench, change.at, search_applied, &t,
-                                              GTK_WIDGET (t.graph), 60));
-      }
-    g_signal_remove_emission_hook (signal_id, hook);
-    if (entry != NULL)
-      gtk_editable_set_text (GTK_EDITABLE (entry), "");
-    settle (0.5);
-  }
+      begin_interaction (bench);
+      t0 = g_get_monotonic_time ();
+      gtk_stack_set_visible_child_name (views, "heap");
+      report (bench, "switch to the Heap page", wait_for_frame (bench, t0, heap_ready, &t,
+                                                                GTK_WIDGET (t.heap), 600));
+      bench_heap (bench, &t);
+      gtk_stack_set_visible_child (views, GTK_WIDGET (t.view));
+      settle (0.3);
+    }
 
   /* switching document tabs: to a tiny profile and back */
   {
@@ -1081,8 +1444,8 @@ bench_file (Bench      *bench,
     t0 = g_get_monotonic_time ();
     adw_tab_view_set_selected_page (tab_view, adw_tab_view_get_page (tab_view,
                                                                      GTK_WIDGET (t.page)));
-    report (bench, "switch to this document's tab", wait_for_frame (bench, t0, all_ready, &t,
-                                                                    GTK_WIDGET (t.view), 60));
+    report (bench, "switch to this document's tab", wait_for_frame (bench, t0, view_shown, &t,
+                                                                    GTK_WIDGET (t.page), 60));
     adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (other)));
     settle (0.3);
   }
@@ -1100,6 +1463,9 @@ bench_file (Bench      *bench,
     t.page = NULL;
     t.view = NULL;
     t.graph = NULL;
+    t.heap = NULL;
+    t.trace = NULL;
+    t.session = NULL;
     profile = NULL;
     {
       GtkWidget *child = g_weak_ref_get (page_ref);
@@ -1112,8 +1478,14 @@ bench_file (Bench      *bench,
     {
       GObject *p = g_weak_ref_get (profile_ref);
 
-      g_print ("  the profile is %s after closing its tab\n", p ? "STILL ALIVE" : "freed");
+      GObject *page = g_weak_ref_get (page_ref);
+
+      g_print ("  the profile is %s after closing its tab, its page %s\n",
+               p ? "STILL ALIVE" : "freed", page ? "STILL ALIVE" : "freed");
+      if (p != NULL || page != NULL)
+        bench->status = 1;
       g_clear_object (&p);
+      g_clear_object (&page);
     }
     g_weak_ref_clear (page_ref);
     g_weak_ref_clear (profile_ref);

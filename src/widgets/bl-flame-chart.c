@@ -358,12 +358,9 @@ rebuild_rows (BlFlameChart *self)
           }
         for (guint d = 0; d < counts->len; d++)
           {
-            GArray *row = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
-                                             g_array_index (counts, guint32, d));
-
-            g_array_set_size (row, g_array_index (counts, guint32, d));
-            row->len = 0;
-            g_ptr_array_add (lane->rows, row);
+            g_ptr_array_add (lane->rows,
+                             g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                                                g_array_index (counts, guint32, d)));
           }
         for (gsize i = 0; i < lane->list.n_spans; i++)
           {
@@ -372,6 +369,7 @@ rebuild_rows (BlFlameChart *self)
 
             if (depth == 0)
               continue;
+            /* within the room reserved for it */
             row = g_ptr_array_index (lane->rows, depth - 1);
             ((guint32 *) (gpointer) row->data)[row->len++] = (guint32) i;
           }

@@ -596,6 +596,14 @@ trace_shows (Target   *t,
          flame_graph_shows (graph, full);
 }
 
+static gboolean
+heap_ready (gpointer data)
+{
+  Target *t = data;
+
+  return bl_heap_view_is_ready (t->heap) && gtk_widget_get_mapped (GTK_WIDGET (t->heap));
+}
+
 /* what the tab shows first is there (the flame graph in a coarse layout,
  * the Heap page once its snapshot is indexed), or the page failed */
 static gboolean
@@ -615,7 +623,7 @@ view_shown_full (Target   *t,
     case SHOWS_TIMELINE:
       return trace_shows (t, full);
     case SHOWS_HEAP:
-      return bl_heap_view_is_ready (t->heap) && gtk_widget_get_mapped (GTK_WIDGET (t->heap));
+      return heap_ready (t);
     case SHOWS_SESSION:
       return gtk_widget_get_mapped (t->session);
     case SHOWS_EMPTY:
@@ -963,7 +971,6 @@ bench_flame_graph (Bench     *bench,
   gint64 t0;
   double ms;
 
-  t->tables = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK, "top-down"));
   g_assert (t->tables != NULL);
 
   begin_interaction (bench);
@@ -1149,7 +1156,6 @@ bench_timeline (Bench     *bench,
           wait_for_frame (bench, t0, trace_range_shown, t, GTK_WIDGET (t->trace), 600));
   g_clear_object (&t->trace_was);
 
-  t->tables = GTK_STACK (find_widget (GTK_WIDGET (t->view), GTK_TYPE_STACK, "top-down"));
   if (graphs == NULL || t->tables == NULL)
     return;
   begin_interaction (bench);
@@ -1159,14 +1165,6 @@ bench_timeline (Bench     *bench,
   bench_flame_graph (bench, t, profile);
   gtk_stack_set_visible_child (graphs, GTK_WIDGET (t->trace));
   settle (0.3);
-}
-
-static gboolean
-heap_ready (gpointer data)
-{
-  Target *t = data;
-
-  return bl_heap_view_is_ready (t->heap) && gtk_widget_get_mapped (GTK_WIDGET (t->heap));
 }
 
 /* The Heap page: each of its lists, and keystrokes in the types' filter
@@ -1387,6 +1385,8 @@ bench_file (Bench      *bench,
     }
 
   profile = bl_profile_page_get_profile (t.page);
+  /* the profile view's tables (whatever the tab shows first) */
+  t.tables = GTK_STACK (find_widget (GTK_WIDGET (t.view), GTK_TYPE_STACK, "top-down"));
   if (profile != NULL)
     {
       BlMetricId metrics[BL_N_METRICS];

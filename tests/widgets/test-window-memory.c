@@ -131,6 +131,28 @@ find_stack_child (GtkWidget  *root,
   return NULL;
 }
 
+/* Closes the tab of the page @refs[0] holds, lets the main loop run, and
+ * asserts that no tab is left and that every one of @refs is gone. */
+static void
+close_tab_and_assert_freed (BlWindow *window,
+                            GWeakRef *refs,
+                            guint     n_refs)
+{
+  AdwTabView *tabs = bl_window_get_tab_view (window);
+  GtkWidget *child = g_weak_ref_get (&refs[0]);
+
+  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, child));
+  g_object_unref (child);
+  iterate_for (300);
+
+  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 0);
+  for (guint i = 0; i < n_refs; i++)
+    {
+      g_assert_null (g_weak_ref_get (&refs[i]));
+      g_weak_ref_clear (&refs[i]);
+    }
+}
+
 /* A heap snapshot's tab: the profile, its Heap page and the index the page
  * built in a worker all go when the tab closes, after every list was shown,
  * the types filtered and an object selected (the lists' selection models
@@ -153,9 +175,8 @@ check_heap_tab_frees (BlWindow   *window,
                       const char *path)
 {
   static const char *pages[] = { "dominators", "cycles", "types" };
-  AdwTabView *tabs = bl_window_get_tab_view (window);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  GWeakRef page_ref, heap_ref, profile_ref;
+  GWeakRef refs[3];
   BlProfilePage *page;
   BlHeapView *heap;
 
@@ -178,26 +199,13 @@ check_heap_tab_frees (BlWindow   *window,
   iterate_for (100);
   g_assert_cmpuint (bl_heap_view_get_selected_object (heap), ==, 5);
 
-  g_weak_ref_init (&page_ref, page);
-  g_weak_ref_init (&heap_ref, heap);
-  g_weak_ref_init (&profile_ref, bl_profile_page_get_profile (page));
+  /* the page first: its tab is the one closed */
+  g_weak_ref_init (&refs[0], page);
+  g_weak_ref_init (&refs[1], heap);
+  g_weak_ref_init (&refs[2], bl_profile_page_get_profile (page));
   page = NULL;
   heap = NULL;
-  {
-    GtkWidget *child = g_weak_ref_get (&page_ref);
-
-    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, child));
-    g_object_unref (child);
-  }
-  iterate_for (300);
-
-  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 0);
-  g_assert_null (g_weak_ref_get (&page_ref));
-  g_assert_null (g_weak_ref_get (&heap_ref));
-  g_assert_null (g_weak_ref_get (&profile_ref));
-  g_weak_ref_clear (&page_ref);
-  g_weak_ref_clear (&heap_ref);
-  g_weak_ref_clear (&profile_ref);
+  close_tab_and_assert_freed (window, refs, G_N_ELEMENTS (refs));
 }
 
 static gboolean
@@ -206,9 +214,8 @@ run_cb (gpointer data)
   Run *run = data;
   GApplication *app = g_application_get_default ();
   BlWindow *window = BL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  AdwTabView *tabs = bl_window_get_tab_view (window);
   g_autoptr(GFile) file = g_file_new_for_path (run->path);
-  GWeakRef page_ref, view_ref, graph_ref, profile_ref, table_ref;
+  GWeakRef refs[5];
   BlProfilePage *page;
   BlProfileView *view;
   BlProfile *profile;
@@ -252,35 +259,16 @@ run_cb (gpointer data)
   g_assert_true (iterate_until (page_ready, page));
   iterate_for (100);
 
-  g_weak_ref_init (&page_ref, page);
-  g_weak_ref_init (&view_ref, view);
-  g_weak_ref_init (&graph_ref, bl_profile_view_get_flame_graph (view));
-  g_weak_ref_init (&table_ref, bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP));
-  g_weak_ref_init (&profile_ref, profile);
+  /* the page first: its tab is the one closed */
+  g_weak_ref_init (&refs[0], page);
+  g_weak_ref_init (&refs[1], view);
+  g_weak_ref_init (&refs[2], bl_profile_view_get_flame_graph (view));
+  g_weak_ref_init (&refs[3], bl_profile_view_get_call_tree (view, BL_CALL_TREE_BOTTOM_UP));
+  g_weak_ref_init (&refs[4], profile);
   page = NULL;
   view = NULL;
   profile = NULL;
-
-  {
-    GtkWidget *child = g_weak_ref_get (&page_ref);
-
-    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, child));
-    g_object_unref (child);
-  }
-  iterate_for (300);
-
-  g_assert_cmpuint (bl_window_get_n_pages (window), ==, 0);
-  g_assert_null (g_weak_ref_get (&page_ref));
-  g_assert_null (g_weak_ref_get (&view_ref));
-  g_assert_null (g_weak_ref_get (&graph_ref));
-  g_assert_null (g_weak_ref_get (&table_ref));
-  g_assert_null (g_weak_ref_get (&profile_ref));
-
-  g_weak_ref_clear (&page_ref);
-  g_weak_ref_clear (&view_ref);
-  g_weak_ref_clear (&graph_ref);
-  g_weak_ref_clear (&table_ref);
-  g_weak_ref_clear (&profile_ref);
+  close_tab_and_assert_freed (window, refs, G_N_ELEMENTS (refs));
 
   check_heap_tab_frees (window, run->heap_path);
 

@@ -66,6 +66,7 @@ struct _BlFlameChart
 
   GPtrArray   *lanes;         /* Lane */
   gboolean     rows_stale;    /* lanes not made yet for profile and thread */
+  GTask       *build_task;    /* a worker making them, or NULL */
   gsize        n_spans;       /* over all lanes */
   double       content;       /* height of all lanes */
   double       t0;            /* the whole time range */
@@ -96,6 +97,7 @@ enum
   PROP_0,
   PROP_PROFILE,
   PROP_THREAD,
+  PROP_LOADING,
   N_PROPS
 };
 
@@ -105,8 +107,9 @@ static GParamSpec *properties[N_PROPS];
 
 /* ---- colours ------------------------------------------------------------ */
 
-static void ensure_rows       (BlFlameChart *self);
-static void update_accessible (BlFlameChart *self);
+static void     ensure_rows       (BlFlameChart *self);
+static gboolean rows_ready        (BlFlameChart *self);
+static void     update_accessible (BlFlameChart *self);
 
 static double
 luminance (const GdkRGBA *c)
@@ -180,16 +183,12 @@ scale (BlFlameChart *self)
 {
   int w = gtk_widget_get_width (GTK_WIDGET (self));
 
-  ensure_rows (self);
-
   return w > 0 && self->v1 > self->v0 ? w / (self->v1 - self->v0) : 0;
 }
 
 static double
 content_height (BlFlameChart *self)
 {
-  ensure_rows (self);
-
   return self->content;
 }
 
@@ -199,7 +198,6 @@ clamp_view (BlFlameChart *self)
   double range, width;
   double max_y;
 
-  ensure_rows (self);
   range = self->t1 - self->t0;
   width = self->v1 - self->v0;
 
@@ -293,41 +291,123 @@ lane_of (BlFlameChart *self,
   return NULL;
 }
 
-static void
-rebuild_rows (BlFlameChart *self)
+/* ---- lanes ---------------------------------------------------------------- */
+
+/* Deriving a sampled thread's spans and splitting them into rows takes
+ * most of a second on a profile of a million samples: above this many
+ * samples and spans, a worker does it while the chart says so. */
+#define SYNC_BUILD_LIMIT 100000
+
+/* What a worker makes of a profile and thread: the lanes without their
+ * place on screen, which depends on the font (see layout_lanes()). */
+typedef struct
 {
-  guint n_threads;
-  gboolean all = self->thread == G_MAXUINT;
-  guint64 t0 = G_MAXUINT64, t1 = 0;
-  double y = 0;
+  BlProfile *profile;
+  guint      thread;
+  GPtrArray *lanes;       /* Lane */
+  gsize      n_spans;
+  guint64    t0;
+  guint64    t1;
 
-  g_ptr_array_set_size (self->lanes, 0);
-  self->n_spans = 0;
-  self->content = 0;
-  self->t0 = 0;
-  self->t1 = 1;
+  /* the main thread may need the lanes before the worker's result arrives */
+  GMutex     lock;
+  GCond      done_cond;
+  gboolean   done;
+} Build;
 
-  n_threads = self->profile != NULL ? bl_profile_get_n_threads (self->profile) : 0;
+static void
+build_free (gpointer data)
+{
+  Build *b = data;
+
+  g_clear_object (&b->profile);
+  g_clear_pointer (&b->lanes, g_ptr_array_unref);
+  g_mutex_clear (&b->lock);
+  g_cond_clear (&b->done_cond);
+  g_free (b);
+}
+
+static Build *
+build_new (BlProfile *profile,
+           guint      thread)
+{
+  Build *b = g_new0 (Build, 1);
+
+  b->profile = profile != NULL ? g_object_ref (profile) : NULL;
+  b->thread = thread;
+  b->lanes = g_ptr_array_new_with_free_func (lane_free);
+  b->t0 = G_MAXUINT64;
+  g_mutex_init (&b->lock);
+  g_cond_init (&b->done_cond);
+
+  return b;
+}
+
+/* one lane's spans into rows by depth: each row sized first, then filled
+ * (appending a million indexes one by one cost more than the rest) */
+static void
+split_rows (Lane *lane)
+{
+  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint32));
+
+  for (gsize i = 0; i < lane->list.n_spans; i++)
+    {
+      guint depth = bl_span_list_get_depth (&lane->list, i);
+
+      if (depth == 0)
+        continue;
+      if (counts->len < depth)
+        g_array_set_size (counts, depth);
+      g_array_index (counts, guint32, depth - 1)++;
+    }
+  for (guint d = 0; d < counts->len; d++)
+    g_ptr_array_add (lane->rows,
+                     g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                                        g_array_index (counts, guint32, d)));
+  for (gsize i = 0; i < lane->list.n_spans; i++)
+    {
+      guint depth = bl_span_list_get_depth (&lane->list, i);
+      GArray *row;
+
+      if (depth == 0)
+        continue;
+      /* within the room reserved for it */
+      row = g_ptr_array_index (lane->rows, depth - 1);
+      ((guint32 *) (gpointer) row->data)[row->len++] = (guint32) i;
+    }
+}
+
+/* Makes the lanes of @b's profile and thread; reads the finished profile
+ * only, so it runs in any thread. Stops early when @cancellable is. */
+static void
+build_run (Build        *b,
+           GCancellable *cancellable)
+{
+  gboolean all = b->thread == G_MAXUINT;
+  guint n_threads = b->profile != NULL ? bl_profile_get_n_threads (b->profile) : 0;
+
   for (guint t = 0; t < n_threads; t++)
     {
       Lane *lane;
       guint64 start, end;
 
-      if (!all && t != self->thread)
+      if (!all && t != b->thread)
         continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return;
 
       lane = g_new0 (Lane, 1);
       lane->thread = t;
       lane->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      if (!bl_profile_get_spans (self->profile, t, &lane->list))
+      if (!bl_profile_get_spans (b->profile, t, &lane->list))
         {
           /* a sampled thread: its samples end to end, from 0 */
-          lane->owned = bl_profile_dup_sample_spans (self->profile, t, &end);
+          lane->owned = bl_profile_dup_sample_spans (b->profile, t, &end);
           if (lane->owned != NULL)
             {
               lane->list = *lane->owned;
-              t0 = 0;
-              t1 = MAX (t1, end);
+              b->t0 = 0;
+              b->t1 = MAX (b->t1, end);
             }
         }
       if (lane->list.n_spans == 0 && all)
@@ -335,79 +415,192 @@ rebuild_rows (BlFlameChart *self)
           lane_free (lane);
           continue;
         }
-      if (lane->owned == NULL && bl_profile_get_time_range (self->profile, t, &start, &end))
+      if (lane->owned == NULL && bl_profile_get_time_range (b->profile, t, &start, &end))
         {
-          t0 = MIN (t0, start);
-          t1 = MAX (t1, end);
+          b->t0 = MIN (b->t0, start);
+          b->t1 = MAX (b->t1, end);
         }
 
-      /* each row sized first, then filled: appending a million indexes
-       * one by one cost more than the rest of the chart's set-up */
-      {
-        g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint32));
+      split_rows (lane);
+      lane->first = b->n_spans;
+      b->n_spans += lane->list.n_spans;
+      g_ptr_array_add (b->lanes, lane);
+    }
+}
 
-        for (gsize i = 0; i < lane->list.n_spans; i++)
-          {
-            guint depth = bl_span_list_get_depth (&lane->list, i);
+static void
+build_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Build *b = task_data;
 
-            if (depth == 0)
-              continue;
-            if (counts->len < depth)
-              g_array_set_size (counts, depth);
-            g_array_index (counts, guint32, depth - 1)++;
-          }
-        for (guint d = 0; d < counts->len; d++)
-          {
-            g_ptr_array_add (lane->rows,
-                             g_array_sized_new (FALSE, FALSE, sizeof (guint32),
-                                                g_array_index (counts, guint32, d)));
-          }
-        for (gsize i = 0; i < lane->list.n_spans; i++)
-          {
-            guint depth = bl_span_list_get_depth (&lane->list, i);
-            GArray *row;
+  build_run (b, cancellable);
+  g_mutex_lock (&b->lock);
+  b->done = TRUE;
+  g_cond_signal (&b->done_cond);
+  g_mutex_unlock (&b->lock);
+  g_task_return_boolean (task, TRUE);
+}
 
-            if (depth == 0)
-              continue;
-            /* within the room reserved for it */
-            row = g_ptr_array_index (lane->rows, depth - 1);
-            ((guint32 *) (gpointer) row->data)[row->len++] = (guint32) i;
-          }
-      }
+/* each lane's place, below the one before, in rows of the font's height */
+static void
+layout_lanes (BlFlameChart *self)
+{
+  gboolean all = self->thread == G_MAXUINT;
+  double y = 0;
 
-      lane->first = self->n_spans;
-      self->n_spans += lane->list.n_spans;
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      Lane *lane = g_ptr_array_index (self->lanes, i);
+
       lane->header = all ? self->row_height : 0;
       lane->y = y;
       y += lane->header + (double) lane->rows->len * self->row_height + (all ? LANE_GAP : 0);
-      g_ptr_array_add (self->lanes, lane);
     }
-
   self->content = y;
-  if (t0 <= t1 && t1 > 0)
+}
+
+static void
+set_loading (BlFlameChart *self,
+             GTask        *task)
+{
+  gboolean was = self->build_task != NULL;
+
+  if (self->build_task != NULL)
+    g_cancellable_cancel (g_task_get_cancellable (self->build_task));
+  g_clear_object (&self->build_task);
+  self->build_task = task != NULL ? g_object_ref (task) : NULL;
+  if (was != (task != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+/* Takes @b's lanes (made for the chart's profile and thread) and shows
+ * them from end to end. */
+static void
+adopt_build (BlFlameChart *self,
+             Build        *b)
+{
+  g_ptr_array_unref (self->lanes);
+  self->lanes = g_steal_pointer (&b->lanes);
+  self->n_spans = b->n_spans;
+  self->rows_stale = FALSE;
+  layout_lanes (self);
+
+  self->t0 = 0;
+  self->t1 = 1;
+  if (b->t0 <= b->t1 && b->t1 > 0)
     {
-      self->t0 = t0;
-      self->t1 = MAX (t1, t0 + 1);
+      self->t0 = b->t0;
+      self->t1 = MAX (b->t1, b->t0 + 1);
     }
   self->v0 = self->t0;
   self->v1 = self->t1;
   self->y_offset = 0;
   self->hover = -1;
+  clamp_view (self);
+  update_accessible (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static void
+build_ready (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  BlFlameChart *self = BL_FLAME_CHART (object);
+  GTask *task = G_TASK (result);
+
+  /* superseded, or taken by ensure_rows() already */
+  if (task != self->build_task || !g_task_propagate_boolean (task, NULL))
+    return;
+
+  adopt_build (self, g_task_get_task_data (task));
+  set_loading (self, NULL);
 }
 
 /* The lanes and rows are made when first needed (drawn, measured, asked
  * about), not when the profile is set: the chart is a page of its own, and
  * deriving a sampled thread's spans from a million samples would otherwise
  * cost the first frame of every tab whose profile has a time order. */
+static gsize
+build_size (BlFlameChart *self)
+{
+  guint n_threads = self->profile != NULL ? bl_profile_get_n_threads (self->profile) : 0;
+  gsize size = 0;
+
+  for (guint t = 0; t < n_threads; t++)
+    {
+      BlSpanList list;
+      gsize n_samples = 0;
+
+      if (self->thread != G_MAXUINT && t != self->thread)
+        continue;
+      if (bl_profile_get_spans (self->profile, t, &list))
+        size += list.n_spans;
+      else if (bl_profile_get_samples (self->profile, t, &n_samples) != NULL)
+        size += n_samples;
+    }
+
+  return size;
+}
+
+/* The lanes, now: taken from the worker making them (waiting for it if
+ * it has not finished), else made here. For the public API, whose answers
+ * are about the lanes; drawing and input use rows_ready(). */
 static void
 ensure_rows (BlFlameChart *self)
 {
+  if (self->build_task != NULL)
+    {
+      Build *b = g_task_get_task_data (self->build_task);
+
+      g_mutex_lock (&b->lock);
+      while (!b->done)
+        g_cond_wait (&b->done_cond, &b->lock);
+      g_mutex_unlock (&b->lock);
+      adopt_build (self, b);
+      set_loading (self, NULL);
+    }
+  else if (self->rows_stale)
+    {
+      Build *b = build_new (self->profile, self->thread);
+
+      build_run (b, NULL);
+      adopt_build (self, b);
+      build_free (b);
+    }
+}
+
+/* Whether the lanes are there to draw; if not, makes them, in a worker
+ * when there are many and the chart is on screen. */
+static gboolean
+rows_ready (BlFlameChart *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+
+  if (self->build_task != NULL)
+    return FALSE;
   if (!self->rows_stale)
-    return;
-  self->rows_stale = FALSE;
-  rebuild_rows (self);
-  clamp_view (self);
-  update_accessible (self);
+    return TRUE;
+  if (build_size (self) <= SYNC_BUILD_LIMIT)
+    {
+      ensure_rows (self);
+      return TRUE;
+    }
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+
+  cancellable = g_cancellable_new ();
+  task = g_task_new (self, cancellable, build_ready, NULL);
+  g_task_set_source_tag (task, rows_ready);
+  g_task_set_task_data (task, build_new (self->profile, self->thread), build_free);
+  set_loading (self, task);
+  g_task_run_in_thread (task, build_worker);
+
+  return FALSE;
 }
 
 static void
@@ -526,6 +719,30 @@ snapshot_ruler (BlFlameChart *self,
                (self->ruler_height - 6 - text_h) / 2.0, &self->fg);
 }
 
+/* still words while a worker makes the lanes: an animation would redraw
+ * the window all the while */
+static void
+snapshot_loading (BlFlameChart *self,
+                  GtkSnapshot  *snapshot,
+                  int           width,
+                  int           height)
+{
+  GdkRGBA dim = self->fg;
+  int text_w, text_h;
+
+  dim.alpha = 0.55;
+  /* Translators: shown while the flame chart lays out a large profile */
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_text (self->layout, _("Arranging calls in time order…"), -1);
+  pango_layout_get_pixel_size (self->layout, &text_w, &text_h);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (MAX ((width - text_w) / 2, 0),
+                                                MAX ((height - text_h) / 2, 0)));
+  gtk_snapshot_append_layout (snapshot, self->layout, &dim);
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 bl_flame_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
@@ -533,11 +750,15 @@ bl_flame_chart_snapshot (GtkWidget   *widget,
   BlFlameChart *self = BL_FLAME_CHART (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  double s = scale (self);
+  double s;
   GdkRGBA dim = self->fg;
 
-  ensure_rows (self);
-
+  if (!rows_ready (self))
+    {
+      snapshot_loading (self, snapshot, width, height);
+      return;
+    }
+  s = scale (self);
   if (self->profile == NULL || self->n_spans == 0 || width <= 0 || s <= 0)
     return;
 
@@ -654,7 +875,8 @@ bl_flame_chart_measure (GtkWidget      *widget,
 {
   BlFlameChart *self = BL_FLAME_CHART (widget);
 
-  ensure_rows (self);
+  /* while a worker makes the lanes: no rows yet, the size follows */
+  rows_ready (self);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
@@ -687,6 +909,7 @@ bl_flame_chart_css_changed (GtkWidget         *widget,
 
   update_colors (self);
   update_text (self);
+  layout_lanes (self);
   gtk_widget_queue_resize (widget);
 }
 
@@ -698,12 +921,13 @@ bl_flame_chart_query_tooltip (GtkWidget  *widget,
                               GtkTooltip *tooltip)
 {
   BlFlameChart *self = BL_FLAME_CHART (widget);
-  gssize span = bl_flame_chart_hit_test (self, x, y);
   g_autofree char *text = NULL;
   graphene_rect_t rect;
+  gssize span;
 
-  ensure_rows (self);
-
+  if (!rows_ready (self))
+    return FALSE;
+  span = bl_flame_chart_hit_test (self, x, y);
   if (span < 0)
     return FALSE;
 
@@ -727,12 +951,13 @@ motion_cb (GtkEventControllerMotion *controller,
            double                    y,
            BlFlameChart             *self)
 {
-  gssize hover = bl_flame_chart_hit_test (self, x, y);
-
-  ensure_rows (self);
+  gssize hover;
 
   self->pointer_x = x;
   self->pointer_y = y;
+  if (!rows_ready (self))
+    return;
+  hover = bl_flame_chart_hit_test (self, x, y);
   if (hover != self->hover)
     {
       self->hover = hover;
@@ -757,7 +982,8 @@ scroll_cb (GtkEventControllerScroll *controller,
            double                    dy,
            BlFlameChart             *self)
 {
-  ensure_rows (self);
+  if (!rows_ready (self))
+    return TRUE;
 
   if (dy != 0)
     bl_flame_chart_zoom_at (self, self->pointer_x, pow (1.2, -dy));
@@ -773,8 +999,6 @@ drag_begin_cb (GtkGestureDrag *gesture,
                double          y,
                BlFlameChart   *self)
 {
-  ensure_rows (self);
-
   self->drag_v0 = self->v0;
   self->drag_y0 = self->y_offset;
 }
@@ -788,9 +1012,7 @@ drag_update_cb (GtkGestureDrag *gesture,
   double s = scale (self);
   double width = self->v1 - self->v0;
 
-  ensure_rows (self);
-
-  if (s <= 0)
+  if (!rows_ready (self) || s <= 0)
     return;
 
   self->v0 = self->drag_v0 - dx / s;
@@ -807,6 +1029,8 @@ zoom_action (GtkWidget  *widget,
 {
   BlFlameChart *self = BL_FLAME_CHART (widget);
 
+  if (!rows_ready (self))
+    return;
   bl_flame_chart_zoom_at (self, gtk_widget_get_width (widget) / 2.0,
                           g_variant_get_double (parameter));
 }
@@ -816,6 +1040,8 @@ pan_action (GtkWidget  *widget,
             const char *action_name,
             GVariant   *parameter)
 {
+  if (!rows_ready (BL_FLAME_CHART (widget)))
+    return;
   bl_flame_chart_pan (BL_FLAME_CHART (widget),
                       g_variant_get_double (parameter) * gtk_widget_get_width (widget));
 }
@@ -825,7 +1051,8 @@ reset_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
 {
-  bl_flame_chart_reset_zoom (BL_FLAME_CHART (widget));
+  if (rows_ready (BL_FLAME_CHART (widget)))
+    bl_flame_chart_reset_zoom (BL_FLAME_CHART (widget));
 }
 
 /* ---- object ------------------------------------------------------------- */
@@ -835,6 +1062,7 @@ bl_flame_chart_dispose (GObject *object)
 {
   BlFlameChart *self = BL_FLAME_CHART (object);
 
+  set_loading (self, NULL);
   g_clear_object (&self->profile);
   g_ptr_array_set_size (self->lanes, 0);
   self->n_spans = 0;
@@ -871,6 +1099,9 @@ bl_flame_chart_get_property (GObject    *object,
       break;
     case PROP_THREAD:
       g_value_set_uint (value, self->thread);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->build_task != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -922,6 +1153,11 @@ bl_flame_chart_class_init (BlFlameChartClass *klass)
   properties[PROP_THREAD] =
     g_param_spec_uint ("thread", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* a worker is making the lanes of a large profile; the chart draws them
+   * when it has */
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "flame-chart.zoom", "d", zoom_action);
@@ -1016,9 +1252,17 @@ bl_flame_chart_set_profile (BlFlameChart *self,
 
   g_set_object (&self->profile, profile);
   self->thread = thread;
-  /* the last profile's lanes go now; the new ones when first needed */
+  /* the last profile's lanes go now (a worker making them stops); the
+   * new ones are made when first needed */
+  set_loading (self, NULL);
   g_ptr_array_set_size (self->lanes, 0);
   self->n_spans = 0;
+  self->content = 0;
+  self->t0 = 0;
+  self->t1 = 1;
+  self->v0 = 0;
+  self->v1 = 1;
+  self->hover = -1;
   self->rows_stale = TRUE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 
@@ -1294,6 +1538,20 @@ bl_flame_chart_get_ruler_height (BlFlameChart *self)
 }
 
 /* Returns: how many lanes (threads) are shown */
+/**
+ * bl_flame_chart_get_loading:
+ *
+ * Whether a worker is making the lanes of a large profile: the chart says
+ * so instead of drawing them, and ignores the pointer until it has them.
+ */
+gboolean
+bl_flame_chart_get_loading (BlFlameChart *self)
+{
+  g_return_val_if_fail (BL_IS_FLAME_CHART (self), FALSE);
+
+  return self->build_task != NULL;
+}
+
 guint
 bl_flame_chart_get_n_lanes (BlFlameChart *self)
 {

@@ -45,6 +45,7 @@ char       *bl_flame_chart_dup_tooltip_text   (BlFlameChart    *self,
 guint       bl_flame_chart_get_row_height     (BlFlameChart    *self);
 guint       bl_flame_chart_get_ruler_height   (BlFlameChart    *self);
 guint       bl_flame_chart_get_n_lanes        (BlFlameChart    *self);
+gboolean    bl_flame_chart_get_loading        (BlFlameChart    *self);
 void        bl_flame_chart_set_color_graph    (BlFlameChart    *self,
                                                BlFlameGraph    *graph);
 

@@ -1785,6 +1785,9 @@ bl_profile_view_init (BlProfileView *self)
     /* no scroller: the chart pans its lanes itself and keeps its ruler in view */
     self->flame_chart = bl_flame_chart_new ();
     bl_flame_chart_set_color_graph (BL_FLAME_CHART (self->flame_chart), self->flame_graph);
+    /* a large profile's lanes come from a worker: room for them then */
+    g_signal_connect_object (self->flame_chart, "notify::loading",
+                             G_CALLBACK (graph_page_changed_cb), self, G_CONNECT_SWAPPED);
     page = gtk_stack_add_titled (self->graph_stack, self->flame_chart, "flame-chart",
                                  _("Flame Chart"));
     gtk_stack_page_set_visible (page, FALSE);

@@ -89,32 +89,39 @@ assert_bounds (BlFlameChart *chart,
 }
 
 static guint
-count_color_nodes (GskRenderNode *node)
+count_nodes (GskRenderNode     *node,
+             GskRenderNodeType  type)
 {
   guint n = 0;
 
   if (node == NULL)
     return 0;
+  if (gsk_render_node_get_node_type (node) == type)
+    return 1;
 
   switch ((int) gsk_render_node_get_node_type (node))
     {
-    case GSK_COLOR_NODE:
-      return 1;
     case GSK_CONTAINER_NODE:
       for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        n += count_color_nodes (gsk_container_node_get_child (node, i));
+        n += count_nodes (gsk_container_node_get_child (node, i), type);
       return n;
     case GSK_CLIP_NODE:
-      return count_color_nodes (gsk_clip_node_get_child (node));
+      return count_nodes (gsk_clip_node_get_child (node), type);
     case GSK_TRANSFORM_NODE:
-      return count_color_nodes (gsk_transform_node_get_child (node));
+      return count_nodes (gsk_transform_node_get_child (node), type);
     case GSK_ROUNDED_CLIP_NODE:
-      return count_color_nodes (gsk_rounded_clip_node_get_child (node));
+      return count_nodes (gsk_rounded_clip_node_get_child (node), type);
     case GSK_OPACITY_NODE:
-      return count_color_nodes (gsk_opacity_node_get_child (node));
+      return count_nodes (gsk_opacity_node_get_child (node), type);
     default:
       return 0;
     }
+}
+
+static guint
+count_color_nodes (GskRenderNode *node)
+{
+  return count_nodes (node, GSK_COLOR_NODE);
 }
 
 static guint
@@ -460,6 +467,128 @@ test_sampled (void)
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
 }
 
+/* what the chart draws now: its own snapshot, called here rather than in
+ * a frame of the main loop (during which a worker could finish) */
+static GskRenderNode *
+snapshot_now (GtkWidget *chart)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  GTK_WIDGET_GET_CLASS (chart)->snapshot (chart, snapshot);
+
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static void
+wait_loaded (BlFlameChart *chart)
+{
+  for (guint i = 0; i < 30000 && bl_flame_chart_get_loading (chart); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_false (bl_flame_chart_get_loading (chart));
+}
+
+/* A sampled thread of 300,000 samples, a;b;c and a;b;d in turn: more than
+ * the chart lays out while drawing. Its first frame says it is arranging
+ * the calls, a worker makes the lanes, and then the bars are drawn; asked
+ * about its spans meanwhile, the chart waits for the worker; given another
+ * profile, it drops the work. */
+static void
+test_large_in_worker (void)
+{
+  g_autoptr(BlProfile) profile = bl_profile_new ("test");
+  BlProfile *weak = profile;
+  GtkWidget *chart;
+  BlFlameChart *fc;
+  guint32 root, a, b, c, d;
+  guint notified = 0;
+  double rh, top;
+
+  root = bl_profile_add_thread (profile, bl_profile_intern (profile, "t"));
+  a = bl_profile_add_child (profile, root, bl_profile_intern (profile, "a"), 0, 0);
+  b = bl_profile_add_child (profile, a, bl_profile_intern (profile, "b"), 0, 0);
+  c = bl_profile_add_child (profile, b, bl_profile_intern (profile, "c"), 0, 0);
+  d = bl_profile_add_child (profile, b, bl_profile_intern (profile, "d"), 0, 0);
+  for (guint i = 0; i < 300000; i++)
+    {
+      bl_profile_add_sample (profile, 0, i % 2 ? d : c, 1);
+      bl_profile_add_value (profile, i % 2 ? d : c, BL_METRIC_SAMPLES, 1);
+    }
+  bl_profile_finish (profile);
+  g_object_add_weak_pointer (G_OBJECT (profile), (gpointer *) &weak);
+
+  chart = present_chart (NULL);
+  fc = BL_FLAME_CHART (chart);
+  g_signal_connect (chart, "notify::loading", G_CALLBACK (count_notify_cb), &notified);
+  rh = bl_flame_chart_get_row_height (fc);
+  top = bl_flame_chart_get_ruler_height (fc);
+
+  /* drawn: words, no bars, while the worker runs */
+  bl_flame_chart_set_profile (fc, profile, 0);
+  g_assert_false (bl_flame_chart_get_loading (fc));
+  {
+    g_autoptr(GskRenderNode) node = snapshot_now (chart);
+
+    g_assert_true (bl_flame_chart_get_loading (fc));
+    g_assert_cmpuint (count_color_nodes (node), ==, 0);
+    g_assert_cmpuint (count_nodes (node, GSK_TEXT_NODE), ==, 1);
+  }
+  g_assert_cmpuint (notified, ==, 1);
+  wait_loaded (fc);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (render_color_nodes (chart), >=, WIDTH / 2);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, top + 0.5 * rh), ==, 0);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, top + 1.5 * rh), ==, 1);
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, top + 2.5 * rh), >, 1);
+
+  /* asked while the worker runs: the answer waits for it */
+  bl_flame_chart_set_profile (fc, profile, G_MAXUINT);
+  gsk_render_node_unref (snapshot_now (chart));
+  g_assert_true (bl_flame_chart_get_loading (fc));
+  g_assert_cmpuint (bl_flame_chart_get_n_lanes (fc), ==, 1);
+  g_assert_false (bl_flame_chart_get_loading (fc));
+  g_assert_cmpuint (notified, ==, 4);
+  /* under the thread's name row now */
+  g_assert_cmpint (bl_flame_chart_hit_test (fc, 700, top + 1.5 * rh), ==, 0);
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_false (bl_flame_chart_get_loading (fc));
+  g_assert_cmpuint (render_color_nodes (chart), >=, WIDTH / 2);
+
+  /* another profile: the work is dropped, nothing is drawn */
+  bl_flame_chart_set_profile (fc, profile, 0);
+  gsk_render_node_unref (snapshot_now (chart));
+  g_assert_true (bl_flame_chart_get_loading (fc));
+  bl_flame_chart_set_profile (fc, NULL, 0);
+  g_assert_false (bl_flame_chart_get_loading (fc));
+  {
+    g_autoptr(GskRenderNode) node = snapshot_now (chart);
+
+    g_assert_cmpuint (count_color_nodes (node), ==, 0);
+    g_assert_cmpuint (count_nodes (node, GSK_TEXT_NODE), ==, 0);
+  }
+
+  /* and the profile goes once the worker has stopped */
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (chart)));
+  g_clear_object (&profile);
+  for (guint i = 0; i < 30000 && weak != NULL; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_null (weak);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -477,6 +606,7 @@ main (int   argc,
   g_test_add_func ("/widgets/flame-chart/no-time-order", test_no_time_order);
   g_test_add_func ("/widgets/flame-chart/lanes", test_lanes);
   g_test_add_func ("/widgets/flame-chart/sampled", test_sampled);
+  g_test_add_func ("/widgets/flame-chart/large-in-worker", test_large_in_worker);
 
   return g_test_run ();
 }

@@ -851,6 +851,25 @@ filter_row (gpointer item,
   return TRUE;
 }
 
+/* The file, made into a tooltip when asked for: setting one on each bound
+ * row asked the X server where the pointer was, for every row */
+static gboolean
+file_query_tooltip_cb (GtkWidget  *label,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  BlCompareRow *row = g_object_get_data (G_OBJECT (label), "bl-compare-row");
+
+  if (row == NULL || row->file == NULL || row->file[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, row->file);
+
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
@@ -875,6 +894,11 @@ setup_cell (GtkSignalListItemFactory *factory,
                                  column == COL_NAME ? 30 : column == COL_FILE ? 16 : 10);
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
                                      GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  if (column == COL_NAME || column == COL_FILE)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (file_query_tooltip_cb), NULL);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -909,7 +933,8 @@ bind_cell (GtkSignalListItemFactory *factory,
         gtk_widget_add_css_class (label, "success");
     }
   if (column == COL_NAME || column == COL_FILE)
-    gtk_widget_set_tooltip_text (label, row->file != NULL && *row->file ? row->file : NULL);
+    g_object_set_data_full (G_OBJECT (label), "bl-compare-row", g_object_ref (row),
+                            g_object_unref);
 }
 
 static void

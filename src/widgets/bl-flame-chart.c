@@ -477,10 +477,13 @@ set_loading (BlFlameChart *self,
 }
 
 /* Takes @b's lanes (made for the chart's profile and thread) and shows
- * them from end to end. */
+ * them from end to end; @resize when the chart may have been measured
+ * without them (not from its own measure or snapshot, which go on with
+ * them at once). */
 static void
 adopt_build (BlFlameChart *self,
-             Build        *b)
+             Build        *b,
+             gboolean      resize)
 {
   g_ptr_array_unref (self->lanes);
   self->lanes = g_steal_pointer (&b->lanes);
@@ -501,7 +504,8 @@ adopt_build (BlFlameChart *self,
   self->hover = -1;
   clamp_view (self);
   update_accessible (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  if (resize)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void
@@ -516,7 +520,7 @@ build_ready (GObject      *object,
   if (task != self->build_task || !g_task_propagate_boolean (task, NULL))
     return;
 
-  adopt_build (self, g_task_get_task_data (task));
+  adopt_build (self, g_task_get_task_data (task), TRUE);
   set_loading (self, NULL);
 }
 
@@ -550,7 +554,8 @@ build_size (BlFlameChart *self)
  * it has not finished), else made here. For the public API, whose answers
  * are about the lanes; drawing and input use rows_ready(). */
 static void
-ensure_rows (BlFlameChart *self)
+make_rows (BlFlameChart *self,
+           gboolean      resize)
 {
   if (self->build_task != NULL)
     {
@@ -560,7 +565,7 @@ ensure_rows (BlFlameChart *self)
       while (!b->done)
         g_cond_wait (&b->done_cond, &b->lock);
       g_mutex_unlock (&b->lock);
-      adopt_build (self, b);
+      adopt_build (self, b, resize);
       set_loading (self, NULL);
     }
   else if (self->rows_stale)
@@ -568,9 +573,15 @@ ensure_rows (BlFlameChart *self)
       Build *b = build_new (self->profile, self->thread);
 
       build_run (b, NULL);
-      adopt_build (self, b);
+      adopt_build (self, b, resize);
       build_free (b);
     }
+}
+
+static void
+ensure_rows (BlFlameChart *self)
+{
+  make_rows (self, TRUE);
 }
 
 /* Whether the lanes are there to draw; if not, makes them, in a worker
@@ -587,7 +598,7 @@ rows_ready (BlFlameChart *self)
     return TRUE;
   if (build_size (self) <= SYNC_BUILD_LIMIT)
     {
-      ensure_rows (self);
+      make_rows (self, FALSE);
       return TRUE;
     }
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))

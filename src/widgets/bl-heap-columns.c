@@ -18,6 +18,7 @@
 
 #include "bl-metric.h"
 
+#include "bl-cell-tooltip.h"
 #include "bl-heap-columns.h"
 
 #define MAX_PATTERN_STEPS 16
@@ -235,26 +236,6 @@ is_numeric (BlHeapColumn column)
   return column != BL_HEAP_COLUMN_NAME && column != BL_HEAP_COLUMN_FIELD;
 }
 
-/* A name's tooltip is its whole text, made when asked for: setting one on
- * each bound row asked the X server where the pointer was, for every row
- * of every list */
-static gboolean
-name_query_tooltip_cb (GtkWidget  *label,
-                       int         x,
-                       int         y,
-                       gboolean    keyboard,
-                       GtkTooltip *tooltip,
-                       gpointer    user_data)
-{
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || text[0] == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-
-  return TRUE;
-}
-
 static void
 cell_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -271,8 +252,7 @@ cell_setup (GtkSignalListItemFactory *factory,
     gtk_widget_add_css_class (label, "numeric");
   if (column == BL_HEAP_COLUMN_NAME)
     {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (name_query_tooltip_cb), NULL);
+      bl_cell_tooltip_attach_label (label);
     }
 
   if (expander)

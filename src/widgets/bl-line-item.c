@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-cell-tooltip.h"
 #include "bl-line-item.h"
 
 struct _BlLineItem
@@ -94,25 +95,6 @@ bl_line_item_dup_location (BlLineItem *self)
   return g_strdup_printf ("%s:%u", bl_profile_get_string (self->profile, line->file), line->line);
 }
 
-/* The tooltip shows the label's whole text, made when it is asked for:
- * setting it on each bound row asked the X server for the pointer */
-static gboolean
-query_tooltip_cb (GtkWidget  *label,
-                  int         x,
-                  int         y,
-                  gboolean    keyboard,
-                  GtkTooltip *tooltip,
-                  gpointer    user_data)
-{
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || text[0] == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-
-  return TRUE;
-}
-
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item,
@@ -132,8 +114,7 @@ setup_cb (GtkSignalListItemFactory *factory,
       gtk_label_set_ellipsize (GTK_LABEL (label),
                                column == COLUMN_FUNCTION ? PANGO_ELLIPSIZE_END
                                                          : PANGO_ELLIPSIZE_START);
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+      bl_cell_tooltip_attach_label (label);
     }
   gtk_list_item_set_child (list_item, label);
 }

@@ -15,6 +15,9 @@
  *  - the time of each interaction: metric switch, thread switch and back,
  *    zoom into a frame, zoom reset, a search keystroke, each table tab (after
  *    the metric switch, so nothing is cached), switching document tabs;
+ *    for a profile in time order its Flame Chart page (the first frame, and
+ *    on a big profile, whose lanes a worker makes, when its bars are drawn);
+ *    for a trace its Timeline page, for a heap its lists and filter;
  *  - the longest time the main loop was blocked during each of those;
  *  - RSS before opening (the last time), after loading, and after closing
  *    the tab, and the change since before the first open.

@@ -898,6 +898,64 @@ test_many_tracks (void)
   settle ();
 }
 
+/* GTK warns when a widget is drawn in a frame whose layout left it to
+ * allocate: a scrolled window that learns from its child's adjustments,
+ * during the child's allocation, that its scrollbar comes or goes queues a
+ * resize then. The timeline and its flame graph give their natural heights
+ * (vscroll-policy natural), so their scrolled windows know it before. Here
+ * the trace view is shown again after another page at four sizes, and no
+ * frame may draw a widget unallocated. (The case that warned before,
+ * returning to a trace's document tab after its Heap page, is bench-window's
+ * on a trace with a heap graph.) */
+static guint unallocated_warnings;
+
+static GLogWriterOutput
+count_unallocated_writer (GLogLevelFlags   level,
+                          const GLogField *fields,
+                          gsize            n_fields,
+                          gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
+        strstr (fields[i].value, "without a current allocation") != NULL)
+      unallocated_warnings++;
+
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+static void
+test_shown_again_allocated (void)
+{
+  static const int sizes[][2] = { { 1400, 900 }, { 800, 600 }, { 1280, 720 }, { 900, 420 } };
+  g_autoptr (BlProfile) profile = small_trace ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *view = bl_trace_view_new ();
+  GtkWidget *window;
+
+  bl_trace_view_set_profile (BL_TRACE_VIEW (view), profile);
+  gtk_stack_add_named (GTK_STACK (stack), view, "trace");
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  window = present (stack);
+  wait_for_layout (bl_trace_view_get_flame_graph (BL_TRACE_VIEW (view)));
+
+  unallocated_warnings = 0;
+  g_log_set_writer_func (count_unallocated_writer, NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+      settle ();
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      settle ();
+      gtk_stack_set_visible_child_name (GTK_STACK (stack), "trace");
+      settle ();
+      g_assert_true (gtk_widget_get_mapped (view));
+    }
+  g_assert_cmpuint (unallocated_warnings, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -923,6 +981,7 @@ main (int   argc,
   g_test_add_func ("/trace-view/focus-on-timeline", test_focus_on_timeline);
   g_test_add_func ("/trace-view/sample-zoomed", test_sample_zoomed);
   g_test_add_func ("/trace-view/many-tracks", test_many_tracks);
+  g_test_add_func ("/trace-view/shown-again-allocated", test_shown_again_allocated);
 
   return g_test_run ();
 }

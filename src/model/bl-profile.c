@@ -2610,10 +2610,71 @@ bl_profile_get_samples (BlProfile *self,
   return (const BlOrderedSample *) (gpointer) tt->samples->data;
 }
 
+/* The spans of bl_profile_dup_sample_spans() grow in the very block it
+ * returns, after the list's header: realloc() moves a large block's pages
+ * rather than copying them, so the spans are written once and never copied
+ * (appending them to an array and copying that into the result cost a
+ * quarter of the time, and twice their size at the peak). */
+typedef struct
+{
+  guint8 *block;
+  gsize   n;        /* spans */
+  gsize   cap;
+  GArray *longs;    /* BlSpanLong, or NULL */
+  gboolean longs_unsorted;
+} SampleSpans;
+
+#define SAMPLE_SPANS_HEADER \
+  ((sizeof (BlSpanList) + G_ALIGNOF (BlSpanLong) - 1) / G_ALIGNOF (BlSpanLong) * G_ALIGNOF (BlSpanLong))
+
+static inline BlSpan *
+sample_spans_at (SampleSpans *ss,
+                 gsize        index)
+{
+  return (BlSpan *) (gpointer) (ss->block + SAMPLE_SPANS_HEADER) + index;
+}
+
+static inline void
+sample_spans_open (SampleSpans *ss,
+                   guint64      start,
+                   guint32      node)
+{
+  if (G_UNLIKELY (ss->n == ss->cap))
+    {
+      ss->cap = MAX (ss->cap * 2, 1024);
+      if (ss->cap > (G_MAXSIZE - SAMPLE_SPANS_HEADER) / (2 * sizeof (BlSpan)))
+        g_error ("bl_profile_dup_sample_spans: %zu spans do not fit in memory", ss->cap);
+      ss->block = g_realloc (ss->block, SAMPLE_SPANS_HEADER + ss->cap * sizeof (BlSpan));
+    }
+  *sample_spans_at (ss, ss->n++) = (BlSpan) { start, node, 0 };
+}
+
+/* each span is closed once, in the order its deepest frames are left */
+static void
+sample_spans_close (SampleSpans *ss,
+                    guint32      index,
+                    guint64      t)
+{
+  BlSpan *span = sample_spans_at (ss, index);
+  guint64 duration = t - span->start;
+
+  if (G_LIKELY (duration < BL_SPAN_LONG))
+    {
+      span->duration = (guint32) duration;
+      return;
+    }
+  span->duration = BL_SPAN_LONG;
+  if (ss->longs == NULL)
+    ss->longs = g_array_new (FALSE, FALSE, sizeof (BlSpanLong));
+  if (ss->longs->len > 0 &&
+      g_array_index (ss->longs, BlSpanLong, ss->longs->len - 1).span > index)
+    ss->longs_unsorted = TRUE;
+  g_array_append_vals (ss->longs, &(BlSpanLong) { index, 0, duration }, 1);
+}
+
 /**
  * bl_profile_dup_sample_spans:
  * @thread: a thread with a sample order
- * @n_spans: (out): the number of spans
  * @duration: (out) (optional): the sum of the samples' weights
  *
  * Derives the time order of a sampled thread from its samples: sample k
@@ -2623,36 +2684,24 @@ bl_profile_get_samples (BlProfile *self,
  * sample's stack leaves it. Each sample costs at most the walk from its
  * leaf up to the deepest node it shares with the stack still open.
  *
- * Returns: (transfer full) (nullable) (array length=n_spans): the spans,
- *   or %NULL if the thread has no samples
+ * Returns: (transfer full) (nullable): the spans, in one block with the
+ *   list (free it with g_free()), or %NULL if the thread has no samples
  */
-/* Closes the sample span @index of @tt at @t. */
-static void
-close_sample_span (ThreadTime *tt,
-                   guint       index,
-                   guint64     t)
-{
-  const BlSpan *span = &g_array_index (tt->spans, BlSpan, index);
-
-  set_span_duration (tt, index, span->duration, t - span->start);
-}
-
 BlSpanList *
 bl_profile_dup_sample_spans (BlProfile *self,
                              guint      thread,
                              guint64   *duration)
 {
-  ThreadTime tt = { 0 };
+  SampleSpans ss = { 0 };
   BlSpanList *list;
   gsize spans_size, longs_size;
   const BlOrderedSample *samples;
   gsize n_samples = 0;
-  GArray *spans;   /* tt.spans */
   GArray *open;     /* guint32 span index per depth - 1, the open stack */
   GArray *path;     /* guint32 nodes entered by one sample, leaf first */
   /* what the arrays hold without growing: a million samples append tens
    * of millions of times, and g_array_append_val() divides on each */
-  guint spans_cap = 0, open_cap = 0, path_cap = 0;
+  guint open_cap = 0, path_cap = 0;
   guint64 t = 0;
 
   g_return_val_if_fail (BL_IS_PROFILE (self), NULL);
@@ -2663,7 +2712,6 @@ bl_profile_dup_sample_spans (BlProfile *self,
   if (samples == NULL)
     return NULL;
 
-  spans = tt.spans = g_array_new (FALSE, FALSE, sizeof (BlSpan));
   open = g_array_new (FALSE, FALSE, sizeof (guint32));
   path = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -2682,8 +2730,7 @@ bl_profile_dup_sample_spans (BlProfile *self,
           guint32 depth = self->nodes[n].depth;
 
           if (depth <= open->len &&
-              g_array_index (spans, BlSpan,
-                             g_array_index (open, guint32, depth - 1)).node == n)
+              sample_spans_at (&ss, g_array_index (open, guint32, depth - 1))->node == n)
             break;
           BL_ARRAY_PUSH (path, &path_cap, guint32, n);
           n = self->nodes[n].parent;
@@ -2693,53 +2740,48 @@ bl_profile_dup_sample_spans (BlProfile *self,
 
       /* close what this sample left, open what it entered (parents first) */
       for (guint d = shared; d < open->len; d++)
-        close_sample_span (&tt, g_array_index (open, guint32, d), t);
+        sample_spans_close (&ss, g_array_index (open, guint32, d), t);
       open->len = MIN (open->len, shared);
       for (guint i = path->len; i > 0; i--)
         {
-          BlSpan span;
-          guint32 index = spans->len;
-
-          span.start = t;
-          span.node = g_array_index (path, guint32, i - 1);
-          span.duration = 0;
-          BL_ARRAY_PUSH (spans, &spans_cap, BlSpan, span);
-          BL_ARRAY_PUSH (open, &open_cap, guint32, index);
+          BL_ARRAY_PUSH (open, &open_cap, guint32, (guint32) ss.n);
+          sample_spans_open (&ss, t, g_array_index (path, guint32, i - 1));
         }
 
       t = samples[k].weight > G_MAXUINT64 - t ? G_MAXUINT64 : t + samples[k].weight;
     }
 
   for (guint d = 0; d < open->len; d++)
-    close_sample_span (&tt, g_array_index (open, guint32, d), t);
+    sample_spans_close (&ss, g_array_index (open, guint32, d), t);
 
   g_array_unref (open);
   g_array_unref (path);
 
   if (duration != NULL)
     *duration = t;
-  if (spans->len == 0)
+  if (ss.n == 0)
     {
-      g_array_unref (spans);
-      g_clear_pointer (&tt.longs, g_array_unref);
+      g_free (ss.block);
+      g_clear_pointer (&ss.longs, g_array_unref);
       return NULL;
     }
 
-  /* one block: no room to spare on a million samples */
-  sort_span_longs (&tt);
-  spans_size = sizeof (BlSpan) * spans->len;
-  longs_size = tt.longs != NULL ? sizeof (BlSpanLong) * tt.longs->len : 0;
-  list = g_malloc (sizeof (BlSpanList) + spans_size + longs_size);
-  list->spans = (const BlSpan *) (gpointer) (list + 1);
-  list->n_spans = spans->len;
-  list->longs = (const BlSpanLong *) (gpointer) ((guint8 *) (list + 1) + spans_size);
-  list->n_longs = tt.longs != NULL ? tt.longs->len : 0;
+  /* the block cut to its spans, the long durations (few; by span index)
+   * after them */
+  if (ss.longs != NULL && ss.longs_unsorted)
+    g_array_sort (ss.longs, compare_span_longs);
+  spans_size = sizeof (BlSpan) * ss.n;
+  longs_size = ss.longs != NULL ? sizeof (BlSpanLong) * ss.longs->len : 0;
+  ss.block = g_realloc (ss.block, SAMPLE_SPANS_HEADER + spans_size + longs_size);
+  list = (BlSpanList *) (gpointer) ss.block;
+  list->spans = sample_spans_at (&ss, 0);
+  list->n_spans = ss.n;
+  list->longs = (const BlSpanLong *) (gpointer) (ss.block + SAMPLE_SPANS_HEADER + spans_size);
+  list->n_longs = ss.longs != NULL ? ss.longs->len : 0;
   list->nodes = self->nodes;
-  memcpy (list + 1, spans->data, spans_size);
   if (longs_size > 0)
-    memcpy ((guint8 *) (list + 1) + spans_size, tt.longs->data, longs_size);
-  g_array_unref (spans);
-  g_clear_pointer (&tt.longs, g_array_unref);
+    memcpy (ss.block + SAMPLE_SPANS_HEADER + spans_size, ss.longs->data, longs_size);
+  g_clear_pointer (&ss.longs, g_array_unref);
 
   return list;
 }

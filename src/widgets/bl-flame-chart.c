@@ -343,16 +343,36 @@ build_new (BlProfile *profile,
   return b;
 }
 
-/* one lane's spans into rows by depth: each row sized first, then filled
- * (appending a million indexes one by one cost more than the rest) */
+/* One lane's spans into rows by depth: each row sized first, then filled
+ * (appending a million indexes one by one cost more than the rest). A
+ * span's depth is its node's: read from a table of the nodes' depths in
+ * 16 bits, which stays in the cache where the nodes themselves (32 bytes
+ * each) do not, for the two passes over tens of millions of spans. */
 static void
-split_rows (Lane *lane)
+split_rows (Lane   *lane,
+            guint32 n_nodes)
 {
-  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_autoptr(GArray) counts = NULL;
+  g_autofree guint16 *depths = NULL;
+  gboolean compact = TRUE;
+
+  if (lane->list.n_spans == 0)
+    return;
+  counts = g_array_new (FALSE, TRUE, sizeof (guint32));
+  depths = g_new (guint16, MAX (n_nodes, 1));
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      guint32 depth = lane->list.nodes[n].depth;
+
+      depths[n] = (guint16) MIN (depth, G_MAXUINT16);
+      compact &= depth < G_MAXUINT16;
+    }
+#define SPAN_DEPTH(i) \
+  (compact ? depths[lane->list.spans[i].node] : bl_span_list_get_depth (&lane->list, (i)))
 
   for (gsize i = 0; i < lane->list.n_spans; i++)
     {
-      guint depth = bl_span_list_get_depth (&lane->list, i);
+      guint depth = SPAN_DEPTH (i);
 
       if (depth == 0)
         continue;
@@ -366,7 +386,7 @@ split_rows (Lane *lane)
                                         g_array_index (counts, guint32, d)));
   for (gsize i = 0; i < lane->list.n_spans; i++)
     {
-      guint depth = bl_span_list_get_depth (&lane->list, i);
+      guint depth = SPAN_DEPTH (i);
       GArray *row;
 
       if (depth == 0)
@@ -375,6 +395,7 @@ split_rows (Lane *lane)
       row = g_ptr_array_index (lane->rows, depth - 1);
       ((guint32 *) (gpointer) row->data)[row->len++] = (guint32) i;
     }
+#undef SPAN_DEPTH
 }
 
 /* Makes the lanes of @b's profile and thread; reads the finished profile
@@ -421,7 +442,7 @@ build_run (Build        *b,
           b->t1 = MAX (b->t1, end);
         }
 
-      split_rows (lane);
+      split_rows (lane, bl_profile_get_n_nodes (b->profile));
       lane->first = b->n_spans;
       b->n_spans += lane->list.n_spans;
       g_ptr_array_add (b->lanes, lane);

@@ -436,6 +436,49 @@ test_sample_spans_long (void)
   g_assert_cmpuint (bl_span_list_get_duration (spans, 2), ==, big - 2);
 }
 
+/* Many spans (their block grows many times over): 5,000 samples, stacks
+ * a;b;c and a;b;d in turn, weights 1, 2, 3, …: a and b open throughout, a
+ * span of depth 3 per sample, each where the samples before it end. */
+static void
+test_sample_spans_many (void)
+{
+  g_autoptr(BlProfile) p = bl_profile_new ("test");
+  g_autofree BlSpanList *spans = NULL;
+  const guint n = 5000;
+  guint64 duration = 0, t = 0;
+  guint32 root, a, b, c, d;
+
+  bl_profile_enable_metric (p, BL_METRIC_SAMPLES);
+  root = bl_profile_add_thread (p, bl_profile_intern (p, "T"));
+  a = bl_profile_add_child (p, root, bl_profile_intern (p, "a"), 0, 0);
+  b = bl_profile_add_child (p, a, bl_profile_intern (p, "b"), 0, 0);
+  c = bl_profile_add_child (p, b, bl_profile_intern (p, "c"), 0, 0);
+  d = bl_profile_add_child (p, b, bl_profile_intern (p, "d"), 0, 0);
+  for (guint i = 0; i < n; i++)
+    bl_profile_add_sample (p, 0, i % 2 ? d : c, i + 1);
+  bl_profile_add_value (p, c, BL_METRIC_SAMPLES, n / 2);
+  bl_profile_add_value (p, d, BL_METRIC_SAMPLES, n / 2);
+  bl_profile_finish (p);
+
+  spans = bl_profile_dup_sample_spans (p, 0, &duration);
+  g_assert_nonnull (spans);
+  g_assert_cmpuint (duration, ==, (guint64) n * (n + 1) / 2);
+  g_assert_cmpuint (spans->n_spans, ==, n + 2);
+  g_assert_cmpuint (spans->n_longs, ==, 0);
+  g_assert_cmpuint (spans->spans[0].node, ==, a);
+  g_assert_cmpuint (bl_span_list_get_end (spans, 0), ==, duration);
+  g_assert_cmpuint (spans->spans[1].node, ==, b);
+  g_assert_cmpuint (bl_span_list_get_end (spans, 1), ==, duration);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (spans->spans[i + 2].node, ==, i % 2 ? d : c);
+      g_assert_cmpuint (spans->spans[i + 2].start, ==, t);
+      g_assert_cmpuint (bl_span_list_get_duration (spans, i + 2), ==, i + 1);
+      g_assert_cmpuint (bl_span_list_get_depth (spans, i + 2), ==, 3);
+      t += i + 1;
+    }
+}
+
 /* the naive reference: a node's total and deepest from its children's */
 static guint32
 reference_deepest (BlProfile  *p,
@@ -868,6 +911,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/metric-table", test_metric_table);
   g_test_add_func ("/model/profile/sample-spans", test_sample_spans);
   g_test_add_func ("/model/profile/sample-spans-long", test_sample_spans_long);
+  g_test_add_func ("/model/profile/sample-spans-many", test_sample_spans_many);
 
   return g_test_run ();
 }

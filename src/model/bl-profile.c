@@ -2176,6 +2176,22 @@ sort_all_span_longs (BlProfile *self)
       sort_span_longs (g_ptr_array_index (self->extras->times, t));
 }
 
+/* Keeps @duration (at least BL_SPAN_LONG) of span @index among the long
+ * durations, noting when they are no longer in span order. */
+static void
+push_span_long (GArray   **longs,
+                gboolean  *unsorted,
+                guint32    index,
+                guint64    duration)
+{
+  if (*longs == NULL)
+    *longs = g_array_new (FALSE, FALSE, sizeof (BlSpanLong));
+  if ((*longs)->len > 0 &&
+      g_array_index (*longs, BlSpanLong, (*longs)->len - 1).span > index)
+    *unsorted = TRUE;
+  g_array_append_vals (*longs, &(BlSpanLong) { index, 0, duration }, 1);
+}
+
 /* Sets the duration of span @index of @tt, which held @old (BL_SPAN_LONG:
  * an entry of the long durations). */
 static void
@@ -2203,12 +2219,7 @@ set_span_duration (ThreadTime *tt,
     }
 
   span->duration = BL_SPAN_LONG;
-  if (tt->longs == NULL)
-    tt->longs = g_array_new (FALSE, FALSE, sizeof (BlSpanLong));
-  if (tt->longs->len > 0 &&
-      g_array_index (tt->longs, BlSpanLong, tt->longs->len - 1).span > index)
-    tt->longs_unsorted = TRUE;
-  g_array_append_vals (tt->longs, &(BlSpanLong) { index, 0, duration }, 1);
+  push_span_long (&tt->longs, &tt->longs_unsorted, index, duration);
 }
 
 void
@@ -2664,12 +2675,7 @@ sample_spans_close (SampleSpans *ss,
       return;
     }
   span->duration = BL_SPAN_LONG;
-  if (ss->longs == NULL)
-    ss->longs = g_array_new (FALSE, FALSE, sizeof (BlSpanLong));
-  if (ss->longs->len > 0 &&
-      g_array_index (ss->longs, BlSpanLong, ss->longs->len - 1).span > index)
-    ss->longs_unsorted = TRUE;
-  g_array_append_vals (ss->longs, &(BlSpanLong) { index, 0, duration }, 1);
+  push_span_long (&ss->longs, &ss->longs_unsorted, index, duration);
 }
 
 /**

@@ -343,32 +343,38 @@ build_new (BlProfile *profile,
   return b;
 }
 
-/* One lane's spans into rows by depth: each row sized first, then filled
- * (appending a million indexes one by one cost more than the rest). A
- * span's depth is its node's: read from a table of the nodes' depths in
- * 16 bits, which stays in the cache where the nodes themselves (32 bytes
- * each) do not, for the two passes over tens of millions of spans. */
-static void
-split_rows (Lane   *lane,
-            guint32 n_nodes)
+/* The nodes' depths in 16 bits, which stay in the cache where the nodes
+ * themselves (32 bytes each) do not, for the passes over tens of millions
+ * of spans; NULL if a node is deeper than that. */
+static guint16 *
+dup_node_depths (BlProfile *profile)
 {
-  g_autoptr(GArray) counts = NULL;
-  g_autofree guint16 *depths = NULL;
-  gboolean compact = TRUE;
+  guint32 n_nodes = bl_profile_get_n_nodes (profile);
+  g_autofree guint16 *depths = g_new (guint16, MAX (n_nodes, 1));
 
-  if (lane->list.n_spans == 0)
-    return;
-  counts = g_array_new (FALSE, TRUE, sizeof (guint32));
-  depths = g_new (guint16, MAX (n_nodes, 1));
   for (guint32 n = 0; n < n_nodes; n++)
     {
-      guint32 depth = lane->list.nodes[n].depth;
+      guint32 depth = bl_profile_get_node (profile, n)->depth;
 
-      depths[n] = (guint16) MIN (depth, G_MAXUINT16);
-      compact &= depth < G_MAXUINT16;
+      if (depth >= G_MAXUINT16)
+        return NULL;
+      depths[n] = (guint16) depth;
     }
+
+  return g_steal_pointer (&depths);
+}
+
+/* One lane's spans into rows by depth: each row sized first, then filled
+ * (appending a million indexes one by one cost more than the rest). A
+ * span's depth is its node's, from @depths when there is that table. */
+static void
+split_rows (Lane          *lane,
+            const guint16 *depths)
+{
+  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint32));
+
 #define SPAN_DEPTH(i) \
-  (compact ? depths[lane->list.spans[i].node] : bl_span_list_get_depth (&lane->list, (i)))
+  (depths != NULL ? depths[lane->list.spans[i].node] : bl_span_list_get_depth (&lane->list, (i)))
 
   for (gsize i = 0; i < lane->list.n_spans; i++)
     {
@@ -406,6 +412,8 @@ build_run (Build        *b,
 {
   gboolean all = b->thread == G_MAXUINT;
   guint n_threads = b->profile != NULL ? bl_profile_get_n_threads (b->profile) : 0;
+  g_autofree guint16 *depths = NULL;
+  gboolean depths_made = FALSE;
 
   for (guint t = 0; t < n_threads; t++)
     {
@@ -442,7 +450,14 @@ build_run (Build        *b,
           b->t1 = MAX (b->t1, end);
         }
 
-      split_rows (lane, bl_profile_get_n_nodes (b->profile));
+      /* made once for all lanes, and only for many spans: it costs a
+       * pass over the nodes */
+      if (!depths_made && lane->list.n_spans > bl_profile_get_n_nodes (b->profile))
+        {
+          depths = dup_node_depths (b->profile);
+          depths_made = TRUE;
+        }
+      split_rows (lane, depths);
       lane->first = b->n_spans;
       b->n_spans += lane->list.n_spans;
       g_ptr_array_add (b->lanes, lane);
@@ -545,10 +560,7 @@ build_ready (GObject      *object,
   set_loading (self, NULL);
 }
 
-/* The lanes and rows are made when first needed (drawn, measured, asked
- * about), not when the profile is set: the chart is a page of its own, and
- * deriving a sampled thread's spans from a million samples would otherwise
- * cost the first frame of every tab whose profile has a time order. */
+/* how many spans or samples the lanes are made from */
 static gsize
 build_size (BlFlameChart *self)
 {
@@ -606,7 +618,11 @@ ensure_rows (BlFlameChart *self)
 }
 
 /* Whether the lanes are there to draw; if not, makes them, in a worker
- * when there are many and the chart is on screen. */
+ * when there are many and the chart is on screen. The lanes and rows are
+ * made when first needed (drawn, measured, asked about), not when the
+ * profile is set: the chart is a page of its own, and deriving a sampled
+ * thread's spans from a million samples would otherwise cost the first
+ * frame of every tab whose profile has a time order. */
 static gboolean
 rows_ready (BlFlameChart *self)
 {
@@ -1569,7 +1585,6 @@ bl_flame_chart_get_ruler_height (BlFlameChart *self)
   return self->ruler_height;
 }
 
-/* Returns: how many lanes (threads) are shown */
 /**
  * bl_flame_chart_get_loading:
  *
@@ -1584,6 +1599,7 @@ bl_flame_chart_get_loading (BlFlameChart *self)
   return self->build_task != NULL;
 }
 
+/* Returns: how many lanes (threads) are shown */
 guint
 bl_flame_chart_get_n_lanes (BlFlameChart *self)
 {
